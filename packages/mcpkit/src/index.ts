@@ -1,0 +1,16 @@
+export * from "./content.js";
+export * from "./jsonrpc/index.js";
+export { LOG_LEVELS } from "./protocol/types/common.js";
+export type * from "./protocol/types/index.js";
+export { type TemplateValue, type TemplateVariables, UriTemplate } from "./protocol/uri-template.js";
+export {
+  atLeast,
+  DEFAULT_NEGOTIATED_REVISION,
+  isSupportedRevision,
+  LATEST_STATEFUL_REVISION,
+  negotiate,
+  type Revision,
+  STATEFUL_REVISIONS,
+} from "./protocol/versions.js";
+export * from "./schema/index.js";
+export type { MessageInfo, SendOptions, Transport, TransportSink } from "./transports/transport.js";

@@ -1,0 +1,3 @@
+export * from "./errors.js";
+export * from "./message.js";
+export type * from "./types.js";

@@ -1,0 +1,67 @@
+import { ErrorCode } from "./errors.js";
+import type {
+  JsonObject,
+  JsonRpcErrorObject,
+  JsonRpcFailure,
+  JsonRpcMessage,
+  JsonRpcSuccess,
+  RequestId,
+} from "./types.js";
+
+/**
+ * Structural checks for one decoded JSON-RPC message: small hand-written guards, run once
+ * per message, instead of a schema library (DESIGN: the hot path is plain code).
+ */
+
+const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
+
+const isId = (v: unknown): v is RequestId => typeof v === "string" || (typeof v === "number" && Number.isFinite(v));
+
+/** Why `value` is not a JSON-RPC 2.0 message as MCP uses them, or undefined if it is one. */
+export function messageProblem(value: unknown): string | undefined {
+  if (!isObject(value)) return "a JSON-RPC message must be a JSON object";
+  if (value.jsonrpc !== "2.0") return 'the "jsonrpc" member must be exactly "2.0"';
+  if ("method" in value) {
+    if (typeof value.method !== "string") return 'the "method" member must be a string';
+    if ("id" in value && !isId(value.id)) return 'a request "id" must be a string or a number';
+    if ("params" in value && value.params !== undefined && !isObject(value.params))
+      return 'MCP requires "params" to be an object';
+    return undefined;
+  }
+  if ("result" in value) {
+    if (!isId(value.id)) return 'a response "id" must be a string or a number';
+    if (!isObject(value.result)) return 'a "result" must be an object';
+    if ("error" in value) return 'a response must not carry both "result" and "error"';
+    return undefined;
+  }
+  if ("error" in value) {
+    if (value.id !== null && !isId(value.id)) return 'an error response "id" must be a string, number or null';
+    const e = value.error;
+    if (!isObject(e) || typeof e.code !== "number" || typeof e.message !== "string")
+      return 'an "error" must be an object with a numeric "code" and a string "message"';
+    return undefined;
+  }
+  return 'a message needs a "method" (request or notification) or a "result"/"error" (response)';
+}
+
+/** The id of a (possibly malformed) message, for answering it; null when unreadable. */
+export function readableId(value: unknown): RequestId | null {
+  return isObject(value) && isId(value.id) ? value.id : null;
+}
+
+export const isRequest = (m: JsonRpcMessage): m is Extract<JsonRpcMessage, { method: string; id: RequestId }> =>
+  "method" in m && "id" in m;
+
+export const isNotification = (m: JsonRpcMessage): m is Extract<JsonRpcMessage, { method: string }> =>
+  "method" in m && !("id" in m);
+
+export const success = (id: RequestId, result: JsonObject): JsonRpcSuccess => ({ jsonrpc: "2.0", id, result });
+
+export const failure = (id: RequestId | null, error: JsonRpcErrorObject): JsonRpcFailure => ({
+  jsonrpc: "2.0",
+  id,
+  error,
+});
+
+export const parseErrorResponse = (detail: string): JsonRpcFailure =>
+  failure(null, { code: ErrorCode.ParseError, message: `Parse error: ${detail}` });

@@ -1,0 +1,84 @@
+import { ErrorCode } from "../jsonrpc/errors.js";
+import { atLeast, type Revision, STATEFUL_REVISIONS } from "./versions.js";
+
+/**
+ * What differs between revisions, as data. Handlers read this table instead of
+ * comparing version strings.
+ */
+export interface RevisionRules {
+  readonly revision: Revision;
+  /** JSON-RPC batches (only 2025-03-26 allows them). */
+  readonly batches: boolean;
+  /** Every request and notification method the revision defines. */
+  readonly methods: ReadonlySet<string>;
+  /** Content block types a tool result or prompt message may carry. */
+  readonly contentTypes: ReadonlySet<string>;
+  /** Tool argument validation failures: tool execution errors (isError) or -32602. */
+  readonly toolInputErrorsAsResults: boolean;
+  /** The code for reading an unknown resource. */
+  readonly resourceNotFoundCode: number;
+  /** `outputSchema` on tools and `structuredContent` on results. */
+  readonly structuredOutput: boolean;
+  /** `title` on tools, prompts, resources and implementations. */
+  readonly titles: boolean;
+  /** Tool annotations. */
+  readonly toolAnnotations: boolean;
+  /** `icons` on tools, prompts, resources and implementations; `websiteUrl`. */
+  readonly icons: boolean;
+}
+
+const base2024 = [
+  "initialize",
+  "notifications/initialized",
+  "ping",
+  "notifications/cancelled",
+  "notifications/progress",
+  "tools/list",
+  "tools/call",
+  "notifications/tools/list_changed",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "resources/subscribe",
+  "resources/unsubscribe",
+  "notifications/resources/list_changed",
+  "notifications/resources/updated",
+  "prompts/list",
+  "prompts/get",
+  "notifications/prompts/list_changed",
+  "completion/complete",
+  "logging/setLevel",
+  "notifications/message",
+  "roots/list",
+  "notifications/roots/list_changed",
+  "sampling/createMessage",
+];
+
+function rules(revision: Revision): RevisionRules {
+  const methods = new Set(base2024);
+  if (atLeast(revision, "2025-06-18")) methods.add("elicitation/create");
+  if (atLeast(revision, "2025-11-25")) methods.add("notifications/elicitation/complete");
+  const contentTypes = new Set(["text", "image", "resource"]);
+  if (atLeast(revision, "2025-03-26")) contentTypes.add("audio");
+  if (atLeast(revision, "2025-06-18")) contentTypes.add("resource_link");
+  return {
+    revision,
+    batches: revision === "2025-03-26",
+    methods,
+    contentTypes,
+    toolInputErrorsAsResults: atLeast(revision, "2025-11-25"),
+    resourceNotFoundCode: ErrorCode.ResourceNotFound,
+    structuredOutput: atLeast(revision, "2025-06-18"),
+    titles: atLeast(revision, "2025-06-18"),
+    toolAnnotations: atLeast(revision, "2025-03-26"),
+    icons: atLeast(revision, "2025-11-25"),
+  };
+}
+
+const table = new Map<Revision, RevisionRules>(STATEFUL_REVISIONS.map((r) => [r, rules(r)]));
+
+export function revisionRules(revision: Revision): RevisionRules {
+  const found = table.get(revision);
+  if (!found) throw new Error(`Unknown protocol revision ${revision}`);
+  return found;
+}

@@ -1,0 +1,5 @@
+export * from "./capabilities.js";
+export * from "./common.js";
+export * from "./content.js";
+export * from "./features.js";
+export * from "./lifecycle.js";

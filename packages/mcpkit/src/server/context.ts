@@ -1,0 +1,240 @@
+import { randomUUID } from "node:crypto";
+import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import type { JsonObject, RequestId } from "../jsonrpc/types.js";
+import type { ClientCapabilities } from "../protocol/types/capabilities.js";
+import { type Implementation, LOG_LEVELS, type LogLevel, type Meta } from "../protocol/types/common.js";
+import type {
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitFormParams,
+  ElicitResult,
+  ElicitUrlParams,
+  Root,
+} from "../protocol/types/features.js";
+import type { StandardSchemaV1 } from "../schema/standard.js";
+import { compileSchema, type Validator } from "../schema/validator.js";
+import type { InboundRequest } from "../session/inbound.js";
+import type { ClientPeer } from "./peer.js";
+
+/** A form elicitation: the schema is a Standard Schema or the spec's restricted JSON Schema. */
+export interface ElicitFormRequest<S extends StandardSchemaV1 | ElicitFormParams["requestedSchema"]> {
+  mode?: "form";
+  message: string;
+  schema: S;
+}
+
+export interface ElicitUrlRequest {
+  mode: "url";
+  message: string;
+  url: string;
+  /** Generated when omitted; announce completion with ctx.elicitationComplete(id). */
+  elicitationId?: string;
+}
+
+export type ElicitOutcome<S> = Omit<ElicitResult, "content"> & {
+  content?: S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : ElicitResult["content"];
+};
+
+/**
+ * What a tool, resource or prompt handler sees: one object in every protocol revision
+ * (DESIGN: one definition, every revision).
+ */
+export interface Context {
+  /** Aborted when the client cancels the request or the connection closes. */
+  readonly signal: AbortSignal;
+  readonly requestId: RequestId;
+  readonly method: string;
+  /** The negotiated protocol revision. */
+  readonly revision: string;
+  readonly sessionId: string | undefined;
+  readonly client: { readonly info: Implementation | undefined; readonly capabilities: ClientCapabilities };
+  /** The request's `_meta`. */
+  readonly meta: Meta | undefined;
+  /** The authenticated principal, when the transport verified one. */
+  readonly auth: unknown;
+  /** basic/utilities/progress: ignored without a progressToken or when not increasing. */
+  progress(progress: number, total?: number, message?: string): void;
+  /** server/utilities/logging: sent when at or above the client's level. */
+  log(level: LogLevel, data: unknown, logger?: string): void;
+  /** client/elicitation: asks the user, through the client. */
+  elicit<S extends StandardSchemaV1 | ElicitFormParams["requestedSchema"]>(
+    request: ElicitFormRequest<S>,
+  ): Promise<ElicitOutcome<S>>;
+  elicit(request: ElicitUrlRequest): Promise<ElicitResult & { elicitationId: string }>;
+  /** Tells the client a URL-mode elicitation finished (notifications/elicitation/complete). */
+  elicitationComplete(elicitationId: string): void;
+  /** client/sampling: asks the client's model. */
+  sample(params: CreateMessageParams): Promise<CreateMessageResult>;
+  /** client/roots */
+  listRoots(): Promise<Root[]>;
+}
+
+const levelIndex = new Map<string, number>(LOG_LEVELS.map((l, i) => [l, i]));
+
+export function shouldLog(level: LogLevel, minimum: LogLevel | undefined): boolean {
+  return minimum === undefined || (levelIndex.get(level) ?? 0) >= (levelIndex.get(minimum) ?? 0);
+}
+
+const missingCapability = (what: string, capability: JsonObject) =>
+  new McpError(
+    ErrorCode.InvalidRequest,
+    `This needs the client's ${what} capability, which the client did not declare`,
+    { requiredCapabilities: capability },
+  );
+
+const formSchemas = new WeakMap<object, FormSchema>();
+
+/** The context for one request; lazily allocates what a handler does not use. */
+export class RequestContext implements Context {
+  private readonly peer: ClientPeer;
+  private readonly inbound: InboundRequest;
+  private lastProgress = Number.NEGATIVE_INFINITY;
+
+  constructor(peer: ClientPeer, inbound: InboundRequest) {
+    this.peer = peer;
+    this.inbound = inbound;
+  }
+
+  get signal() {
+    return this.inbound.signal;
+  }
+  get requestId() {
+    return this.inbound.id;
+  }
+  get method() {
+    return this.inbound.method;
+  }
+  get revision() {
+    return this.peer.rules.revision;
+  }
+  get sessionId() {
+    return this.peer.sessionId;
+  }
+  get client() {
+    return { info: this.peer.clientInfo, capabilities: this.peer.clientCapabilities };
+  }
+  get meta() {
+    return this.inbound.params?._meta as Meta | undefined;
+  }
+  get auth() {
+    return this.inbound.info?.auth;
+  }
+
+  progress(progress: number, total?: number, message?: string): void {
+    const token = this.inbound.progressToken;
+    if (token === undefined || !(progress > this.lastProgress) || this.inbound.cancelled) return;
+    this.lastProgress = progress;
+    const params: JsonObject = { progressToken: token, progress };
+    if (total !== undefined) params.total = total;
+    // The message field arrived in 2025-03-26.
+    if (message !== undefined && this.peer.rules.revision !== "2024-11-05") params.message = message;
+    this.peer.notify("notifications/progress", params, this.inbound.id);
+  }
+
+  log(level: LogLevel, data: unknown, logger?: string): void {
+    if (!shouldLog(level, this.peer.logLevel) || this.inbound.cancelled) return;
+    const params: JsonObject = logger === undefined ? { level, data } : { level, logger, data };
+    this.peer.notify("notifications/message", params, this.inbound.id);
+  }
+
+  elicit<S extends StandardSchemaV1 | ElicitFormParams["requestedSchema"]>(
+    request: ElicitFormRequest<S>,
+  ): Promise<ElicitOutcome<S>>;
+  elicit(request: ElicitUrlRequest): Promise<ElicitResult & { elicitationId: string }>;
+  elicit(
+    request: ElicitFormRequest<StandardSchemaV1 | ElicitFormParams["requestedSchema"]> | ElicitUrlRequest,
+  ): Promise<unknown> {
+    return this.doElicit(request);
+  }
+
+  private async doElicit(
+    request: ElicitFormRequest<StandardSchemaV1 | ElicitFormParams["requestedSchema"]> | ElicitUrlRequest,
+  ): Promise<ElicitResult> {
+    const caps = this.peer.clientCapabilities.elicitation;
+    if (!this.peer.rules.methods.has("elicitation/create"))
+      throw missingCapability("elicitation (the negotiated revision has none)", { elicitation: {} });
+    if (request.mode === "url") {
+      if (!caps?.url) throw missingCapability("URL-mode elicitation", { elicitation: { url: {} } });
+      const elicitationId = request.elicitationId ?? randomUUID();
+      const params: ElicitUrlParams = { mode: "url", message: request.message, url: request.url, elicitationId };
+      const result = (await this.send(
+        "elicitation/create",
+        params as unknown as JsonObject,
+      )) as unknown as ElicitResult;
+      return { ...result, elicitationId } as ElicitResult;
+    }
+    // An empty elicitation object means form mode (client/elicitation §Capabilities).
+    if (!caps || (caps.url && !caps.form)) throw missingCapability("form elicitation", { elicitation: { form: {} } });
+    const { requestedSchema, validate } = formSchema(request.schema);
+    const params: JsonObject = { message: request.message, requestedSchema };
+    // The mode field arrived with URL mode in 2025-11-25; older clients know only forms.
+    if (this.peer.rules.revision === "2025-11-25") params.mode = "form";
+    const result = (await this.send("elicitation/create", params)) as unknown as ElicitResult;
+    if (result.action === "accept") {
+      const checked = await validate(result.content ?? {});
+      if (!checked.ok) throw new Error(`The client's elicitation answer does not match the schema: ${checked.message}`);
+      return { ...result, content: checked.value as ElicitResult["content"] };
+    }
+    return result;
+  }
+
+  elicitationComplete(elicitationId: string): void {
+    if (!this.peer.rules.methods.has("notifications/elicitation/complete")) return;
+    this.peer.notify("notifications/elicitation/complete", { elicitationId });
+  }
+
+  async sample(params: CreateMessageParams): Promise<CreateMessageResult> {
+    const caps = this.peer.clientCapabilities.sampling;
+    if (!caps) throw missingCapability("sampling", { sampling: {} });
+    if ((params.tools || params.toolChoice) && !caps.tools)
+      throw missingCapability("sampling tool use", { sampling: { tools: {} } });
+    if (params.includeContext && params.includeContext !== "none" && !caps.context)
+      throw missingCapability("sampling context inclusion", { sampling: { context: {} } });
+    return (await this.send(
+      "sampling/createMessage",
+      params as unknown as JsonObject,
+    )) as unknown as CreateMessageResult;
+  }
+
+  async listRoots(): Promise<Root[]> {
+    if (!this.peer.clientCapabilities.roots) throw missingCapability("roots", { roots: {} });
+    const result = await this.send("roots/list", {});
+    return Array.isArray(result.roots) ? (result.roots as Root[]) : [];
+  }
+
+  private send(method: string, params: JsonObject): Promise<JsonObject> {
+    return this.peer.request(method, params, { signal: this.inbound.signal, relatedRequestId: this.inbound.id });
+  }
+}
+
+type FormSchema = { requestedSchema: ElicitFormParams["requestedSchema"]; validate: Validator };
+
+/** Compiled once per schema object, like tool schemas. */
+function formSchema(schema: StandardSchemaV1 | ElicitFormParams["requestedSchema"]): FormSchema {
+  let compiled = formSchemas.get(schema);
+  if (!compiled) {
+    const { jsonSchema, validate } = compileSchema(schema);
+    const { $schema: _dialect, ...requestedSchema } = jsonSchema;
+    checkRestricted(requestedSchema as ElicitFormParams["requestedSchema"]);
+    compiled = { requestedSchema: requestedSchema as ElicitFormParams["requestedSchema"], validate };
+    formSchemas.set(schema, compiled);
+  }
+  return compiled;
+}
+
+/** client/elicitation §Requested Schema: a flat object of primitive properties. */
+function checkRestricted(schema: ElicitFormParams["requestedSchema"]): void {
+  if (schema?.type !== "object" || typeof schema.properties !== "object")
+    throw new TypeError('An elicitation schema must be { type: "object", properties: {...} }');
+  for (const [name, prop] of Object.entries(schema.properties)) {
+    const type = (prop as { type?: unknown }).type;
+    const ok =
+      type === "string" ||
+      type === "number" ||
+      type === "integer" ||
+      type === "boolean" ||
+      (type === "array" && typeof (prop as { items?: unknown }).items === "object");
+    if (!ok)
+      throw new TypeError(`Elicitation field "${name}" must be a string, number, integer, boolean or enum array`);
+  }
+}

@@ -1,0 +1,83 @@
+import type { Icon, Meta } from "../../protocol/types/common.js";
+import type { ContentBlock } from "../../protocol/types/content.js";
+import type { CallToolResult, Tool, ToolAnnotations } from "../../protocol/types/features.js";
+import type { Infer, SchemaInput } from "../../schema/standard.js";
+import { compileSchema, type Validator } from "../../schema/validator.js";
+import type { Context } from "../context.js";
+import type { Keyed } from "./feature-set.js";
+
+export interface ToolConfig<In extends SchemaInput | undefined, Out extends SchemaInput | undefined> {
+  title?: string;
+  description?: string;
+  /** The arguments: a Standard Schema (zod, valibot, arktype) or a JSON Schema object. */
+  input?: In;
+  /** The structuredContent the tool returns; validated before it is sent. */
+  output?: Out;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: Meta;
+  /** Disabled tools are neither listed nor callable (default true). */
+  enabled?: boolean;
+}
+
+type Structured<Out> = Out extends SchemaInput ? Infer<Out> : Record<string, unknown>;
+
+/** What a tool handler may return: a full result, or a string for one text block. */
+export type ToolReturn<Out = undefined> =
+  | string
+  | (Omit<CallToolResult, "content" | "structuredContent"> & {
+      content?: ContentBlock[];
+      structuredContent?: Structured<Out>;
+    });
+
+export type ToolArgs<In> = In extends SchemaInput ? Infer<In> : Record<string, unknown>;
+
+export type ToolHandler<In, Out> = (args: ToolArgs<In>, ctx: Context) => ToolReturn<Out> | Promise<ToolReturn<Out>>;
+
+export interface ToolEntry extends Keyed {
+  definition: Tool;
+  validateInput: Validator | undefined;
+  validateOutput: Validator | undefined;
+  handler: ToolHandler<unknown, unknown>;
+}
+
+/** server/tools §Tool names (2025-11-25): 1–128 of A–Z a–z 0–9 _ - . / */
+const TOOL_NAME = /^[A-Za-z0-9_./-]{1,128}$/;
+
+/** Builds a tool entry; schemas are compiled here, once. */
+export function toolEntry(
+  name: string,
+  config: ToolConfig<SchemaInput | undefined, SchemaInput | undefined>,
+  handler: ToolHandler<unknown, unknown>,
+): ToolEntry {
+  if (!TOOL_NAME.test(name))
+    throw new TypeError(`Tool name "${name}" must be 1–128 characters of A–Z, a–z, 0–9, "_", "-", "." or "/"`);
+  const input = config.input === undefined ? undefined : compileSchema(config.input);
+  const output = config.output === undefined ? undefined : compileSchema(config.output);
+  for (const [what, compiled] of [
+    ["input", input],
+    ["output", output],
+  ] as const) {
+    if (compiled && compiled.jsonSchema.type !== "object")
+      throw new TypeError(`Tool "${name}": the ${what} schema must describe an object (type: "object")`);
+  }
+  const definition: Tool = {
+    name,
+    ...(config.title !== undefined && { title: config.title }),
+    ...(config.description !== undefined && { description: config.description }),
+    // server/tools: a tool without parameters accepts only an empty object.
+    inputSchema: input?.jsonSchema ?? { type: "object", additionalProperties: false },
+    ...(output && { outputSchema: output.jsonSchema }),
+    ...(config.annotations && { annotations: config.annotations }),
+    ...(config.icons && { icons: config.icons }),
+    ...(config._meta && { _meta: config._meta }),
+  };
+  return {
+    key: name,
+    enabled: config.enabled ?? true,
+    definition,
+    validateInput: input?.validate,
+    validateOutput: output?.validate,
+    handler,
+  };
+}

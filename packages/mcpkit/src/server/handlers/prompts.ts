@@ -1,0 +1,40 @@
+import { invalidParams } from "../../jsonrpc/errors.js";
+import type { JsonObject } from "../../jsonrpc/types.js";
+import { promptArgumentsError, toPromptResult } from "../definition/prompt.js";
+import { encodeContent, encodeDescriptor } from "./encode.js";
+import type { Call, MethodTable } from "./types.js";
+
+/** server/prompts */
+export const promptMethods: MethodTable = {
+  "prompts/list": {
+    capability: (caps) => caps.prompts,
+    handler(params, { server, peer }) {
+      const page = server.prompts.page(params.cursor, server.pageSize);
+      const prompts = page.items.map((p) => encodeDescriptor(p.definition, peer.rules));
+      return page.nextCursor === undefined ? { prompts } : { prompts, nextCursor: page.nextCursor };
+    },
+  },
+  "prompts/get": {
+    capability: (caps) => caps.prompts,
+    handler: getPrompt,
+  },
+};
+
+async function getPrompt(params: JsonObject, call: Call): Promise<JsonObject> {
+  const { name } = params;
+  if (typeof name !== "string") throw invalidParams('prompts/get needs a string "name"');
+  const prompt = call.server.prompts.get(name);
+  if (!prompt) throw invalidParams(`Unknown prompt: ${name}`);
+  const given = params.arguments ?? {};
+  if (typeof given !== "object" || given === null || Array.isArray(given))
+    throw promptArgumentsError(name, '"arguments" must be an object of strings');
+  const checked = await prompt.validate(given);
+  if (!checked.ok) throw promptArgumentsError(name, checked.message);
+  const result = toPromptResult(await prompt.handler(checked.value as Record<string, string>, call.context()));
+  const rules = call.peer.rules;
+  const messages = result.messages.map((m) => {
+    const content = encodeContent(m.content, rules);
+    return content === m.content ? m : { ...m, content };
+  });
+  return { ...result, messages } as unknown as JsonObject;
+}

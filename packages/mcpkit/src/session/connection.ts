@@ -1,0 +1,381 @@
+import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import { failure, messageProblem, readableId, success } from "../jsonrpc/message.js";
+import type {
+  JsonObject,
+  JsonRpcErrorObject,
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  RequestId,
+} from "../jsonrpc/types.js";
+import type { MessageInfo, Transport } from "../transports/transport.js";
+import { InboundRequest } from "./inbound.js";
+
+/**
+ * One JSON-RPC peer over one transport: correlates our requests with their responses,
+ * runs the peer's requests through `onRequest`, and implements the utilities every MCP
+ * peer shares (basic/utilities: cancellation, progress; request timeouts).
+ * Client and server both build on it; it knows no MCP feature methods.
+ */
+
+export interface Progress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface RequestOptions {
+  /** Aborting sends `notifications/cancelled` and rejects the call with the abort reason. */
+  signal?: AbortSignal;
+  /** Milliseconds without an answer before the call fails; 0 disables. Default: the connection's. */
+  timeoutMs?: number;
+  /** Progress notifications restart the timeout (default true). */
+  resetTimeoutOnProgress?: boolean;
+  /** A hard limit that progress cannot extend. */
+  maxTotalTimeoutMs?: number;
+  /** Receives `notifications/progress` for this call; setting it sends a progressToken. */
+  onprogress?: (progress: Progress) => void;
+  /** The incoming request this one is made on behalf of (HTTP routes it to that stream). */
+  relatedRequestId?: RequestId;
+}
+
+export interface ConnectionOptions {
+  /** Answers one request of the peer. Throw McpError for a protocol error. */
+  onRequest(request: InboundRequest): JsonObject | Promise<JsonObject>;
+  /** Every notification except progress and cancellation, which the connection handles. */
+  onNotification?(notification: JsonRpcNotification, info: MessageInfo | undefined): void;
+  /** Whether a batch (JSON array) is acceptable now; the negotiated revision decides. */
+  batchesAllowed?(): boolean;
+  /** Called once when the transport closes. */
+  onClose?(reason?: Error): void;
+  /** A handler failed with something other than McpError (answered as -32603). */
+  onError?(error: unknown): void;
+  /** Default timeout for our requests in milliseconds (default 60 000; 0 disables). */
+  timeoutMs?: number;
+}
+
+interface Pending {
+  method: string;
+  resolve(result: JsonObject): void;
+  reject(error: unknown): void;
+  options: RequestOptions | undefined;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  startedAt: number;
+  cleanup: (() => void) | undefined;
+}
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+const abortError = (message: string): Error => Object.assign(new Error(message), { name: "AbortError" });
+
+export class Connection {
+  readonly transport: Transport;
+  private readonly options: ConnectionOptions;
+  private readonly pending = new Map<RequestId, Pending>();
+  private readonly inbound = new Map<RequestId, InboundRequest>();
+  private nextId = 0;
+  private closedReason: Error | undefined;
+  private closed = false;
+
+  constructor(transport: Transport, options: ConnectionOptions) {
+    this.transport = transport;
+    this.options = options;
+  }
+
+  async start(): Promise<void> {
+    await this.transport.start({
+      message: (value, info) => this.receive(value, info),
+      invalid: (error) => this.transport.send(failure(null, error)),
+      close: (reason) => this.handleClose(reason),
+    });
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Sends a request and resolves with its result, or rejects with McpError. */
+  request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject> {
+    if (this.closed) return Promise.reject(this.closedError());
+    options?.signal?.throwIfAborted();
+    const id = this.nextId++;
+    let sent = params;
+    if (options?.onprogress) {
+      const meta = (params?._meta as JsonObject | undefined) ?? {};
+      sent = { ...params, _meta: { ...meta, progressToken: id } };
+    }
+    const message: JsonRpcRequest =
+      sent === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: sent };
+    return new Promise<JsonObject>((resolve, reject) => {
+      const entry: Pending = {
+        method,
+        resolve,
+        reject,
+        options,
+        timer: undefined,
+        startedAt: Date.now(),
+        cleanup: undefined,
+      };
+      this.pending.set(id, entry);
+      this.armTimer(id, entry);
+      const signal = options?.signal;
+      if (signal) {
+        const onAbort = () => this.cancelOutbound(id, signal.reason);
+        signal.addEventListener("abort", onAbort, { once: true });
+        entry.cleanup = () => signal.removeEventListener("abort", onAbort);
+      }
+      this.send(message, options?.relatedRequestId);
+    });
+  }
+
+  notify(method: string, params?: JsonObject, relatedRequestId?: RequestId): void {
+    if (this.closed) return;
+    const message: JsonRpcNotification =
+      params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
+    this.send(message, relatedRequestId);
+  }
+
+  /** Closes the transport; pending calls reject and running handlers are aborted. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.transport.close();
+    // Transports call sink.close themselves; this covers one that did not.
+    this.handleClose();
+  }
+
+  private send(message: JsonRpcMessage | JsonRpcMessage[], relatedRequestId?: RequestId): void {
+    try {
+      this.transport.send(message, relatedRequestId === undefined ? undefined : { relatedRequestId });
+    } catch (error) {
+      this.options.onError?.(error);
+    }
+  }
+
+  private receive(value: unknown, info: MessageInfo | undefined): void {
+    if (Array.isArray(value)) {
+      this.receiveBatch(value, info);
+      return;
+    }
+    const problem = messageProblem(value);
+    if (problem !== undefined) {
+      this.send(failure(readableId(value), { code: ErrorCode.InvalidRequest, message: `Invalid request: ${problem}` }));
+      return;
+    }
+    const message = value as JsonRpcMessage;
+    if ("method" in message) {
+      if ("id" in message) this.receiveRequest(message as JsonRpcRequest, info, undefined);
+      else this.receiveNotification(message, info);
+    } else {
+      this.receiveResponse(message);
+    }
+  }
+
+  /** JSON-RPC 2.0 §6; only the 2025-03-26 revision allows batches in MCP. */
+  private receiveBatch(values: unknown[], info: MessageInfo | undefined): void {
+    if (!this.options.batchesAllowed?.()) {
+      this.send(
+        failure(null, {
+          code: ErrorCode.InvalidRequest,
+          message: "Invalid request: JSON-RPC batches are not supported by the negotiated protocol revision",
+        }),
+      );
+      return;
+    }
+    if (values.length === 0) {
+      this.send(failure(null, { code: ErrorCode.InvalidRequest, message: "Invalid request: empty batch" }));
+      return;
+    }
+    const answers: Promise<JsonRpcResponse | undefined>[] = [];
+    for (const value of values) {
+      const problem = messageProblem(value);
+      if (problem !== undefined) {
+        answers.push(
+          Promise.resolve(
+            failure(readableId(value), { code: ErrorCode.InvalidRequest, message: `Invalid request: ${problem}` }),
+          ),
+        );
+        continue;
+      }
+      const message = value as JsonRpcMessage;
+      if ("method" in message && "id" in message) {
+        answers.push(new Promise((resolve) => this.receiveRequest(message as JsonRpcRequest, info, resolve)));
+      } else if ("method" in message) {
+        this.receiveNotification(message, info);
+      } else {
+        this.receiveResponse(message);
+      }
+    }
+    if (answers.length === 0) return;
+    void Promise.all(answers).then((responses) => {
+      const batch = responses.filter((r): r is JsonRpcResponse => r !== undefined);
+      if (batch.length > 0 && !this.closed) this.send(batch);
+    });
+  }
+
+  /**
+   * Runs one request. With `collect` (batches) the response is handed back instead of
+   * sent; `undefined` means no response is due (the request was cancelled).
+   */
+  private receiveRequest(
+    request: JsonRpcRequest,
+    info: MessageInfo | undefined,
+    collect: ((response: JsonRpcResponse | undefined) => void) | undefined,
+  ): void {
+    const reply = collect ?? ((response: JsonRpcResponse | undefined) => response && this.send(response, request.id));
+    if (this.inbound.has(request.id)) {
+      reply(
+        failure(request.id, {
+          code: ErrorCode.InvalidRequest,
+          message: `Invalid request: id ${JSON.stringify(request.id)} is already in use by a request in progress`,
+        }),
+      );
+      return;
+    }
+    const inbound = new InboundRequest(request, info);
+    this.inbound.set(request.id, inbound);
+    let outcome: JsonObject | Promise<JsonObject>;
+    try {
+      outcome = this.options.onRequest(inbound);
+    } catch (error) {
+      this.settle(inbound, undefined, error, reply);
+      return;
+    }
+    if (outcome instanceof Promise) {
+      outcome.then(
+        (result) => this.settle(inbound, result, undefined, reply),
+        (error) => this.settle(inbound, undefined, error, reply),
+      );
+    } else {
+      this.settle(inbound, outcome, undefined, reply);
+    }
+  }
+
+  private settle(
+    inbound: InboundRequest,
+    result: JsonObject | undefined,
+    error: unknown,
+    reply: (response: JsonRpcResponse | undefined) => void,
+  ): void {
+    this.inbound.delete(inbound.id);
+    // basic/utilities/cancellation: no response is sent for a cancelled request.
+    if (inbound.cancelled || this.closed) reply(undefined);
+    else if (result !== undefined) reply(success(inbound.id, result));
+    else reply(failure(inbound.id, this.errorObject(error)));
+  }
+
+  private errorObject(error: unknown): JsonRpcErrorObject {
+    if (error instanceof McpError) return error.toJSON();
+    this.options.onError?.(error);
+    // Never forward a stack trace or internal message to the peer.
+    return { code: ErrorCode.InternalError, message: "Internal error" };
+  }
+
+  private receiveNotification(notification: JsonRpcNotification, info: MessageInfo | undefined): void {
+    switch (notification.method) {
+      case "notifications/cancelled":
+        this.receiveCancelled(notification.params);
+        return;
+      case "notifications/progress":
+        this.receiveProgress(notification.params);
+        return;
+      default:
+        this.options.onNotification?.(notification, info);
+    }
+  }
+
+  private receiveCancelled(params: JsonObject | undefined): void {
+    const id = params?.requestId;
+    if (typeof id !== "string" && typeof id !== "number") return;
+    const inbound = this.inbound.get(id);
+    // basic/lifecycle: the initialize request cannot be cancelled.
+    if (!inbound || inbound.method === "initialize") return;
+    const reason = typeof params?.reason === "string" ? params.reason : "Cancelled by the peer";
+    inbound.cancel(abortError(reason));
+  }
+
+  private receiveProgress(params: JsonObject | undefined): void {
+    const token = params?.progressToken;
+    if (typeof token !== "number" && typeof token !== "string") return;
+    const entry = this.pending.get(token);
+    const onprogress = entry?.options?.onprogress;
+    if (!entry || !onprogress || typeof params?.progress !== "number") return;
+    if (entry.options?.resetTimeoutOnProgress !== false) this.armTimer(token, entry);
+    const progress: Progress = { progress: params.progress };
+    if (typeof params.total === "number") progress.total = params.total;
+    if (typeof params.message === "string") progress.message = params.message;
+    onprogress(progress);
+  }
+
+  private receiveResponse(response: JsonRpcResponse): void {
+    const id = response.id;
+    if (id === null) {
+      // An error about something we sent that the peer could not read.
+      if ("error" in response) this.options.onError?.(McpError.fromObject(response.error));
+      return;
+    }
+    const entry = this.pending.get(id);
+    if (!entry) return; // Not ours (or already cancelled): ids never cross connections.
+    this.finishPending(id, entry);
+    if ("result" in response) entry.resolve(response.result);
+    else entry.reject(McpError.fromObject(response.error));
+  }
+
+  private armTimer(id: RequestId, entry: Pending): void {
+    if (entry.timer) clearTimeout(entry.timer);
+    const timeout = entry.options?.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    let wait = timeout > 0 ? timeout : Number.POSITIVE_INFINITY;
+    const max = entry.options?.maxTotalTimeoutMs;
+    if (max !== undefined) wait = Math.min(wait, Math.max(0, entry.startedAt + max - Date.now()));
+    if (wait === Number.POSITIVE_INFINITY) return;
+    entry.timer = setTimeout(() => {
+      this.cancelOutbound(
+        id,
+        new McpError(
+          ErrorCode.RequestTimeout,
+          `Request ${entry.method} timed out after ${Date.now() - entry.startedAt} ms`,
+          {
+            timeout,
+          },
+        ),
+      );
+    }, wait);
+  }
+
+  private cancelOutbound(id: RequestId, reason: unknown): void {
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    this.finishPending(id, entry);
+    // basic/utilities/cancellation: tell the peer; `initialize` is never cancelled.
+    if (entry.method !== "initialize") {
+      const text = reason instanceof Error ? reason.message : typeof reason === "string" ? reason : "Request cancelled";
+      this.notify("notifications/cancelled", { requestId: id, reason: text }, entry.options?.relatedRequestId);
+    }
+    entry.reject(reason ?? abortError("Request cancelled"));
+  }
+
+  private finishPending(id: RequestId, entry: Pending): void {
+    this.pending.delete(id);
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.cleanup?.();
+  }
+
+  private closedError(): McpError {
+    const why = this.closedReason ? `: ${this.closedReason.message}` : "";
+    return new McpError(ErrorCode.ConnectionClosed, `Connection closed${why}`);
+  }
+
+  private handleClose(reason?: Error): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.closedReason = reason;
+    const error = this.closedError();
+    for (const [id, entry] of this.pending) {
+      this.finishPending(id, entry);
+      entry.reject(error);
+    }
+    for (const inbound of this.inbound.values()) inbound.cancel(error);
+    this.inbound.clear();
+    this.options.onClose?.(reason);
+  }
+}

@@ -1,0 +1,2 @@
+export { createLinkedPair } from "../transports/memory/linked-pair.js";
+export { connectInMemory } from "./connect.js";

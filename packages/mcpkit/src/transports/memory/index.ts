@@ -1,0 +1,1 @@
+export { createLinkedPair } from "./linked-pair.js";

@@ -1,0 +1,162 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import type { Readable } from "node:stream";
+import type { JsonRpcMessage } from "../../jsonrpc/types.js";
+import type { Transport, TransportSink } from "../transport.js";
+import { createLineReader, DEFAULT_MAX_MESSAGE_BYTES } from "./line-reader.js";
+
+/** Variables a server inherits by default; everything else must be passed explicitly. */
+export const DEFAULT_INHERITED_ENV =
+  process.platform === "win32"
+    ? [
+        "APPDATA",
+        "HOMEDRIVE",
+        "HOMEPATH",
+        "LOCALAPPDATA",
+        "PATH",
+        "PROCESSOR_ARCHITECTURE",
+        "SYSTEMDRIVE",
+        "SYSTEMROOT",
+        "TEMP",
+        "USERNAME",
+        "USERPROFILE",
+        "PROGRAMFILES",
+      ]
+    : ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "TMPDIR"];
+
+export interface StdioClientOptions {
+  command: string;
+  args?: string[];
+  cwd?: string;
+  /** Added to the inherited allowlist (and overriding it). */
+  env?: Record<string, string>;
+  /** Names of this process's variables the server inherits (default DEFAULT_INHERITED_ENV). */
+  inheritEnv?: readonly string[];
+  /** The server's stderr: shown ("inherit", default), readable on `transport.stderr` ("pipe"), or dropped. */
+  stderr?: "inherit" | "pipe" | "ignore";
+  maxMessageBytes?: number;
+  /** How long to wait after ending stdin before SIGTERM, and after SIGTERM before SIGKILL (default 2000 ms each). */
+  killTimeoutMs?: number;
+}
+
+export interface StdioClientTransport extends Transport {
+  /** The server's stderr when `stderr: "pipe"`. */
+  readonly stderr: Readable | null;
+  /** The child's pid once started. */
+  readonly pid: number | undefined;
+  /** Exit code and signal once the server has exited. */
+  readonly exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+}
+
+/**
+ * The client side of transports §stdio: spawns the server in its own process group with
+ * a minimal environment, and on close ends stdin, then SIGTERM, then SIGKILL to the group.
+ */
+export function stdioClientTransport(options: StdioClientOptions): StdioClientTransport {
+  let child: ChildProcess | undefined;
+  let sink: TransportSink | undefined;
+  let closing = false;
+  let closed = false;
+  let exit: StdioClientTransport["exit"];
+  let exitedResolve!: () => void;
+  const exited = new Promise<void>((resolve) => {
+    exitedResolve = resolve;
+  });
+  const killTimeout = options.killTimeoutMs ?? 2000;
+  const posix = process.platform !== "win32";
+
+  const signalGroup = (signal: NodeJS.Signals) => {
+    if (!child?.pid) return;
+    try {
+      if (posix) process.kill(-child.pid, signal);
+      else child.kill(signal);
+    } catch {
+      // ESRCH: nothing left to signal.
+    }
+  };
+  const onParentExit = () => signalGroup("SIGKILL");
+
+  const finish = (reason?: Error) => {
+    if (closed) return;
+    closed = true;
+    process.off("exit", onParentExit);
+    sink?.close(reason);
+  };
+
+  const transport: StdioClientTransport = {
+    get stderr() {
+      return child?.stderr ?? null;
+    },
+    get pid() {
+      return child?.pid;
+    },
+    get exit() {
+      return exit;
+    },
+
+    start(s) {
+      sink = s;
+      const env: Record<string, string> = {};
+      for (const name of options.inheritEnv ?? DEFAULT_INHERITED_ENV) {
+        const value = process.env[name];
+        if (value !== undefined && !value.startsWith("()")) env[name] = value;
+      }
+      Object.assign(env, options.env);
+      return new Promise<void>((resolve, reject) => {
+        const proc = spawn(options.command, options.args ?? [], {
+          cwd: options.cwd,
+          env,
+          stdio: ["pipe", "pipe", options.stderr ?? "inherit"],
+          detached: posix,
+          windowsHide: true,
+        });
+        child = proc;
+        const push = createLineReader(s, options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
+        proc.stdout?.on("data", push);
+        proc.stdin?.on("error", () => {}); // EPIPE when the server dies; reported through exit.
+        proc.once("spawn", () => {
+          process.on("exit", onParentExit);
+          resolve();
+        });
+        proc.once("error", (error) => {
+          const failure = new Error(`Could not start ${options.command}: ${error.message}`);
+          exitedResolve();
+          finish(failure);
+          reject(failure);
+        });
+        // "close" rather than "exit": stdout is drained by then, so no last message is lost.
+        proc.once("close", (code, signal) => {
+          exit = { code, signal };
+          exitedResolve();
+          // Stragglers the server left in its group go too (the whole process tree).
+          signalGroup("SIGTERM");
+          const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+          finish(closing ? undefined : new Error(`Server process ${how}`));
+        });
+      });
+    },
+
+    send(message: JsonRpcMessage | JsonRpcMessage[]) {
+      if (closed || !child?.stdin?.writable) throw new Error("Server process is not running");
+      child.stdin.write(`${JSON.stringify(message)}\n`);
+    },
+
+    async close() {
+      if (closing || !child) return finish();
+      closing = true;
+      if (exit === undefined) {
+        child.stdin?.end();
+        const step = (ms: number) =>
+          Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(r, ms, false).unref())]);
+        if (!(await step(killTimeout))) {
+          signalGroup("SIGTERM");
+          if (!(await step(killTimeout))) {
+            signalGroup("SIGKILL");
+            await exited;
+          }
+        }
+      }
+      finish();
+    },
+  };
+  return transport;
+}

@@ -1,0 +1,56 @@
+import type { Readable, Writable } from "node:stream";
+import type { JsonRpcMessage } from "../../jsonrpc/types.js";
+import type { Transport, TransportSink } from "../transport.js";
+import { createLineReader, DEFAULT_MAX_MESSAGE_BYTES } from "./line-reader.js";
+
+export interface StdioServerOptions {
+  /** Default: process.stdin. */
+  stdin?: Readable;
+  /** Default: process.stdout. Nothing but MCP messages may be written to it. */
+  stdout?: Writable;
+  /** Largest accepted message in bytes (default 16 MiB). */
+  maxMessageBytes?: number;
+}
+
+/**
+ * The server side of transports §stdio: messages on stdin and stdout, one per line.
+ * Logs belong on stderr; the transport closes when stdin ends or stdout breaks.
+ */
+export function stdioServerTransport(options: StdioServerOptions = {}): Transport {
+  const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
+  let sink: TransportSink | undefined;
+  let closed = false;
+
+  const finish = (reason?: Error) => {
+    if (closed) return;
+    closed = true;
+    stdin.off("data", onData);
+    stdin.off("end", onEnd);
+    stdin.off("error", finish);
+    stdout.off("error", finish);
+    stdin.pause();
+    sink?.close(reason);
+  };
+  let onData: (chunk: Buffer) => void = () => {};
+  const onEnd = () => finish();
+
+  return {
+    start(s) {
+      sink = s;
+      onData = createLineReader(s, options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
+      stdin.on("data", onData);
+      stdin.on("end", onEnd);
+      stdin.on("error", finish);
+      stdout.on("error", finish);
+      stdin.resume();
+    },
+    send(message: JsonRpcMessage | JsonRpcMessage[]) {
+      if (closed) return;
+      stdout.write(`${JSON.stringify(message)}\n`);
+    },
+    async close() {
+      finish();
+    },
+  };
+}

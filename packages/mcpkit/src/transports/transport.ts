@@ -1,0 +1,40 @@
+import type { JsonRpcErrorObject, JsonRpcMessage, RequestId } from "../jsonrpc/types.js";
+
+/**
+ * A transport moves JSON-RPC messages and knows nothing of MCP methods: it frames,
+ * limits sizes, decodes JSON once and hands values up (DESIGN: Layers).
+ */
+export interface Transport {
+  /** Begins delivering messages to `sink`. Called once, by the connection that owns it. */
+  start(sink: TransportSink): void | Promise<void>;
+  /**
+   * Sends one message or a batch. `relatedRequestId` names the incoming request a
+   * response or notification belongs to, so HTTP can write it to that request's stream.
+   */
+  send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): void;
+  /** Closes the transport; the sink's `close` is called once it is closed. */
+  close(): Promise<void>;
+  /** Set by transports that carry a session identifier (Streamable HTTP). */
+  readonly sessionId?: string;
+}
+
+export interface SendOptions {
+  relatedRequestId?: RequestId;
+}
+
+/** Facts about an incoming message that only the transport knows. */
+export interface MessageInfo {
+  /** Request headers, for HTTP transports. */
+  headers?: Headers;
+  /** The authenticated principal, when the transport verified one. */
+  auth?: unknown;
+}
+
+export interface TransportSink {
+  /** A decoded JSON value: one message, or an array for a batch. Not yet checked. */
+  message(value: unknown, info?: MessageInfo): void;
+  /** A frame that could not be decoded (bad JSON, too large): answered with id null. */
+  invalid(error: JsonRpcErrorObject): void;
+  /** The transport closed; `reason` is set when it closed because of a failure. */
+  close(reason?: Error): void;
+}
