@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// The whole test suite: lint and format, type checks, build, vitest, and (once the HTTP
+// transport exists) the official conformance suite. Ends with one line, "N passed, N failed".
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const root = new URL("..", import.meta.url).pathname;
+const bin = (name) => join(root, "node_modules", ".bin", name);
+let passed = 0;
+let failed = 0;
+
+function step(title, command, args) {
+  process.stdout.write(`\n=== ${title}\n`);
+  const started = Date.now();
+  const run = spawnSync(command, args, { cwd: root, stdio: "inherit" });
+  const ok = run.status === 0;
+  process.stdout.write(`=== ${title}: ${ok ? "ok" : "FAILED"} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+  return ok;
+}
+
+function count(ok) {
+  if (ok) passed++;
+  else failed++;
+}
+
+count(step("lint and format (biome)", bin("biome"), ["check", "."]));
+count(step("build (tsc -b)", bin("tsc"), ["-b", "packages/mcpkit", "packages/cli"]));
+count(step("type-check tests", bin("tsc"), ["-p", "tsconfig.test.json"]));
+
+const out = mkdtempSync(join(tmpdir(), "mcpkit-vitest-"));
+const report = join(out, "report.json");
+const vitestOk = step("vitest", bin("vitest"), [
+  "run",
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile.json=${report}`,
+]);
+try {
+  const results = JSON.parse(readFileSync(report, "utf8"));
+  passed += results.numPassedTests;
+  failed += results.numFailedTests + (results.numPendingTests ?? 0) + (results.numTodoTests ?? 0);
+  // A file that failed to load has no tests to count; count the file.
+  for (const file of results.testResults ?? [])
+    if (file.status === "failed" && file.assertionResults.length === 0) failed++;
+} catch {
+  failed++;
+}
+if (!vitestOk && failed === 0) failed++;
+rmSync(out, { recursive: true, force: true });
+
+process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
+process.exitCode = failed === 0 ? 0 : 1;
