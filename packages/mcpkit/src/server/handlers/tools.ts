@@ -58,10 +58,10 @@ async function callTool(params: JsonObject, call: Call): Promise<JsonObject> {
 }
 
 async function normalize(returned: ToolReturn<unknown>, tool: ToolEntry): Promise<CallToolResult> {
-  if (typeof returned === "string") return { content: [{ type: "text", text: returned }] };
-  if (typeof returned !== "object" || returned === null)
+  if (typeof returned !== "string" && (typeof returned !== "object" || returned === null))
     throw new TypeError(`Tool ${tool.key} returned ${String(returned)}; return a string or { content }`);
-  const result = returned as CallToolResult;
+  const result: CallToolResult =
+    typeof returned === "string" ? { content: [{ type: "text", text: returned }] } : (returned as CallToolResult);
   const structured = result.structuredContent;
   if (tool.validateOutput && !result.isError) {
     if (structured === undefined)
