@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcNotification, RequestId } from "../jsonrpc/types.js";
+import { type RevisionRules, revisionRules } from "../protocol/revisions.js";
 import type { ClientCapabilities, ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation, LogLevel } from "../protocol/types/common.js";
 import type {
@@ -116,7 +117,8 @@ export class Client {
     const connection = new Connection(transport, {
       onRequest: (inbound) => this.onRequest(inbound),
       onNotification: (n) => this.onNotification(n),
-      batchesAllowed: () => this.init?.protocolVersion === "2025-03-26",
+      batchesAllowed: () => this.rules?.batches ?? false,
+      unreadableIdNull: () => this.rules?.unreadableIdNull ?? false,
       onError: this.options.onError,
       timeoutMs: this.options.timeoutMs,
     });
@@ -165,6 +167,12 @@ export class Client {
   }
   get protocolVersion(): Revision | undefined {
     return this.init?.protocolVersion as Revision | undefined;
+  }
+
+  /** What the negotiated revision allows. */
+  private get rules(): RevisionRules | undefined {
+    const version = this.init?.protocolVersion;
+    return isSupportedRevision(version) ? revisionRules(version) : undefined;
   }
 
   /** Sends any request; the typed methods below are built on it. */
@@ -252,9 +260,11 @@ export class Client {
   }
 
   complete(params: CompleteParams, options?: RequestOptions): Promise<CompleteResult> {
-    // 2024-11-05 had completion without a capability flag.
+    // 2024-11-05 had completion without a capability flag, and `context` arrived in 2025-06-18.
     if (this.protocolVersion !== "2024-11-05") this.require("completions");
-    return this.request("completion/complete", params as unknown as JsonObject, options);
+    const { context, ...rest } = params;
+    const sent = context && this.rules?.completionContext ? params : rest;
+    return this.request("completion/complete", sent as unknown as JsonObject, options);
   }
 
   async setLogLevel(level: LogLevel, options?: RequestOptions): Promise<void> {

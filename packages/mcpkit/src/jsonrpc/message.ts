@@ -1,4 +1,3 @@
-import { ErrorCode } from "./errors.js";
 import type {
   JsonObject,
   JsonRpcErrorObject,
@@ -35,7 +34,8 @@ export function messageProblem(value: unknown): string | undefined {
     return undefined;
   }
   if ("error" in value) {
-    if (value.id !== null && !isId(value.id)) return 'an error response "id" must be a string, number or null';
+    if (value.id !== undefined && value.id !== null && !isId(value.id))
+      return 'an error response "id" must be a string or a number (or absent)';
     const e = value.error;
     if (!isObject(e) || typeof e.code !== "number" || typeof e.message !== "string")
       return 'an "error" must be an object with a numeric "code" and a string "message"';
@@ -44,9 +44,9 @@ export function messageProblem(value: unknown): string | undefined {
   return 'a message needs a "method" (request or notification) or a "result"/"error" (response)';
 }
 
-/** The id of a (possibly malformed) message, for answering it; null when unreadable. */
-export function readableId(value: unknown): RequestId | null {
-  return isObject(value) && isId(value.id) ? value.id : null;
+/** The id of a (possibly malformed) message, for answering it; undefined when unreadable. */
+export function readableId(value: unknown): RequestId | undefined {
+  return isObject(value) && isId(value.id) ? value.id : undefined;
 }
 
 export const isRequest = (m: JsonRpcMessage): m is Extract<JsonRpcMessage, { method: string; id: RequestId }> =>
@@ -57,11 +57,6 @@ export const isNotification = (m: JsonRpcMessage): m is Extract<JsonRpcMessage, 
 
 export const success = (id: RequestId, result: JsonObject): JsonRpcSuccess => ({ jsonrpc: "2.0", id, result });
 
-export const failure = (id: RequestId | null, error: JsonRpcErrorObject): JsonRpcFailure => ({
-  jsonrpc: "2.0",
-  id,
-  error,
-});
-
-export const parseErrorResponse = (detail: string): JsonRpcFailure =>
-  failure(null, { code: ErrorCode.ParseError, message: `Parse error: ${detail}` });
+/** An error response; `id` undefined leaves it out (2025-11-25's form for an unreadable id). */
+export const failure = (id: RequestId | null | undefined, error: JsonRpcErrorObject): JsonRpcFailure =>
+  id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };

@@ -31,8 +31,11 @@ export interface JsonRpcErrorObject {
 
 export interface JsonRpcFailure {
   jsonrpc: "2.0";
-  /** null only when the request's id could not be read (parse error, invalid request). */
-  id: RequestId | null;
+  /**
+   * Absent (2025-11-25) or null (earlier revisions, JSON-RPC 2.0) only when the request's
+   * id could not be read: a parse error or an invalid request.
+   */
+  id?: RequestId | null;
   error: JsonRpcErrorObject;
 }
 

@@ -25,6 +25,21 @@ export interface RevisionRules {
   readonly toolAnnotations: boolean;
   /** `icons` on tools, prompts, resources and implementations; `websiteUrl`. */
   readonly icons: boolean;
+  /** `lastModified` in annotations (2025-06-18). */
+  readonly annotationLastModified: boolean;
+  /** URL-mode elicitation (2025-11-25). */
+  readonly urlElicitation: boolean;
+  /** Titled and multi-select enums, and defaults on every field, in elicitation forms (2025-11-25). */
+  readonly richElicitationForms: boolean;
+  /** `tools` and `toolChoice` in sampling requests (2025-11-25). */
+  readonly samplingTools: boolean;
+  /** `context` in completion/complete (2025-06-18). */
+  readonly completionContext: boolean;
+  /**
+   * An error about a message whose id could not be read carries `id: null` (JSON-RPC 2.0);
+   * 2025-11-25 leaves the id out instead (basic/index §Error Responses).
+   */
+  readonly unreadableIdNull: boolean;
 }
 
 const base2024 = [
@@ -72,6 +87,12 @@ function rules(revision: Revision): RevisionRules {
     titles: atLeast(revision, "2025-06-18"),
     toolAnnotations: atLeast(revision, "2025-03-26"),
     icons: atLeast(revision, "2025-11-25"),
+    annotationLastModified: atLeast(revision, "2025-06-18"),
+    urlElicitation: atLeast(revision, "2025-11-25"),
+    richElicitationForms: atLeast(revision, "2025-11-25"),
+    samplingTools: atLeast(revision, "2025-11-25"),
+    completionContext: atLeast(revision, "2025-06-18"),
+    unreadableIdNull: !atLeast(revision, "2025-11-25"),
   };
 }
 

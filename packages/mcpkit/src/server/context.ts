@@ -12,8 +12,8 @@ import type {
   Root,
 } from "../protocol/types/features.js";
 import type { StandardSchemaV1 } from "../schema/standard.js";
-import { compileSchema, type Validator } from "../schema/validator.js";
 import type { InboundRequest } from "../session/inbound.js";
+import { fitFormToRevision, formSchema } from "./elicitation-form.js";
 import type { ClientPeer } from "./peer.js";
 
 /** A form elicitation: the schema is a Standard Schema or the spec's restricted JSON Schema. */
@@ -81,8 +81,6 @@ const missingCapability = (what: string, capability: JsonObject) =>
     `This needs the client's ${what} capability, which the client did not declare`,
     { requiredCapabilities: capability },
   );
-
-const formSchemas = new WeakMap<object, FormSchema>();
 
 /** The context for one request; lazily allocates what a handler does not use. */
 export class RequestContext implements Context {
@@ -154,6 +152,10 @@ export class RequestContext implements Context {
     if (!this.peer.rules.methods.has("elicitation/create"))
       throw missingCapability("elicitation (the negotiated revision has none)", { elicitation: {} });
     if (request.mode === "url") {
+      if (!this.peer.rules.urlElicitation)
+        throw missingCapability(`URL-mode elicitation (revision ${this.revision} has none)`, {
+          elicitation: { url: {} },
+        });
       if (!caps?.url) throw missingCapability("URL-mode elicitation", { elicitation: { url: {} } });
       const elicitationId = request.elicitationId ?? randomUUID();
       const params: ElicitUrlParams = { mode: "url", message: request.message, url: request.url, elicitationId };
@@ -166,9 +168,12 @@ export class RequestContext implements Context {
     // An empty elicitation object means form mode (client/elicitation §Capabilities).
     if (!caps || (caps.url && !caps.form)) throw missingCapability("form elicitation", { elicitation: { form: {} } });
     const { requestedSchema, validate } = formSchema(request.schema);
-    const params: JsonObject = { message: request.message, requestedSchema };
+    const params: JsonObject = {
+      message: request.message,
+      requestedSchema: fitFormToRevision(requestedSchema, this.peer.rules),
+    };
     // The mode field arrived with URL mode in 2025-11-25; older clients know only forms.
-    if (this.peer.rules.revision === "2025-11-25") params.mode = "form";
+    if (this.peer.rules.urlElicitation) params.mode = "form";
     const result = (await this.send("elicitation/create", params)) as unknown as ElicitResult;
     if (result.action === "accept") {
       const checked = await validate(result.content ?? {});
@@ -186,8 +191,11 @@ export class RequestContext implements Context {
   async sample(params: CreateMessageParams): Promise<CreateMessageResult> {
     const caps = this.peer.clientCapabilities.sampling;
     if (!caps) throw missingCapability("sampling", { sampling: {} });
-    if ((params.tools || params.toolChoice) && !caps.tools)
-      throw missingCapability("sampling tool use", { sampling: { tools: {} } });
+    if (params.tools || params.toolChoice) {
+      if (!this.peer.rules.samplingTools)
+        throw missingCapability(`sampling tool use (revision ${this.revision} has none)`, { sampling: { tools: {} } });
+      if (!caps.tools) throw missingCapability("sampling tool use", { sampling: { tools: {} } });
+    }
     if (params.includeContext && params.includeContext !== "none" && !caps.context)
       throw missingCapability("sampling context inclusion", { sampling: { context: {} } });
     return (await this.send(
@@ -204,37 +212,5 @@ export class RequestContext implements Context {
 
   private send(method: string, params: JsonObject): Promise<JsonObject> {
     return this.peer.request(method, params, { signal: this.inbound.signal, relatedRequestId: this.inbound.id });
-  }
-}
-
-type FormSchema = { requestedSchema: ElicitFormParams["requestedSchema"]; validate: Validator };
-
-/** Compiled once per schema object, like tool schemas. */
-function formSchema(schema: StandardSchemaV1 | ElicitFormParams["requestedSchema"]): FormSchema {
-  let compiled = formSchemas.get(schema);
-  if (!compiled) {
-    const { jsonSchema, validate } = compileSchema(schema);
-    const { $schema: _dialect, ...requestedSchema } = jsonSchema;
-    checkRestricted(requestedSchema as ElicitFormParams["requestedSchema"]);
-    compiled = { requestedSchema: requestedSchema as ElicitFormParams["requestedSchema"], validate };
-    formSchemas.set(schema, compiled);
-  }
-  return compiled;
-}
-
-/** client/elicitation §Requested Schema: a flat object of primitive properties. */
-function checkRestricted(schema: ElicitFormParams["requestedSchema"]): void {
-  if (schema?.type !== "object" || typeof schema.properties !== "object")
-    throw new TypeError('An elicitation schema must be { type: "object", properties: {...} }');
-  for (const [name, prop] of Object.entries(schema.properties)) {
-    const type = (prop as { type?: unknown }).type;
-    const ok =
-      type === "string" ||
-      type === "number" ||
-      type === "integer" ||
-      type === "boolean" ||
-      (type === "array" && typeof (prop as { items?: unknown }).items === "object");
-    if (!ok)
-      throw new TypeError(`Elicitation field "${name}" must be a string, number, integer, boolean or enum array`);
   }
 }

@@ -74,6 +74,7 @@ class StatefulSession implements ClientPeer, ServerSession {
       onRequest: (inbound) => this.onRequest(inbound),
       onNotification: (n, info) => this.onNotification(n, info),
       batchesAllowed: () => this.rules.batches,
+      unreadableIdNull: () => this.rules.unreadableIdNull,
       onError: server.onError,
       timeoutMs: options.requestTimeoutMs ?? server.options.requestTimeoutMs,
       onClose: () => {

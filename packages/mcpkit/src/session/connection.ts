@@ -47,6 +47,8 @@ export interface ConnectionOptions {
   onNotification?(notification: JsonRpcNotification, info: MessageInfo | undefined): void;
   /** Whether a batch (JSON array) is acceptable now; the negotiated revision decides. */
   batchesAllowed?(): boolean;
+  /** Whether an error about an unreadable id says `id: null` (before 2025-11-25) or leaves it out. */
+  unreadableIdNull?(): boolean;
   /** Called once when the transport closes. */
   onClose?(reason?: Error): void;
   /** A handler failed with something other than McpError (answered as -32603). */
@@ -86,7 +88,7 @@ export class Connection {
   async start(): Promise<void> {
     await this.transport.start({
       message: (value, info) => this.receive(value, info),
-      invalid: (error) => this.transport.send(failure(null, error)),
+      invalid: (error) => this.send(failure(this.unreadableId(), error)),
       close: (reason) => this.handleClose(reason),
     });
   }
@@ -144,6 +146,17 @@ export class Connection {
     this.handleClose();
   }
 
+  private unreadableId(): null | undefined {
+    return this.options.unreadableIdNull?.() ? null : undefined;
+  }
+
+  private invalidRequest(value: unknown, problem: string): JsonRpcResponse {
+    return failure(readableId(value) ?? this.unreadableId(), {
+      code: ErrorCode.InvalidRequest,
+      message: `Invalid request: ${problem}`,
+    });
+  }
+
   private send(message: JsonRpcMessage | JsonRpcMessage[], relatedRequestId?: RequestId): void {
     try {
       this.transport.send(message, relatedRequestId === undefined ? undefined : { relatedRequestId });
@@ -159,7 +172,7 @@ export class Connection {
     }
     const problem = messageProblem(value);
     if (problem !== undefined) {
-      this.send(failure(readableId(value), { code: ErrorCode.InvalidRequest, message: `Invalid request: ${problem}` }));
+      this.send(this.invalidRequest(value, problem));
       return;
     }
     const message = value as JsonRpcMessage;
@@ -174,27 +187,18 @@ export class Connection {
   /** JSON-RPC 2.0 §6; only the 2025-03-26 revision allows batches in MCP. */
   private receiveBatch(values: unknown[], info: MessageInfo | undefined): void {
     if (!this.options.batchesAllowed?.()) {
-      this.send(
-        failure(null, {
-          code: ErrorCode.InvalidRequest,
-          message: "Invalid request: JSON-RPC batches are not supported by the negotiated protocol revision",
-        }),
-      );
+      this.send(this.invalidRequest(values, "JSON-RPC batches are not supported by the negotiated protocol revision"));
       return;
     }
     if (values.length === 0) {
-      this.send(failure(null, { code: ErrorCode.InvalidRequest, message: "Invalid request: empty batch" }));
+      this.send(this.invalidRequest(values, "empty batch"));
       return;
     }
     const answers: Promise<JsonRpcResponse | undefined>[] = [];
     for (const value of values) {
       const problem = messageProblem(value);
       if (problem !== undefined) {
-        answers.push(
-          Promise.resolve(
-            failure(readableId(value), { code: ErrorCode.InvalidRequest, message: `Invalid request: ${problem}` }),
-          ),
-        );
+        answers.push(Promise.resolve(this.invalidRequest(value, problem)));
         continue;
       }
       const message = value as JsonRpcMessage;
@@ -309,7 +313,7 @@ export class Connection {
 
   private receiveResponse(response: JsonRpcResponse): void {
     const id = response.id;
-    if (id === null) {
+    if (id === null || id === undefined) {
       // An error about something we sent that the peer could not read.
       if ("error" in response) this.options.onError?.(McpError.fromObject(response.error));
       return;

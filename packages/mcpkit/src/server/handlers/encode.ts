@@ -16,11 +16,22 @@ export function encodeDescriptor<T extends object>(item: T, rules: RevisionRules
   if (!rules.icons) delete copy.icons;
   if (!rules.structuredOutput) delete copy.outputSchema;
   if (!rules.toolAnnotations && "inputSchema" in copy) delete copy.annotations;
+  else if (copy.annotations) copy.annotations = encodeAnnotations(copy.annotations, rules);
   return copy as T;
 }
 
+function encodeAnnotations(annotations: unknown, rules: RevisionRules): unknown {
+  if (rules.annotationLastModified || typeof annotations !== "object" || annotations === null) return annotations;
+  if (!("lastModified" in annotations)) return annotations;
+  const { lastModified: _added2025_06, ...older } = annotations as Record<string, unknown>;
+  return older;
+}
+
 export function encodeContent(block: ContentBlock, rules: RevisionRules): ContentBlock {
-  if (rules.contentTypes.has(block.type)) return block;
+  if (rules.contentTypes.has(block.type)) {
+    if (!block.annotations || rules.annotationLastModified) return block;
+    return { ...block, annotations: encodeAnnotations(block.annotations, rules) } as ContentBlock;
+  }
   switch (block.type) {
     case "resource_link":
       return { type: "text", text: `Resource: ${block.uri}${block.description ? ` (${block.description})` : ""}` };
