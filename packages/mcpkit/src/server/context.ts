@@ -75,6 +75,19 @@ export function shouldLog(level: LogLevel, minimum: LogLevel | undefined): boole
   return minimum === undefined || (levelIndex.get(level) ?? 0) >= (levelIndex.get(minimum) ?? 0);
 }
 
+/** The client answered a request made from a handler with an error (or did not answer in time). */
+export class ClientRequestError extends Error {
+  readonly code: number;
+  readonly data: unknown;
+
+  constructor(method: string, cause: McpError) {
+    super(`The client could not complete ${method}: ${cause.message}`, { cause });
+    this.name = "ClientRequestError";
+    this.code = cause.code;
+    this.data = cause.data;
+  }
+}
+
 const missingCapability = (what: string, capability: JsonObject) =>
   new McpError(
     ErrorCode.InvalidRequest,
@@ -211,6 +224,13 @@ export class RequestContext implements Context {
   }
 
   private send(method: string, params: JsonObject): Promise<JsonObject> {
-    return this.peer.request(method, params, { signal: this.inbound.signal, relatedRequestId: this.inbound.id });
+    return this.peer
+      .request(method, params, { signal: this.inbound.signal, relatedRequestId: this.inbound.id })
+      .catch((error: unknown) => {
+        // The client's error answer is a failure of this handler's work, not of the request
+        // the handler is serving: a tool reports it as an isError result (server/tools §Error Handling).
+        if (error instanceof McpError) throw new ClientRequestError(method, error);
+        throw error;
+      });
   }
 }

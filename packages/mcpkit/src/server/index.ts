@@ -1,5 +1,11 @@
 export * from "../content.js";
-export type { Context, ElicitFormRequest, ElicitOutcome, ElicitUrlRequest } from "./context.js";
+export {
+  ClientRequestError,
+  type Context,
+  type ElicitFormRequest,
+  type ElicitOutcome,
+  type ElicitUrlRequest,
+} from "./context.js";
 export type { Completer, CompletionContext } from "./definition/completion.js";
 export { MAX_COMPLETION_VALUES } from "./definition/completion.js";
 export type {
