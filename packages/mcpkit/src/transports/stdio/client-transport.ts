@@ -3,6 +3,7 @@ import type { Readable } from "node:stream";
 import type { JsonRpcMessage } from "../../jsonrpc/types.js";
 import type { Transport, TransportSink } from "../transport.js";
 import { createLineReader, DEFAULT_MAX_MESSAGE_BYTES } from "./line-reader.js";
+import { createLineWriter } from "./line-writer.js";
 
 /** How long to wait for a dead server's stdout to drain when a grandchild holds it open. */
 const STDOUT_GRACE_MS = 200;
@@ -63,6 +64,7 @@ export function stdioClientTransport(options: StdioClientOptions): StdioClientTr
   let closing = false;
   let closed = false;
   let exit: StdioClientTransport["exit"];
+  let writer: ReturnType<typeof createLineWriter> | undefined;
   let exitedResolve!: () => void;
   const exited = new Promise<void>((resolve) => {
     exitedResolve = resolve;
@@ -121,6 +123,7 @@ export function stdioClientTransport(options: StdioClientOptions): StdioClientTr
           windowsHide: true,
         });
         child = proc;
+        if (proc.stdin) writer = createLineWriter(proc.stdin);
         const push = createLineReader(s, options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
         let exitReason: Error | undefined;
         proc.stdout?.on("data", push);
@@ -161,13 +164,14 @@ export function stdioClientTransport(options: StdioClientOptions): StdioClientTr
 
     send(message: JsonRpcMessage | JsonRpcMessage[]) {
       if (closed || !child?.stdin?.writable) throw new Error("Server process is not running");
-      child.stdin.write(`${JSON.stringify(message)}\n`);
+      writer?.write(JSON.stringify(message));
     },
 
     async close() {
       if (closing || !child) return finish();
       closing = true;
       if (exit === undefined) {
+        writer?.flush();
         child.stdin?.end();
         const step = (ms: number) =>
           Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(r, ms, false).unref())]);

@@ -2,6 +2,7 @@ import type { Readable, Writable } from "node:stream";
 import type { JsonRpcMessage } from "../../jsonrpc/types.js";
 import type { Transport, TransportSink } from "../transport.js";
 import { createLineReader, DEFAULT_MAX_MESSAGE_BYTES } from "./line-reader.js";
+import { createLineWriter } from "./line-writer.js";
 
 export interface StdioServerOptions {
   /** Default: process.stdin. */
@@ -21,10 +22,16 @@ export function stdioServerTransport(options: StdioServerOptions = {}): Transpor
   const stdout = options.stdout ?? process.stdout;
   let sink: TransportSink | undefined;
   let closed = false;
+  const writer = createLineWriter(stdout);
+  // Pipes to stdout are written synchronously at exit, so nothing queued is lost to process.exit().
+  const flushAtExit = () => writer.flush();
+  process.on("exit", flushAtExit);
 
   const finish = (reason?: Error) => {
     if (closed) return;
     closed = true;
+    writer.flush();
+    process.off("exit", flushAtExit);
     stdin.off("data", onData);
     stdin.off("end", onEnd);
     stdin.off("error", finish);
@@ -47,7 +54,7 @@ export function stdioServerTransport(options: StdioServerOptions = {}): Transpor
     },
     send(message: JsonRpcMessage | JsonRpcMessage[]) {
       if (closed) return;
-      stdout.write(`${JSON.stringify(message)}\n`);
+      writer.write(JSON.stringify(message));
     },
     async close() {
       finish();
