@@ -67,3 +67,14 @@ export const initializeParams = (protocolVersion = "2025-11-25", capabilities: J
 });
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Records the method of every request and notification sent through `transport`. */
+export function recordSentMethods(transport: Transport): string[] {
+  const methods: string[] = [];
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    if (!Array.isArray(message) && "method" in message) methods.push(message.method);
+    send(message, options);
+  };
+  return methods;
+}

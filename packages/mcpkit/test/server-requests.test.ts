@@ -5,7 +5,7 @@ import type { JsonRpcNotification } from "../src/jsonrpc/types.js";
 import type { CreateMessageParams, ElicitParams } from "../src/protocol/types/features.js";
 import { createServer } from "../src/server/index.js";
 import { connectInMemory, createLinkedPair } from "../src/testing/index.js";
-import { sleep } from "./helpers.js";
+import { recordSentMethods, sleep } from "./helpers.js";
 
 function asker() {
   const server = createServer({ name: "s", version: "1" });
@@ -69,12 +69,7 @@ describe("server to client requests", () => {
 
   it("never sends a request the client did not declare", async () => {
     const [a, b] = createLinkedPair();
-    const sent: string[] = [];
-    const send = b.send.bind(b);
-    b.send = (m) => {
-      if (!Array.isArray(m) && "method" in m) sent.push(m.method);
-      send(m);
-    };
+    const sent = recordSentMethods(b);
     await asker().connect(b);
     const client = new Client({ name: "c", version: "1" });
     await client.connect(a);
@@ -187,12 +182,7 @@ describe("progress and cancellation inside handlers", () => {
       return "ok";
     });
     const [a, b] = createLinkedPair();
-    const sent: string[] = [];
-    const send = b.send.bind(b);
-    b.send = (m) => {
-      if (!Array.isArray(m) && "method" in m) sent.push(m.method);
-      send(m);
-    };
+    const sent = recordSentMethods(b);
     await server.connect(b);
     const client = new Client({ name: "c", version: "1" });
     await client.connect(a);

@@ -100,7 +100,7 @@ export class Connection {
   /** Sends a request and resolves with its result, or rejects with McpError. */
   request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject> {
     if (this.closed) return Promise.reject(this.closedError());
-    options?.signal?.throwIfAborted();
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
     const id = this.nextId++;
     let sent = params;
     if (options?.onprogress) {
@@ -128,10 +128,7 @@ export class Connection {
         entry.cleanup = () => signal.removeEventListener("abort", onAbort);
       }
       try {
-        this.transport.send(
-          message,
-          options?.relatedRequestId === undefined ? undefined : { relatedRequestId: options.relatedRequestId },
-        );
+        this.write(message, options?.relatedRequestId);
       } catch (error) {
         // Nothing was sent, so nothing will answer: fail now rather than at the timeout.
         this.finishPending(id, entry);
@@ -166,9 +163,14 @@ export class Connection {
     });
   }
 
+  private write(message: JsonRpcMessage | JsonRpcMessage[], relatedRequestId: RequestId | undefined): void {
+    this.transport.send(message, relatedRequestId === undefined ? undefined : { relatedRequestId });
+  }
+
+  /** Sends a response or notification; a transport that cannot send is reported, not thrown. */
   private send(message: JsonRpcMessage | JsonRpcMessage[], relatedRequestId?: RequestId): void {
     try {
-      this.transport.send(message, relatedRequestId === undefined ? undefined : { relatedRequestId });
+      this.write(message, relatedRequestId);
     } catch (error) {
       this.options.onError?.(error);
     }
