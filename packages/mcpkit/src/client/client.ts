@@ -152,6 +152,7 @@ export class Client {
       );
     }
     this.init = result;
+    transport.setProtocolVersion?.(result.protocolVersion);
     connection.notify("notifications/initialized");
     return result;
   }

@@ -16,6 +16,11 @@ export interface Transport {
   close(): Promise<void>;
   /** Set by transports that carry a session identifier (Streamable HTTP). */
   readonly sessionId?: string;
+  /**
+   * Told the negotiated revision once the handshake is done, for transports that must
+   * send it with every message (the Streamable HTTP client's MCP-Protocol-Version header).
+   */
+  setProtocolVersion?(version: string): void;
 }
 
 export interface SendOptions {
@@ -28,6 +33,12 @@ export interface MessageInfo {
   headers?: Headers;
   /** The authenticated principal, when the transport verified one. */
   auth?: unknown;
+  /**
+   * Ends the HTTP response stream carrying this request's answer without ending the
+   * request: the client reconnects after `retryMs` and resumes (transports §SSE polling).
+   * Only Streamable HTTP with an event store offers it.
+   */
+  closeStream?(retryMs?: number): void;
 }
 
 export interface TransportSink {
