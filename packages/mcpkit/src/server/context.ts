@@ -67,6 +67,12 @@ export interface Context {
   sample(params: CreateMessageParams): Promise<CreateMessageResult>;
   /** client/roots */
   listRoots(): Promise<Root[]>;
+  /**
+   * Ends the HTTP connection carrying this request's answer while the request goes on; the
+   * client reconnects after `retryMs` and resumes the stream (Streamable HTTP §SSE polling).
+   * False where the transport cannot (stdio, or HTTP without an event store).
+   */
+  closeStream(retryMs?: number): boolean;
 }
 
 const levelIndex = new Map<string, number>(LOG_LEVELS.map((l, i) => [l, i]));
@@ -221,6 +227,13 @@ export class RequestContext implements Context {
     if (!this.peer.clientCapabilities.roots) throw missingCapability("roots", { roots: {} });
     const result = await this.send("roots/list", {});
     return Array.isArray(result.roots) ? (result.roots as Root[]) : [];
+  }
+
+  closeStream(retryMs?: number): boolean {
+    const close = this.inbound.info?.closeStream;
+    if (!close) return false;
+    close(retryMs);
+    return true;
   }
 
   private send(method: string, params: JsonObject): Promise<JsonObject> {

@@ -20,6 +20,11 @@ export interface SessionOptions {
   requestTimeoutMs?: number;
   /** Notifications from the client other than the lifecycle's (e.g. notifications/roots/list_changed). */
   onNotification?: (notification: JsonRpcNotification, session: ServerSession) => void;
+  /**
+   * Serve as if `initialize` had negotiated this revision with a client that declared no
+   * capabilities: the stateless Streamable HTTP mode, where each request stands alone.
+   */
+  assumeRevision?: Revision;
 }
 
 /** One client connected with the `initialize` handshake (revisions up to 2025-11-25). */
@@ -89,7 +94,25 @@ class StatefulSession implements ClientPeer, ServerSession {
   }
 
   start(): Promise<void> {
+    const assumed = this.options.assumeRevision;
+    if (assumed) {
+      this.adopt(assumed, {}, undefined);
+      this.initializedByClient = true;
+    }
     return this.connection.start();
+  }
+
+  /** Takes on a negotiated revision and the client's declarations. */
+  private adopt(revision: Revision, caps: ClientCapabilities, clientInfo: Implementation | undefined): void {
+    this.revision = revision;
+    this.rules = revisionRules(revision);
+    this.clientCapabilities = caps;
+    this.clientInfo = clientInfo;
+    this.serverCapabilities = this.server.capabilities();
+    this.detach = this.server.attach({
+      listChanged: (kind) => this.listChanged(kind),
+      resourceUpdated: (uri) => this.resourceUpdated(uri),
+    });
   }
 
   private onRequest(inbound: InboundRequest): JsonObject | Promise<JsonObject> {
@@ -113,15 +136,11 @@ class StatefulSession implements ClientPeer, ServerSession {
     if (caps !== undefined && (typeof caps !== "object" || caps === null || Array.isArray(caps)))
       throw invalidParams('initialize "capabilities" must be an object');
     const revision = negotiate(params.protocolVersion, this.server.revisions);
-    this.revision = revision;
-    this.rules = revisionRules(revision);
-    this.clientCapabilities = (caps as ClientCapabilities | undefined) ?? {};
-    this.clientInfo = params.clientInfo as Implementation | undefined;
-    this.serverCapabilities = this.server.capabilities();
-    this.detach = this.server.attach({
-      listChanged: (kind) => this.listChanged(kind),
-      resourceUpdated: (uri) => this.resourceUpdated(uri),
-    });
+    this.adopt(
+      revision,
+      (caps as ClientCapabilities | undefined) ?? {},
+      params.clientInfo as Implementation | undefined,
+    );
     const result: InitializeResult = {
       protocolVersion: revision,
       capabilities: this.serverCapabilities,

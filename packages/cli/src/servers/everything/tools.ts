@@ -304,8 +304,11 @@ export function registerTools(server: McpServer, state: { watched: string }): vo
 
   server.tool(
     "test_reconnection",
-    { description: "Runs long enough for a stream to be dropped and resumed" },
+    { description: "Closes its HTTP stream mid-call; the answer arrives after the client reconnects (SSE polling)" },
     async (_a, ctx) => {
+      ctx.log("info", "Closing the stream; reconnect to get the result", "everything");
+      await sleep(50, ctx.signal);
+      ctx.closeStream(100);
       await sleep(200, ctx.signal);
       return "Reconnection test completed";
     },

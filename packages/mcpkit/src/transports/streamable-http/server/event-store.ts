@@ -1,0 +1,92 @@
+import type { JsonRpcMessage } from "../../../jsonrpc/types.js";
+
+/**
+ * Where SSE events are kept so a client can resume a broken stream with Last-Event-ID
+ * (transports §Resumability and Redelivery). An in-memory store is the default; a shared
+ * one (Redis) lets any node resume any stream.
+ */
+export interface EventStore {
+  /** Stores one event of a stream; `undefined` is the priming event. Returns its event id. */
+  append(streamId: string, message: JsonRpcMessage | JsonRpcMessage[] | undefined): Promise<string>;
+  /** The stream an event id belongs to, or undefined if the store does not know it. */
+  streamOf(eventId: string): Promise<string | undefined>;
+  /** Sends, in order, every message stored on that event's stream after it. */
+  replayAfter(
+    eventId: string,
+    send: (eventId: string, message: JsonRpcMessage | JsonRpcMessage[]) => void,
+  ): Promise<void>;
+  /** Forgets a stream that can no longer be resumed. */
+  dropStream(streamId: string): Promise<void>;
+}
+
+export interface InMemoryEventStoreOptions {
+  /** Events kept per stream; older ones are dropped (default 1000). */
+  maxEventsPerStream?: number;
+  /** Streams kept; the least recently written is dropped (default 10 000). */
+  maxStreams?: number;
+}
+
+interface StoredStream {
+  next: number;
+  events: { id: string; seq: number; message: JsonRpcMessage | JsonRpcMessage[] | undefined }[];
+}
+
+/** Event ids are `<streamId>_<sequence>`, so the stream is read off the id. */
+export class InMemoryEventStore implements EventStore {
+  private readonly streams = new Map<string, StoredStream>();
+  private readonly maxEvents: number;
+  private readonly maxStreams: number;
+
+  constructor(options: InMemoryEventStoreOptions = {}) {
+    this.maxEvents = options.maxEventsPerStream ?? 1000;
+    this.maxStreams = options.maxStreams ?? 10_000;
+  }
+
+  async append(streamId: string, message: JsonRpcMessage | JsonRpcMessage[] | undefined): Promise<string> {
+    let stream = this.streams.get(streamId);
+    if (stream) {
+      // Re-insert: Map order is then least recently written first.
+      this.streams.delete(streamId);
+    } else {
+      stream = { next: 0, events: [] };
+      if (this.streams.size >= this.maxStreams) {
+        const oldest = this.streams.keys().next().value;
+        if (oldest !== undefined) this.streams.delete(oldest);
+      }
+    }
+    this.streams.set(streamId, stream);
+    const seq = stream.next++;
+    const id = `${streamId}_${seq}`;
+    stream.events.push({ id, seq, message });
+    if (stream.events.length > this.maxEvents) stream.events.shift();
+    return id;
+  }
+
+  async streamOf(eventId: string): Promise<string | undefined> {
+    const cut = eventId.lastIndexOf("_");
+    const streamId = cut > 0 ? eventId.slice(0, cut) : undefined;
+    return streamId !== undefined && this.streams.has(streamId) ? streamId : undefined;
+  }
+
+  async replayAfter(
+    eventId: string,
+    send: (eventId: string, message: JsonRpcMessage | JsonRpcMessage[]) => void,
+  ): Promise<void> {
+    const cut = eventId.lastIndexOf("_");
+    const stream = this.streams.get(eventId.slice(0, cut));
+    const after = Number(eventId.slice(cut + 1));
+    if (!stream || !Number.isInteger(after)) return;
+    for (const event of stream.events) {
+      if (event.seq > after && event.message !== undefined) send(event.id, event.message);
+    }
+  }
+
+  async dropStream(streamId: string): Promise<void> {
+    this.streams.delete(streamId);
+  }
+
+  /** Streams held (for tests and metrics). */
+  get size(): number {
+    return this.streams.size;
+  }
+}

@@ -1,0 +1,291 @@
+import { randomBytes } from "node:crypto";
+import { ErrorCode } from "../../../jsonrpc/errors.js";
+import { messageProblem } from "../../../jsonrpc/message.js";
+import type { RequestId } from "../../../jsonrpc/types.js";
+import { DEFAULT_NEGOTIATED_REVISION, isSupportedRevision, type Revision } from "../../../protocol/versions.js";
+import type { McpServer } from "../../../server/server.js";
+import type { ServerSession } from "../../../server/stateful.js";
+import type { MessageInfo } from "../../transport.js";
+import { type EventStore, InMemoryEventStore } from "./event-store.js";
+import {
+  acceptsPost,
+  acceptsSse,
+  type CorsOptions,
+  checkOrigin,
+  corsHeaders,
+  isJsonContent,
+  LOCALHOST_NAMES,
+  preflight,
+  readBody,
+} from "./guards.js";
+import { jsonRpcErrorResponse } from "./responses.js";
+import { HttpSessionTransport } from "./session-transport.js";
+
+export interface StreamableHttpOptions {
+  /** Sessions with Mcp-Session-Id (default true); false serves each POST on its own. */
+  sessions?: boolean;
+  /** Where SSE events are kept for resumption (default: in memory); false disables resumption. */
+  eventStore?: EventStore | false;
+  /** Host names the Host header may carry (default: localhost names); "any" disables the check. */
+  allowedHosts?: readonly string[] | "any";
+  /** Origins that may call (default: the allowed hosts); "any" disables the check. */
+  allowedOrigins?: readonly string[] | "any";
+  /** CORS for browser clients (default: off). */
+  cors?: CorsOptions;
+  /** Largest accepted POST body, bytes (default 4 MiB): larger ones get 413. */
+  maxBodyBytes?: number;
+  /** Sessions held at once (default 10 000); an initialize beyond it gets 503. */
+  maxSessions?: number;
+  /** A session with no request, stream or activity for this long is closed, ms (default 30 min). */
+  idleTimeoutMs?: number;
+  /** The SSE `retry` advice, ms (default 1000). */
+  retryMs?: number;
+  /** Comment lines on idle SSE streams, ms (default 25 000; 0 disables). */
+  keepAliveMs?: number;
+  /** How long close() waits for requests in progress, ms (default 5000). */
+  drainTimeoutMs?: number;
+  /** Turns a request into the principal bound to its session (the authorization issue builds on it). */
+  authenticate?: (request: Request) => unknown;
+}
+
+export interface StreamableHttpHandler {
+  /** The Web-standard handler: works on Node (through the adapter), Bun, Deno and Workers. */
+  fetch(request: Request): Promise<Response>;
+  /** Stops accepting sessions, lets requests in progress finish, then closes every session. */
+  close(): Promise<void>;
+  readonly sessionCount: number;
+}
+
+interface Session {
+  transport: HttpSessionTransport;
+  session: ServerSession;
+}
+
+const SESSION_HEADER = "mcp-session-id";
+
+/** A session id: 32 bytes from a CSPRNG, base64url (visible ASCII, lifecycle §Session Management). */
+const newSessionId = () => randomBytes(32).toString("base64url");
+
+/**
+ * transports §Streamable HTTP, server side: one MCP endpoint answering POST, GET and
+ * DELETE, with sessions, resumable SSE streams and DNS-rebinding protection by default.
+ */
+export function createStreamableHttpHandler(
+  server: McpServer,
+  options: StreamableHttpOptions = {},
+): StreamableHttpHandler {
+  const stateful = options.sessions ?? true;
+  const eventStore = options.eventStore === false ? undefined : (options.eventStore ?? new InMemoryEventStore());
+  const allowedHosts = options.allowedHosts ?? LOCALHOST_NAMES;
+  const policy = { allowedHosts, allowedOrigins: options.allowedOrigins ?? allowedHosts };
+  const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const maxSessions = options.maxSessions ?? 10_000;
+  const idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;
+  const transportOptions = {
+    eventStore: stateful ? eventStore : undefined,
+    retryMs: options.retryMs ?? 1000,
+    keepAliveMs: options.keepAliveMs ?? 25_000,
+  };
+  const sessions = new Map<string, Session>();
+  let closing = false;
+
+  const sweep = setInterval(
+    () => {
+      const cutoff = Date.now() - idleTimeoutMs;
+      for (const [id, s] of sessions) {
+        if (s.transport.lastActivity < cutoff && !s.transport.busy) void endSession(id);
+      }
+    },
+    Math.min(idleTimeoutMs, 60_000),
+  );
+  sweep.unref?.();
+
+  async function endSession(id: string): Promise<void> {
+    const entry = sessions.get(id);
+    if (!entry) return;
+    sessions.delete(id);
+    await entry.session.close();
+  }
+
+  async function openSession(assumeRevision: Revision | undefined, sessionId: string | undefined): Promise<Session> {
+    const transport = new HttpSessionTransport({ sessionId, ...transportOptions });
+    const session = await server.connect(transport, assumeRevision ? { assumeRevision } : undefined);
+    const entry = { transport, session };
+    if (sessionId) {
+      sessions.set(sessionId, entry);
+      void session.closed.then(() => sessions.delete(sessionId));
+    }
+    return entry;
+  }
+
+  async function handlePost(request: Request, info: MessageInfo): Promise<Response> {
+    if (!acceptsPost(request)) {
+      return jsonRpcErrorResponse(
+        406,
+        ErrorCode.InvalidRequest,
+        "Not Acceptable: Accept must list application/json and text/event-stream",
+      );
+    }
+    if (!isJsonContent(request)) {
+      return jsonRpcErrorResponse(
+        415,
+        ErrorCode.InvalidRequest,
+        "Unsupported Media Type: Content-Type must be application/json",
+      );
+    }
+    const text = await readBody(request, maxBodyBytes);
+    if (text === undefined) {
+      return jsonRpcErrorResponse(
+        413,
+        ErrorCode.InvalidRequest,
+        `Payload Too Large: the limit is ${maxBodyBytes} bytes`,
+      );
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch (error) {
+      return jsonRpcErrorResponse(400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
+    }
+    const messages = Array.isArray(body) ? body : [body];
+    if (messages.length === 0)
+      return jsonRpcErrorResponse(400, ErrorCode.InvalidRequest, "Invalid request: empty batch");
+    if (!Array.isArray(body)) {
+      const problem = messageProblem(body);
+      if (problem) return jsonRpcErrorResponse(400, ErrorCode.InvalidRequest, `Invalid request: ${problem}`);
+    }
+    const requestIds: RequestId[] = [];
+    let initialize = false;
+    for (const m of messages) {
+      if (typeof m === "object" && m !== null && typeof m.method === "string" && "id" in m) {
+        if (typeof m.id === "string" || typeof m.id === "number") requestIds.push(m.id);
+        if (m.method === "initialize") initialize = true;
+      }
+    }
+    if (initialize && messages.length > 1) {
+      return jsonRpcErrorResponse(
+        400,
+        ErrorCode.InvalidRequest,
+        "Invalid request: initialize must not be part of a batch",
+      );
+    }
+
+    const sessionId = request.headers.get(SESSION_HEADER);
+    if (!stateful) {
+      // Each POST is served by a fresh session that ends with it.
+      const version = request.headers.get("mcp-protocol-version");
+      const entry = await openSession(
+        initialize ? undefined : ((version as Revision | null) ?? DEFAULT_NEGOTIATED_REVISION),
+        undefined,
+      );
+      const response = await entry.transport.post(body, requestIds, info);
+      void entry.transport.settled().then(() => entry.session.close());
+      return response;
+    }
+    if (initialize && sessionId === null) {
+      if (closing) return jsonRpcErrorResponse(503, ErrorCode.InternalError, "Server is shutting down");
+      if (sessions.size >= maxSessions) {
+        return jsonRpcErrorResponse(503, ErrorCode.InternalError, "Too many sessions: try again later", {
+          "retry-after": "60",
+        });
+      }
+      const id = newSessionId();
+      const entry = await openSession(undefined, id);
+      const response = await entry.transport.post(body, requestIds, info);
+      response.headers.set(SESSION_HEADER, id);
+      return response;
+    }
+    if (sessionId === null) {
+      return jsonRpcErrorResponse(
+        400,
+        ErrorCode.InvalidRequest,
+        "Bad Request: Mcp-Session-Id header is required (send initialize first)",
+      );
+    }
+    const entry = sessions.get(sessionId);
+    if (!entry) return sessionNotFound();
+    return entry.transport.post(body, requestIds, info);
+  }
+
+  async function handleGet(request: Request): Promise<Response> {
+    if (!stateful) return methodNotAllowed("GET: this server keeps no sessions, so it has no stream to offer");
+    if (!acceptsSse(request)) {
+      return jsonRpcErrorResponse(406, ErrorCode.InvalidRequest, "Not Acceptable: Accept must list text/event-stream");
+    }
+    const sessionId = request.headers.get(SESSION_HEADER);
+    if (sessionId === null)
+      return jsonRpcErrorResponse(400, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required");
+    const entry = sessions.get(sessionId);
+    if (!entry) return sessionNotFound();
+    return entry.transport.get(request.headers.get("last-event-id"));
+  }
+
+  async function handleDelete(request: Request): Promise<Response> {
+    if (!stateful) return methodNotAllowed("DELETE: this server keeps no sessions");
+    const sessionId = request.headers.get(SESSION_HEADER);
+    if (sessionId === null)
+      return jsonRpcErrorResponse(400, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required");
+    if (!sessions.has(sessionId)) return sessionNotFound();
+    await endSession(sessionId);
+    return new Response(null, { status: 204 });
+  }
+
+  async function route(request: Request): Promise<Response> {
+    const rejected = checkOrigin(request, policy);
+    if (rejected) return rejected;
+    if (request.method === "OPTIONS") return preflight(request, options.cors);
+    const version = request.headers.get("mcp-protocol-version");
+    if (version !== null && !isSupportedRevision(version.trim())) {
+      return jsonRpcErrorResponse(
+        400,
+        ErrorCode.InvalidRequest,
+        `Bad Request: unsupported MCP-Protocol-Version ${version}`,
+      );
+    }
+    const info: MessageInfo = { headers: request.headers };
+    if (options.authenticate) info.auth = await options.authenticate(request);
+    switch (request.method) {
+      case "POST":
+        return handlePost(request, info);
+      case "GET":
+        return handleGet(request);
+      case "DELETE":
+        return handleDelete(request);
+      default:
+        return methodNotAllowed(`${request.method} is not supported on the MCP endpoint`);
+    }
+  }
+
+  return {
+    async fetch(request) {
+      let response: Response;
+      try {
+        response = await route(request);
+      } catch {
+        response = jsonRpcErrorResponse(500, ErrorCode.InternalError, "Internal error");
+      }
+      for (const [name, value] of Object.entries(corsHeaders(request, options.cors))) response.headers.set(name, value);
+      return response;
+    },
+
+    async close() {
+      closing = true;
+      clearInterval(sweep);
+      const deadline = Date.now() + (options.drainTimeoutMs ?? 5000);
+      while (Date.now() < deadline && [...sessions.values()].some((s) => s.transport.answering)) {
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      await Promise.all([...sessions.keys()].map(endSession));
+    },
+
+    get sessionCount() {
+      return sessions.size;
+    },
+  };
+}
+
+const sessionNotFound = () =>
+  jsonRpcErrorResponse(404, ErrorCode.InvalidRequest, "Session not found: it ended or expired; initialize a new one");
+
+const methodNotAllowed = (message: string) =>
+  jsonRpcErrorResponse(405, ErrorCode.InvalidRequest, `Method Not Allowed: ${message}`, { allow: "GET, POST, DELETE" });

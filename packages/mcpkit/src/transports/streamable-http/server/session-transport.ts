@@ -1,0 +1,305 @@
+import { randomUUID } from "node:crypto";
+import type { JsonRpcMessage, RequestId } from "../../../jsonrpc/types.js";
+import { formatSse, SSE_HEADERS, SseConnection } from "../../http/sse.js";
+import type { MessageInfo, SendOptions, Transport, TransportSink } from "../../transport.js";
+import type { EventStore } from "./event-store.js";
+import { jsonRpcErrorResponse } from "./responses.js";
+
+export interface SessionTransportOptions {
+  sessionId: string | undefined;
+  eventStore: EventStore | undefined;
+  /** The `retry` advice on SSE streams, ms. */
+  retryMs: number;
+  keepAliveMs: number;
+  /** Finished streams kept for resumption per session. */
+  maxFinishedStreams?: number;
+}
+
+/**
+ * One logical SSE stream (transports §Resumability): a POST's answers, or the standalone
+ * GET stream. It outlives the HTTP connections that carry it; writes are queued so
+ * events keep their order across store appends and reconnections.
+ */
+class Stream {
+  readonly id = randomUUID().replaceAll("-", "");
+  /** Requests on this stream still owed a response. */
+  readonly owed: Set<RequestId>;
+  readonly standalone: boolean;
+  /** The HTTP connection carrying the stream now, if any. */
+  connection: SseConnection | undefined;
+  /** Resolves the POST's HTTP response before it is known to be JSON or SSE. */
+  undecided: ((response: Response) => void) | undefined;
+  finished = false;
+  private tail: Promise<void> = Promise.resolve();
+
+  constructor(owed: RequestId[], standalone: boolean) {
+    this.owed = new Set(owed);
+    this.standalone = standalone;
+  }
+
+  enqueue(task: () => void | Promise<void>): void {
+    this.tail = this.tail.then(task).catch(() => {});
+  }
+}
+
+const isResponse = (m: JsonRpcMessage) => !("method" in m);
+
+/**
+ * The server side of one Streamable HTTP session, as a Transport: messages arrive from
+ * POSTs, and each message the connection sends is routed to the stream of the request it
+ * answers or relates to, else to the standalone GET stream (transports §Multiple Connections:
+ * never to more than one).
+ */
+export class HttpSessionTransport implements Transport {
+  readonly sessionId: string | undefined;
+  private sink: TransportSink | undefined;
+  private readonly options: SessionTransportOptions;
+  private readonly streams = new Map<string, Stream>();
+  private readonly byRequest = new Map<RequestId, Stream>();
+  private readonly finishedOrder: string[] = [];
+  private standalone: Stream | undefined;
+  /** The stream of the POST being dispatched: where answers without a readable id go. */
+  private capture: Stream | undefined;
+  private closed = false;
+  private settledWaiters: (() => void)[] = [];
+  lastActivity = Date.now();
+
+  constructor(options: SessionTransportOptions) {
+    this.options = options;
+    this.sessionId = options.sessionId;
+  }
+
+  start(sink: TransportSink): void {
+    this.sink = sink;
+  }
+
+  /** True while a request is being answered. */
+  get answering(): boolean {
+    return this.byRequest.size > 0;
+  }
+
+  /** Resolves once every request received so far has been answered and its stream ended. */
+  settled(): Promise<void> {
+    if (!this.unsettled()) return Promise.resolve();
+    return new Promise((resolve) => this.settledWaiters.push(resolve));
+  }
+
+  private unsettled(): boolean {
+    for (const stream of this.streams.values()) if (!stream.standalone && !stream.finished) return true;
+    return false;
+  }
+
+  /** True while a request is being answered or a stream is connected. */
+  get busy(): boolean {
+    if (this.byRequest.size > 0) return true;
+    for (const stream of this.streams.values()) if (stream.connection?.isOpen) return true;
+    return false;
+  }
+
+  /** Handles a POST body; resolves with 202, a JSON answer, or an SSE stream. */
+  post(value: unknown, requestIds: RequestId[], info: MessageInfo): Promise<Response> {
+    this.lastActivity = Date.now();
+    const sink = this.sink;
+    if (!sink || this.closed) return Promise.resolve(gone());
+    if (requestIds.length === 0) {
+      sink.message(value, info);
+      return Promise.resolve(new Response(null, { status: 202 }));
+    }
+    const stream = this.openStream(requestIds, false);
+    const response = new Promise<Response>((resolve) => {
+      stream.undecided = resolve;
+    });
+    const withStream: MessageInfo = this.options.eventStore
+      ? { ...info, closeStream: (retryMs) => this.closeConnection(stream, retryMs) }
+      : info;
+    this.capture = stream;
+    try {
+      sink.message(value, withStream);
+    } finally {
+      this.capture = undefined;
+    }
+    return response;
+  }
+
+  /** Handles a GET: the standalone stream, or the resumption of one after Last-Event-ID. */
+  async get(lastEventId: string | null): Promise<Response> {
+    this.lastActivity = Date.now();
+    if (this.closed) return gone();
+    const store = this.options.eventStore;
+    if (lastEventId && store) {
+      const streamId = await store.streamOf(lastEventId);
+      const stream = streamId === undefined ? undefined : this.streams.get(streamId);
+      if (!stream) {
+        return jsonRpcErrorResponse(400, -32600, "Last-Event-ID names no stream of this session that can be resumed");
+      }
+      return this.resume(stream, lastEventId, store);
+    }
+    if (this.standalone?.connection?.isOpen) {
+      return jsonRpcErrorResponse(409, -32600, "This session already has an open GET stream");
+    }
+    this.standalone ??= this.openStream([], true);
+    const stream = this.standalone;
+    const connection = this.connect(stream);
+    stream.enqueue(() => this.prime(stream, connection));
+    return sseResponse(connection);
+  }
+
+  send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): void {
+    if (this.closed) return;
+    const stream = this.route(message, options?.relatedRequestId);
+    if (stream) this.deliver(stream, message);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const store = this.options.eventStore;
+    for (const stream of this.streams.values()) {
+      stream.undecided?.(gone());
+      stream.undecided = undefined;
+      stream.connection?.close();
+      if (store) void store.dropStream(stream.id).catch(() => {});
+    }
+    this.streams.clear();
+    this.byRequest.clear();
+    for (const resolve of this.settledWaiters.splice(0)) resolve();
+    this.sink?.close();
+  }
+
+  private openStream(requestIds: RequestId[], standalone: boolean): Stream {
+    const stream = new Stream(requestIds, standalone);
+    this.streams.set(stream.id, stream);
+    for (const id of requestIds) this.byRequest.set(id, stream);
+    return stream;
+  }
+
+  private route(
+    message: JsonRpcMessage | JsonRpcMessage[],
+    relatedRequestId: RequestId | undefined,
+  ): Stream | undefined {
+    if (Array.isArray(message)) {
+      for (const m of message) {
+        const id = "id" in m ? m.id : undefined;
+        if (id !== undefined && id !== null && this.byRequest.has(id)) return this.byRequest.get(id);
+      }
+      return this.capture;
+    }
+    if (isResponse(message)) {
+      const id = "id" in message ? message.id : undefined;
+      return (id === undefined || id === null ? undefined : this.byRequest.get(id)) ?? this.capture;
+    }
+    const related = relatedRequestId === undefined ? undefined : this.byRequest.get(relatedRequestId);
+    return related ?? this.standalone;
+  }
+
+  private deliver(stream: Stream, message: JsonRpcMessage | JsonRpcMessage[]): void {
+    const batch = Array.isArray(message) ? message : [message];
+    let answered = false;
+    for (const m of batch) {
+      if (!isResponse(m)) continue;
+      answered = true;
+      const id = "id" in m ? m.id : undefined;
+      if (id === undefined || id === null) {
+        // An answer to the whole POST (an unreadable or refused body) settles it.
+        for (const owed of stream.owed) this.byRequest.delete(owed);
+        stream.owed.clear();
+      } else if (stream.owed.delete(id)) {
+        this.byRequest.delete(id);
+      }
+    }
+    const final = answered && !stream.standalone && stream.owed.size === 0;
+    const store = this.options.eventStore;
+    stream.enqueue(async () => {
+      if (stream.undecided && final) {
+        // Answered before anything else was sent: one JSON body, no stream needed.
+        stream.undecided(
+          new Response(JSON.stringify(message), { status: 200, headers: { "content-type": "application/json" } }),
+        );
+        stream.undecided = undefined;
+        this.finish(stream);
+        return;
+      }
+      if (stream.undecided) await this.prime(stream, this.connect(stream, true));
+      const id = store ? await store.append(stream.id, message) : undefined;
+      stream.connection?.write(formatSse({ id, data: JSON.stringify(message) }));
+      if (final) this.finish(stream);
+    });
+  }
+
+  /** Opens an SSE connection for the stream; for an undecided POST, answers it with the stream. */
+  private connect(stream: Stream, answerPost = false): SseConnection {
+    const connection: SseConnection = new SseConnection(() => {
+      if (stream.connection === connection) stream.connection = undefined;
+    }, this.options.keepAliveMs);
+    stream.connection = connection;
+    if (answerPost && stream.undecided) {
+      stream.undecided(sseResponse(connection));
+      stream.undecided = undefined;
+    }
+    return connection;
+  }
+
+  /** transports §Sending Messages: an event id and empty data first, so the client can resume. */
+  private async prime(stream: Stream, connection: SseConnection): Promise<void> {
+    const store = this.options.eventStore;
+    if (!store) return;
+    const id = await store.append(stream.id, undefined);
+    connection.write(formatSse({ id, retry: this.options.retryMs, data: "" }));
+  }
+
+  /** transports §Sending Messages: close the connection, not the stream; the client polls. */
+  private closeConnection(stream: Stream, retryMs = this.options.retryMs): void {
+    stream.enqueue(async () => {
+      if (stream.finished) return;
+      if (stream.undecided) await this.prime(stream, this.connect(stream, true));
+      const connection = stream.connection;
+      connection?.write(formatSse({ retry: retryMs }));
+      connection?.close();
+      if (stream.connection === connection) stream.connection = undefined;
+    });
+  }
+
+  private resume(stream: Stream, lastEventId: string, store: EventStore): Response {
+    const connection = new SseConnection(() => {
+      if (stream.connection === connection) stream.connection = undefined;
+    }, this.options.keepAliveMs);
+    // Attach in the stream's queue: everything appended before is replayed, everything
+    // after is written live, and nothing twice.
+    stream.enqueue(async () => {
+      const previous = stream.connection;
+      if (previous && previous !== connection) previous.close();
+      stream.connection = connection;
+      await store.replayAfter(lastEventId, (id, message) =>
+        connection.write(formatSse({ id, data: JSON.stringify(message) })),
+      );
+      if (stream.finished) connection.close();
+    });
+    return sseResponse(connection);
+  }
+
+  private finish(stream: Stream): void {
+    stream.finished = true;
+    stream.connection?.close();
+    stream.connection = undefined;
+    if (this.settledWaiters.length > 0 && !this.unsettled()) {
+      for (const resolve of this.settledWaiters.splice(0)) resolve();
+    }
+    if (!this.options.eventStore) {
+      this.streams.delete(stream.id);
+      return;
+    }
+    // Keep recent finished streams resumable: a client may have missed the last event.
+    this.finishedOrder.push(stream.id);
+    if (this.finishedOrder.length > (this.options.maxFinishedStreams ?? 100)) {
+      const oldest = this.finishedOrder.shift() as string;
+      this.streams.delete(oldest);
+      void this.options.eventStore.dropStream(oldest).catch(() => {});
+    }
+  }
+}
+
+function sseResponse(connection: SseConnection): Response {
+  return new Response(connection.body, { status: 200, headers: SSE_HEADERS });
+}
+
+const gone = () => jsonRpcErrorResponse(404, -32600, "Session not found: it ended or expired; initialize a new one");

