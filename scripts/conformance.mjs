@@ -39,20 +39,24 @@ async function scoredScenarios(revision) {
   return scored;
 }
 
-/** Reads every scenario's checks.json under `dir`: scenario name → failing check ids. */
-function verdicts(dir, prefix) {
-  const result = new Map();
-  if (!existsSync(dir)) return result;
-  for (const entry of readdirSync(dir)) {
-    const file = join(dir, entry, "checks.json");
-    if (!existsSync(file)) continue;
-    // Folder names are `<prefix>-<scenario>-<timestamp>`.
-    const name = entry.slice(prefix.length + 1).replace(/-\d{4}-\d{2}-\d{2}T.*$/, "");
+/** Reads every scenario's checks.json under `dir`: scenario name → failing checks. */
+function verdicts(dir, prefix, into = new Map(), nested = "") {
+  if (!existsSync(dir)) return into;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const file = join(dir, entry.name, "checks.json");
+    if (!existsSync(file)) {
+      // Scenario names with a slash (auth/…) are saved one folder down.
+      verdicts(join(dir, entry.name), "", into, `${nested}${entry.name}/`);
+      continue;
+    }
+    // Folder names are `<prefix><scenario>-<timestamp>`.
+    const name = nested + entry.name.slice(prefix.length).replace(/-\d{4}-\d{2}-\d{2}T.*$/, "");
     const checks = JSON.parse(readFileSync(file, "utf8"));
     const failing = checks.filter((c) => c.status === "FAILURE").map((c) => `${c.id}: ${c.errorMessage ?? ""}`);
-    result.set(name, [...(result.get(name) ?? []), ...failing]);
+    into.set(name, [...(into.get(name) ?? []), ...failing]);
   }
-  return result;
+  return into;
 }
 
 async function startServer() {
@@ -104,7 +108,7 @@ export async function runConformance(revision, { outOfScope = () => false } = {}
       "--timeout",
       "60000",
     ]);
-    const seen = verdicts(serverDir, "server");
+    const seen = verdicts(serverDir, "server-");
     for (const scenario of scored.server) {
       const failures = seen.get(scenario);
       results.push({
@@ -131,7 +135,7 @@ export async function runConformance(revision, { outOfScope = () => false } = {}
     "--timeout",
     "120000",
   ]);
-  const seenClient = verdicts(clientDir, "client");
+  const seenClient = verdicts(clientDir, "");
   for (const scenario of scored.client) {
     const failures = seenClient.get(scenario);
     results.push({

@@ -55,8 +55,8 @@ async function sdkClient(capabilities: Record<string, unknown> = {}) {
   return { client, transport };
 }
 
-const textOf = (result: { content?: unknown }) =>
-  ((result.content as { type: string; text?: string }[] | undefined) ?? [])
+const textOf = (result: object) =>
+  (((result as { content?: unknown }).content as { type: string; text?: string }[] | undefined) ?? [])
     .map((c) => c.text ?? `[${c.type}]`)
     .join("|");
 

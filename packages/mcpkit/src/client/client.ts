@@ -65,6 +65,10 @@ export interface ClientOptions extends Implementation {
   onError?: (error: unknown) => void;
 }
 
+/** What an HTTP transport reports when the server answered 404 to our session id. */
+const isSessionExpired = (error: unknown) =>
+  error instanceof McpError && (error.data as { reason?: unknown } | undefined)?.reason === "session-expired";
+
 type NotificationListener = (params: JsonObject, notification: JsonRpcNotification) => void;
 
 const LIST_CHANGED: Record<string, "tools" | "prompts" | "resources"> = {
@@ -82,6 +86,9 @@ export class Client {
   private connection: Connection | undefined;
   private init: InitializeResult | undefined;
   private roots: Root[];
+  /** Counts sessions renewed after expiry, so a late failure from an old one does not renew again. */
+  private sessionGeneration = 0;
+  private renewal: Promise<void> | undefined;
   private readonly listeners = new Map<string, Set<NotificationListener>>();
   private readonly caches = {
     tools: new ListCache<Tool>(() => this.listAll("tools/list", "tools")),
@@ -126,35 +133,57 @@ export class Client {
     this.init = undefined;
     for (const cache of Object.values(this.caches)) cache.invalidate();
     await connection.start();
+    try {
+      return await this.handshake(connection);
+    } catch (error) {
+      await connection.close();
+      throw error;
+    }
+  }
+
+  /** basic/lifecycle §Initialization: initialize, check the revision, then notifications/initialized. */
+  private async handshake(connection: Connection): Promise<InitializeResult> {
     const { name, version, title, description, icons, websiteUrl } = this.options;
     const clientInfo: Implementation = { name, version };
     if (title !== undefined) clientInfo.title = title;
     if (description !== undefined) clientInfo.description = description;
     if (icons !== undefined) clientInfo.icons = icons;
     if (websiteUrl !== undefined) clientInfo.websiteUrl = websiteUrl;
-    let result: InitializeResult;
-    try {
-      result = (await connection.request("initialize", {
-        protocolVersion: this.options.protocolVersion ?? LATEST_STATEFUL_REVISION,
-        capabilities: this.capabilities,
-        clientInfo,
-      } as unknown as JsonObject)) as unknown as InitializeResult;
-    } catch (error) {
-      await connection.close();
-      throw error;
-    }
+    const result = (await connection.request("initialize", {
+      protocolVersion: this.options.protocolVersion ?? LATEST_STATEFUL_REVISION,
+      capabilities: this.capabilities,
+      clientInfo,
+    } as unknown as JsonObject)) as unknown as InitializeResult;
     // basic/lifecycle §Version Negotiation: a revision we do not speak ends the connection.
     if (!isSupportedRevision(result.protocolVersion)) {
-      await connection.close();
       throw new McpError(
         ErrorCode.InvalidRequest,
         `The server answered with protocol revision ${JSON.stringify(result.protocolVersion)}, which this client does not support (${STATEFUL_REVISIONS.join(", ")})`,
       );
     }
     this.init = result;
-    transport.setProtocolVersion?.(result.protocolVersion);
+    connection.transport.setProtocolVersion?.(result.protocolVersion);
     connection.notify("notifications/initialized");
     return result;
+  }
+
+  /**
+   * transports §Session Management item 4: the server forgot our session (the transport
+   * saw HTTP 404 and dropped the session id), so start a new one on the same transport.
+   * Requests that fail together share one renewal; one sent before a renewal that already
+   * finished just retries.
+   */
+  private renewSession(connection: Connection, generation: number): Promise<void> {
+    if (generation !== this.sessionGeneration) return Promise.resolve();
+    this.renewal ??= this.handshake(connection)
+      .then(() => {
+        this.sessionGeneration++;
+        for (const cache of Object.values(this.caches)) cache.invalidate();
+      })
+      .finally(() => {
+        this.renewal = undefined;
+      });
+    return this.renewal;
   }
 
   get serverInfo(): Implementation | undefined {
@@ -180,7 +209,12 @@ export class Client {
   request<T = JsonObject>(method: string, params?: JsonObject, options?: RequestOptions): Promise<T> {
     const connection = this.connection;
     if (!connection || !this.init) return Promise.reject(new Error("The client is not connected: call connect first"));
-    return connection.request(method, params, options) as Promise<T>;
+    const generation = this.sessionGeneration;
+    return connection.request(method, params, options).catch(async (error: unknown) => {
+      if (!isSessionExpired(error) || connection.isClosed) throw error;
+      await this.renewSession(connection, generation);
+      return connection.request(method, params, options);
+    }) as Promise<T>;
   }
 
   /** Listens for a notification method; returns a function that stops listening. */

@@ -1,0 +1,1 @@
+export { type SseClientOptions, type SseClientTransport, sseClientTransport } from "./client.js";

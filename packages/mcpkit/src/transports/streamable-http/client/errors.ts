@@ -1,0 +1,70 @@
+import { ErrorCode } from "../../../jsonrpc/errors.js";
+import type { JsonObject, JsonRpcErrorObject, JsonRpcFailure, RequestId } from "../../../jsonrpc/types.js";
+
+/**
+ * The JSON-RPC errors the HTTP client transports hand up in place of a response that
+ * cannot come, so the caller's promise rejects now, with a reason a person can act on,
+ * instead of at its timeout. `data.reason` lets code tell them apart.
+ */
+
+export const SESSION_EXPIRED_MESSAGE = "Session expired: the server no longer knows this session";
+
+/** transports §Session Management item 4: the client must start a new session (the Client does). */
+export const sessionExpired = (): JsonRpcErrorObject => ({
+  code: ErrorCode.ConnectionClosed,
+  message: SESSION_EXPIRED_MESSAGE,
+  data: { reason: "session-expired", status: 404 },
+});
+
+/** Where a request went, for messages: origin and path only, never a query that may hold a secret. */
+export const describeTarget = (method: string, url: URL) => `${method} ${url.origin}${url.pathname}`;
+
+/** The JSON-RPC error object in an HTTP error body, if the server sent one (transports §Sending Messages). */
+function errorInBody(body: string): JsonRpcErrorObject | undefined {
+  try {
+    const value = JSON.parse(body) as { error?: unknown };
+    const error = value?.error as JsonRpcErrorObject | undefined;
+    if (error && typeof error.code === "number" && typeof error.message === "string") return error;
+  } catch {
+    // Not JSON: the text itself is reported.
+  }
+  return undefined;
+}
+
+/** An HTTP error status, with the server's JSON-RPC error (or the start of its text) included. */
+export function httpError(target: string, response: Response, body: string): JsonRpcErrorObject {
+  const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
+  const rpc = errorInBody(body);
+  const text = body.trim().slice(0, 300);
+  const data: JsonObject = { reason: "http-error", status: response.status };
+  if (rpc) data.error = rpc;
+  else if (text) data.body = text;
+  const detail = rpc ? `: ${rpc.message}` : text ? `: ${text}` : "";
+  return { code: rpc?.code ?? ErrorCode.ConnectionClosed, message: `${target} failed with ${status}${detail}`, data };
+}
+
+/** A request that never got an HTTP answer (refused connection, reset, DNS). */
+export function networkError(target: string, error: unknown): JsonRpcErrorObject {
+  const cause = (error as { cause?: { message?: string; code?: string } })?.cause;
+  const why = error instanceof Error ? error.message : String(error);
+  const detail = cause?.code ?? cause?.message;
+  return {
+    code: ErrorCode.ConnectionClosed,
+    message: `${target} failed: ${why}${detail ? ` (${detail})` : ""}`,
+    data: { reason: "network-error" },
+  };
+}
+
+/** A successful HTTP answer that breaks the transport's rules (wrong content type, bad JSON, no stream). */
+export const protocolError = (message: string): JsonRpcErrorObject => ({
+  code: ErrorCode.ConnectionClosed,
+  message,
+  data: { reason: "transport-error" },
+});
+
+export const errorResponses = (ids: Iterable<RequestId>, error: JsonRpcErrorObject): JsonRpcFailure[] =>
+  Array.from(ids, (id) => ({ jsonrpc: "2.0", id, error }));
+
+/** An error object as an Error, for `onError` when no request can carry it. */
+export const asError = (error: JsonRpcErrorObject): Error =>
+  Object.assign(new Error(error.message), { data: error.data });

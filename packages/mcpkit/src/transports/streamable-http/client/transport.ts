@@ -1,0 +1,189 @@
+import type { JsonRpcMessage } from "../../../jsonrpc/types.js";
+import { sseClientTransport } from "../../sse-legacy/client.js";
+import type { Transport, TransportSink } from "../../transport.js";
+import { discard } from "./body.js";
+import { describeTarget, protocolError, sessionExpired } from "./errors.js";
+import { followStream } from "./event-stream.js";
+import { cancelledId, isInitialize, requestIds } from "./messages.js";
+import { resolveHttpOptions, resolveReconnect, type StreamableHttpClientOptions } from "./options.js";
+import { post } from "./post.js";
+import { createHttpSession, type SseStream } from "./session.js";
+
+/** transports §Backwards Compatibility: the statuses that mean "try the old transport". */
+const FALLBACK_STATUSES = [400, 404, 405] as const;
+
+/** How long close() waits for the server to acknowledge the DELETE. */
+const DELETE_TIMEOUT_MS = 3000;
+
+export interface StreamableHttpClientTransport extends Transport {
+  /** The session the server assigned in its initialize answer, if any. */
+  readonly sessionId: string | undefined;
+  /** "streamable-http", or "sse" once it fell back to the 2024-11-05 HTTP+SSE transport. */
+  readonly mode: "streamable-http" | "sse";
+}
+
+/**
+ * The client side of transports §Streamable HTTP: every message is a POST to the MCP
+ * endpoint; answers come as JSON or as SSE streams that are resumed when they drop; a
+ * GET stream carries what the server starts; close() ends the session with DELETE. An
+ * endpoint that turns out to speak only the 2024-11-05 HTTP+SSE transport is served
+ * through that one instead.
+ */
+export function streamableHttpClientTransport(
+  url: string | URL,
+  options: StreamableHttpClientOptions = {},
+): StreamableHttpClientTransport {
+  const endpoint = new URL(url);
+  const http = resolveHttpOptions(options);
+  const reconnect = resolveReconnect(options.reconnect);
+  const session = createHttpSession(endpoint, http);
+  let sink: TransportSink | undefined;
+  let legacy: Transport | undefined;
+  let fallingBack: Transport | undefined;
+  let initialized = false;
+  let closed = false;
+  let standalone: SseStream | undefined;
+  // Each message waits for the one before it to reach the server (see send).
+  let queue: Promise<void> = Promise.resolve();
+
+  /** transports §Backwards Compatibility: GET the same URL for an `endpoint` event, then re-send the initialize. */
+  async function fallBack(message: JsonRpcMessage | JsonRpcMessage[], status: number): Promise<void> {
+    const sse = sseClientTransport(endpoint, { ...options, fetch: http.fetch, maxMessageBytes: http.maxMessageBytes });
+    fallingBack = sse;
+    try {
+      await sse.start(sink as TransportSink);
+    } catch (error) {
+      if (closed) return;
+      session.fail(
+        requestIds(message),
+        protocolError(
+          `${describeTarget("POST", endpoint)} was refused with HTTP ${status}, and the HTTP+SSE fallback failed too: ${(error as Error).message}`,
+        ),
+      );
+      return;
+    }
+    if (closed) return;
+    legacy = sse;
+    sse.send(message);
+  }
+
+  /** Sends one message; `next` lets the following message go (see send). */
+  async function deliver(message: JsonRpcMessage | JsonRpcMessage[], next: () => void): Promise<void> {
+    if (legacy) {
+      next();
+      legacy.send(message);
+      return;
+    }
+    // Notifications, responses and the initialize are answered at once with headers; what
+    // follows waits for that, so the server sees `notifications/initialized` before the
+    // next request. Other requests need only be on their way: their answers may take long.
+    const waitForAnswer = requestIds(message).length === 0 || isInitialize(message);
+    // Only an endpoint that never completed a handshake may turn out to be an old server.
+    const mayFallBack = options.legacyFallback !== false && !initialized && isInitialize(message);
+    const status = await post(session, message, {
+      reconnect,
+      fallbackOn: mayFallBack ? FALLBACK_STATUSES : undefined,
+      sent: waitForAnswer ? () => {} : next,
+      delivered: next,
+    });
+    if (status !== undefined) await fallBack(message, status);
+  }
+
+  /** transports §Listening for Messages from the Server; a server without one answers 405. */
+  function openStandaloneStream(): void {
+    standalone?.abort.abort();
+    const stream = session.newStream(undefined);
+    standalone = stream;
+    void (async () => {
+      // Let the handshake's `notifications/initialized`, sent right after, reach the server first.
+      await null;
+      await queue;
+      if (stream.signal.aborted) return;
+      const first = await session.get(stream);
+      const end =
+        "stop" in first
+          ? { error: first.stop, quiet: first.quiet }
+          : await followStream(session, stream, "response" in first ? first.response : undefined, reconnect);
+      if (end && !end.quiet && !stream.signal.aborted)
+        http.onError(new Error(`The server's GET stream was given up: ${end.error.message}`));
+    })();
+  }
+
+  return {
+    get sessionId() {
+      return legacy ? undefined : session.sessionId;
+    },
+    get mode() {
+      return legacy ? "sse" : "streamable-http";
+    },
+
+    start(s) {
+      if (sink) throw new Error("This transport was already started");
+      sink = s;
+      session.attach(s);
+    },
+
+    send(message: JsonRpcMessage | JsonRpcMessage[]) {
+      if (closed) throw new Error("The transport is closed");
+      if (!sink) throw new Error("The transport is not started");
+      if (legacy) return legacy.send(message);
+      // Until a new session begins, a request has no session to go to: it fails like the
+      // ones that saw the 404, and the Client retries it after initializing again.
+      if (session.expired) {
+        if (isInitialize(message)) session.expired = false;
+        else {
+          const ids = requestIds(message);
+          queueMicrotask(() => session.fail(ids, sessionExpired()));
+          return;
+        }
+      }
+      // A cancelled request's stream has nothing left to bring (basic/utilities/cancellation).
+      const cancelled = cancelledId(message);
+      if (cancelled !== undefined) session.settle(cancelled, true);
+      const previous = queue;
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      queue = released;
+      void previous.then(() =>
+        deliver(message, release)
+          .catch((error: unknown) => http.onError(error as Error))
+          .finally(release),
+      );
+    },
+
+    setProtocolVersion(version: string) {
+      if (legacy) return;
+      initialized = true;
+      session.protocolVersion = version;
+      if (options.standaloneStream !== false && !closed) openStandaloneStream();
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      session.close();
+      // The HTTP+SSE transport (even one still starting) shares our sink and closes it.
+      if (fallingBack) {
+        await fallingBack.close();
+        return;
+      }
+      // transports §Session Management item 5; 405 means the server keeps sessions itself.
+      if (session.sessionId !== undefined) {
+        try {
+          const headers = await session.headers({});
+          const response = await http.fetch(endpoint, {
+            method: "DELETE",
+            headers,
+            signal: AbortSignal.timeout(DELETE_TIMEOUT_MS),
+          });
+          await discard(response);
+        } catch {
+          // The server may already be gone; the session ends either way.
+        }
+      }
+      sink?.close();
+    },
+  };
+}
