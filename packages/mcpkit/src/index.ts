@@ -3,14 +3,22 @@ export * from "./jsonrpc/index.js";
 export { LOG_LEVELS } from "./protocol/types/common.js";
 export type * from "./protocol/types/index.js";
 export { type TemplateValue, type TemplateVariables, UriTemplate } from "./protocol/uri-template.js";
+export { META } from "./protocol/meta.js";
 export {
   atLeast,
   DEFAULT_NEGOTIATED_REVISION,
+  isModernRevision,
+  isStatefulRevision,
   isSupportedRevision,
+  LATEST_REVISION,
   LATEST_STATEFUL_REVISION,
+  MODERN_REVISIONS,
+  type ModernRevision,
   negotiate,
+  REVISIONS,
   type Revision,
   STATEFUL_REVISIONS,
+  type StatefulRevision,
 } from "./protocol/versions.js";
 export * from "./schema/index.js";
 export type { MessageInfo, SendOptions, Transport, TransportSink } from "./transports/transport.js";

@@ -25,6 +25,7 @@ import type {
 } from "../protocol/types/features.js";
 import type { InitializeResult } from "../protocol/types/lifecycle.js";
 import {
+  isStatefulRevision,
   isSupportedRevision,
   LATEST_STATEFUL_REVISION,
   type Revision,
@@ -155,7 +156,7 @@ export class Client {
       clientInfo,
     } as unknown as JsonObject)) as unknown as InitializeResult;
     // basic/lifecycle §Version Negotiation: a revision we do not speak ends the connection.
-    if (!isSupportedRevision(result.protocolVersion)) {
+    if (!isStatefulRevision(result.protocolVersion)) {
       throw new McpError(
         ErrorCode.InvalidRequest,
         `The server answered with protocol revision ${JSON.stringify(result.protocolVersion)}, which this client does not support (${STATEFUL_REVISIONS.join(", ")})`,

@@ -1,5 +1,5 @@
 import { ErrorCode } from "../jsonrpc/errors.js";
-import { atLeast, type Revision, STATEFUL_REVISIONS } from "./versions.js";
+import { atLeast, isModernRevision, REVISIONS, type Revision } from "./versions.js";
 
 /**
  * What differs between revisions, as data. Handlers read this table instead of
@@ -40,6 +40,8 @@ export interface RevisionRules {
    * 2025-11-25 leaves the id out instead (basic/index §Error Responses).
    */
   readonly unreadableIdNull: boolean;
+  /** Per-request `_meta` instead of a handshake; `resultType` on results (2026-07-28). */
+  readonly stateless: boolean;
 }
 
 const base2024 = [
@@ -69,10 +71,37 @@ const base2024 = [
   "sampling/createMessage",
 ];
 
+// basic/versioning (2026-07-28): no handshake, ping, setLevel or resource subscriptions;
+// server requests travel inside results (MRTR) and change notifications on subscriptions/listen.
+const modern = [
+  "server/discover",
+  "subscriptions/listen",
+  "notifications/subscriptions/acknowledged",
+  "notifications/cancelled",
+  "notifications/progress",
+  "tools/list",
+  "tools/call",
+  "notifications/tools/list_changed",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "notifications/resources/list_changed",
+  "notifications/resources/updated",
+  "prompts/list",
+  "prompts/get",
+  "notifications/prompts/list_changed",
+  "completion/complete",
+  "notifications/message",
+  "roots/list",
+  "sampling/createMessage",
+  "elicitation/create",
+];
+
 function rules(revision: Revision): RevisionRules {
-  const methods = new Set(base2024);
-  if (atLeast(revision, "2025-06-18")) methods.add("elicitation/create");
-  if (atLeast(revision, "2025-11-25")) methods.add("notifications/elicitation/complete");
+  const stateless = isModernRevision(revision);
+  const methods = new Set(stateless ? modern : base2024);
+  if (!stateless && atLeast(revision, "2025-06-18")) methods.add("elicitation/create");
+  if (revision === "2025-11-25") methods.add("notifications/elicitation/complete");
   const contentTypes = new Set(["text", "image", "resource"]);
   if (atLeast(revision, "2025-03-26")) contentTypes.add("audio");
   if (atLeast(revision, "2025-06-18")) contentTypes.add("resource_link");
@@ -82,7 +111,8 @@ function rules(revision: Revision): RevisionRules {
     methods,
     contentTypes,
     toolInputErrorsAsResults: atLeast(revision, "2025-11-25"),
-    resourceNotFoundCode: ErrorCode.ResourceNotFound,
+    // server/resources §Error Handling: -32602 from 2026-07-28.
+    resourceNotFoundCode: stateless ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound,
     structuredOutput: atLeast(revision, "2025-06-18"),
     titles: atLeast(revision, "2025-06-18"),
     toolAnnotations: atLeast(revision, "2025-03-26"),
@@ -93,10 +123,11 @@ function rules(revision: Revision): RevisionRules {
     samplingTools: atLeast(revision, "2025-11-25"),
     completionContext: atLeast(revision, "2025-06-18"),
     unreadableIdNull: !atLeast(revision, "2025-11-25"),
+    stateless,
   };
 }
 
-const table = new Map<Revision, RevisionRules>(STATEFUL_REVISIONS.map((r) => [r, rules(r)]));
+const table = new Map<Revision, RevisionRules>(REVISIONS.map((r) => [r, rules(r)]));
 
 export function revisionRules(revision: Revision): RevisionRules {
   const found = table.get(revision);

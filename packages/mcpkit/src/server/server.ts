@@ -1,6 +1,6 @@
 import type { ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation } from "../protocol/types/common.js";
-import { type Revision, STATEFUL_REVISIONS } from "../protocol/versions.js";
+import { REVISIONS, type Revision } from "../protocol/versions.js";
 import type { SchemaInput } from "../schema/standard.js";
 import type { Transport } from "../transports/transport.js";
 import { FeatureSet } from "./definition/feature-set.js";
@@ -31,7 +31,7 @@ export interface ServerOptions extends Implementation {
   pageSize?: number;
   /** Capabilities to declare beyond the ones derived from what is registered. */
   capabilities?: ServerCapabilities;
-  /** Revisions to accept, oldest first (default: all stateful revisions). */
+  /** Revisions to accept, oldest first (default: all, 2024-11-05 … 2026-07-28). */
   revisions?: readonly Revision[];
   /** Timeout for requests the server sends (sampling, elicitation, roots), ms (default 60 000; 0 disables). */
   requestTimeoutMs?: number;
@@ -96,7 +96,7 @@ export class McpServer {
     this.options = options;
     this.pageSize = options.pageSize ?? 1000;
     if (!(this.pageSize >= 1)) throw new RangeError("pageSize must be at least 1");
-    this.revisions = options.revisions ?? STATEFUL_REVISIONS;
+    this.revisions = options.revisions ?? REVISIONS;
     this.onError = options.onError ?? defaultOnError;
     this.tools = new FeatureSet(() => this.changed("tools"));
     this.resources = new FeatureSet(() => this.changed("resources"));

@@ -38,6 +38,13 @@ export interface RequestOptions {
   onprogress?: (progress: Progress) => void;
   /** The incoming request this one is made on behalf of (HTTP routes it to that stream). */
   relatedRequestId?: RequestId;
+  /** Extra transport headers for this request (HTTP `Mcp-Param-*`). */
+  headers?: Record<string, string>;
+  /**
+   * Names a server-to-client request inside a multi round-trip request (2026-07-28 MRTR):
+   * the key of its entry in `inputRequests` and `inputResponses`.
+   */
+  inputKey?: string;
 }
 
 export interface ConnectionOptions {
@@ -128,7 +135,7 @@ export class Connection {
         entry.cleanup = () => signal.removeEventListener("abort", onAbort);
       }
       try {
-        this.write(message, options?.relatedRequestId);
+        this.write(message, options?.relatedRequestId, options?.headers);
       } catch (error) {
         // Nothing was sent, so nothing will answer: fail now rather than at the timeout.
         this.finishPending(id, entry);
@@ -163,8 +170,13 @@ export class Connection {
     });
   }
 
-  private write(message: JsonRpcMessage | JsonRpcMessage[], relatedRequestId: RequestId | undefined): void {
-    this.transport.send(message, relatedRequestId === undefined ? undefined : { relatedRequestId });
+  private write(
+    message: JsonRpcMessage | JsonRpcMessage[],
+    relatedRequestId: RequestId | undefined,
+    headers?: Record<string, string>,
+  ): void {
+    if (relatedRequestId === undefined && headers === undefined) this.transport.send(message);
+    else this.transport.send(message, { relatedRequestId, headers });
   }
 
   /** Sends a response or notification; a transport that cannot send is reported, not thrown. */

@@ -25,6 +25,8 @@ export interface Transport {
 
 export interface SendOptions {
   relatedRequestId?: RequestId;
+  /** Extra headers for this message, for HTTP client transports (2026-07-28 `Mcp-Param-*`). */
+  headers?: Record<string, string>;
 }
 
 /** Facts about an incoming message that only the transport knows. */
