@@ -59,7 +59,7 @@ rmSync(out, { recursive: true, force: true });
 
 // The official conformance suite: each scored scenario counts as one test. Client auth/*
 // scenarios belong to the OAuth work; they run and are listed, but are not yet counted.
-for (const revision of ["2025-11-25"]) {
+for (const revision of ["2025-11-25", "2026-07-28"]) {
   process.stdout.write(`\n=== conformance ${revision}\n`);
   const started = Date.now();
   const results = await runConformance(revision, { outOfScope: (s) => s.startsWith("auth/") });

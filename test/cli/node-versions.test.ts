@@ -97,7 +97,8 @@ describe.each(RUNTIMES)("%s", (_name, node, version) => {
     expect(proc.values).toHaveLength(1);
     const report = proc.values[0] as Record<string, unknown>;
     expect(report.version).toMatch(new RegExp(`^v${version}\\.`));
-    expect(report.protocolVersion).toBe("2025-11-25");
+    // Both dual-era: the client's server/discover probe picks 2026-07-28.
+    expect(report.protocolVersion).toBe("2026-07-28");
     expect(report.tools).toEqual(expect.arrayContaining(["echo", "test_simple_text"]));
     expect(report.echo).toEqual([{ type: "text", text: "héllo from the client" }]);
     expect(report.progress).toEqual([0, 50, 100]);

@@ -375,9 +375,10 @@ describe("official SDK client → mcpkit everything server over stdio", () => {
     expect((await client.readResource({ uri })).contents[0]).toMatchObject({ text: "v3" });
   });
 
-  it("prompts/list and prompts/get for all four test prompts; a missing required argument is -32602", async () => {
+  it("prompts/list and prompts/get for the test prompts; a missing required argument is -32602", async () => {
     const { prompts } = await client.listPrompts();
     expect(prompts.map((p) => p.name).sort()).toEqual([
+      "test_input_required_result_prompt",
       "test_prompt_with_arguments",
       "test_prompt_with_embedded_resource",
       "test_prompt_with_image",

@@ -30,6 +30,7 @@ export const TOOL_ARGS: Readonly<Record<string, Record<string, unknown>>> = {
   test_url_elicitation: { url: "https://example.com/authorize" },
   json_schema_2020_12_tool: { name: "Ada", contactMethod: "email", email: "ada@example.com" },
   test_update_watched_resource: { text: "Watched resource, version 2" },
+  test_x_mcp_header: { region: "eu-west" },
 };
 
 /** Tools whose progress we ask for (a progressToken in _meta). */

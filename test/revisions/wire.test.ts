@@ -75,7 +75,18 @@ function expectedDefinitions(revision: TestedRevision): string[] {
 function failingTools(revision: TestedRevision): string[] {
   const failing: string[] = [];
   if (!atLeast(revision, "2025-06-18"))
-    failing.push("test_elicitation", "test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums");
+    failing.push(
+      "test_elicitation",
+      "test_elicitation_sep1034_defaults",
+      "test_elicitation_sep1330_enums",
+      // The 2026-07-28 fixtures that elicit work in the stateful era too, from 2025-06-18.
+      "test_input_required_result_elicitation",
+      "test_input_required_result_multi_round",
+      "test_input_required_result_multiple_inputs",
+      "test_input_required_result_request_state",
+      "test_input_required_result_tampered_state",
+      "test_streaming_elicitation",
+    );
   if (revision !== "2025-11-25") failing.push("test_sampling_with_tools", "test_url_elicitation");
   return failing.sort();
 }
@@ -152,15 +163,20 @@ describe.each(REVISIONS)("revision %s", (revision) => {
     const cancelled = flat(harness.wire.client).find((m) => m.method === "notifications/cancelled");
     const cancelledId = (cancelled?.params as Record<string, unknown> | undefined)?.requestId;
     expect(responseTo(harness, cancelledId)).toBeUndefined();
-    // Both toggles announced a change.
+    // Both toggles and the trigger announced a change.
     const listChanged = flat(harness.wire.server).filter((m) => m.method === "notifications/tools/list_changed");
-    expect(listChanged).toHaveLength(2);
+    expect(listChanged).toHaveLength(3);
   });
 
   it("every call came out as expected", () => {
     const { steps, tools, harness } = run(revision);
     const failedSteps = [...steps].filter(([, o]) => !o.ok).map(([label, o]) => [label, o]);
+    // The prompt that elicits needs elicitation, which revisions before 2025-06-18 lack.
+    const elicitingPrompt = atLeast(revision, "2025-06-18")
+      ? []
+      : [["prompts/get test_input_required_result_prompt", expect.objectContaining({ ok: false, code: -32600 })]];
     expect(failedSteps).toEqual([
+      ...elicitingPrompt,
       ["tools/call test_slow cancelled", expect.objectContaining({ ok: false, message: "This operation was aborted" })],
       ["resources/read unknown", expect.objectContaining({ ok: false, code: -32002 })],
     ]);

@@ -1,2 +1,18 @@
+export { type HeaderParam, type HeaderScan, headerParamValues, scanHeaderParams } from "../protocol/mcp-headers.js";
 export type { Progress, RequestOptions } from "../session/connection.js";
-export { Client, type ClientOptions, type ClientRequestContext, createClient } from "./client.js";
+export type { ClientHandlers, ClientRequestContext } from "./answer.js";
+export {
+  type CallOptions,
+  Client,
+  type ClientOptions,
+  createClient,
+  type ServerDescription,
+} from "./client.js";
+export type {
+  CacheHints,
+  DiscoverResult,
+  InputRequest,
+  InputRequiredResult,
+  SubscriptionFilter,
+} from "./modern-types.js";
+export type { ListenOptions, Subscription, SubscriptionEnd, SubscriptionListener } from "./subscription.js";

@@ -43,10 +43,7 @@ export function isModernRevision(version: unknown): version is ModernRevision {
  * otherwise the latest we support (the client then decides whether to go on). Only
  * handshake revisions can be negotiated this way.
  */
-export function negotiate(
-  requested: unknown,
-  supported: readonly Revision[] = STATEFUL_REVISIONS,
-): StatefulRevision {
+export function negotiate(requested: unknown, supported: readonly Revision[] = STATEFUL_REVISIONS): StatefulRevision {
   const stateful = supported.filter(isStatefulRevision);
   if (isStatefulRevision(requested) && stateful.includes(requested)) return requested;
   return stateful[stateful.length - 1] ?? LATEST_STATEFUL_REVISION;

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
+import { TRACE_KEYS } from "../protocol/meta.js";
 import type { ClientCapabilities } from "../protocol/types/capabilities.js";
 import { type Implementation, LOG_LEVELS, type LogLevel, type Meta } from "../protocol/types/common.js";
 import type {
@@ -14,6 +15,7 @@ import type {
 import type { StandardSchemaV1 } from "../schema/standard.js";
 import type { InboundRequest } from "../session/inbound.js";
 import { fitFormToRevision, formSchema } from "./elicitation-form.js";
+import { InputResponseError } from "./mrtr/rounds.js";
 import type { ClientPeer } from "./peer.js";
 
 /** A form elicitation: the schema is a Standard Schema or the spec's restricted JSON Schema. */
@@ -21,6 +23,8 @@ export interface ElicitFormRequest<S extends StandardSchemaV1 | ElicitFormParams
   mode?: "form";
   message: string;
   schema: S;
+  /** The input request's key in a 2026-07-28 multi round-trip request (default: elicit-1, elicit-2, …). */
+  key?: string;
 }
 
 export interface ElicitUrlRequest {
@@ -29,6 +33,13 @@ export interface ElicitUrlRequest {
   url: string;
   /** Generated when omitted; announce completion with ctx.elicitationComplete(id). */
   elicitationId?: string;
+  key?: string;
+}
+
+/** Where a server-to-client request sits in a 2026-07-28 multi round-trip request. */
+export interface InputOptions {
+  /** Its key in inputRequests / inputResponses (default: sample-1, roots-1, …). */
+  key?: string;
 }
 
 export type ElicitOutcome<S> = Omit<ElicitResult, "content"> & {
@@ -64,9 +75,11 @@ export interface Context {
   /** Tells the client a URL-mode elicitation finished (notifications/elicitation/complete). */
   elicitationComplete(elicitationId: string): void;
   /** client/sampling: asks the client's model. */
-  sample(params: CreateMessageParams): Promise<CreateMessageResult>;
+  sample(params: CreateMessageParams, options?: InputOptions): Promise<CreateMessageResult>;
   /** client/roots */
-  listRoots(): Promise<Root[]>;
+  listRoots(options?: InputOptions): Promise<Root[]>;
+  /** OpenTelemetry trace context from the request's `_meta` (traceparent, tracestate, baggage). */
+  readonly trace: { traceparent?: string; tracestate?: string; baggage?: string };
   /**
    * Ends the HTTP connection carrying this request's answer while the request goes on; the
    * client reconnects after `retryMs` and resumes the stream (Streamable HTTP §SSE polling).
@@ -94,9 +107,10 @@ export class ClientRequestError extends Error {
   }
 }
 
-const missingCapability = (what: string, capability: JsonObject) =>
+/** 2026-07-28 has a code for it (MissingRequiredClientCapability); earlier revisions use -32600. */
+const missingCapability = (rules: { stateless: boolean }, what: string, capability: JsonObject) =>
   new McpError(
-    ErrorCode.InvalidRequest,
+    rules.stateless ? ErrorCode.MissingRequiredClientCapability : ErrorCode.InvalidRequest,
     `This needs the client's ${what} capability, which the client did not declare`,
     { requiredCapabilities: capability },
   );
@@ -136,6 +150,12 @@ export class RequestContext implements Context {
   get auth() {
     return this.inbound.info?.auth;
   }
+  get trace() {
+    const meta = this.meta ?? {};
+    const trace: { traceparent?: string; tracestate?: string; baggage?: string } = {};
+    for (const key of TRACE_KEYS) if (typeof meta[key] === "string") trace[key] = meta[key] as string;
+    return trace;
+  }
 
   progress(progress: number, total?: number, message?: string): void {
     const token = this.inbound.progressToken;
@@ -149,7 +169,7 @@ export class RequestContext implements Context {
   }
 
   log(level: LogLevel, data: unknown, logger?: string): void {
-    if (!shouldLog(level, this.peer.logLevel) || this.inbound.cancelled) return;
+    if (!this.peer.wantsLog(level) || this.inbound.cancelled) return;
     const params: JsonObject = logger === undefined ? { level, data } : { level, logger, data };
     this.peer.notify("notifications/message", params, this.inbound.id);
   }
@@ -169,13 +189,13 @@ export class RequestContext implements Context {
   ): Promise<ElicitResult> {
     const caps = this.peer.clientCapabilities.elicitation;
     if (!this.peer.rules.methods.has("elicitation/create"))
-      throw missingCapability("elicitation (the negotiated revision has none)", { elicitation: {} });
+      throw missingCapability(this.peer.rules, "elicitation (the negotiated revision has none)", { elicitation: {} });
     if (request.mode === "url") {
       if (!this.peer.rules.urlElicitation)
-        throw missingCapability(`URL-mode elicitation (revision ${this.revision} has none)`, {
+        throw missingCapability(this.peer.rules, `URL-mode elicitation (revision ${this.revision} has none)`, {
           elicitation: { url: {} },
         });
-      if (!caps?.url) throw missingCapability("URL-mode elicitation", { elicitation: { url: {} } });
+      if (!caps?.url) throw missingCapability(this.peer.rules, "URL-mode elicitation", { elicitation: { url: {} } });
       const elicitationId = request.elicitationId ?? randomUUID();
       const params: ElicitUrlParams = { mode: "url", message: request.message, url: request.url, elicitationId };
       const result = (await this.send(
@@ -185,7 +205,8 @@ export class RequestContext implements Context {
       return { ...result, elicitationId } as ElicitResult;
     }
     // An empty elicitation object means form mode (client/elicitation §Capabilities).
-    if (!caps || (caps.url && !caps.form)) throw missingCapability("form elicitation", { elicitation: { form: {} } });
+    if (!caps || (caps.url && !caps.form))
+      throw missingCapability(this.peer.rules, "form elicitation", { elicitation: { form: {} } });
     const { requestedSchema, validate } = formSchema(request.schema);
     const params: JsonObject = {
       message: request.message,
@@ -193,7 +214,7 @@ export class RequestContext implements Context {
     };
     // The mode field arrived with URL mode in 2025-11-25; older clients know only forms.
     if (this.peer.rules.urlElicitation) params.mode = "form";
-    const result = (await this.send("elicitation/create", params)) as unknown as ElicitResult;
+    const result = (await this.send("elicitation/create", params, request.key)) as unknown as ElicitResult;
     if (result.action === "accept") {
       const checked = await validate(result.content ?? {});
       if (!checked.ok) throw new Error(`The client's elicitation answer does not match the schema: ${checked.message}`);
@@ -207,25 +228,25 @@ export class RequestContext implements Context {
     this.peer.notify("notifications/elicitation/complete", { elicitationId });
   }
 
-  async sample(params: CreateMessageParams): Promise<CreateMessageResult> {
+  async sample(params: CreateMessageParams, options?: InputOptions): Promise<CreateMessageResult> {
     const caps = this.peer.clientCapabilities.sampling;
-    if (!caps) throw missingCapability("sampling", { sampling: {} });
+    if (!caps) throw missingCapability(this.peer.rules, "sampling", { sampling: {} });
     if (params.tools || params.toolChoice) {
       if (!this.peer.rules.samplingTools)
-        throw missingCapability(`sampling tool use (revision ${this.revision} has none)`, { sampling: { tools: {} } });
-      if (!caps.tools) throw missingCapability("sampling tool use", { sampling: { tools: {} } });
+        throw missingCapability(this.peer.rules, `sampling tool use (revision ${this.revision} has none)`, {
+          sampling: { tools: {} },
+        });
+      if (!caps.tools) throw missingCapability(this.peer.rules, "sampling tool use", { sampling: { tools: {} } });
     }
     if (params.includeContext && params.includeContext !== "none" && !caps.context)
-      throw missingCapability("sampling context inclusion", { sampling: { context: {} } });
-    return (await this.send(
-      "sampling/createMessage",
-      params as unknown as JsonObject,
-    )) as unknown as CreateMessageResult;
+      throw missingCapability(this.peer.rules, "sampling context inclusion", { sampling: { context: {} } });
+    const result = await this.send("sampling/createMessage", params as unknown as JsonObject, options?.key);
+    return result as unknown as CreateMessageResult;
   }
 
-  async listRoots(): Promise<Root[]> {
-    if (!this.peer.clientCapabilities.roots) throw missingCapability("roots", { roots: {} });
-    const result = await this.send("roots/list", {});
+  async listRoots(options?: InputOptions): Promise<Root[]> {
+    if (!this.peer.clientCapabilities.roots) throw missingCapability(this.peer.rules, "roots", { roots: {} });
+    const result = await this.send("roots/list", {}, options?.key);
     return Array.isArray(result.roots) ? (result.roots as Root[]) : [];
   }
 
@@ -236,13 +257,14 @@ export class RequestContext implements Context {
     return true;
   }
 
-  private send(method: string, params: JsonObject): Promise<JsonObject> {
+  private send(method: string, params: JsonObject, inputKey?: string): Promise<JsonObject> {
     return this.peer
-      .request(method, params, { signal: this.inbound.signal, relatedRequestId: this.inbound.id })
+      .request(method, params, { signal: this.inbound.signal, relatedRequestId: this.inbound.id, inputKey })
       .catch((error: unknown) => {
         // The client's error answer is a failure of this handler's work, not of the request
         // the handler is serving: a tool reports it as an isError result (server/tools §Error Handling).
-        if (error instanceof McpError) throw new ClientRequestError(method, error);
+        if (error instanceof McpError && !(error instanceof InputResponseError))
+          throw new ClientRequestError(method, error);
         throw error;
       });
   }

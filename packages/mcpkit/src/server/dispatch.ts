@@ -3,9 +3,11 @@ import type { JsonObject } from "../jsonrpc/types.js";
 import type { InboundRequest } from "../session/inbound.js";
 import { RequestContext } from "./context.js";
 import { completionMethods } from "./handlers/completion.js";
+import { discoverMethods } from "./handlers/discover.js";
 import { loggingMethods } from "./handlers/logging.js";
 import { promptMethods } from "./handlers/prompts.js";
 import { resourceMethods } from "./handlers/resources.js";
+import { subscriptionMethods } from "./handlers/subscriptions.js";
 import { toolMethods } from "./handlers/tools.js";
 import type { Call, MethodTable } from "./handlers/types.js";
 import type { ClientPeer } from "./peer.js";
@@ -19,6 +21,8 @@ export const serverMethods: MethodTable = {
   ...promptMethods,
   ...completionMethods,
   ...loggingMethods,
+  ...discoverMethods,
+  ...subscriptionMethods,
 };
 
 class ServerCall implements Call {

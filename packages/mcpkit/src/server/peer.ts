@@ -17,6 +17,8 @@ export interface ClientPeer {
   readonly serverCapabilities: ServerCapabilities;
   /** The minimum level set by logging/setLevel; undefined sends every level. */
   logLevel: LogLevel | undefined;
+  /** Whether a log at `level` goes to the client (2026-07-28: only with a level in the request's `_meta`). */
+  wantsLog(level: LogLevel): boolean;
   /** Sends a request to the client and resolves with its result. */
   request(method: string, params: JsonObject, options?: RequestOptions): Promise<JsonObject>;
   notify(method: string, params: JsonObject, relatedRequestId?: RequestId): void;

@@ -22,6 +22,9 @@ import {
   templateEntry,
 } from "./definition/resource.js";
 import { type ToolConfig, type ToolEntry, type ToolHandler, toolEntry } from "./definition/tool.js";
+import type { CachingOptions } from "./handlers/caching.js";
+import { makeKey } from "./mrtr/request-state.js";
+import { type EventBus, InMemoryEventBus } from "./ports.js";
 import { type ServerSession, type SessionOptions, serveSession } from "./stateful.js";
 
 export interface ServerOptions extends Implementation {
@@ -37,6 +40,17 @@ export interface ServerOptions extends Implementation {
   requestTimeoutMs?: number;
   /** Called when a client finishes the handshake (notifications/initialized), on every transport. */
   onSession?: (session: ServerSession) => void;
+  /** Where list changes and resource updates are published (default: in this process). */
+  eventBus?: EventBus;
+  /** Caching hints on 2026-07-28 results (server/utilities/caching); see CachingOptions. */
+  caching?: CachingOptions;
+  /**
+   * The key that signs multi round-trip request state (2026-07-28 MRTR), at least 32
+   * bytes. Give every node of a deployment the same key; by default each process makes one.
+   */
+  requestStateKey?: Uint8Array | string;
+  /** How long a multi round-trip request state stays valid, ms (default 10 minutes). */
+  requestStateTtlMs?: number;
   /** Unexpected failures inside handlers (default: printed to stderr). Peers only see "Internal error". */
   onError?: (error: unknown) => void;
 }
@@ -49,12 +63,6 @@ export interface Handle {
   enable(): void;
   disable(): void;
   remove(): void;
-}
-
-/** The hooks a connected session gives the server for broadcasts. */
-export interface SessionHooks {
-  listChanged(kind: ListKind): void;
-  resourceUpdated(uri: string): void;
 }
 
 const defaultOnError = (error: unknown) => {
@@ -78,8 +86,11 @@ export class McpServer {
   readonly pageSize: number;
   readonly revisions: readonly Revision[];
   readonly onError: (error: unknown) => void;
-  private readonly live = new Set<SessionHooks>();
+  readonly events: EventBus;
+  /** Signs multi round-trip request state (see ServerOptions.requestStateKey). */
+  readonly requestStateKey: Buffer;
   private readonly sessionList = new Set<ServerSession>();
+  private readonly closers = new Set<() => void>();
   private readonly pendingChanges = new Set<ListKind>();
 
   constructor(options: ServerOptions) {
@@ -98,6 +109,8 @@ export class McpServer {
     if (!(this.pageSize >= 1)) throw new RangeError("pageSize must be at least 1");
     this.revisions = options.revisions ?? REVISIONS;
     this.onError = options.onError ?? defaultOnError;
+    this.events = options.eventBus ?? new InMemoryEventBus();
+    this.requestStateKey = makeKey(options.requestStateKey);
     this.tools = new FeatureSet(() => this.changed("tools"));
     this.resources = new FeatureSet(() => this.changed("resources"));
     this.templates = new FeatureSet(() => this.changed("resources"));
@@ -130,9 +143,9 @@ export class McpServer {
     return this.register(this.prompts, entry, "Prompt");
   }
 
-  /** Sends notifications/resources/updated to every session subscribed to `uri`. */
+  /** Tells every session and subscription stream watching `uri` that it changed (notifications/resources/updated). */
   resourceUpdated(uri: string): void {
-    for (const hooks of this.live) hooks.resourceUpdated(uri);
+    void this.events.publish({ type: "resource_updated", uri });
   }
 
   /** The capabilities to declare, derived from what is registered plus `options.capabilities`. */
@@ -163,15 +176,20 @@ export class McpServer {
     return this.sessionList;
   }
 
-  /** Closes every session. */
+  /** Ends subscription streams gracefully, then closes every session. */
   async close(): Promise<void> {
+    if (this.closers.size > 0) {
+      for (const close of [...this.closers]) close();
+      // Let those final responses reach the transports before the sessions close.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     await Promise.all([...this.sessionList].map((s) => s.close()));
   }
 
-  /** @internal Sessions register here to receive broadcasts. */
-  attach(hooks: SessionHooks): () => void {
-    this.live.add(hooks);
-    return () => this.live.delete(hooks);
+  /** @internal Long-lived requests (subscriptions/listen) register how to end them on close(). */
+  onClose(close: () => void): () => void {
+    this.closers.add(close);
+    return () => this.closers.delete(close);
   }
 
   private register<T extends { key: string; enabled: boolean }>(set: FeatureSet<T>, entry: T, what: string): Handle {
@@ -198,12 +216,11 @@ export class McpServer {
 
   /** Coalesces the changes of one tick into one list_changed per kind. */
   private changed(kind: ListKind): void {
-    if (this.live.size === 0) return;
     if (this.pendingChanges.size === 0) {
       queueMicrotask(() => {
         const kinds = [...this.pendingChanges];
         this.pendingChanges.clear();
-        for (const hooks of this.live) for (const k of kinds) hooks.listChanged(k);
+        for (const k of kinds) void this.events.publish({ type: "list_changed", kind: k });
       });
     }
     this.pendingChanges.add(kind);

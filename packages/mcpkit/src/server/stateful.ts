@@ -14,6 +14,7 @@ import { dispatch } from "./dispatch.js";
 import { encodeDescriptor } from "./handlers/encode.js";
 import type { ClientPeer } from "./peer.js";
 import type { ListKind, McpServer } from "./server.js";
+import { isModernRequest, serveModern } from "./stateless.js";
 
 export interface SessionOptions {
   /** Timeout for requests this session sends to the client, ms (default: the server's). */
@@ -25,6 +26,8 @@ export interface SessionOptions {
    * capabilities: the stateless Streamable HTTP mode, where each request stands alone.
    */
   assumeRevision?: Revision;
+  /** Serve every request as a 2026-07-28 request (the modern HTTP path). */
+  modern?: boolean;
 }
 
 /** One client connected with the `initialize` handshake (revisions up to 2025-11-25). */
@@ -109,13 +112,20 @@ class StatefulSession implements ClientPeer, ServerSession {
     this.clientCapabilities = caps;
     this.clientInfo = clientInfo;
     this.serverCapabilities = this.server.capabilities();
-    this.detach = this.server.attach({
-      listChanged: (kind) => this.listChanged(kind),
-      resourceUpdated: (uri) => this.resourceUpdated(uri),
+    this.detach = this.server.events.subscribe((event) => {
+      if (event.type === "list_changed") this.listChanged(event.kind);
+      else this.resourceUpdated(event.uri);
     });
   }
 
   private onRequest(inbound: InboundRequest): JsonObject | Promise<JsonObject> {
+    // basic/versioning §Backward Compatibility: a request whose _meta names a version is
+    // served statelessly; initialize opens the legacy era on this connection.
+    if (this.options.modern || isModernRequest(inbound.params)) {
+      return serveModern(this.server, inbound, (method, params, related) =>
+        this.connection.notify(method, params, related),
+      );
+    }
     if (inbound.method === "initialize") return this.initialize(inbound.params ?? {});
     // basic/lifecycle §Initialization: nothing but ping before initialize.
     if (this.revision === undefined && inbound.method !== "ping") {
@@ -212,6 +222,10 @@ class StatefulSession implements ClientPeer, ServerSession {
 
   private resourceUpdated(uri: string): void {
     if (this.subscriptions.has(uri)) this.notify("notifications/resources/updated", { uri });
+  }
+
+  wantsLog(level: LogLevel): boolean {
+    return shouldLog(level, this.logLevel);
   }
 
   async ping(options?: RequestOptions): Promise<void> {

@@ -33,6 +33,15 @@ export class InboundRequest {
     this.controller.abort(reason);
   }
 
+  /**
+   * Stops the handler's work without cancelling the request: its answer has been given
+   * another way (a multi round-trip request's round ended).
+   */
+  abandon(reason: unknown): void {
+    this.controller ??= new AbortController();
+    this.controller.abort(reason);
+  }
+
   get progressToken(): string | number | undefined {
     const meta = this.params?._meta as { progressToken?: unknown } | undefined;
     const token = meta?.progressToken;

@@ -31,7 +31,12 @@ function echoTool(server: McpServer): void {
 }
 
 async function connect(transport: Transport): Promise<Client> {
-  const client = new Client({ name: "legacy-test", version: "0.0.0", timeoutMs: 10_000 });
+  const client = new Client({
+    name: "legacy-test",
+    version: "0.0.0",
+    timeoutMs: 10_000,
+    protocolVersion: "2025-11-25",
+  });
   clients.push(client);
   await within(client.connect(transport), 5000, "connect");
   return client;
@@ -74,7 +79,7 @@ describe("falling back from Streamable HTTP", () => {
 
   it("does not fall back when legacyFallback is false", async () => {
     const server = await legacySdkServer(echoTool);
-    const client = new Client({ name: "legacy-test", version: "0.0.0" });
+    const client = new Client({ name: "legacy-test", version: "0.0.0", protocolVersion: "2025-11-25" });
     const error = await client
       .connect(streamableHttpClientTransport(server.url, { legacyFallback: false }))
       .catch((e) => e);
@@ -85,7 +90,7 @@ describe("falling back from Streamable HTTP", () => {
 
   it("reports both failures when the fallback finds no HTTP+SSE server either", async () => {
     const server = await listen((_req, res) => void res.writeHead(404).end());
-    const client = new Client({ name: "legacy-test", version: "0.0.0" });
+    const client = new Client({ name: "legacy-test", version: "0.0.0", protocolVersion: "2025-11-25" });
     const error = (await client.connect(streamableHttpClientTransport(server.url)).catch((e) => e)) as McpError;
     expect(error).toBeInstanceOf(McpError);
     expect(error.message).toMatch(

@@ -33,7 +33,12 @@ afterEach(async () => {
 });
 
 async function connect(url: string, options: StreamableHttpClientOptions = {}): Promise<Client> {
-  const client = new Client({ name: "resume-test", version: "0.0.0", timeoutMs: 10_000 });
+  const client = new Client({
+    name: "resume-test",
+    version: "0.0.0",
+    timeoutMs: 10_000,
+    protocolVersion: "2025-11-25",
+  });
   clients.push(client);
   await within(client.connect(streamableHttpClientTransport(url, options)), 5000, "connect");
   return client;

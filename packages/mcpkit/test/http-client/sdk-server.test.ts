@@ -24,7 +24,7 @@ afterEach(async () => {
 async function connect(
   url: string,
   options: StreamableHttpClientOptions = {},
-  client = new Client({ name: "http-test", version: "0.0.0", timeoutMs: 10_000 }),
+  client = new Client({ name: "http-test", version: "0.0.0", timeoutMs: 10_000, protocolVersion: "2025-11-25" }),
 ): Promise<{ client: Client; transport: StreamableHttpClientTransport }> {
   const transport = streamableHttpClientTransport(url, options);
   clients.push(client);
@@ -132,6 +132,7 @@ describe("messages on the POST stream", () => {
     const client = new Client({
       name: "http-test",
       version: "0.0.0",
+      protocolVersion: "2025-11-25",
       elicitation: () => ({ action: "accept", content: { name: "Ada" } }),
     });
     await connect(server.url, {}, client);

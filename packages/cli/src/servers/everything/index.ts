@@ -1,4 +1,5 @@
 import { createServer, type McpServer, type ServerOptions } from "mcpkit/server";
+import { registerModernFixtures } from "./modern.js";
 import { registerPrompts } from "./prompts.js";
 import { registerResources } from "./resources.js";
 import { registerTools } from "./tools.js";
@@ -28,5 +29,6 @@ export function createEverythingServer(options: Partial<ServerOptions> = {}): Mc
   registerTools(server, state);
   registerResources(server, state);
   registerPrompts(server);
+  registerModernFixtures(server);
   return server;
 }

@@ -3,10 +3,13 @@ import type { ResourceContents } from "../../protocol/types/content.js";
 import type { ReadResourceResult, Resource, ResourceTemplate } from "../../protocol/types/features.js";
 import { type TemplateVariables, UriTemplate } from "../../protocol/uri-template.js";
 import type { Context } from "../context.js";
+import type { CacheHint } from "../handlers/caching.js";
 import type { Completer } from "./completion.js";
 import type { Keyed } from "./feature-set.js";
 
 interface ResourceMetadata {
+  /** Caching hint for reads of it on 2026-07-28 (server/utilities/caching). */
+  cache?: CacheHint;
   title?: string;
   description?: string;
   mimeType?: string;
@@ -47,11 +50,13 @@ export type TemplateReadHandler = (
 
 export interface ResourceEntry extends Keyed {
   definition: Resource;
+  cache: CacheHint | undefined;
   read: ReadHandler;
 }
 
 export interface TemplateEntry extends Keyed {
   definition: ResourceTemplate;
+  cache: CacheHint | undefined;
   template: UriTemplate;
   complete: Record<string, Completer>;
   list: ResourceTemplateConfig["list"];
@@ -81,7 +86,7 @@ export function resourceEntry(uri: string, config: ResourceConfig, read: ReadHan
     ...metadata(config),
     ...(config.size !== undefined && { size: config.size }),
   };
-  return { key: uri, enabled: config.enabled ?? true, definition, read };
+  return { key: uri, enabled: config.enabled ?? true, definition, cache: config.cache, read };
 }
 
 export function templateEntry(
@@ -95,6 +100,7 @@ export function templateEntry(
     key: uriTemplate,
     enabled: config.enabled ?? true,
     definition,
+    cache: config.cache,
     template,
     complete: config.complete ?? {},
     list: config.list,

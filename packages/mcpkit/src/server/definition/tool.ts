@@ -1,3 +1,4 @@
+import { type HeaderParam, scanHeaderParams } from "../../protocol/mcp-headers.js";
 import type { Icon, Meta } from "../../protocol/types/common.js";
 import type { ContentBlock } from "../../protocol/types/content.js";
 import type { CallToolResult, Tool, ToolAnnotations } from "../../protocol/types/features.js";
@@ -36,6 +37,8 @@ export type ToolHandler<In, Out> = (args: ToolArgs<In>, ctx: Context) => ToolRet
 
 export interface ToolEntry extends Keyed {
   definition: Tool;
+  /** Parameters mirrored into Mcp-Param-* headers on 2026-07-28 HTTP (x-mcp-header). */
+  headerParams: HeaderParam[];
   validateInput: Validator | undefined;
   validateOutput: Validator | undefined;
   handler: ToolHandler<unknown, unknown>;
@@ -61,6 +64,8 @@ export function toolEntry(
     if (compiled && compiled.jsonSchema.type !== "object")
       throw new TypeError(`Tool "${name}": the ${what} schema must describe an object (type: "object")`);
   }
+  const headers = input ? scanHeaderParams(input.jsonSchema) : { valid: true as const, params: [] };
+  if (!headers.valid) throw new TypeError(`Tool "${name}": ${headers.reason}`);
   const definition: Tool = {
     name,
     ...(config.title !== undefined && { title: config.title }),
@@ -76,6 +81,7 @@ export function toolEntry(
     key: name,
     enabled: config.enabled ?? true,
     definition,
+    headerParams: headers.params,
     validateInput: input?.validate,
     validateOutput: output?.validate,
     handler,

@@ -4,6 +4,7 @@ import type { Resource } from "../../protocol/types/features.js";
 import type { TemplateVariables } from "../../protocol/uri-template.js";
 import { type ReadReturn, toReadResult } from "../definition/resource.js";
 import type { McpServer } from "../server.js";
+import { type CacheHint, cacheFields } from "./caching.js";
 import { encodeDescriptor } from "./encode.js";
 import type { Call, MethodTable } from "./types.js";
 
@@ -65,13 +66,23 @@ function requireUri(params: JsonObject, method: string): string {
   return params.uri;
 }
 
-type Found = { read: (call: Call) => ReadReturn | Promise<ReadReturn>; mimeType: string | undefined } | undefined;
+type Found =
+  | {
+      read: (call: Call) => ReadReturn | Promise<ReadReturn>;
+      mimeType: string | undefined;
+      cache: CacheHint | undefined;
+    }
+  | undefined;
 
 /** An exact resource first, then the first template (in key order) that matches. */
 export function findResource(server: McpServer, uri: string): Found {
   const resource = server.resources.get(uri);
   if (resource) {
-    return { read: (call) => resource.read(uri, call.context()), mimeType: resource.definition.mimeType };
+    return {
+      read: (call) => resource.read(uri, call.context()),
+      mimeType: resource.definition.mimeType,
+      cache: resource.cache,
+    };
   }
   for (const template of server.templates.enabled()) {
     const variables: TemplateVariables | undefined = template.template.match(uri);
@@ -79,6 +90,7 @@ export function findResource(server: McpServer, uri: string): Found {
       return {
         read: (call) => template.read(uri, variables, call.context()),
         mimeType: template.definition.mimeType,
+        cache: template.cache,
       };
     }
   }
@@ -96,5 +108,6 @@ async function readResource(params: JsonObject, call: Call): Promise<JsonObject>
   const result = toReadResult(await found.read(call), uri, found.mimeType);
   // A read that produced nothing is reported, not answered with empty contents.
   if (result.contents.length === 0) throw notFound(call, uri);
+  if (call.peer.rules.stateless) return { ...result, ...cacheFields(call.server, "resources/read", found.cache) };
   return result as unknown as JsonObject;
 }

@@ -26,6 +26,8 @@ export const SSE_HEADERS = {
   "content-type": "text/event-stream",
   "cache-control": "no-cache, no-transform",
   connection: "keep-alive",
+  // streamable-http §Receiving Messages: proxies such as nginx must not buffer the stream.
+  "x-accel-buffering": "no",
 } as const;
 
 /**

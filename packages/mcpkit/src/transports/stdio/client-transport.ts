@@ -52,6 +52,8 @@ export interface StdioClientTransport extends Transport {
   readonly pid: number | undefined;
   /** Exit code and signal once the server has exited. */
   readonly exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  /** Names the binding, so a Client probes the server's era as transports/stdio §Backward Compatibility says. */
+  readonly kind: "stdio";
 }
 
 /**
@@ -96,6 +98,7 @@ export function stdioClientTransport(options: StdioClientOptions): StdioClientTr
   };
 
   const transport: StdioClientTransport = {
+    kind: "stdio",
     get stderr() {
       return child?.stderr ?? null;
     },

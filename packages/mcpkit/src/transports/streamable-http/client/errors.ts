@@ -62,6 +62,17 @@ export const protocolError = (message: string): JsonRpcErrorObject => ({
   data: { reason: "transport-error" },
 });
 
+/**
+ * A 2026-07-28 request whose response stream ended or broke before the response: that
+ * revision cannot resume it, so the request is lost and the caller must send it again
+ * with a new id (changelog item 9; the Client does so once).
+ */
+export const streamLost = (): JsonRpcErrorObject => ({
+  code: ErrorCode.ConnectionClosed,
+  message: "The server's response stream ended before the response, and this protocol revision cannot resume it",
+  data: { reason: "stream-lost" },
+});
+
 export const errorResponses = (ids: Iterable<RequestId>, error: JsonRpcErrorObject): JsonRpcFailure[] =>
   Array.from(ids, (id) => ({ jsonrpc: "2.0", id, error }));
 

@@ -1,5 +1,5 @@
 import type { JsonRpcErrorObject } from "../../../jsonrpc/types.js";
-import { protocolError } from "./errors.js";
+import { protocolError, streamLost } from "./errors.js";
 import type { ReconnectOptions } from "./options.js";
 import type { HttpSession, SseStream } from "./session.js";
 import { readSse, SseEventTooLarge } from "./sse-reader.js";
@@ -66,6 +66,7 @@ export async function followStream(
       }
     }
     if (stream.signal.aborted || stream.pending?.size === 0) return undefined;
+    if (stream.pending && !stream.resumable) return { error: streamLost() };
     fruitless = progressed ? 0 : fruitless + 1;
     if (stream.pending && stream.lastEventId === undefined)
       return {

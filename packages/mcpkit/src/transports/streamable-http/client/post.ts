@@ -4,6 +4,7 @@ import { asError, describeTarget, httpError, networkError, protocolError, sessio
 import { followStream } from "./event-stream.js";
 import { isInitialize, requestIds } from "./messages.js";
 import type { ReconnectOptions } from "./options.js";
+import { modernVersion, requestHeaders } from "./request-headers.js";
 import type { HttpSession } from "./session.js";
 
 /** transports §Sending Messages item 2: both kinds of answer are acceptable. */
@@ -23,6 +24,8 @@ export interface PostOptions {
   sent(): void;
   /** Called once the server has the message (headers back, or the request failed). */
   delivered(): void;
+  /** Extra headers for this message (`Mcp-Param-*`), encoded here for the wire. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -39,7 +42,7 @@ export async function post(
 ): Promise<number | undefined> {
   const target = describeTarget("POST", session.url);
   const ids = requestIds(message);
-  const stream = ids.length > 0 ? session.newStream(ids) : undefined;
+  const stream = ids.length > 0 ? session.newStream(ids, modernVersion(message) === undefined) : undefined;
   const signal = stream?.signal ?? session.closed;
   const report = (error: JsonRpcErrorObject) => {
     if (stream) session.fail([...(stream.pending ?? [])], error);
@@ -49,7 +52,11 @@ export async function post(
 
   let response: Response;
   try {
-    const headers = await session.headers({ accept: ACCEPT, "content-type": "application/json" });
+    const headers = await session.headers({
+      ...requestHeaders(message, options.headers),
+      accept: ACCEPT,
+      "content-type": "application/json",
+    });
     const answer = session.options.fetch(session.url, {
       method: "POST",
       headers,

@@ -24,6 +24,11 @@ export interface SseStream {
   readonly pending: Set<RequestId> | undefined;
   /** Set once the stream continues on a GET, which nothing but us will end. */
   resumed: boolean;
+  /**
+   * False for a 2026-07-28 request's stream: that revision has no `Last-Event-ID`
+   * resumption, so a lost stream loses the request (changelog item 9).
+   */
+  readonly resumable: boolean;
 }
 
 /** What a GET for a stream came back with. */
@@ -46,7 +51,9 @@ export interface HttpSession {
   attach(sink: TransportSink): void;
   close(): void;
   headers(own: Record<string, string>): Promise<Headers>;
-  newStream(pending: Iterable<RequestId> | undefined): SseStream;
+  newStream(pending: Iterable<RequestId> | undefined, resumable?: boolean): SseStream;
+  /** The stream that owes the response to `id`, while it is owed. */
+  streamFor(id: RequestId): SseStream | undefined;
   settle(id: RequestId, abortIfDone?: boolean): void;
   message(value: unknown): void;
   fail(ids: Iterable<RequestId>, error: JsonRpcErrorObject): void;
@@ -81,15 +88,18 @@ export function createHttpSession(url: URL, options: ResolvedHttpOptions): HttpS
       closing.abort();
     },
 
-    /** The headers every request carries (transports §Session Management, §Protocol Version Header). */
+    /**
+     * The headers every request carries (transports §Session Management, §Protocol Version
+     * Header); `own` comes last, so a request that names its revision in `_meta` sends that one.
+     */
     headers(own: Record<string, string>): Promise<Headers> {
-      const all = { ...own };
+      const all: Record<string, string> = {};
       if (session.sessionId !== undefined) all["mcp-session-id"] = session.sessionId;
       if (session.protocolVersion !== undefined) all["mcp-protocol-version"] = session.protocolVersion;
-      return buildHeaders(options.headers, all);
+      return buildHeaders(options.headers, { ...all, ...own });
     },
 
-    newStream(pending: Iterable<RequestId> | undefined): SseStream {
+    newStream(pending: Iterable<RequestId> | undefined, resumable = true): SseStream {
       const abort = new AbortController();
       const stream: SseStream = {
         abort,
@@ -98,9 +108,14 @@ export function createHttpSession(url: URL, options: ResolvedHttpOptions): HttpS
         retryMs: undefined,
         pending: pending === undefined ? undefined : new Set(pending),
         resumed: false,
+        resumable,
       };
       for (const id of stream.pending ?? []) owed.set(id, stream);
       return stream;
+    },
+
+    streamFor(id: RequestId) {
+      return owed.get(id);
     },
 
     /**
@@ -133,7 +148,8 @@ export function createHttpSession(url: URL, options: ResolvedHttpOptions): HttpS
      * Messages item 6). Event ids are unique per session, so a replay is recognised.
      */
     event(stream: SseStream, event: EventSourceMessage) {
-      if (event.id !== undefined && event.id !== "") {
+      // A 2026-07-28 stream is never replayed, so its ids (if a server sends any) mean nothing.
+      if (stream.resumable && event.id !== undefined && event.id !== "") {
         stream.lastEventId = event.id;
         if (seen.has(event.id)) return;
         seen.add(event.id);

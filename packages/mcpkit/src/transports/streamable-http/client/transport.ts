@@ -1,6 +1,7 @@
 import type { JsonRpcMessage } from "../../../jsonrpc/types.js";
+import { isModernRevision } from "../../../protocol/versions.js";
 import { sseClientTransport } from "../../sse-legacy/client.js";
-import type { Transport, TransportSink } from "../../transport.js";
+import type { SendOptions, Transport, TransportSink } from "../../transport.js";
 import { discard } from "./body.js";
 import { describeTarget, protocolError, sessionExpired } from "./errors.js";
 import { followStream } from "./event-stream.js";
@@ -20,6 +21,11 @@ export interface StreamableHttpClientTransport extends Transport {
   readonly sessionId: string | undefined;
   /** "streamable-http", or "sse" once it fell back to the 2024-11-05 HTTP+SSE transport. */
   readonly mode: "streamable-http" | "sse";
+  /**
+   * Names the binding, so a Client applies the rules that only HTTP has (era detection by
+   * status, `x-mcp-header` tool checks, cancellation by closing the stream).
+   */
+  readonly kind: "streamable-http";
 }
 
 /**
@@ -68,7 +74,11 @@ export function streamableHttpClientTransport(
   }
 
   /** Sends one message; `next` lets the following message go (see send). */
-  async function deliver(message: JsonRpcMessage | JsonRpcMessage[], next: () => void): Promise<void> {
+  async function deliver(
+    message: JsonRpcMessage | JsonRpcMessage[],
+    next: () => void,
+    headers: Record<string, string> | undefined,
+  ): Promise<void> {
     if (legacy) {
       next();
       legacy.send(message);
@@ -85,6 +95,7 @@ export function streamableHttpClientTransport(
       fallbackOn: mayFallBack ? FALLBACK_STATUSES : undefined,
       sent: waitForAnswer ? () => {} : next,
       delivered: next,
+      headers,
     });
     if (status !== undefined) await fallBack(message, status);
   }
@@ -116,6 +127,7 @@ export function streamableHttpClientTransport(
     get mode() {
       return legacy ? "sse" : "streamable-http";
     },
+    kind: "streamable-http",
 
     start(s) {
       if (sink) throw new Error("This transport was already started");
@@ -123,7 +135,7 @@ export function streamableHttpClientTransport(
       session.attach(s);
     },
 
-    send(message: JsonRpcMessage | JsonRpcMessage[]) {
+    send(message: JsonRpcMessage | JsonRpcMessage[], sendOptions?: SendOptions) {
       if (closed) throw new Error("The transport is closed");
       if (!sink) throw new Error("The transport is not started");
       if (legacy) return legacy.send(message);
@@ -139,7 +151,13 @@ export function streamableHttpClientTransport(
       }
       // A cancelled request's stream has nothing left to bring (basic/utilities/cancellation).
       const cancelled = cancelledId(message);
-      if (cancelled !== undefined) session.settle(cancelled, true);
+      if (cancelled !== undefined) {
+        const modern = session.streamFor(cancelled)?.resumable === false || isModernRevision(session.protocolVersion);
+        session.settle(cancelled, true);
+        // 2026-07-28 basic/patterns/cancellation: on HTTP closing the response stream (just
+        // done) is the cancellation; the notification is neither required nor expected.
+        if (modern) return;
+      }
       const previous = queue;
       let release!: () => void;
       const released = new Promise<void>((resolve) => {
@@ -147,7 +165,7 @@ export function streamableHttpClientTransport(
       });
       queue = released;
       void previous.then(() =>
-        deliver(message, release)
+        deliver(message, release, sendOptions?.headers)
           .catch((error: unknown) => http.onError(error as Error))
           .finally(release),
       );
@@ -157,7 +175,8 @@ export function streamableHttpClientTransport(
       if (legacy) return;
       initialized = true;
       session.protocolVersion = version;
-      if (options.standaloneStream !== false && !closed) openStandaloneStream();
+      // 2026-07-28 has no GET stream: change notifications come on subscriptions/listen.
+      if (options.standaloneStream !== false && !closed && !isModernRevision(version)) openStandaloneStream();
     },
 
     async close() {

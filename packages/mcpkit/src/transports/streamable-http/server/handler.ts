@@ -2,7 +2,12 @@ import { randomBytes } from "node:crypto";
 import { ErrorCode } from "../../../jsonrpc/errors.js";
 import { messageProblem } from "../../../jsonrpc/message.js";
 import type { RequestId } from "../../../jsonrpc/types.js";
-import { DEFAULT_NEGOTIATED_REVISION, isSupportedRevision, type Revision } from "../../../protocol/versions.js";
+import {
+  DEFAULT_NEGOTIATED_REVISION,
+  isStatefulRevision,
+  type Revision,
+  STATEFUL_REVISIONS,
+} from "../../../protocol/versions.js";
 import type { McpServer } from "../../../server/server.js";
 import type { ServerSession } from "../../../server/stateful.js";
 import type { MessageInfo } from "../../transport.js";
@@ -18,6 +23,7 @@ import {
   preflight,
   readBody,
 } from "./guards.js";
+import { handleModernPost, isModernPost } from "./modern.js";
 import { jsonRpcErrorResponse } from "./responses.js";
 import { HttpSessionTransport } from "./session-transport.js";
 
@@ -147,6 +153,11 @@ export function createStreamableHttpHandler(
     } catch (error) {
       return jsonRpcErrorResponse(400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
     }
+    if (isModernPost(request, body)) {
+      return handleModernPost(server, request, body, info, transportOptions);
+    }
+    const versionError = checkLegacyVersion(request);
+    if (versionError) return versionError;
     const messages = Array.isArray(body) ? body : [body];
     if (messages.length === 0)
       return jsonRpcErrorResponse(400, ErrorCode.InvalidRequest, "Invalid request: empty batch");
@@ -215,6 +226,8 @@ export function createStreamableHttpHandler(
     const sessionId = request.headers.get(SESSION_HEADER);
     if (sessionId === null)
       return jsonRpcErrorResponse(400, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required");
+    const versionError = checkLegacyVersion(request);
+    if (versionError) return versionError;
     const entry = sessions.get(sessionId);
     if (!entry) return sessionNotFound();
     return entry.transport.get(request.headers.get("last-event-id"));
@@ -234,14 +247,6 @@ export function createStreamableHttpHandler(
     const rejected = checkOrigin(request, policy);
     if (rejected) return rejected;
     if (request.method === "OPTIONS") return preflight(request, options.cors);
-    const version = request.headers.get("mcp-protocol-version");
-    if (version !== null && !isSupportedRevision(version.trim())) {
-      return jsonRpcErrorResponse(
-        400,
-        ErrorCode.InvalidRequest,
-        `Bad Request: unsupported MCP-Protocol-Version ${version}`,
-      );
-    }
     const info: MessageInfo = { headers: request.headers };
     if (options.authenticate) info.auth = await options.authenticate(request);
     switch (request.method) {
@@ -282,6 +287,20 @@ export function createStreamableHttpHandler(
       return sessions.size;
     },
   };
+}
+
+/** transports §Protocol Version Header (2025-11-25): an unsupported version gets 400. */
+function checkLegacyVersion(request: Request): Response | undefined {
+  const version = request.headers.get("mcp-protocol-version")?.trim();
+  if (version === undefined || isStatefulRevision(version)) return undefined;
+  return jsonRpcErrorResponse(
+    400,
+    ErrorCode.UnsupportedProtocolVersion,
+    `Bad Request: unsupported MCP-Protocol-Version ${version} for a session (start 2026-07-28 requests without Mcp-Session-Id)`,
+    undefined,
+    undefined,
+    { supported: [...STATEFUL_REVISIONS].reverse(), requested: version },
+  );
 }
 
 const sessionNotFound = () =>

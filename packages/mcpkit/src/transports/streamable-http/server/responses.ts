@@ -1,14 +1,20 @@
+import type { JsonObject, RequestId } from "../../../jsonrpc/types.js";
+
 /**
- * An HTTP error whose body is a JSON-RPC error response without an id (transports §Sending
- * Messages: "The HTTP response body MAY comprise a JSON-RPC error response that has no id").
+ * An HTTP error whose body is a JSON-RPC error response: with the request's id when it
+ * could be read, without one otherwise (transports §Sending Messages).
  */
 export function jsonRpcErrorResponse(
   status: number,
   code: number,
   message: string,
   headers?: Record<string, string>,
+  id?: RequestId,
+  data?: unknown,
 ): Response {
-  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message } }), {
+  const error: JsonObject = data === undefined ? { code, message } : { code, message, data };
+  const body = id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
+  return new Response(JSON.stringify(body), {
     status,
     headers: { "content-type": "application/json", ...headers },
   });

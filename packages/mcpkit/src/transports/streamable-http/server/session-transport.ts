@@ -13,6 +13,10 @@ export interface SessionTransportOptions {
   keepAliveMs: number;
   /** Finished streams kept for resumption per session. */
   maxFinishedStreams?: number;
+  /** Treat a dropped connection as the client cancelling its request (2026-07-28 §Cancellation). */
+  cancelOnDisconnect?: boolean;
+  /** The HTTP status of a JSON answer (default 200). */
+  statusFor?: (message: JsonRpcMessage) => number;
 }
 
 /**
@@ -212,8 +216,9 @@ export class HttpSessionTransport implements Transport {
     stream.enqueue(async () => {
       if (stream.undecided && final) {
         // Answered before anything else was sent: one JSON body, no stream needed.
+        const status = Array.isArray(message) ? 200 : (this.options.statusFor?.(message) ?? 200);
         stream.undecided(
-          new Response(JSON.stringify(message), { status: 200, headers: { "content-type": "application/json" } }),
+          new Response(JSON.stringify(message), { status, headers: { "content-type": "application/json" } }),
         );
         stream.undecided = undefined;
         this.finish(stream);
@@ -228,15 +233,31 @@ export class HttpSessionTransport implements Transport {
 
   /** Opens an SSE connection for the stream; for an undecided POST, answers it with the stream. */
   private connect(stream: Stream, answerPost = false): SseConnection {
-    const connection: SseConnection = new SseConnection(() => {
-      if (stream.connection === connection) stream.connection = undefined;
-    }, this.options.keepAliveMs);
+    const connection: SseConnection = new SseConnection(() => this.gone(stream, connection), this.options.keepAliveMs);
     stream.connection = connection;
     if (answerPost && stream.undecided) {
       stream.undecided(sseResponse(connection));
       stream.undecided = undefined;
     }
     return connection;
+  }
+
+  /** The client's connection for a stream went away. */
+  private gone(stream: Stream, connection: SseConnection): void {
+    if (stream.connection !== connection) return;
+    stream.connection = undefined;
+    if (!this.options.cancelOnDisconnect || stream.finished) return;
+    const owed = [...stream.owed];
+    for (const id of owed) this.byRequest.delete(id);
+    stream.owed.clear();
+    this.finish(stream);
+    for (const requestId of owed) {
+      this.sink?.message({
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId, reason: "The client closed the response stream" },
+      });
+    }
   }
 
   /** transports §Sending Messages: an event id and empty data first, so the client can resume. */
@@ -260,9 +281,7 @@ export class HttpSessionTransport implements Transport {
   }
 
   private resume(stream: Stream, lastEventId: string, store: EventStore): Response {
-    const connection = new SseConnection(() => {
-      if (stream.connection === connection) stream.connection = undefined;
-    }, this.options.keepAliveMs);
+    const connection: SseConnection = new SseConnection(() => this.gone(stream, connection), this.options.keepAliveMs);
     // Attach in the stream's queue: everything appended before is replayed, everything
     // after is written live, and nothing twice.
     stream.enqueue(async () => {
