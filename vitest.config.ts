@@ -1,9 +1,28 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+
+/**
+ * Workspace packages resolve to their TypeScript sources (the "source" entry of each
+ * export), so tests never run a stale build. Aliases, not resolve conditions: a condition
+ * would also reach third-party packages that publish TypeScript under "source".
+ */
+function sourceAliases(pkgDir: string) {
+  const pkg = JSON.parse(readFileSync(new URL(`${pkgDir}/package.json`, import.meta.url), "utf8")) as {
+    name: string;
+    exports: Record<string, string | { source?: string }>;
+  };
+  return Object.entries(pkg.exports).flatMap(([subpath, target]) => {
+    if (typeof target !== "object" || !target.source) return [];
+    const name = subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`;
+    const file = fileURLToPath(new URL(`${pkgDir}/${target.source.slice(2)}`, import.meta.url));
+    return [{ find: new RegExp(`^${name.replace(/[/.]/g, "\\$&")}$`), replacement: file }];
+  });
+}
 
 export default defineConfig({
   resolve: {
-    // Workspace packages resolve to their TypeScript sources, so tests never run stale builds.
-    conditions: ["source"],
+    alias: [...sourceAliases("./packages/mcpkit"), ...sourceAliases("./packages/cli")],
   },
   test: {
     include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "test/**/*.test.ts"],

@@ -5,6 +5,7 @@
 // finds the server's revision itself: server/discover first (2026-07-28), the initialize
 // handshake for older servers. Each scenario does what its description asks; any other
 // scenario connects, lists and calls tools, and closes. The exit status says whether that worked.
+import { OAuthClient } from "mcpkit/auth";
 import { Client } from "mcpkit/client";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
 
@@ -37,8 +38,45 @@ async function connect(options = {}) {
     onError: (error) => console.error(error instanceof Error ? error.message : error),
     ...options,
   });
-  await client.connect(streamableHttpClientTransport(url));
+  const auth = scenario.startsWith("auth/") ? oauthClient(context()) : undefined;
+  await client.connect(streamableHttpClientTransport(url, auth ? { auth } : {}));
   return client;
+}
+
+/** The suite's URL for this client's metadata document (Client ID Metadata Documents). */
+const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
+
+/**
+ * basic/authorization for the auth/* scenarios. The suite's authorization server approves
+ * at once, so the "browser" is a fetch that reads the redirect instead of following it.
+ * @param {Record<string, unknown>} ctx
+ */
+function oauthClient(ctx) {
+  const clientId = typeof ctx.client_id === "string" ? ctx.client_id : undefined;
+  const secret = typeof ctx.client_secret === "string" ? ctx.client_secret : undefined;
+  const pem = typeof ctx.private_key_pem === "string" ? ctx.private_key_pem : undefined;
+  /** @type {import("mcpkit/auth").MachineCredentials | undefined} */
+  let machine;
+  if (clientId && pem)
+    machine = { client_id: clientId, private_key_pem: pem, algorithm: String(ctx.signing_algorithm ?? "ES256") };
+  else if (clientId && secret && scenario.startsWith("auth/client-credentials"))
+    machine = { client_id: clientId, client_secret: secret };
+  const preRegistered =
+    !machine && clientId ? { client_id: clientId, ...(secret && { client_secret: secret }) } : undefined;
+  return new OAuthClient({
+    serverUrl: url,
+    redirectUri: "http://localhost:3333/callback",
+    redirect: async (authorizationUrl) => {
+      const response = await fetch(authorizationUrl, { redirect: "manual" });
+      const location = response.headers.get("location");
+      if (!location) throw new Error(`The authorization endpoint answered ${response.status} without a redirect`);
+      return new URL(location, authorizationUrl);
+    },
+    credentials: preRegistered ? () => preRegistered : undefined,
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    clientName: "mcpkit-conformance-client",
+    ...(machine && { machine }),
+  });
 }
 
 /**

@@ -51,6 +51,12 @@ export interface ServerOptions extends Implementation {
   requestStateKey?: Uint8Array | string;
   /** How long a multi round-trip request state stays valid, ms (default 10 minutes). */
   requestStateTtlMs?: number;
+  /**
+   * What a caller whose token lacks a definition's `scopes` sees: "step-up" (listed; using
+   * it is refused with 403 and a challenge for the scopes, the default) or "hide" (neither
+   * listed nor usable).
+   */
+  scopePolicy?: "step-up" | "hide";
   /** Unexpected failures inside handlers (default: printed to stderr). Peers only see "Internal error". */
   onError?: (error: unknown) => void;
 }

@@ -69,8 +69,8 @@ export class FeatureSet<T extends Keyed> {
     this.onChange();
   }
 
-  page(cursor: unknown, pageSize: number): Page<T> {
-    const list = this.enabled();
+  page(cursor: unknown, pageSize: number, keep?: (item: T) => boolean): Page<T> {
+    const list = keep ? this.enabled().filter(keep) : this.enabled();
     let start = 0;
     if (cursor !== undefined) {
       const after = decodeCursor(cursor);

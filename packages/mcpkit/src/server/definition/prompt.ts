@@ -25,6 +25,8 @@ export interface PromptConfig<A extends PromptArgs | undefined> {
   icons?: Icon[];
   _meta?: Meta;
   enabled?: boolean;
+  /** OAuth scopes a caller needs (checked when the request carries a verified token). */
+  scopes?: string[];
 }
 
 export type PromptArgValues<A> = A extends StandardSchemaV1 ? Infer<A> : Record<string, string>;
@@ -36,6 +38,7 @@ export type PromptHandler<A> = (args: PromptArgValues<A>, ctx: Context) => Promp
 
 export interface PromptEntry extends Keyed {
   definition: Prompt;
+  scopes: string[] | undefined;
   /** Checks required arguments (record form) or the whole schema (schema form). */
   validate: Validator<Record<string, unknown>>;
   complete: Record<string, Completer>;
@@ -87,6 +90,7 @@ export function promptEntry(
     key: name,
     enabled: config.enabled ?? true,
     definition,
+    scopes: config.scopes,
     validate,
     complete: config.complete ?? {},
     handler,

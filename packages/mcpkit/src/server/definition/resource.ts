@@ -8,6 +8,8 @@ import type { Completer } from "./completion.js";
 import type { Keyed } from "./feature-set.js";
 
 interface ResourceMetadata {
+  /** OAuth scopes a caller needs (checked when the request carries a verified token). */
+  scopes?: string[];
   /** Caching hint for reads of it on 2026-07-28 (server/utilities/caching). */
   cache?: CacheHint;
   title?: string;
@@ -50,12 +52,14 @@ export type TemplateReadHandler = (
 
 export interface ResourceEntry extends Keyed {
   definition: Resource;
+  scopes: string[] | undefined;
   cache: CacheHint | undefined;
   read: ReadHandler;
 }
 
 export interface TemplateEntry extends Keyed {
   definition: ResourceTemplate;
+  scopes: string[] | undefined;
   cache: CacheHint | undefined;
   template: UriTemplate;
   complete: Record<string, Completer>;
@@ -86,7 +90,7 @@ export function resourceEntry(uri: string, config: ResourceConfig, read: ReadHan
     ...metadata(config),
     ...(config.size !== undefined && { size: config.size }),
   };
-  return { key: uri, enabled: config.enabled ?? true, definition, cache: config.cache, read };
+  return { key: uri, enabled: config.enabled ?? true, definition, scopes: config.scopes, cache: config.cache, read };
 }
 
 export function templateEntry(
@@ -100,6 +104,7 @@ export function templateEntry(
     key: uriTemplate,
     enabled: config.enabled ?? true,
     definition,
+    scopes: config.scopes,
     cache: config.cache,
     template,
     complete: config.complete ?? {},

@@ -19,6 +19,8 @@ export interface ToolConfig<In extends SchemaInput | undefined, Out extends Sche
   _meta?: Meta;
   /** Disabled tools are neither listed nor callable (default true). */
   enabled?: boolean;
+  /** OAuth scopes a caller needs (checked when the request carries a verified token). */
+  scopes?: string[];
 }
 
 type Structured<Out> = Out extends SchemaInput ? Infer<Out> : Record<string, unknown>;
@@ -37,6 +39,7 @@ export type ToolHandler<In, Out> = (args: ToolArgs<In>, ctx: Context) => ToolRet
 
 export interface ToolEntry extends Keyed {
   definition: Tool;
+  scopes: string[] | undefined;
   /** Parameters mirrored into Mcp-Param-* headers on 2026-07-28 HTTP (x-mcp-header). */
   headerParams: HeaderParam[];
   validateInput: Validator | undefined;
@@ -81,6 +84,7 @@ export function toolEntry(
     key: name,
     enabled: config.enabled ?? true,
     definition,
+    scopes: config.scopes,
     headerParams: headers.params,
     validateInput: input?.validate,
     validateOutput: output?.validate,

@@ -1,5 +1,6 @@
 import { invalidParams } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
+import { requireScopes, visible } from "../authorization.js";
 import { promptArgumentsError, toPromptResult } from "../definition/prompt.js";
 import { encodeContent, encodeDescriptor } from "./encode.js";
 import type { Call, MethodTable } from "./types.js";
@@ -8,8 +9,9 @@ import type { Call, MethodTable } from "./types.js";
 export const promptMethods: MethodTable = {
   "prompts/list": {
     capability: (caps) => caps.prompts,
-    handler(params, { server, peer }) {
-      const page = server.prompts.page(params.cursor, server.pageSize);
+    handler(params, call) {
+      const { server, peer } = call;
+      const page = server.prompts.page(params.cursor, server.pageSize, (p) => visible(p.scopes, call));
       const prompts = page.items.map((p) => encodeDescriptor(p.definition, peer.rules));
       return page.nextCursor === undefined ? { prompts } : { prompts, nextCursor: page.nextCursor };
     },
@@ -24,7 +26,8 @@ async function getPrompt(params: JsonObject, call: Call): Promise<JsonObject> {
   const { name } = params;
   if (typeof name !== "string") throw invalidParams('prompts/get needs a string "name"');
   const prompt = call.server.prompts.get(name);
-  if (!prompt) throw invalidParams(`Unknown prompt: ${name}`);
+  if (!prompt || !visible(prompt.scopes, call)) throw invalidParams(`Unknown prompt: ${name}`);
+  requireScopes(prompt.scopes, call, `prompt ${name}`);
   const given = params.arguments ?? {};
   if (typeof given !== "object" || given === null || Array.isArray(given))
     throw promptArgumentsError(name, '"arguments" must be an object of strings');

@@ -2,6 +2,7 @@ import { invalidParams, McpError } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import type { Resource } from "../../protocol/types/features.js";
 import type { TemplateVariables } from "../../protocol/uri-template.js";
+import { requireScopes, visible } from "../authorization.js";
 import { type ReadReturn, toReadResult } from "../definition/resource.js";
 import type { McpServer } from "../server.js";
 import { type CacheHint, cacheFields } from "./caching.js";
@@ -16,8 +17,9 @@ export const resourceMethods: MethodTable = {
   },
   "resources/templates/list": {
     capability: (caps) => caps.resources,
-    handler(params, { server, peer }) {
-      const page = server.templates.page(params.cursor, server.pageSize);
+    handler(params, call) {
+      const { server, peer } = call;
+      const page = server.templates.page(params.cursor, server.pageSize, (t) => visible(t.scopes, call));
       const resourceTemplates = page.items.map((t) => encodeDescriptor(t.definition, peer.rules));
       return page.nextCursor === undefined ? { resourceTemplates } : { resourceTemplates, nextCursor: page.nextCursor };
     },
@@ -50,11 +52,12 @@ export const resourceMethods: MethodTable = {
  */
 async function listResources(params: JsonObject, call: Call): Promise<JsonObject> {
   const { server, peer } = call;
-  const page = server.resources.page(params.cursor, server.pageSize);
+  const page = server.resources.page(params.cursor, server.pageSize, (r) => visible(r.scopes, call));
   let resources: Resource[] = page.items.map((r) => r.definition);
   if (page.nextCursor === undefined) {
     for (const template of server.templates.enabled()) {
-      if (template.list) resources = resources.concat(await template.list(call.context()));
+      if (template.list && visible(template.scopes, call))
+        resources = resources.concat(await template.list(call.context()));
     }
   }
   resources = resources.map((r) => encodeDescriptor(r, peer.rules));
@@ -71,6 +74,7 @@ type Found =
       read: (call: Call) => ReadReturn | Promise<ReadReturn>;
       mimeType: string | undefined;
       cache: CacheHint | undefined;
+      scopes: string[] | undefined;
     }
   | undefined;
 
@@ -82,6 +86,7 @@ export function findResource(server: McpServer, uri: string): Found {
       read: (call) => resource.read(uri, call.context()),
       mimeType: resource.definition.mimeType,
       cache: resource.cache,
+      scopes: resource.scopes,
     };
   }
   for (const template of server.templates.enabled()) {
@@ -91,6 +96,7 @@ export function findResource(server: McpServer, uri: string): Found {
         read: (call) => template.read(uri, variables, call.context()),
         mimeType: template.definition.mimeType,
         cache: template.cache,
+        scopes: template.scopes,
       };
     }
   }
@@ -104,7 +110,8 @@ const notFound = (call: Call, uri: string) =>
 async function readResource(params: JsonObject, call: Call): Promise<JsonObject> {
   const uri = requireUri(params, "resources/read");
   const found = findResource(call.server, uri);
-  if (!found) throw notFound(call, uri);
+  if (!found || !visible(found.scopes, call)) throw notFound(call, uri);
+  requireScopes(found.scopes, call, `resource ${uri}`);
   const result = toReadResult(await found.read(call), uri, found.mimeType);
   // A read that produced nothing is reported, not answered with empty contents.
   if (result.contents.length === 0) throw notFound(call, uri);

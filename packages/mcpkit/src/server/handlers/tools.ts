@@ -1,6 +1,7 @@
 import { invalidParams, McpError } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import type { CallToolResult } from "../../protocol/types/features.js";
+import { requireScopes, visible } from "../authorization.js";
 import type { ToolEntry, ToolReturn } from "../definition/tool.js";
 import { encodeContents, encodeDescriptor } from "./encode.js";
 import type { Call, MethodTable } from "./types.js";
@@ -9,8 +10,9 @@ import type { Call, MethodTable } from "./types.js";
 export const toolMethods: MethodTable = {
   "tools/list": {
     capability: (caps) => caps.tools,
-    handler(params, { server, peer }) {
-      const page = server.tools.page(params.cursor, server.pageSize);
+    handler(params, call) {
+      const { server, peer } = call;
+      const page = server.tools.page(params.cursor, server.pageSize, (t) => visible(t.scopes, call));
       const tools = page.items.map((t) => encodeDescriptor(t.definition, peer.rules));
       return page.nextCursor === undefined ? { tools } : { tools, nextCursor: page.nextCursor };
     },
@@ -25,7 +27,8 @@ async function callTool(params: JsonObject, call: Call): Promise<JsonObject> {
   const { name } = params;
   if (typeof name !== "string") throw invalidParams('tools/call needs a string "name"');
   const tool = call.server.tools.get(name);
-  if (!tool) throw invalidParams(`Unknown tool: ${name}`);
+  if (!tool || !visible(tool.scopes, call)) throw invalidParams(`Unknown tool: ${name}`);
+  requireScopes(tool.scopes, call, `tool ${name}`);
   const given = params.arguments ?? {};
   if (typeof given !== "object" || given === null || Array.isArray(given))
     throw invalidParams(`Invalid arguments for tool ${name}: "arguments" must be an object`);

@@ -27,6 +27,12 @@ export interface HttpClientOptions {
   headers?: HeaderSource;
   /** The fetch to use (default globalThis.fetch). */
   fetch?: FetchLike;
+  /**
+   * Authorization (basic/authorization): every request goes through this fetch, which adds
+   * the bearer token, authorizes on 401 and steps up on 403. Pass an OAuthClient from
+   * "mcpkit/auth"; its own `fetch` option is the one that reaches the network.
+   */
+  auth?: { fetch: FetchLike };
   /** The largest message accepted from the server, in bytes (default 16 MiB). */
   maxMessageBytes?: number;
   /** Failures no request can be blamed for (a notification the server refused, a lost GET stream). */
@@ -53,7 +59,7 @@ export interface ResolvedHttpOptions {
 }
 
 export function resolveHttpOptions(options: HttpClientOptions | undefined): ResolvedHttpOptions {
-  const fetchImpl = options?.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const fetchImpl = options?.auth?.fetch ?? options?.fetch ?? ((input, init) => globalThis.fetch(input, init));
   return {
     headers: options?.headers,
     fetch: fetchImpl,

@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
+import type { ResourceServer } from "../../../auth/server/resource-server.js";
+import type { AuthInfo } from "../../../auth/server/types.js";
 import { ErrorCode } from "../../../jsonrpc/errors.js";
 import { messageProblem } from "../../../jsonrpc/message.js";
-import type { RequestId } from "../../../jsonrpc/types.js";
+import type { JsonRpcMessage, RequestId } from "../../../jsonrpc/types.js";
 import {
   DEFAULT_NEGOTIATED_REVISION,
   isStatefulRevision,
@@ -11,6 +13,7 @@ import {
 import type { McpServer } from "../../../server/server.js";
 import type { ServerSession } from "../../../server/stateful.js";
 import type { MessageInfo } from "../../transport.js";
+import { httpAnswer } from "./answer-status.js";
 import { type EventStore, InMemoryEventStore } from "./event-store.js";
 import {
   acceptsPost,
@@ -50,8 +53,12 @@ export interface StreamableHttpOptions {
   keepAliveMs?: number;
   /** How long close() waits for requests in progress, ms (default 5000). */
   drainTimeoutMs?: number;
-  /** Turns a request into the principal bound to its session (the authorization issue builds on it). */
-  authenticate?: (request: Request) => unknown;
+  /**
+   * Authorization (basic/authorization): every request needs a bearer token the resource
+   * server accepts; its Protected Resource Metadata is served at its well-known path, and
+   * each session is bound to the principal that opened it.
+   */
+  auth?: ResourceServer;
 }
 
 export interface StreamableHttpHandler {
@@ -65,7 +72,14 @@ export interface StreamableHttpHandler {
 interface Session {
   transport: HttpSessionTransport;
   session: ServerSession;
+  /** Who opened it: later requests must come from the same principal. */
+  principal: string | undefined;
 }
+
+const principalOf = (info: MessageInfo): string | undefined => {
+  const auth = info.auth as AuthInfo | undefined;
+  return auth?.subject ?? auth?.clientId;
+};
 
 const SESSION_HEADER = "mcp-session-id";
 
@@ -91,6 +105,7 @@ export function createStreamableHttpHandler(
     eventStore: stateful ? eventStore : undefined,
     retryMs: options.retryMs ?? 1000,
     keepAliveMs: options.keepAliveMs ?? 25_000,
+    answer: (message: JsonRpcMessage) => httpAnswer(message, false, options.auth),
   };
   const sessions = new Map<string, Session>();
   let closing = false;
@@ -113,10 +128,20 @@ export function createStreamableHttpHandler(
     await entry.session.close();
   }
 
-  async function openSession(assumeRevision: Revision | undefined, sessionId: string | undefined): Promise<Session> {
+  /** A session of this caller: another principal's session id is as unknown as a made-up one. */
+  function sessionFor(id: string, info: MessageInfo): Session | undefined {
+    const entry = sessions.get(id);
+    return entry && entry.principal === principalOf(info) ? entry : undefined;
+  }
+
+  async function openSession(
+    assumeRevision: Revision | undefined,
+    sessionId: string | undefined,
+    info: MessageInfo,
+  ): Promise<Session> {
     const transport = new HttpSessionTransport({ sessionId, ...transportOptions });
     const session = await server.connect(transport, assumeRevision ? { assumeRevision } : undefined);
-    const entry = { transport, session };
+    const entry = { transport, session, principal: principalOf(info) };
     if (sessionId) {
       sessions.set(sessionId, entry);
       void session.closed.then(() => sessions.delete(sessionId));
@@ -154,7 +179,7 @@ export function createStreamableHttpHandler(
       return jsonRpcErrorResponse(400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
     }
     if (isModernPost(request, body)) {
-      return handleModernPost(server, request, body, info, transportOptions);
+      return handleModernPost(server, request, body, info, { ...transportOptions, auth: options.auth });
     }
     const versionError = checkLegacyVersion(request);
     if (versionError) return versionError;
@@ -188,6 +213,7 @@ export function createStreamableHttpHandler(
       const entry = await openSession(
         initialize ? undefined : ((version as Revision | null) ?? DEFAULT_NEGOTIATED_REVISION),
         undefined,
+        info,
       );
       const response = await entry.transport.post(body, requestIds, info);
       void entry.transport.settled().then(() => entry.session.close());
@@ -201,7 +227,7 @@ export function createStreamableHttpHandler(
         });
       }
       const id = newSessionId();
-      const entry = await openSession(undefined, id);
+      const entry = await openSession(undefined, id, info);
       const response = await entry.transport.post(body, requestIds, info);
       response.headers.set(SESSION_HEADER, id);
       return response;
@@ -213,12 +239,12 @@ export function createStreamableHttpHandler(
         "Bad Request: Mcp-Session-Id header is required (send initialize first)",
       );
     }
-    const entry = sessions.get(sessionId);
+    const entry = sessionFor(sessionId, info);
     if (!entry) return sessionNotFound();
     return entry.transport.post(body, requestIds, info);
   }
 
-  async function handleGet(request: Request): Promise<Response> {
+  async function handleGet(request: Request, info: MessageInfo): Promise<Response> {
     if (!stateful) return methodNotAllowed("GET: this server keeps no sessions, so it has no stream to offer");
     if (!acceptsSse(request)) {
       return jsonRpcErrorResponse(406, ErrorCode.InvalidRequest, "Not Acceptable: Accept must list text/event-stream");
@@ -228,17 +254,17 @@ export function createStreamableHttpHandler(
       return jsonRpcErrorResponse(400, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required");
     const versionError = checkLegacyVersion(request);
     if (versionError) return versionError;
-    const entry = sessions.get(sessionId);
+    const entry = sessionFor(sessionId, info);
     if (!entry) return sessionNotFound();
     return entry.transport.get(request.headers.get("last-event-id"));
   }
 
-  async function handleDelete(request: Request): Promise<Response> {
+  async function handleDelete(request: Request, info: MessageInfo): Promise<Response> {
     if (!stateful) return methodNotAllowed("DELETE: this server keeps no sessions");
     const sessionId = request.headers.get(SESSION_HEADER);
     if (sessionId === null)
       return jsonRpcErrorResponse(400, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required");
-    if (!sessions.has(sessionId)) return sessionNotFound();
+    if (!sessionFor(sessionId, info)) return sessionNotFound();
     await endSession(sessionId);
     return new Response(null, { status: 204 });
   }
@@ -248,14 +274,21 @@ export function createStreamableHttpHandler(
     if (rejected) return rejected;
     if (request.method === "OPTIONS") return preflight(request, options.cors);
     const info: MessageInfo = { headers: request.headers };
-    if (options.authenticate) info.auth = await options.authenticate(request);
+    if (options.auth) {
+      if (request.method === "GET" && new URL(request.url).pathname === options.auth.metadataPath) {
+        return options.auth.serveMetadata(request);
+      }
+      const verdict = await options.auth.authenticate(request);
+      if (verdict instanceof Response) return verdict;
+      info.auth = verdict;
+    }
     switch (request.method) {
       case "POST":
         return handlePost(request, info);
       case "GET":
-        return handleGet(request);
+        return handleGet(request, info);
       case "DELETE":
-        return handleDelete(request);
+        return handleDelete(request, info);
       default:
         return methodNotAllowed(`${request.method} is not supported on the MCP endpoint`);
     }

@@ -1,3 +1,4 @@
+import type { ResourceServer } from "../../../auth/server/resource-server.js";
 import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
 import { messageProblem } from "../../../jsonrpc/message.js";
 import type { JsonObject, JsonRpcMessage, RequestId } from "../../../jsonrpc/types.js";
@@ -8,6 +9,7 @@ import { isStatefulRevision } from "../../../protocol/versions.js";
 import type { McpServer } from "../../../server/server.js";
 import { readEnvelope } from "../../../server/stateless.js";
 import type { MessageInfo } from "../../transport.js";
+import { httpAnswer } from "./answer-status.js";
 import { jsonRpcErrorResponse } from "./responses.js";
 import { HttpSessionTransport } from "./session-transport.js";
 
@@ -24,19 +26,6 @@ export function isModernPost(request: Request, body: unknown): boolean {
   const params = (body as { params?: { _meta?: unknown } } | null)?.params;
   const meta = params?._meta;
   return typeof meta === "object" && meta !== null && META.protocolVersion in meta;
-}
-
-/** HTTP status for a JSON-RPC error on this path (transports §Protocol Version Header, basic/index §_meta). */
-function statusFor(code: number): number {
-  if (code === ErrorCode.MethodNotFound) return 404;
-  if (
-    code === ErrorCode.HeaderMismatch ||
-    code === ErrorCode.MissingRequiredClientCapability ||
-    code === ErrorCode.UnsupportedProtocolVersion
-  ) {
-    return 400;
-  }
-  return 200;
 }
 
 const NAMED = new Set(["tools/call", "resources/read", "prompts/get"]);
@@ -93,6 +82,7 @@ function checkHeaders(
 export interface ModernPostOptions {
   retryMs: number;
   keepAliveMs: number;
+  auth?: ResourceServer;
 }
 
 export async function handleModernPost(
@@ -144,7 +134,7 @@ export async function handleModernPost(
     keepAliveMs: options.keepAliveMs,
     // streamable-http §Cancellation: closing the response stream cancels the request.
     cancelOnDisconnect: true,
-    statusFor: (m) => ("error" in m ? statusFor(m.error.code) : 200),
+    answer: (m) => httpAnswer(m, true, options.auth),
   });
   const session = await server.connect(transport, { modern: true });
   const response = await transport.post(message, [id], info);

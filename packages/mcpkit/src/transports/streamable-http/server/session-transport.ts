@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { JsonRpcMessage, RequestId } from "../../../jsonrpc/types.js";
 import { formatSse, SSE_HEADERS, SseConnection } from "../../http/sse.js";
 import type { MessageInfo, SendOptions, Transport, TransportSink } from "../../transport.js";
+import type { HttpAnswer } from "./answer-status.js";
 import type { EventStore } from "./event-store.js";
 import { jsonRpcErrorResponse } from "./responses.js";
 
@@ -15,8 +16,8 @@ export interface SessionTransportOptions {
   maxFinishedStreams?: number;
   /** Treat a dropped connection as the client cancelling its request (2026-07-28 §Cancellation). */
   cancelOnDisconnect?: boolean;
-  /** The HTTP status of a JSON answer (default 200). */
-  statusFor?: (message: JsonRpcMessage) => number;
+  /** The HTTP status and headers of a JSON answer (default 200). */
+  answer?: (message: JsonRpcMessage) => HttpAnswer;
 }
 
 /**
@@ -216,9 +217,12 @@ export class HttpSessionTransport implements Transport {
     stream.enqueue(async () => {
       if (stream.undecided && final) {
         // Answered before anything else was sent: one JSON body, no stream needed.
-        const status = Array.isArray(message) ? 200 : (this.options.statusFor?.(message) ?? 200);
+        const answer = Array.isArray(message) ? undefined : this.options.answer?.(message);
         stream.undecided(
-          new Response(JSON.stringify(message), { status, headers: { "content-type": "application/json" } }),
+          new Response(JSON.stringify(message), {
+            status: answer?.status ?? 200,
+            headers: { "content-type": "application/json", ...answer?.headers },
+          }),
         );
         stream.undecided = undefined;
         this.finish(stream);

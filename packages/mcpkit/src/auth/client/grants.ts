@@ -1,0 +1,151 @@
+import { importPKCS8 } from "jose";
+import * as oauth from "oauth4webapi";
+import { OAuthError } from "./errors.js";
+import type { ClientRegistration, MachineCredentials, StoredTokens } from "./types.js";
+
+/**
+ * Token endpoint calls through oauth4webapi: the authorization code (with PKCE), refresh,
+ * and client credentials grants, each carrying the RFC 8707 `resource`.
+ */
+
+export interface GrantContext {
+  as: oauth.AuthorizationServer;
+  resource: string;
+  fetch: typeof fetch;
+  /** Plain HTTP is allowed for loopback authorization servers only. */
+  insecure: boolean;
+}
+
+const requestOptions = (ctx: GrantContext, extra: Record<string, string>) => ({
+  additionalParameters: { resource: ctx.resource, ...extra },
+  [oauth.customFetch]: ctx.fetch,
+  ...(ctx.insecure && { [oauth.allowInsecureRequests]: true }),
+});
+
+/**
+ * client_secret_basic (RFC 6749 §2.3.1): id and secret form-encoded, then Base64. Only
+ * characters outside the unreserved set are escaped, as most servers expect.
+ */
+function secretBasic(secret: string): oauth.ClientAuth {
+  const encode = (value: string) => encodeURIComponent(value).replace(/%20/g, "+");
+  return (_as, client, _body, headers) => {
+    const pair = `${encode(client.client_id)}:${encode(secret)}`;
+    headers.set("authorization", `Basic ${Buffer.from(pair, "utf8").toString("base64")}`);
+  };
+}
+
+/** RFC 8414 §2 default and the client's registered method decide how it authenticates. */
+export function clientAuth(as: oauth.AuthorizationServer, client: ClientRegistration): oauth.ClientAuth {
+  const supported = as.token_endpoint_auth_methods_supported;
+  const method =
+    client.token_endpoint_auth_method ??
+    (!client.client_secret
+      ? "none"
+      : !supported || supported.includes("client_secret_basic")
+        ? "client_secret_basic"
+        : "client_secret_post");
+  if (method === "none" || !client.client_secret) return oauth.None();
+  return method === "client_secret_post"
+    ? oauth.ClientSecretPost(client.client_secret)
+    : secretBasic(client.client_secret);
+}
+
+function stored(response: oauth.TokenEndpointResponse, issuer: string, previous?: StoredTokens): StoredTokens {
+  const tokens: StoredTokens = {
+    access_token: response.access_token,
+    token_type: response.token_type,
+    issuer,
+    obtained_at: Date.now(),
+  };
+  const refresh = response.refresh_token ?? previous?.refresh_token;
+  if (refresh) tokens.refresh_token = refresh;
+  if (response.scope ?? previous?.scope) tokens.scope = (response.scope ?? previous?.scope) as string;
+  if (typeof response.expires_in === "number") tokens.expires_at = Date.now() + response.expires_in * 1000;
+  return tokens;
+}
+
+const failed = (grant: string, error: unknown) =>
+  new OAuthError("token_request_failed", `The ${grant} token request failed: ${(error as Error).message}`, {
+    cause: error,
+  });
+
+export async function exchangeCode(
+  ctx: GrantContext,
+  client: ClientRegistration,
+  callback: URLSearchParams,
+  redirectUri: string,
+  codeVerifier: string,
+): Promise<StoredTokens> {
+  try {
+    const response = await oauth.authorizationCodeGrantRequest(
+      ctx.as,
+      { client_id: client.client_id },
+      clientAuth(ctx.as, client),
+      callback,
+      redirectUri,
+      codeVerifier,
+      requestOptions(ctx, {}),
+    );
+    return stored(
+      await oauth.processAuthorizationCodeResponse(ctx.as, { client_id: client.client_id }, response),
+      ctx.as.issuer,
+    );
+  } catch (error) {
+    throw failed("authorization code", error);
+  }
+}
+
+export async function refresh(
+  ctx: GrantContext,
+  client: ClientRegistration,
+  tokens: StoredTokens,
+): Promise<StoredTokens> {
+  if (!tokens.refresh_token) throw new OAuthError("no_refresh_token", "There is no refresh token");
+  try {
+    const response = await oauth.refreshTokenGrantRequest(
+      ctx.as,
+      { client_id: client.client_id },
+      clientAuth(ctx.as, client),
+      tokens.refresh_token,
+      requestOptions(ctx, {}),
+    );
+    return stored(
+      await oauth.processRefreshTokenResponse(ctx.as, { client_id: client.client_id }, response),
+      ctx.as.issuer,
+      tokens,
+    );
+  } catch (error) {
+    throw failed("refresh", error);
+  }
+}
+
+export async function clientCredentials(
+  ctx: GrantContext,
+  credentials: MachineCredentials,
+  scope: string | undefined,
+): Promise<StoredTokens> {
+  let auth: oauth.ClientAuth;
+  if ("private_key_pem" in credentials) {
+    const key = await importPKCS8(credentials.private_key_pem, credentials.algorithm);
+    auth = oauth.PrivateKeyJwt(credentials.key_id ? { key, kid: credentials.key_id } : key);
+  } else {
+    auth =
+      credentials.method === "client_secret_post"
+        ? oauth.ClientSecretPost(credentials.client_secret)
+        : secretBasic(credentials.client_secret);
+  }
+  const client = { client_id: credentials.client_id };
+  try {
+    const parameters = new URLSearchParams(scope ? { scope } : {});
+    const response = await oauth.clientCredentialsGrantRequest(
+      ctx.as,
+      client,
+      auth,
+      parameters,
+      requestOptions(ctx, {}),
+    );
+    return stored(await oauth.processClientCredentialsResponse(ctx.as, client, response), ctx.as.issuer);
+  } catch (error) {
+    throw failed("client credentials", error);
+  }
+}

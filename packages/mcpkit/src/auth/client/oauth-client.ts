@@ -1,0 +1,307 @@
+import * as oauth from "oauth4webapi";
+import { type BearerChallenge, parseBearerChallenge } from "../challenge.js";
+import {
+  canonicalResource,
+  discoverAuthorizationServer,
+  discoverResource,
+  fallbackAuthorizationServer,
+  type ResourceMetadata,
+} from "./discovery.js";
+import { OAuthError } from "./errors.js";
+import { clientCredentials, exchangeCode, type GrantContext, refresh } from "./grants.js";
+import { clientFor, forgetClient, type RegistrationOptions } from "./registration.js";
+import { memoryStorage, type OAuthStorage } from "./storage.js";
+import type { ClientRegistration, MachineCredentials, RedirectHandler, StoredTokens } from "./types.js";
+
+export interface OAuthClientOptions {
+  /** The MCP server (endpoint URL) the tokens are for. */
+  serverUrl: string | URL;
+  /** Where the authorization server sends the user back (needed for the authorization code flow). */
+  redirectUri?: string;
+  /** Takes the user to the authorization URL and resolves with the callback. */
+  redirect?: RedirectHandler;
+  /** Pre-registered credentials, by issuer, or a function of the issuer. */
+  credentials?: RegistrationOptions["credentials"];
+  /** This client's Client ID Metadata Document URL (an https URL used as client_id). */
+  clientMetadataUrl?: string;
+  /** client_name for dynamic registration (default "mcpkit"). */
+  clientName?: string;
+  clientUri?: string;
+  /** Use the client_credentials grant instead of a user's authorization (no redirect). */
+  machine?: MachineCredentials;
+  /** Scopes to ask for instead of the spec's selection (challenge, then scopes_supported). */
+  scope?: string;
+  /** Ask for offline_access (a refresh token) when the server supports it (default true). */
+  offlineAccess?: boolean;
+  /** Credentials and tokens (default: in memory). */
+  storage?: OAuthStorage;
+  fetch?: typeof fetch;
+  /** How many times one request may trigger step-up authorization after 403 (default 2). */
+  maxStepUps?: number;
+  /** Refresh this long before expiry, ms (default 60 000). */
+  refreshSkewMs?: number;
+}
+
+const isLoopbackUrl = (url: string) => {
+  try {
+    const host = new URL(url).hostname;
+    return host === "localhost" || host === "127.0.0.1" || host === "[::1]";
+  } catch {
+    return false;
+  }
+};
+
+interface Authority {
+  as: oauth.AuthorizationServer;
+  resource: string;
+  metadata: ResourceMetadata | undefined;
+}
+
+/**
+ * The client side of authorization (basic/authorization): finds the authorization server
+ * from the MCP server's challenge, registers, runs the authorization code flow with PKCE
+ * (or client credentials), keeps the tokens fresh, and steps up scopes on 403. `fetch` is
+ * a drop-in fetch that does all of it.
+ */
+export class OAuthClient {
+  private readonly options: OAuthClientOptions;
+  private readonly serverUrl: URL;
+  private readonly storage: OAuthStorage;
+  private readonly fetchImpl: typeof fetch;
+  private authority: Authority | undefined;
+  private pending: Promise<void> | undefined;
+
+  constructor(options: OAuthClientOptions) {
+    this.options = options;
+    this.serverUrl = new URL(options.serverUrl);
+    this.storage = options.storage ?? memoryStorage();
+    this.fetchImpl = options.fetch ?? globalThis.fetch;
+  }
+
+  private get tokenKey(): string {
+    return `tokens ${canonicalResource(this.serverUrl)}`;
+  }
+
+  /** The current tokens, if any. */
+  async tokens(): Promise<StoredTokens | undefined> {
+    return (await this.storage.get(this.tokenKey)) as StoredTokens | undefined;
+  }
+
+  /** A usable access token: refreshed first when it is about to expire. */
+  async accessToken(): Promise<string | undefined> {
+    const tokens = await this.tokens();
+    if (!tokens) return undefined;
+    // Refresh ahead of expiry, but never earlier than half of the token's life.
+    const life =
+      tokens.expires_at !== undefined && tokens.obtained_at !== undefined
+        ? tokens.expires_at - tokens.obtained_at
+        : Number.POSITIVE_INFINITY;
+    const skew = Math.min(this.options.refreshSkewMs ?? 60_000, life / 2);
+    if (tokens.expires_at !== undefined && tokens.expires_at - skew < Date.now()) {
+      if (tokens.refresh_token && (await this.tryRefresh(tokens))) return (await this.tokens())?.access_token;
+      if (tokens.expires_at < Date.now()) return undefined;
+    }
+    return tokens.access_token;
+  }
+
+  /** Forgets the tokens (the credentials stay). */
+  async logout(): Promise<void> {
+    await this.storage.delete(this.tokenKey);
+  }
+
+  /** A fetch that adds the token, authorizes on 401, and steps up on 403 insufficient_scope. */
+  readonly fetch: typeof fetch = async (input, init) => {
+    let response = await this.send(input, init);
+    if (response.status === 401) {
+      const challenge = parseBearerChallenge(response.headers.get("www-authenticate"));
+      await response.body?.cancel().catch(() => {});
+      await this.authorizeOnce(challenge, true);
+      response = await this.send(input, init);
+    }
+    let stepUps = 0;
+    while (response.status === 403) {
+      const challenge = parseBearerChallenge(response.headers.get("www-authenticate"));
+      if (challenge?.error !== "insufficient_scope" || stepUps >= (this.options.maxStepUps ?? 2)) break;
+      stepUps++;
+      await response.body?.cancel().catch(() => {});
+      await this.authorizeOnce(challenge, false);
+      response = await this.send(input, init);
+    }
+    return response;
+  };
+
+  private async send(input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1]): Promise<Response> {
+    const token = await this.accessToken();
+    const headers = new Headers(init?.headers);
+    if (token) headers.set("authorization", `Bearer ${token}`);
+    return this.fetchImpl(input, { ...init, headers });
+  }
+
+  /** Concurrent 401s share one authorization. */
+  private authorizeOnce(challenge: BearerChallenge | undefined, tryRefresh: boolean): Promise<void> {
+    this.pending ??= this.authorize(challenge, tryRefresh).finally(() => {
+      this.pending = undefined;
+    });
+    return this.pending;
+  }
+
+  /** Runs discovery, registration and a grant, and stores the tokens. */
+  async authorize(challenge?: BearerChallenge, tryRefresh = false): Promise<void> {
+    const authority = await this.discover(challenge);
+    const current = await this.tokens();
+    if (
+      tryRefresh &&
+      current?.refresh_token &&
+      current.issuer === authority.as.issuer &&
+      (await this.tryRefresh(current))
+    )
+      return;
+    const ctx = this.grantContext(authority);
+    const scope = this.chooseScope(authority, challenge, current);
+    const tokens = this.options.machine
+      ? await clientCredentials(ctx, this.options.machine, scope)
+      : await this.authorizationCode(ctx, authority, scope);
+    await this.storage.set(this.tokenKey, tokens);
+  }
+
+  private grantContext(authority: Authority): GrantContext {
+    const insecure = isLoopbackUrl(authority.as.issuer);
+    return { as: authority.as, resource: authority.resource, fetch: this.fetchImpl, insecure };
+  }
+
+  /** authorization §Authorization Server Discovery, with the 2025-03-26 fallbacks. */
+  private async discover(challenge: BearerChallenge | undefined): Promise<Authority> {
+    if (this.authority && !challenge?.resourceMetadata) return this.authority;
+    const metadata = await discoverResource(this.serverUrl, challenge?.resourceMetadata, this.fetchImpl);
+    const resource = metadata?.resource
+      ? canonicalResource(new URL(metadata.resource))
+      : canonicalResource(this.serverUrl);
+    const issuerUrl = metadata?.authorization_servers?.[0];
+    const issuer = new URL(issuerUrl ?? this.serverUrl.origin);
+    const found = await discoverAuthorizationServer(issuer, this.fetchImpl);
+    const as = found ?? (issuerUrl && metadata ? undefined : fallbackAuthorizationServer(issuer));
+    if (!as) throw new OAuthError("no_metadata", `No authorization server metadata at ${issuer.href}`);
+    const previous = this.authority?.as.issuer;
+    if (previous && previous !== as.issuer) {
+      // SEP-2352: the authorization server changed; what it issued elsewhere is not reused.
+      await this.logout();
+    }
+    this.authority = { as, resource, metadata };
+    return this.authority;
+  }
+
+  /** authorization §Scope Selection Strategy, plus offline_access when the server offers it (SEP-2207). */
+  private chooseScope(
+    authority: Authority,
+    challenge: BearerChallenge | undefined,
+    current: StoredTokens | undefined,
+  ): string | undefined {
+    let scopes = this.options.scope?.split(" ");
+    if (!scopes) {
+      if (challenge?.scope) {
+        // Step-up keeps what was granted and adds what the challenge needs.
+        scopes =
+          challenge.error === "insufficient_scope" && current?.scope
+            ? [...current.scope.split(" "), ...challenge.scope.split(" ")]
+            : challenge.scope.split(" ");
+      } else if (authority.metadata?.scopes_supported?.length) {
+        scopes = [...authority.metadata.scopes_supported];
+      }
+    }
+    const offered = authority.as.scopes_supported;
+    if (this.options.offlineAccess !== false && !this.options.machine && offered?.includes("offline_access")) {
+      scopes = [...(scopes ?? []), "offline_access"];
+    }
+    const unique = [...new Set(scopes ?? [])].filter((s) => s !== "");
+    return unique.length > 0 ? unique.join(" ") : undefined;
+  }
+
+  private async authorizationCode(
+    ctx: GrantContext,
+    authority: Authority,
+    scope: string | undefined,
+  ): Promise<StoredTokens> {
+    const { as } = authority;
+    const redirectUri = this.options.redirectUri;
+    if (!redirectUri || !this.options.redirect) {
+      throw new OAuthError(
+        "no_redirect",
+        "The server needs authorization: configure redirectUri and a redirect handler (or machine credentials)",
+      );
+    }
+    // authorization §Authorization Code Protection: PKCE S256, checked against the metadata.
+    if (!as.code_challenge_methods_supported?.includes("S256")) {
+      throw new OAuthError(
+        "pkce_unsupported",
+        `The authorization server ${as.issuer} does not support PKCE with S256; refusing to authorize`,
+      );
+    }
+    if (!as.authorization_endpoint) throw new OAuthError("no_metadata", `${as.issuer} has no authorization endpoint`);
+    const client = await clientFor(as, {
+      storage: this.storage,
+      fetch: this.fetchImpl,
+      redirectUri,
+      credentials: this.options.credentials,
+      clientMetadataUrl: this.options.clientMetadataUrl,
+      clientName: this.options.clientName ?? "mcpkit",
+      clientUri: this.options.clientUri,
+      scope,
+    });
+    const verifier = oauth.generateRandomCodeVerifier();
+    const state = oauth.generateRandomState();
+    const url = new URL(as.authorization_endpoint);
+    url.searchParams.set("response_type", "code");
+    url.searchParams.set("client_id", client.client_id);
+    url.searchParams.set("redirect_uri", redirectUri);
+    url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(verifier));
+    url.searchParams.set("code_challenge_method", "S256");
+    url.searchParams.set("state", state);
+    url.searchParams.set("resource", authority.resource);
+    if (scope) url.searchParams.set("scope", scope);
+    const returned = await this.options.redirect(url);
+    const params =
+      returned instanceof URLSearchParams
+        ? returned
+        : new URL(typeof returned === "string" ? returned : returned.href, redirectUri).searchParams;
+    let callback: URLSearchParams;
+    try {
+      // Checks state, the error parameter and `iss` against the issuer (RFC 9207).
+      callback = oauth.validateAuthResponse(as, { client_id: client.client_id }, params, state);
+    } catch (error) {
+      throw new OAuthError(
+        "authorization_failed",
+        `The authorization response was refused: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+    try {
+      return await exchangeCode(ctx, client, callback, redirectUri, verifier);
+    } catch (error) {
+      // A registration the server no longer knows is dropped, so the next attempt registers again.
+      if (/invalid_client/.test(String((error as Error).message))) await forgetClient(this.storage, as.issuer);
+      throw error;
+    }
+  }
+
+  private async tryRefresh(tokens: StoredTokens): Promise<boolean> {
+    try {
+      const authority = this.authority ?? (await this.discover(undefined));
+      if (authority.as.issuer !== tokens.issuer) return false;
+      const client: ClientRegistration | undefined = this.options.machine
+        ? { client_id: this.options.machine.client_id }
+        : await clientFor(authority.as, {
+            storage: this.storage,
+            fetch: this.fetchImpl,
+            redirectUri: this.options.redirectUri,
+            credentials: this.options.credentials,
+            clientMetadataUrl: this.options.clientMetadataUrl,
+            clientName: this.options.clientName ?? "mcpkit",
+          });
+      const refreshed = await refresh(this.grantContext(authority), client, tokens);
+      await this.storage.set(this.tokenKey, refreshed);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,31 @@
+/** Client credentials for one authorization server (never reused with another: 2026-07-28 SEP-2352). */
+export interface ClientRegistration {
+  client_id: string;
+  client_secret?: string;
+  /** client_secret_basic, client_secret_post or none. */
+  token_endpoint_auth_method?: string;
+}
+
+export interface StoredTokens {
+  access_token: string;
+  token_type: string;
+  refresh_token?: string;
+  scope?: string;
+  /** Expiry, ms since the epoch. */
+  expires_at?: number;
+  /** When they were issued, ms since the epoch. */
+  obtained_at?: number;
+  /** The authorization server that issued them. */
+  issuer: string;
+}
+
+/**
+ * Shows the user the authorization URL (opens a browser, prints it…) and resolves with
+ * the URL the authorization server redirected back to, or its query parameters.
+ */
+export type RedirectHandler = (authorizationUrl: URL) => Promise<URL | URLSearchParams | string>;
+
+/** The client_credentials grant (the OAuth client credentials extension): no user involved. */
+export type MachineCredentials =
+  | { client_id: string; client_secret: string; method?: "client_secret_basic" | "client_secret_post" }
+  | { client_id: string; private_key_pem: string; algorithm: string; key_id?: string };

@@ -1,0 +1,172 @@
+import { createHash, randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
+
+/**
+ * A small OAuth 2.1 authorization server for tests, on 127.0.0.1: metadata (RFC 8414),
+ * dynamic registration, an authorization endpoint that approves at once (redirecting
+ * with code, state and iss), PKCE-checked code exchange, refresh, and ES256 JWT access
+ * tokens for the requested `resource`. Everything it did is recorded for assertions.
+ */
+export interface TestAuthorizationServer {
+  issuer: string;
+  jwksUrl: string;
+  /** Grants seen at the token endpoint, in order. */
+  grants: string[];
+  /** Authorization requests seen (their query parameters). */
+  authorizations: URLSearchParams[];
+  /** Access token lifetime for the next tokens, seconds. */
+  tokenLifetime: number;
+  /** Scopes the next authorizations grant (default: what was asked). */
+  grantScopes: string | undefined;
+  /** Signs a token directly (for verifier tests). */
+  sign(
+    claims: Record<string, unknown>,
+    options?: { expiresIn?: string | number; issuer?: string; audience?: string },
+  ): Promise<string>;
+  close(): Promise<void>;
+}
+
+const json = (res: ServerResponse, status: number, body: unknown) => {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(body));
+};
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  let body = "";
+  for await (const chunk of req) body += chunk;
+  return new URLSearchParams(body);
+}
+
+export async function startAuthorizationServer(): Promise<TestAuthorizationServer> {
+  const { publicKey, privateKey } = await generateKeyPair("ES256");
+  const jwk: JWK = { ...(await exportJWK(publicKey)), kid: "test-key", alg: "ES256", use: "sig" };
+  const clients = new Map<string, { redirect_uris: string[] }>();
+  const codes = new Map<
+    string,
+    { challenge: string; clientId: string; redirectUri: string; resource: string; scope: string }
+  >();
+  const refreshTokens = new Map<string, { clientId: string; resource: string; scope: string }>();
+  let issuer = "";
+  const state: TestAuthorizationServer = {
+    issuer: "",
+    jwksUrl: "",
+    grants: [],
+    authorizations: [],
+    tokenLifetime: 3600,
+    grantScopes: undefined,
+    sign: (claims, options = {}) =>
+      new SignJWT(claims)
+        .setProtectedHeader({ alg: "ES256", kid: "test-key" })
+        .setIssuer(options.issuer ?? issuer)
+        .setAudience(options.audience ?? String(claims.aud ?? ""))
+        .setIssuedAt()
+        .setExpirationTime(options.expiresIn ?? "1h")
+        .sign(privateKey),
+    close: async () => {},
+  };
+
+  const issue = async (clientId: string, resource: string, scope: string) => {
+    const access = await new SignJWT({ scope, client_id: clientId })
+      .setProtectedHeader({ alg: "ES256", kid: "test-key" })
+      .setIssuer(issuer)
+      .setSubject("user-ada")
+      .setAudience(resource)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(Date.now() / 1000) + state.tokenLifetime)
+      .sign(privateKey);
+    const refresh = randomBytes(16).toString("base64url");
+    refreshTokens.set(refresh, { clientId, resource, scope });
+    return {
+      access_token: access,
+      token_type: "Bearer",
+      expires_in: state.tokenLifetime,
+      refresh_token: refresh,
+      scope,
+    };
+  };
+
+  const server: Server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", issuer);
+    if (url.pathname === "/.well-known/oauth-authorization-server") {
+      return json(res, 200, {
+        issuer,
+        authorization_endpoint: `${issuer}/authorize`,
+        token_endpoint: `${issuer}/token`,
+        registration_endpoint: `${issuer}/register`,
+        jwks_uri: `${issuer}/jwks`,
+        response_types_supported: ["code"],
+        grant_types_supported: ["authorization_code", "refresh_token"],
+        code_challenge_methods_supported: ["S256"],
+        token_endpoint_auth_methods_supported: ["none"],
+        scopes_supported: ["tools:read", "tools:admin", "offline_access"],
+        authorization_response_iss_parameter_supported: true,
+      });
+    }
+    if (url.pathname === "/jwks") return json(res, 200, { keys: [jwk] });
+    if (url.pathname === "/register" && req.method === "POST") {
+      let body = "";
+      for await (const chunk of req) body += chunk;
+      const metadata = JSON.parse(body) as { redirect_uris: string[] };
+      const clientId = `client-${randomBytes(6).toString("hex")}`;
+      clients.set(clientId, { redirect_uris: metadata.redirect_uris });
+      return json(res, 201, { ...metadata, client_id: clientId, token_endpoint_auth_method: "none" });
+    }
+    if (url.pathname === "/authorize") {
+      const params = url.searchParams;
+      state.authorizations.push(params);
+      const client = clients.get(params.get("client_id") ?? "");
+      const redirectUri = params.get("redirect_uri") ?? "";
+      if (!client?.redirect_uris.includes(redirectUri)) return json(res, 400, { error: "invalid_request" });
+      const code = randomBytes(12).toString("base64url");
+      codes.set(code, {
+        challenge: params.get("code_challenge") ?? "",
+        clientId: params.get("client_id") ?? "",
+        redirectUri,
+        resource: params.get("resource") ?? "",
+        scope: state.grantScopes ?? params.get("scope") ?? "",
+      });
+      const back = new URL(redirectUri);
+      back.searchParams.set("code", code);
+      back.searchParams.set("state", params.get("state") ?? "");
+      back.searchParams.set("iss", issuer);
+      res.writeHead(302, { location: back.href });
+      return res.end();
+    }
+    if (url.pathname === "/token" && req.method === "POST") {
+      const form = await readForm(req);
+      const grant = form.get("grant_type") ?? "";
+      state.grants.push(grant);
+      if (grant === "authorization_code") {
+        const entry = codes.get(form.get("code") ?? "");
+        codes.delete(form.get("code") ?? "");
+        const verifier = form.get("code_verifier") ?? "";
+        const challenge = createHash("sha256").update(verifier).digest("base64url");
+        if (!entry || entry.challenge !== challenge || entry.redirectUri !== form.get("redirect_uri")) {
+          return json(res, 400, { error: "invalid_grant" });
+        }
+        if (form.get("resource") !== entry.resource) return json(res, 400, { error: "invalid_target" });
+        return json(res, 200, await issue(entry.clientId, entry.resource, entry.scope));
+      }
+      if (grant === "refresh_token") {
+        const entry = refreshTokens.get(form.get("refresh_token") ?? "");
+        refreshTokens.delete(form.get("refresh_token") ?? "");
+        if (!entry) return json(res, 400, { error: "invalid_grant" });
+        return json(res, 200, await issue(entry.clientId, form.get("resource") ?? entry.resource, entry.scope));
+      }
+      return json(res, 400, { error: "unsupported_grant_type" });
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  state.issuer = issuer;
+  state.jwksUrl = `${issuer}/jwks`;
+  state.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return state;
+}
