@@ -86,10 +86,9 @@ async function startServer() {
 
 /**
  * Runs the scored server and client scenarios of `revision`. Returns one result per scored
- * scenario: { side, scenario, ok, failures }. Client scenarios named in `outOfScope`
- * (a predicate) are run but reported separately.
+ * scenario: { side, scenario, ok, failures }.
  */
-export async function runConformance(revision, { outOfScope = () => false } = {}) {
+export async function runConformance(revision) {
   const scored = await scoredScenarios(revision);
   const out = mkdtempSync(join(tmpdir(), "mcpkit-conformance-"));
   const results = [];
@@ -143,7 +142,6 @@ export async function runConformance(revision, { outOfScope = () => false } = {}
       scenario,
       ok: failures !== undefined && failures.length === 0,
       failures: failures ?? ["no result"],
-      outOfScope: outOfScope(scenario),
     });
   }
   rmSync(out, { recursive: true, force: true });
@@ -152,9 +150,9 @@ export async function runConformance(revision, { outOfScope = () => false } = {}
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const revision = process.argv[2] ?? "2025-11-25";
-  const results = await runConformance(revision, { outOfScope: (s) => s.startsWith("auth/") });
+  const results = await runConformance(revision);
   for (const r of results) {
-    const mark = r.ok ? "ok  " : r.outOfScope ? "todo" : "FAIL";
+    const mark = r.ok ? "ok  " : "FAIL";
     console.log(`${mark} ${r.side} ${r.scenario}${r.ok ? "" : `  ${r.failures.join("; ")}`}`);
   }
 }
