@@ -61,8 +61,20 @@ function oauthClient(ctx) {
     machine = { client_id: clientId, private_key_pem: pem, algorithm: String(ctx.signing_algorithm ?? "ES256") };
   else if (clientId && secret && scenario.startsWith("auth/client-credentials"))
     machine = { client_id: clientId, client_secret: secret };
+  /** @type {import("mcpkit/auth").EnterpriseCredentials | undefined} */
+  const enterprise =
+    clientId && typeof ctx.idp_token_endpoint === "string" && typeof ctx.idp_id_token === "string"
+      ? {
+          idpTokenEndpoint: ctx.idp_token_endpoint,
+          idpIssuer: typeof ctx.idp_issuer === "string" ? ctx.idp_issuer : undefined,
+          idpClientId: String(ctx.idp_client_id ?? clientId),
+          idToken: ctx.idp_id_token,
+          client_id: clientId,
+          client_secret: secret,
+        }
+      : undefined;
   const preRegistered =
-    !machine && clientId ? { client_id: clientId, ...(secret && { client_secret: secret }) } : undefined;
+    !machine && !enterprise && clientId ? { client_id: clientId, ...(secret && { client_secret: secret }) } : undefined;
   return new OAuthClient({
     serverUrl: url,
     redirectUri: "http://localhost:3333/callback",
@@ -76,6 +88,7 @@ function oauthClient(ctx) {
     clientMetadataUrl: CLIENT_METADATA_URL,
     clientName: "mcpkit-conformance-client",
     ...(machine && { machine }),
+    ...(enterprise && { enterprise }),
   });
 }
 

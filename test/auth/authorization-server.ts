@@ -1,13 +1,14 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
+import { type CryptoKey, decodeProtectedHeader, exportJWK, generateKeyPair, type JWK, jwtVerify, SignJWT } from "jose";
 
 /**
  * A small OAuth 2.1 authorization server for tests, on 127.0.0.1: metadata (RFC 8414),
  * dynamic registration, an authorization endpoint that approves at once (redirecting
  * with code, state and iss), PKCE-checked code exchange, refresh, and ES256 JWT access
- * tokens for the requested `resource`. Everything it did is recorded for assertions.
+ * tokens for the requested `resource`; with `trustIdp`, the JWT bearer grant for ID-JAGs
+ * (enterprise-managed authorization). Everything it did is recorded for assertions.
  */
 export interface TestAuthorizationServer {
   issuer: string;
@@ -20,6 +21,10 @@ export interface TestAuthorizationServer {
   tokenLifetime: number;
   /** Scopes the next authorizations grant (default: what was asked). */
   grantScopes: string | undefined;
+  /** Confidential clients allowed the client_credentials grant: id → secret. */
+  machineClients: Map<string, string>;
+  /** Accepts ID-JAGs from this IdP, presented by this confidential client. */
+  trustIdp: { issuer: string; key: CryptoKey; clientId: string; clientSecret: string } | undefined;
   /** Signs a token directly (for verifier tests). */
   sign(
     claims: Record<string, unknown>,
@@ -47,7 +52,7 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
     string,
     { challenge: string; clientId: string; redirectUri: string; resource: string; scope: string }
   >();
-  const refreshTokens = new Map<string, { clientId: string; resource: string; scope: string }>();
+  const refreshTokens = new Map<string, { clientId: string; resource: string; scope: string; subject: string }>();
   let issuer = "";
   const state: TestAuthorizationServer = {
     issuer: "",
@@ -56,6 +61,8 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
     authorizations: [],
     tokenLifetime: 3600,
     grantScopes: undefined,
+    trustIdp: undefined,
+    machineClients: new Map(),
     sign: (claims, options = {}) =>
       new SignJWT(claims)
         .setProtectedHeader({ alg: "ES256", kid: "test-key" })
@@ -67,17 +74,17 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
     close: async () => {},
   };
 
-  const issue = async (clientId: string, resource: string, scope: string) => {
+  const issue = async (clientId: string, resource: string, scope: string, subject = "user-ada") => {
     const access = await new SignJWT({ scope, client_id: clientId })
       .setProtectedHeader({ alg: "ES256", kid: "test-key" })
       .setIssuer(issuer)
-      .setSubject("user-ada")
+      .setSubject(subject)
       .setAudience(resource)
       .setIssuedAt()
       .setExpirationTime(Math.floor(Date.now() / 1000) + state.tokenLifetime)
       .sign(privateKey);
     const refresh = randomBytes(16).toString("base64url");
-    refreshTokens.set(refresh, { clientId, resource, scope });
+    refreshTokens.set(refresh, { clientId, resource, scope, subject });
     return {
       access_token: access,
       token_type: "Bearer",
@@ -153,7 +160,38 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
         const entry = refreshTokens.get(form.get("refresh_token") ?? "");
         refreshTokens.delete(form.get("refresh_token") ?? "");
         if (!entry) return json(res, 400, { error: "invalid_grant" });
-        return json(res, 200, await issue(entry.clientId, form.get("resource") ?? entry.resource, entry.scope));
+        return json(
+          res,
+          200,
+          await issue(entry.clientId, form.get("resource") ?? entry.resource, entry.scope, entry.subject),
+        );
+      }
+      if (grant === "client_credentials") {
+        // RFC 6749 §2.3.1: both halves are form-encoded before Base64.
+        const pair = Buffer.from((req.headers.authorization ?? "").replace(/^Basic /, ""), "base64").toString();
+        const decode = (v: string) => decodeURIComponent(v.replace(/\+/g, " "));
+        const id = decode(pair.slice(0, pair.indexOf(":")));
+        const secret = decode(pair.slice(pair.indexOf(":") + 1));
+        if (!state.machineClients.has(id) || state.machineClients.get(id) !== secret)
+          return json(res, 401, { error: "invalid_client" });
+        const resource = form.get("resource");
+        if (!resource) return json(res, 400, { error: "invalid_target", error_description: "resource is required" });
+        return json(res, 200, await issue(id, resource, form.get("scope") ?? "", id));
+      }
+      if (grant === "urn:ietf:params:oauth:grant-type:jwt-bearer" && state.trustIdp) {
+        const trusted = state.trustIdp;
+        const basic = `Basic ${Buffer.from(`${trusted.clientId}:${trusted.clientSecret}`).toString("base64")}`;
+        if (req.headers.authorization !== basic) return json(res, 401, { error: "invalid_client" });
+        const assertion = form.get("assertion") ?? "";
+        try {
+          if (decodeProtectedHeader(assertion).typ !== "oauth-id-jag+jwt") throw new Error("not an ID-JAG");
+          const { payload } = await jwtVerify(assertion, trusted.key, { issuer: trusted.issuer, audience: issuer });
+          if (payload.client_id !== trusted.clientId) throw new Error("issued to another client");
+          if (payload.resource !== form.get("resource")) return json(res, 400, { error: "invalid_target" });
+          return json(res, 200, await issue(trusted.clientId, String(payload.resource), "tools:read", payload.sub));
+        } catch {
+          return json(res, 400, { error: "invalid_grant" });
+        }
       }
       return json(res, 400, { error: "unsupported_grant_type" });
     }

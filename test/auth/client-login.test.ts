@@ -8,6 +8,7 @@ import { createServer } from "mcpkit/server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startAuthorizationServer, type TestAuthorizationServer } from "./authorization-server.js";
 import { protectedMcp } from "./helpers.js";
+import { startIdentityProvider } from "./identity-provider.js";
 
 let as: TestAuthorizationServer;
 let closers: (() => Promise<void>)[] = [];
@@ -97,6 +98,76 @@ describe.each(["2025-11-25", "2026-07-28"] as const)("authorization end to end (
     const client2 = await connect(mcp2.url, oauth2, protocolVersion);
     await expect(client2.callTool("rotate_keys")).rejects.toThrow();
     expect(stubborn.authorizations.length).toBeLessThanOrEqual(3); // first login + 2 step-ups
+  });
+});
+
+describe("machine authorization (client credentials)", () => {
+  it("gets a token for the MCP server as itself, with the challenge's scope and no user", async () => {
+    as.machineClients.set("svc-backup", "p@ss:word");
+    const mcp = await protectedMcp(server(), as);
+    closers.push(mcp.close);
+    const oauth = new OAuthClient({
+      serverUrl: mcp.url,
+      machine: { client_id: "svc-backup", client_secret: "p@ss:word" },
+    });
+    const client = await connect(mcp.url, oauth);
+    expect((await client.callTool("whoami")).content).toEqual([{ type: "text", text: "you are svc-backup" }]);
+    expect(as.grants).toEqual(["client_credentials"]);
+    expect((await oauth.tokens())?.scope).toBe("tools:read");
+  });
+});
+
+describe("enterprise-managed authorization", () => {
+  async function enterpriseSetup() {
+    const idp = await startIdentityProvider();
+    closers.push(() => idp.close());
+    as.trustIdp = { issuer: idp.issuer, key: idp.jagKey, clientId: idp.audienceClientId, clientSecret: "s3cret" };
+    const mcp = await protectedMcp(server(), as);
+    closers.push(mcp.close);
+    const oauth = (subject: string) =>
+      new OAuthClient({
+        serverUrl: mcp.url,
+        enterprise: {
+          idpTokenEndpoint: idp.tokenEndpoint,
+          idpIssuer: idp.issuer,
+          idpClientId: idp.clientId,
+          idToken: () => idp.idToken(subject),
+          client_id: idp.audienceClientId,
+          client_secret: "s3cret",
+        },
+      });
+    return { idp, mcp, oauth };
+  }
+
+  it("trades the SSO ID token for an ID-JAG at the IdP, and the ID-JAG for an access token, with no redirect", async () => {
+    const { idp, mcp, oauth } = await enterpriseSetup();
+    const client = await connect(mcp.url, oauth("employee-7"));
+    expect((await client.callTool("whoami")).content).toEqual([{ type: "text", text: "you are employee-7" }]);
+    expect(as.authorizations).toHaveLength(0);
+    expect(as.grants).toEqual(["urn:ietf:params:oauth:grant-type:jwt-bearer"]);
+    const exchange = idp.exchanges[0] as URLSearchParams;
+    expect(Object.fromEntries(exchange)).toMatchObject({
+      grant_type: "urn:ietf:params:oauth:grant-type:token-exchange",
+      subject_token_type: "urn:ietf:params:oauth:token-type:id_token",
+      requested_token_type: "urn:ietf:params:oauth:token-type:id-jag",
+      audience: as.issuer,
+      resource: mcp.url,
+      client_id: idp.clientId,
+    });
+  });
+
+  it("reports the IdP's refusal, and never falls back to asking the user", async () => {
+    const { idp, mcp, oauth } = await enterpriseSetup();
+    idp.denied.add("contractor-3");
+    const client = new Client({ name: "login-test", version: "1" });
+    closers.push(() => client.close());
+    await expect(
+      client.connect(streamableHttpClientTransport(mcp.url, { auth: oauth("contractor-3") })),
+    ).rejects.toThrow(
+      "needs authorization, which failed: The token exchange at the enterprise IdP failed: access_denied (contractor-3 may not use this server)",
+    );
+    expect(as.grants).toEqual([]);
+    expect(as.authorizations).toHaveLength(0);
   });
 });
 

@@ -5,6 +5,9 @@ import { allEvents, messagesOf, serveHttp, sessionHeaders, sseEvents } from "./h
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Resolvers the "polling" tool waits on: the test calls one after each reconnection. */
+const reconnected: (() => void)[] = [];
+
 function streamingServer() {
   const server = createServer({ name: "streams", version: "1" });
   server.tool("progress", { input: z.object({ steps: z.number() }) }, async ({ steps }, ctx) => {
@@ -15,16 +18,17 @@ function streamingServer() {
     return "done";
   });
   // Drops its connection twice while it works: the answer must survive both.
+  // Progress 2 and 4 are sent while no stream is attached; the tool carries on once the
+  // test has reconnected, so the count does not depend on timing.
   server.tool("polling", {}, async (_a, ctx) => {
     ctx.progress(1, 4);
-    await sleep(10);
     ctx.closeStream(50);
     ctx.progress(2, 4);
-    await sleep(80);
+    await new Promise<void>((resume) => reconnected.push(resume));
     ctx.progress(3, 4);
     ctx.closeStream(50);
-    await sleep(80);
     ctx.progress(4, 4);
+    await new Promise<void>((resume) => reconnected.push(resume));
     return "finished after two reconnections";
   });
   server.tool("whoami", { input: z.object({ tag: z.string() }) }, async ({ tag }) => {
@@ -122,6 +126,7 @@ describe("Streamable HTTP: SSE answers", () => {
         headers: { ...sessionHeaders(session), accept: "text/event-stream", "last-event-id": lastId ?? "" },
       });
       expect(resumed.status).toBe(200);
+      reconnected.shift()?.();
       await take(resumed);
     }
     expect(reconnections).toBe(2);

@@ -1,12 +1,21 @@
 import { importPKCS8 } from "jose";
 import * as oauth from "oauth4webapi";
 import { OAuthError } from "./errors.js";
-import type { ClientRegistration, MachineCredentials, StoredTokens } from "./types.js";
+import type { ClientRegistration, EnterpriseCredentials, MachineCredentials, StoredTokens } from "./types.js";
 
 /**
  * Token endpoint calls through oauth4webapi: the authorization code (with PKCE), refresh,
  * and client credentials grants, each carrying the RFC 8707 `resource`.
  */
+
+/** Plain HTTP is tolerated for servers on this machine only. */
+export function isLoopbackUrl(url: string): boolean {
+  try {
+    return ["localhost", "127.0.0.1", "[::1]"].includes(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+}
 
 export interface GrantContext {
   as: oauth.AuthorizationServer;
@@ -64,10 +73,14 @@ function stored(response: oauth.TokenEndpointResponse, issuer: string, previous?
   return tokens;
 }
 
-const failed = (grant: string, error: unknown) =>
-  new OAuthError("token_request_failed", `The ${grant} token request failed: ${(error as Error).message}`, {
-    cause: error,
-  });
+/** The server's own words (RFC 6749 §5.2 error and description) when it gave them. */
+function failed(request: string, error: unknown): OAuthError {
+  const detail =
+    error instanceof oauth.ResponseBodyError
+      ? `${error.error}${error.error_description ? ` (${error.error_description})` : ""}`
+      : (error as Error).message;
+  return new OAuthError("token_request_failed", `${request} failed: ${detail}`, { cause: error });
+}
 
 export async function exchangeCode(
   ctx: GrantContext,
@@ -91,7 +104,7 @@ export async function exchangeCode(
       ctx.as.issuer,
     );
   } catch (error) {
-    throw failed("authorization code", error);
+    throw failed("The authorization code token request", error);
   }
 }
 
@@ -115,7 +128,7 @@ export async function refresh(
       tokens,
     );
   } catch (error) {
-    throw failed("refresh", error);
+    throw failed("The refresh token request", error);
   }
 }
 
@@ -136,7 +149,8 @@ export async function clientCredentials(
   }
   const client = { client_id: credentials.client_id };
   try {
-    const parameters = new URLSearchParams(scope ? { scope } : {});
+    // oauth4webapi sends additionalParameters only for code and refresh grants: resource goes here.
+    const parameters = new URLSearchParams({ resource: ctx.resource, ...(scope && { scope }) });
     const response = await oauth.clientCredentialsGrantRequest(
       ctx.as,
       client,
@@ -146,6 +160,76 @@ export async function clientCredentials(
     );
     return stored(await oauth.processClientCredentialsResponse(ctx.as, client, response), ctx.as.issuer);
   } catch (error) {
-    throw failed("client credentials", error);
+    throw failed("The client credentials token request", error);
+  }
+}
+
+const TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
+const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+const ID_TOKEN = "urn:ietf:params:oauth:token-type:id_token";
+const ID_JAG = "urn:ietf:params:oauth:token-type:id-jag";
+
+/**
+ * Enterprise-managed authorization: the ID token becomes an ID-JAG at the IdP (audience:
+ * the MCP authorization server, resource: the MCP server), and the ID-JAG becomes the
+ * access token at the authorization server.
+ */
+export async function enterpriseGrant(
+  ctx: GrantContext,
+  enterprise: EnterpriseCredentials,
+  scope: string | undefined,
+): Promise<StoredTokens> {
+  const endpoint = new URL(enterprise.idpTokenEndpoint);
+  const idp: oauth.AuthorizationServer = {
+    issuer: enterprise.idpIssuer ?? endpoint.origin,
+    token_endpoint: endpoint.href,
+  };
+  const idpClient = { client_id: enterprise.idpClientId };
+  const idToken = typeof enterprise.idToken === "string" ? enterprise.idToken : await enterprise.idToken();
+  let assertion: string;
+  try {
+    const exchange = new URLSearchParams({
+      subject_token: idToken,
+      subject_token_type: ID_TOKEN,
+      requested_token_type: ID_JAG,
+      audience: ctx.as.issuer,
+      resource: ctx.resource,
+      ...(scope && { scope }),
+    });
+    const response = await oauth.genericTokenEndpointRequest(
+      idp,
+      idpClient,
+      enterprise.idpClientSecret ? secretBasic(enterprise.idpClientSecret) : oauth.None(),
+      TOKEN_EXCHANGE,
+      exchange,
+      {
+        [oauth.customFetch]: ctx.fetch,
+        ...(isLoopbackUrl(endpoint.href) && { [oauth.allowInsecureRequests]: true }),
+      },
+    );
+    // An ID-JAG is not an access token: RFC 8693 says its token_type is N_A.
+    const issued = await oauth.processGenericTokenEndpointResponse(idp, idpClient, response, {
+      recognizedTokenTypes: { n_a: () => {} },
+    });
+    if (issued.issued_token_type !== ID_JAG) {
+      throw new Error(`the IdP issued ${String(issued.issued_token_type ?? "an untyped token")}, not an ID-JAG`);
+    }
+    assertion = issued.access_token;
+  } catch (error) {
+    throw failed("The token exchange at the enterprise IdP", error);
+  }
+  const client = { client_id: enterprise.client_id };
+  try {
+    const response = await oauth.genericTokenEndpointRequest(
+      ctx.as,
+      client,
+      enterprise.client_secret ? secretBasic(enterprise.client_secret) : oauth.None(),
+      JWT_BEARER,
+      new URLSearchParams({ assertion, resource: ctx.resource, ...(scope && { scope }) }),
+      requestOptions(ctx, {}),
+    );
+    return stored(await oauth.processGenericTokenEndpointResponse(ctx.as, client, response), ctx.as.issuer);
+  } catch (error) {
+    throw failed("The JWT bearer (ID-JAG) token request", error);
   }
 }

@@ -9,4 +9,10 @@ export { OAuthError } from "./errors.js";
 export { type LoopbackOptions, loopbackRedirect } from "./loopback.js";
 export { OAuthClient, type OAuthClientOptions } from "./oauth-client.js";
 export { fileStorage, memoryStorage, type OAuthStorage } from "./storage.js";
-export type { ClientRegistration, MachineCredentials, RedirectHandler, StoredTokens } from "./types.js";
+export type {
+  ClientRegistration,
+  EnterpriseCredentials,
+  MachineCredentials,
+  RedirectHandler,
+  StoredTokens,
+} from "./types.js";

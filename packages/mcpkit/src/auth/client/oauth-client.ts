@@ -8,10 +8,23 @@ import {
   type ResourceMetadata,
 } from "./discovery.js";
 import { OAuthError } from "./errors.js";
-import { clientCredentials, exchangeCode, type GrantContext, refresh } from "./grants.js";
+import {
+  clientCredentials,
+  enterpriseGrant,
+  exchangeCode,
+  type GrantContext,
+  isLoopbackUrl,
+  refresh,
+} from "./grants.js";
 import { clientFor, forgetClient, type RegistrationOptions } from "./registration.js";
 import { memoryStorage, type OAuthStorage } from "./storage.js";
-import type { ClientRegistration, MachineCredentials, RedirectHandler, StoredTokens } from "./types.js";
+import type {
+  ClientRegistration,
+  EnterpriseCredentials,
+  MachineCredentials,
+  RedirectHandler,
+  StoredTokens,
+} from "./types.js";
 
 export interface OAuthClientOptions {
   /** The MCP server (endpoint URL) the tokens are for. */
@@ -29,6 +42,8 @@ export interface OAuthClientOptions {
   clientUri?: string;
   /** Use the client_credentials grant instead of a user's authorization (no redirect). */
   machine?: MachineCredentials;
+  /** Enterprise-managed authorization through the organization's IdP (no redirect either). */
+  enterprise?: EnterpriseCredentials;
   /** Scopes to ask for instead of the spec's selection (challenge, then scopes_supported). */
   scope?: string;
   /** Ask for offline_access (a refresh token) when the server supports it (default true). */
@@ -41,15 +56,6 @@ export interface OAuthClientOptions {
   /** Refresh this long before expiry, ms (default 60 000). */
   refreshSkewMs?: number;
 }
-
-const isLoopbackUrl = (url: string) => {
-  try {
-    const host = new URL(url).hostname;
-    return host === "localhost" || host === "127.0.0.1" || host === "[::1]";
-  } catch {
-    return false;
-  }
-};
 
 interface Authority {
   as: oauth.AuthorizationServer;
@@ -158,9 +164,12 @@ export class OAuthClient {
       return;
     const ctx = this.grantContext(authority);
     const scope = this.chooseScope(authority, challenge, current);
-    const tokens = this.options.machine
-      ? await clientCredentials(ctx, this.options.machine, scope)
-      : await this.authorizationCode(ctx, authority, scope);
+    const { machine, enterprise } = this.options;
+    const tokens = machine
+      ? await clientCredentials(ctx, machine, scope)
+      : enterprise
+        ? await enterpriseGrant(ctx, enterprise, scope)
+        : await this.authorizationCode(ctx, authority, scope);
     await this.storage.set(this.tokenKey, tokens);
   }
 
@@ -209,7 +218,12 @@ export class OAuthClient {
       }
     }
     const offered = authority.as.scopes_supported;
-    if (this.options.offlineAccess !== false && !this.options.machine && offered?.includes("offline_access")) {
+    if (
+      this.options.offlineAccess !== false &&
+      !this.options.machine &&
+      !this.options.enterprise &&
+      offered?.includes("offline_access")
+    ) {
       scopes = [...(scopes ?? []), "offline_access"];
     }
     const unique = [...new Set(scopes ?? [])].filter((s) => s !== "");
@@ -287,8 +301,9 @@ export class OAuthClient {
     try {
       const authority = this.authority ?? (await this.discover(undefined));
       if (authority.as.issuer !== tokens.issuer) return false;
-      const client: ClientRegistration | undefined = this.options.machine
-        ? { client_id: this.options.machine.client_id }
+      const fixed = this.options.machine ?? this.options.enterprise;
+      const client: ClientRegistration | undefined = fixed
+        ? { client_id: fixed.client_id, client_secret: "client_secret" in fixed ? fixed.client_secret : undefined }
         : await clientFor(authority.as, {
             storage: this.storage,
             fetch: this.fetchImpl,

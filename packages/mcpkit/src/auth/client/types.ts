@@ -29,3 +29,24 @@ export type RedirectHandler = (authorizationUrl: URL) => Promise<URL | URLSearch
 export type MachineCredentials =
   | { client_id: string; client_secret: string; method?: "client_secret_basic" | "client_secret_post" }
   | { client_id: string; private_key_pem: string; algorithm: string; key_id?: string };
+
+/**
+ * Enterprise-managed authorization (the io.modelcontextprotocol/enterprise-managed-authorization
+ * extension): the user's SSO identity assertion is exchanged at the enterprise IdP for an
+ * ID-JAG (RFC 8693), which the MCP authorization server trades for an access token
+ * (RFC 7523 JWT bearer grant). Nobody is redirected to the MCP authorization server.
+ */
+export interface EnterpriseCredentials {
+  /** The IdP's token endpoint, where the token exchange happens. */
+  idpTokenEndpoint: string;
+  /** The IdP's issuer (default: the token endpoint's origin). */
+  idpIssuer?: string;
+  /** This client's id at the IdP, and its secret if it has one (sent with client_secret_basic). */
+  idpClientId: string;
+  idpClientSecret?: string;
+  /** The OpenID ID token from the user's SSO login, or a function returning a current one. */
+  idToken: string | (() => Promise<string>);
+  /** This client's credentials at the MCP authorization server. */
+  client_id: string;
+  client_secret?: string;
+}

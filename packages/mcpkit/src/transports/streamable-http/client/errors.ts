@@ -45,6 +45,14 @@ export function httpError(target: string, response: Response, body: string): Jso
 
 /** A request that never got an HTTP answer (refused connection, reset, DNS). */
 export function networkError(target: string, error: unknown): JsonRpcErrorObject {
+  // The `auth` option's own failure (no redirect configured, the IdP said no…): not the network.
+  if (error instanceof Error && error.name === "OAuthError") {
+    return {
+      code: ErrorCode.ConnectionClosed,
+      message: `${target} needs authorization, which failed: ${error.message}`,
+      data: { reason: "authorization-failed", oauthError: (error as Error & { code?: string }).code },
+    };
+  }
   const cause = (error as { cause?: { message?: string; code?: string } })?.cause;
   const why = error instanceof Error ? error.message : String(error);
   const detail = cause?.code ?? cause?.message;
