@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { callCommand } from "./commands/call/index.js";
 import { serveCommand } from "./commands/serve.js";
 import { VERSION } from "./version.js";
 
@@ -8,6 +9,7 @@ const program = new Command("mcpkit")
   .showHelpAfterError();
 
 program.addCommand(serveCommand());
+program.addCommand(callCommand());
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`mcpkit: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -307,7 +307,8 @@ export class OAuthClient {
         : await clientFor(authority.as, {
             storage: this.storage,
             fetch: this.fetchImpl,
-            redirectUri: this.options.redirectUri,
+            // Whatever redirect URI it was registered with: refreshing redirects nobody.
+            redirectUri: undefined,
             credentials: this.options.credentials,
             clientMetadataUrl: this.options.clientMetadataUrl,
             clientName: this.options.clientName ?? "mcpkit",

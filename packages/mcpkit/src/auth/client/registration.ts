@@ -1,5 +1,6 @@
 import type { AuthorizationServer } from "oauth4webapi";
 import { OAuthError } from "./errors.js";
+import { isLoopbackUrl } from "./grants.js";
 import type { OAuthStorage } from "./storage.js";
 import type { ClientRegistration } from "./types.js";
 
@@ -18,15 +19,6 @@ export interface RegistrationOptions {
 
 const storageKey = (issuer: string) => `client ${issuer}`;
 
-const isLoopback = (uri: string) => {
-  try {
-    const host = new URL(uri).hostname;
-    return host === "localhost" || host === "127.0.0.1" || host === "[::1]";
-  } catch {
-    return false;
-  }
-};
-
 /**
  * authorization §Client Registration Approaches, in the spec's order: credentials stored for
  * this issuer, pre-registered ones, a Client ID Metadata Document, then Dynamic Client
@@ -35,7 +27,13 @@ const isLoopback = (uri: string) => {
 export async function clientFor(as: AuthorizationServer, options: RegistrationOptions): Promise<ClientRegistration> {
   const issuer = as.issuer;
   const stored = (await options.storage.get(storageKey(issuer))) as ClientRegistration | undefined;
-  if (stored?.client_id) return stored;
+  // A registration is for its redirect URI: a command-line client on a new loopback port
+  // registers again (a refresh, which needs no redirect, keeps the old one).
+  if (
+    stored?.client_id &&
+    (!options.redirectUri || !stored.redirect_uri || stored.redirect_uri === options.redirectUri)
+  )
+    return stored;
   const pre = typeof options.credentials === "function" ? options.credentials(issuer) : options.credentials?.[issuer];
   if (pre) return pre;
   if (options.clientMetadataUrl && as.client_id_metadata_document_supported === true) {
@@ -77,7 +75,7 @@ async function register(
     response_types: ["code"],
     token_endpoint_auth_method: method,
     // SEP-837: a loopback redirect is a native application's.
-    application_type: isLoopback(options.redirectUri) ? "native" : "web",
+    application_type: isLoopbackUrl(options.redirectUri) ? "native" : "web",
   };
   if (options.clientUri) body.client_uri = options.clientUri;
   if (options.scope) body.scope = options.scope;
@@ -109,5 +107,6 @@ async function register(
     ...(registered.client_secret && { client_secret: registered.client_secret }),
     token_endpoint_auth_method:
       registered.token_endpoint_auth_method ?? (registered.client_secret ? "client_secret_basic" : "none"),
+    redirect_uri: options.redirectUri,
   };
 }

@@ -4,6 +4,8 @@ export interface ClientRegistration {
   client_secret?: string;
   /** client_secret_basic, client_secret_post or none. */
   token_endpoint_auth_method?: string;
+  /** The redirect URI a dynamic registration was made for. */
+  redirect_uri?: string;
 }
 
 export interface StoredTokens {

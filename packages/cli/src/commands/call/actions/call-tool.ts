@@ -1,0 +1,47 @@
+import type { CallToolResult } from "mcpkit";
+import { parseArgumentWords, toolArguments } from "../arguments.js";
+import { EXIT, UsageError } from "../exit-codes.js";
+import { contentLines } from "../format/content.js";
+import type { Output } from "../output.js";
+import { type Action, interruptible, suggest } from "./session.js";
+
+/**
+ * `call TOOL key=value… ['{…}']`: the tool's schema (from tools/list) says how to read
+ * each value. A result with `isError: true` is the tool failing (server/tools §Error
+ * Handling), which exits 1; a JSON-RPC error exits 3.
+ */
+export const callTool: Action = (args) => {
+  const [name, ...rest] = args;
+  if (!name) throw new UsageError("call needs a tool name: call TOOL key=value…");
+  const words = parseArgumentWords(rest);
+  return async ({ client, out, signal, onprogress, endProgress }) => {
+    const tools = await interruptible(client.tools(), signal);
+    const tool = tools.find((t) => t.name === name);
+    if (!tool)
+      throw new UsageError(
+        `The server has no tool "${name}"${suggest(
+          name,
+          tools.map((t) => t.name),
+          "tools",
+        )}`,
+      );
+    const result = await client.callTool(name, toolArguments(tool, words), { signal, onprogress });
+    endProgress();
+    if (out.json) out.data(result);
+    else printResult(result, out);
+    return result.isError ? EXIT.toolError : EXIT.ok;
+  };
+};
+
+function printResult(result: CallToolResult, out: Output): void {
+  const content = result.content ?? [];
+  if (result.isError) {
+    out.note(out.ce.red(out.ce.bold("The tool reported an error:")));
+    for (const line of content.flatMap((block) => contentLines(block, out.ce))) out.note(line);
+    return;
+  }
+  for (const line of content.flatMap((block) => contentLines(block, out.c))) out.line(line);
+  // server/tools §Structured Content: a text block usually repeats it; show it only when none does.
+  if (result.structuredContent !== undefined && !content.some((block) => block.type === "text"))
+    out.line(JSON.stringify(result.structuredContent, null, 2));
+}

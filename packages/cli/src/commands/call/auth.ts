@@ -1,0 +1,81 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { fileStorage, loopbackRedirect, OAuthClient } from "mcpkit/auth";
+import type { StreamableHttpClientOptions } from "mcpkit/http-client";
+
+/** What authorization adds to an HTTP connection, and how to let go of it afterwards. */
+export interface HttpAuth {
+  /** Spread into the HTTP transport's options. */
+  options: Partial<StreamableHttpClientOptions>;
+  /** Releases what logging in holds (the loopback listener for the redirect); called once the client closed. */
+  close(): void;
+}
+
+export interface HttpAuthOptions {
+  /** A person is at the terminal: a login may be started. */
+  interactive: boolean;
+  /** Open the system browser for a login (else only print the URL). */
+  browser: boolean;
+  /** The user passed their own Authorization header: no OAuth at all. */
+  ownAuthorization: boolean;
+}
+
+/** Where `mcpkit call` keeps registrations and tokens: $MCPKIT_CONFIG_DIR, else the XDG config folder. */
+export function configDir(): string {
+  const explicit = process.env.MCPKIT_CONFIG_DIR;
+  if (explicit) return explicit;
+  const xdg = process.env.XDG_CONFIG_HOME || join(homedir(), ".config");
+  return join(xdg, "mcpkit");
+}
+
+export const tokenFile = () => join(configDir(), "oauth.json");
+
+/**
+ * basic/authorization for `mcpkit call`: tokens and registrations persist in a 0600 file,
+ * so logging in happens once per server. At a terminal, a 401 starts the authorization
+ * code flow through a loopback redirect on 127.0.0.1 (RFC 8252), printing the URL and
+ * opening the browser; without one, stored tokens (refreshed as needed) are all it uses.
+ */
+export async function httpAuth(url: URL, options: HttpAuthOptions): Promise<HttpAuth> {
+  if (options.ownAuthorization) return { options: {}, close: () => {} };
+  const storage = fileStorage(tokenFile());
+  if (!options.interactive) {
+    return { options: { auth: new OAuthClient({ serverUrl: url, storage, clientName: "mcpkit" }) }, close: () => {} };
+  }
+  const loopback = await loopbackRedirect({ openBrowser: options.browser });
+  const auth = new OAuthClient({
+    serverUrl: url,
+    storage,
+    clientName: "mcpkit",
+    redirectUri: loopback.redirectUri,
+    redirect: loopback.redirect,
+  });
+  return { options: { auth }, close: loopback.close };
+}
+
+/**
+ * The HTTP status when a connection failed because the server wants credentials: 401
+ * (authorization §Authorization Server Discovery), or 403 for a token without the scope.
+ */
+export function authorizationStatus(error: unknown): number | undefined {
+  const data = (error as { data?: { reason?: unknown; status?: unknown } } | undefined)?.data;
+  if (data?.reason !== "http-error") return undefined;
+  return data.status === 401 || data.status === 403 ? data.status : undefined;
+}
+
+/** The OAuth step that failed (OAuthError's code), when logging in is what failed. */
+export function authorizationFailure(error: unknown): string | undefined {
+  const data = (error as { data?: { reason?: unknown; oauthError?: unknown } } | undefined)?.data;
+  return data?.reason === "authorization-failed" ? String(data.oauthError ?? "") : undefined;
+}
+
+export function authorizationHint(status: number | undefined, failure: string | undefined): string | undefined {
+  if (failure === "no_redirect")
+    return "The server requires authorization and there is no stored login for it. Run mcpkit call at a terminal (without --no-interactive) to log in, or pass a token with --header 'Authorization: Bearer TOKEN'.";
+  if (failure !== undefined) return `Logins are kept in ${tokenFile()}; delete it to start over.`;
+  if (status === 401)
+    return "The server refused the credentials (HTTP 401). If you passed a token, check it; without --header, mcpkit call logs in by itself.";
+  if (status === 403)
+    return "The server refused the credentials (HTTP 403): the token may lack the scope this request needs.";
+  return undefined;
+}

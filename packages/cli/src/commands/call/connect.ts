@@ -1,0 +1,132 @@
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { isSupportedRevision, type Revision, type Root } from "mcpkit";
+import type { Client, ClientOptions, ServerDescription } from "mcpkit/client";
+import { streamableHttpClientTransport } from "mcpkit/http-client";
+import { stdioClientTransport } from "mcpkit/stdio";
+import { VERSION } from "../../version.js";
+import { httpAuth } from "./auth.js";
+import { UsageError } from "./exit-codes.js";
+import type { Target } from "./invocation.js";
+
+/** The command-line options that shape the connection. */
+export interface ConnectOptions {
+  header?: string[];
+  env?: string[];
+  root?: string[];
+  protocol?: string;
+  /** Seconds; 0 waits forever. */
+  timeout?: string;
+  serverStderr?: boolean;
+  /** False with --no-browser: a login only prints its URL. */
+  browser?: boolean;
+}
+
+/** The end of what a stdio server wrote to stderr, kept to explain why it failed. */
+export interface StderrTail {
+  text: string;
+  /** Resolves once the server's stderr has ended (set when there is a stderr to read). */
+  ended?: Promise<void>;
+}
+
+const TAIL_BYTES = 4096;
+
+/** Reads every connection option first, so a mistake there is a usage error before anything starts. */
+export function clientOptions(options: ConnectOptions, handlers: Partial<ClientOptions>): ClientOptions {
+  const client: ClientOptions = { name: "mcpkit-call", version: VERSION, ...handlers };
+  if (options.protocol !== undefined) {
+    if (!isSupportedRevision(options.protocol))
+      throw new UsageError(`--protocol ${options.protocol} is not a revision mcpkit speaks`);
+    client.protocolVersion = options.protocol as Revision;
+  }
+  if (options.timeout !== undefined) {
+    const seconds = Number(options.timeout);
+    if (!Number.isFinite(seconds) || seconds < 0)
+      throw new UsageError(`--timeout takes seconds, not ${options.timeout}`);
+    client.timeoutMs = Math.round(seconds * 1000);
+  }
+  if (options.root?.length) client.roots = options.root.map(rootFor);
+  return client;
+}
+
+/** A root from a path (made absolute, as a file: URI) or from a URI as it is. */
+function rootFor(value: string): Root {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return { uri: value };
+  const path = resolve(value);
+  return { uri: pathToFileURL(path).href, name: path };
+}
+
+export function parseHeaders(values: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const value of values) {
+    const colon = value.indexOf(":");
+    if (colon <= 0) throw new UsageError(`--header takes "Name: value", not "${value}"`);
+    headers[value.slice(0, colon).trim()] = value.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+/** `-e KEY=VALUE` sets a variable; `-e KEY` passes this process's value through. */
+export function parseEnv(values: string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const value of values) {
+    const eq = value.indexOf("=");
+    if (eq === 0) throw new UsageError(`--env takes KEY=VALUE or KEY, not "${value}"`);
+    if (eq > 0) env[value.slice(0, eq)] = value.slice(eq + 1);
+    else if (process.env[value] !== undefined) env[value] = process.env[value] as string;
+  }
+  return env;
+}
+
+/** What connecting needs besides the options, and what it leaves for the caller to clean up. */
+export interface ConnectContext {
+  client: Client;
+  /** Whether a person can be asked (for a login). */
+  interactive: boolean;
+  warn: (error: Error) => void;
+  tail: StderrTail;
+  /** Run after the client has closed. */
+  cleanups: (() => void)[];
+}
+
+/**
+ * Connects to the server: Streamable HTTP for a URL (the transport falls back to HTTP+SSE
+ * for a 2024-11-05 server), stdio for a command. The server's stderr is kept, not shown,
+ * unless --server-stderr: servers log there freely, and only a failure makes it interesting.
+ */
+export async function connect(
+  target: Target,
+  options: ConnectOptions,
+  { client, interactive, warn, tail, cleanups }: ConnectContext,
+): Promise<ServerDescription> {
+  if (target.kind === "http") {
+    const headers = parseHeaders(options.header ?? []);
+    const auth = await httpAuth(target.url, {
+      interactive,
+      browser: options.browser !== false,
+      ownAuthorization: Object.keys(headers).some((name) => name.toLowerCase() === "authorization"),
+    });
+    cleanups.push(auth.close);
+    const transport = streamableHttpClientTransport(target.url, { headers, onError: warn, ...auth.options });
+    return client.connect(transport);
+  }
+  if (options.header?.length) throw new UsageError("--header is for HTTP servers (a URL), not for a command");
+  const transport = stdioClientTransport({
+    command: target.command,
+    args: target.args,
+    env: parseEnv(options.env ?? []),
+    stderr: options.serverStderr ? "inherit" : "pipe",
+  });
+  const connecting = client.connect(transport);
+  // connect() starts the transport before its first await, and start() spawns at once:
+  // the pipe exists now, before the server can have written anything.
+  const stderr = transport.stderr;
+  if (stderr) {
+    stderr.setEncoding("utf8");
+    stderr.on("data", (chunk: string) => {
+      tail.text = (tail.text + chunk).slice(-TAIL_BYTES);
+    });
+    tail.ended = new Promise((resolve) => stderr.once("close", () => resolve()));
+  }
+  return connecting;
+}

@@ -1,0 +1,78 @@
+import { Command, Option } from "commander";
+import { LOG_LEVELS } from "mcpkit";
+import { EXIT } from "./exit-codes.js";
+import { countDashed } from "./invocation.js";
+import { flushed } from "./output.js";
+import { type CallCommandOptions, runCall } from "./run.js";
+
+/** A repeatable option (no default, so help shows none). */
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+const HELP = `
+Actions (default: info):
+  info                                 the server's name, revision, capabilities, instructions
+  tools | resources | templates | prompts
+                                       list them
+  call TOOL [key=value…] ['{…}']       call a tool; values are read by the tool's input schema
+  read URI                             read a resource (binary goes raw to a file or pipe)
+  prompt NAME [key=value…]             get a prompt
+  complete prompt NAME ARG=PARTIAL [OTHER=VALUE…]
+  complete resource TEMPLATE ARG=PARTIAL [OTHER=VALUE…]
+                                       completions for an argument
+  watch [URI…]                         print notifications as they arrive, until Ctrl+C
+
+Examples:
+  $ mcpkit call http://127.0.0.1:3000/mcp tools
+  $ mcpkit call http://127.0.0.1:3000/mcp call add a=1 b=2
+  $ mcpkit call -- npx -y @modelcontextprotocol/server-everything stdio call echo message=hi
+  $ mcpkit call --json call get-sum '{"a": 1, "b": 2}' -- npx -y @modelcontextprotocol/server-everything stdio
+
+Exit codes:
+  ${EXIT.ok}    success
+  ${EXIT.toolError}    the tool reported an error (isError: true)
+  ${EXIT.usage}    usage error: bad command line, unknown tool or prompt, arguments that do not fit
+  ${EXIT.protocol}    the server answered with a JSON-RPC error
+  ${EXIT.connection}    the server could not be started or reached, the connection dropped, or a request timed out
+  ${EXIT.interrupted}  interrupted (Ctrl+C)
+`;
+
+export function callCommand(): Command {
+  return (
+    new Command("call")
+      .description("Drive any MCP server from the terminal: list, call tools, read, get prompts, complete, watch")
+      .usage("[options] URL [ACTION [ARGS…]]\n       mcpkit call [options] [ACTION [ARGS…]] -- COMMAND [ARGS…]")
+      .argument("[words...]", "the server (a URL, or a command after --), then the action and its arguments")
+      .option("--json", "print results as JSON, for scripts")
+      .option("-H, --header <header>", 'an HTTP header for every request, "Name: value" (repeatable)', collect)
+      .option(
+        "-e, --env <KEY[=VALUE]>",
+        "a variable for a stdio server; KEY alone passes ours on (repeatable)",
+        collect,
+      )
+      .option("--root <path-or-uri>", "offer a root to the server (repeatable)", collect)
+      .option("--protocol <revision>", "speak this protocol revision (default: the newest the server speaks)")
+      .option(
+        "--timeout <seconds>",
+        "give up on a request after this long without progress (default 60; 0 waits forever)",
+      )
+      .addOption(
+        new Option("--log-level <level>", "show the server's log messages from this level up").choices(LOG_LEVELS),
+      )
+      .option("--no-interactive", "never ask at the terminal (declares neither sampling nor elicitation)")
+      .option("--no-browser", "when the server needs a login, print its URL instead of opening the browser")
+      .option("--server-stderr", "show a stdio server's stderr (it is otherwise shown only when it fails)")
+      .addHelpText("after", HELP)
+      .showHelpAfterError("(mcpkit call --help shows the usage)")
+      // Commander's own usage errors (an unknown option, a missing value) exit 2 like ours.
+      .exitOverride((error) => {
+        process.exit(error.exitCode === 0 ? 0 : EXIT.usage);
+      })
+      .action(async (words: string[], options: CallCommandOptions) => {
+        // main.ts parses process.argv; commander drops the `--`, so its place is read there.
+        const code = await runCall(words, countDashed(process.argv), options);
+        // Exit explicitly: a fetch keep-alive socket or a prompt's stdin must not keep us running.
+        await flushed();
+        process.exit(code);
+      })
+  );
+}

@@ -1,0 +1,96 @@
+import { UsageError } from "./exit-codes.js";
+
+/** The actions `mcpkit call` knows, in the order its help lists them. */
+export const ACTION_NAMES = [
+  "info",
+  "tools",
+  "resources",
+  "templates",
+  "prompts",
+  "call",
+  "read",
+  "prompt",
+  "complete",
+  "watch",
+] as const;
+
+export type ActionName = (typeof ACTION_NAMES)[number];
+
+export type Target = { kind: "http"; url: URL } | { kind: "stdio"; command: string; args: string[] };
+
+export interface Invocation {
+  target: Target;
+  action: ActionName;
+  /** The words after the action: a tool name, key=value pairs, a URI… */
+  args: string[];
+}
+
+const isAction = (word: string | undefined): word is ActionName =>
+  (ACTION_NAMES as readonly string[]).includes(word ?? "");
+
+const isUrl = (word: string | undefined) => word !== undefined && /^https?:\/\//i.test(word);
+
+/**
+ * Splits the positional words into server, action and the action's arguments. `dashed`
+ * is how many of the words came after `--` (commander drops the `--` itself):
+ *
+ *   URL [ACTION ARGS…]                    Streamable HTTP (or HTTP+SSE)
+ *   [ACTION ARGS…] -- COMMAND [ARGS…]     stdio; unambiguous
+ *   -- COMMAND [ARGS…] [ACTION ARGS…]     stdio; the action is the first action word after
+ *                                         COMMAND, so a server argument that is an action
+ *                                         word needs the form above
+ *
+ * No action means `info`.
+ */
+export function parseInvocation(words: string[], dashed: number): Invocation {
+  const before = words.slice(0, words.length - dashed);
+  const after = words.slice(words.length - dashed);
+  if (dashed === 0) {
+    const [url, action, ...args] = before;
+    if (!isUrl(url)) {
+      throw new UsageError(
+        url === undefined
+          ? "Name a server: a URL (http://…/mcp) or, after --, the command that starts it"
+          : `"${url}" is not a URL; to start a server over stdio, put its command after --`,
+      );
+    }
+    return { target: httpTarget(url as string), action: actionNamed(action), args };
+  }
+  if (after.length === 0) throw new UsageError("Give the command that starts the server after --");
+  if (isUrl(before[0])) throw new UsageError("Give either a URL or a command after --, not both");
+  const [command, ...rest] = after as [string, ...string[]];
+  if (before.length > 0) {
+    const [action, ...args] = before;
+    return { target: { kind: "stdio", command, args: rest }, action: actionNamed(action), args };
+  }
+  const at = rest.findIndex(isAction);
+  if (at === -1) return { target: { kind: "stdio", command, args: rest }, action: "info", args: [] };
+  return {
+    target: { kind: "stdio", command, args: rest.slice(0, at) },
+    action: rest[at] as ActionName,
+    args: rest.slice(at + 1),
+  };
+}
+
+function httpTarget(url: string): Target {
+  try {
+    return { kind: "http", url: new URL(url) };
+  } catch {
+    throw new UsageError(`"${url}" is not a valid URL`);
+  }
+}
+
+function actionNamed(word: string | undefined): ActionName {
+  if (word === undefined) return "info";
+  if (isAction(word)) return word;
+  throw new UsageError(`Unknown action "${word}"; choose one of ${ACTION_NAMES.join(", ")}`);
+}
+
+/**
+ * How many words followed the first `--` of the command line. Commander hands the words
+ * after `--` to the command as ordinary operands, so the split is read from the raw argv.
+ */
+export function countDashed(rawArgs: readonly string[]): number {
+  const dash = rawArgs.indexOf("--");
+  return dash === -1 ? 0 : rawArgs.length - dash - 1;
+}

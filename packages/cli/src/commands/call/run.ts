@@ -1,0 +1,108 @@
+import { LOG_LEVELS, type LogLevel } from "mcpkit";
+import { Client, type ClientOptions } from "mcpkit/client";
+import { ACTIONS } from "./actions/index.js";
+import { interruptible } from "./actions/session.js";
+import { type ConnectOptions, clientOptions, connect, type StderrTail } from "./connect.js";
+import { elicitAtTerminal } from "./elicit.js";
+import { EXIT, type ExitCode, exitCodeFor, UsageError } from "./exit-codes.js";
+import { formatLog } from "./format/log.js";
+import { onInterrupt } from "./interrupt.js";
+import { parseInvocation } from "./invocation.js";
+import { createOutput, type Output } from "./output.js";
+import { progressBar } from "./progress.js";
+import { report } from "./report.js";
+import { sampleAtTerminal } from "./sample.js";
+import { canAsk, createAsk } from "./terminal.js";
+
+export interface CallCommandOptions extends ConnectOptions {
+  json?: boolean;
+  /** False with --no-interactive. */
+  interactive: boolean;
+  logLevel?: string;
+}
+
+/** How long a failed connection waits for the rest of a stdio server's stderr. */
+const STDERR_GRACE_MS = 500;
+
+/** How long closing may take (a stdio server gets stdin closed, then SIGTERM, then SIGKILL). */
+const CLOSE_TIMEOUT_MS = 5000;
+
+/**
+ * `mcpkit call`: connect, run one action, report, close. Returns the exit code
+ * (exit-codes.ts); never throws.
+ */
+export async function runCall(words: string[], dashed: number, options: CallCommandOptions): Promise<ExitCode> {
+  const out = createOutput(options.json === true);
+  const progress = progressBar(process.stderr, out.ce);
+  const interrupt = new AbortController();
+  const unhook = onInterrupt(interrupt);
+  const tail: StderrTail = { text: "" };
+  const warn = (error: Error) => {
+    progress?.clear();
+    out.note(out.ce.yellow(`mcpkit call: ${error.message}`));
+  };
+  const cleanups: (() => void)[] = [];
+  let client: Client | undefined;
+  try {
+    const invocation = parseInvocation(words, dashed);
+    const runner = ACTIONS[invocation.action](invocation.args);
+    const level = logLevelOf(options.logLevel);
+    const interactive = options.interactive && canAsk();
+    client = new Client({
+      ...clientOptions(options, interactive ? answerers(progress, out) : {}),
+      onError: (e) => warn(e instanceof Error ? e : new Error(String(e))),
+    });
+    const connecting = connect(invocation.target, options, { client, interactive, warn, tail, cleanups });
+    const server = await interruptible(connecting, interrupt.signal);
+    if (level) {
+      if (server.capabilities?.logging) await client.setLogLevel(level);
+      else warn(new Error("The server does not offer logging; --log-level has no effect"));
+      // watch prints log messages with the other notifications, on stdout.
+      if (invocation.action !== "watch")
+        client.on("notifications/message", (params) => {
+          progress?.clear();
+          out.note(out.ce.dim(formatLog(params)));
+        });
+    }
+    return await runner({
+      client,
+      server,
+      out,
+      signal: interrupt.signal,
+      onprogress: progress ? (p) => progress.update(p) : undefined,
+      endProgress: () => progress?.clear(),
+    });
+  } catch (error) {
+    progress?.clear();
+    // A server that died may still have its last words in the pipe: the transport can
+    // report the exit before they are read.
+    if (tail.ended && exitCodeFor(error) === EXIT.connection)
+      await Promise.race([tail.ended, new Promise((r) => setTimeout(r, STDERR_GRACE_MS).unref())]);
+    report(error, out, tail.text);
+    return exitCodeFor(error);
+  } finally {
+    unhook();
+    if (client) await Promise.race([client.close(), new Promise((r) => setTimeout(r, CLOSE_TIMEOUT_MS).unref())]);
+    for (const cleanup of cleanups) cleanup();
+  }
+}
+
+/**
+ * Sampling and elicitation are answered at the terminal. Without one (stdin or stderr
+ * redirected) or with --no-interactive, neither is declared, so servers know not to ask
+ * (basic/lifecycle §Capability Negotiation) instead of waiting for an answer that cannot come.
+ */
+function answerers(progress: ReturnType<typeof progressBar>, out: Output): Partial<ClientOptions> {
+  const ask = createAsk(progress);
+  return {
+    elicitation: elicitAtTerminal(ask, out.ce),
+    sampling: sampleAtTerminal(ask, out.ce),
+    capabilities: { elicitation: { url: {} } },
+  };
+}
+
+function logLevelOf(value: string | undefined): LogLevel | undefined {
+  if (value === undefined) return undefined;
+  if ((LOG_LEVELS as readonly string[]).includes(value)) return value as LogLevel;
+  throw new UsageError(`--log-level takes one of ${LOG_LEVELS.join(", ")}, not ${value}`);
+}

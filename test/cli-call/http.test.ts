@@ -1,0 +1,78 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { mcpkit, type Running, requireBuild, serveHttp, start, stopAll, until } from "./helpers.js";
+
+// `mcpkit call` against `mcpkit serve everything --port 0` over Streamable HTTP (and the
+// HTTP+SSE endpoint beside it). One server for the file: list changes made by one
+// `mcpkit call` reach another one watching.
+
+let url = "";
+let server: Running | undefined;
+
+beforeAll(async () => {
+  requireBuild();
+  ({ url, server } = await serveHttp());
+});
+afterEach(stopAll);
+afterAll(async () => {
+  // SIGKILL: a graceful stop would wait for handlers still running (a cancelled test_slow).
+  server?.child.kill("SIGKILL");
+  await server?.done;
+});
+
+describe("mcpkit call over HTTP against mcpkit serve everything", () => {
+  it("lists tools and calls one over Streamable HTTP (2026-07-28)", async () => {
+    const tools = await mcpkit(["call", url, "tools"]);
+    expect(tools.code).toBe(0);
+    expect(tools.stdout).toContain("add(a: number, b: number)");
+    const call = await mcpkit(["call", url, "call", "add", "a=2", "b=3"]);
+    expect(call).toMatchObject({ code: 0, stdout: '{"sum":5}\n' });
+  });
+
+  it("speaks an older revision with --protocol, and HTTP+SSE at the legacy endpoint", async () => {
+    const handshake = await mcpkit(["call", "--protocol", "2025-11-25", url, "call", "echo", "text=hi"]);
+    expect(handshake).toMatchObject({ code: 0, stdout: "hi\n" });
+    const sse = await mcpkit(["call", url.replace(/\/mcp$/, "/sse"), "info"]);
+    expect(sse.code).toBe(0);
+    expect(sse.stdout).toContain("protocol 2025-11-25 (initialize handshake)");
+  });
+
+  it("watch prints notifications as they arrive, and Ctrl+C ends it with 0", async () => {
+    const human = start(["call", url, "watch", "test://watched-resource"]);
+    const json = start(["call", "--json", url, "watch"]);
+    await until(() => human.stderr.includes("Ctrl+C") && json.stderr.includes("Ctrl+C"), 8000, "both watches to start");
+    expect(human.stderr).toContain("Watching tools, prompts, resources, test://watched-resource; Ctrl+C to stop");
+
+    expect((await mcpkit(["call", url, "call", "test_update_watched_resource", "text=v2"])).code).toBe(0);
+    expect((await mcpkit(["call", url, "call", "test_toggle_tool"])).code).toBe(0);
+    await until(() => human.stdout.includes("tools changed") && json.stdout.includes("list_changed"), 5000, "events");
+    expect(human.stdout).toMatch(/^\d\d:\d\d:\d\d {2}resource updated {2}test:\/\/watched-resource\n/);
+    const event = JSON.parse(json.stdout.split("\n")[0] as string);
+    expect(event).toMatchObject({ method: "notifications/tools/list_changed" });
+
+    human.child.kill("SIGINT");
+    json.child.kill("SIGINT");
+    expect((await human.done).code).toBe(0);
+    expect((await json.done).code).toBe(0);
+    await mcpkit(["call", url, "call", "test_toggle_tool"]); // put test_optional_tool back
+  });
+
+  it("Ctrl+C cancels a call under way: exit 130, and the server keeps serving", async () => {
+    const slow = start(["call", url, "call", "test_slow", "steps=40", "ms=100"]);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const started = Date.now();
+    slow.child.kill("SIGINT");
+    const run = await slow.done;
+    expect(run.code).toBe(130);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect((await mcpkit(["call", url, "call", "echo", "text=still here"])).stdout).toBe("still here\n");
+  });
+
+  it("4 for a request that times out (--timeout) and for a server that is not there", async () => {
+    const timeout = await mcpkit(["call", "--timeout", "0.3", url, "call", "test_slow", "steps=1", "ms=1500"]);
+    expect(timeout.code).toBe(4);
+    expect(timeout.stderr).toContain("timed out after");
+    const refused = await mcpkit(["call", "http://127.0.0.1:1/mcp", "tools"]);
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toContain("POST http://127.0.0.1:1/mcp failed");
+  });
+});
