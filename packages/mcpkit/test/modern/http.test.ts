@@ -164,6 +164,37 @@ describe("2026-07-28 over Streamable HTTP", () => {
     expect(fixture.wasAborted()).toBe(true);
   });
 
+  it("cancels the request when the client leaves before the server has answered anything", async () => {
+    const fixture = server();
+    served = await serveHttp(fixture.s);
+    const controller = new AbortController();
+    // No progress token: the handler sends nothing, so no response has started yet.
+    const pending = fetch(served.url, {
+      method: "POST",
+      signal: controller.signal,
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": MODERN,
+        "mcp-method": "tools/call",
+        "mcp-name": "wait_for_abort",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 11,
+        method: "tools/call",
+        params: { name: "wait_for_abort", arguments: {}, _meta: meta() },
+      }),
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(fixture.wasAborted()).toBe(false);
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+    const deadline = Date.now() + 2000;
+    while (!fixture.wasAborted() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(fixture.wasAborted()).toBe(true);
+  });
+
   it("keeps a subscriptions/listen stream open with the acknowledgement first", async () => {
     const fixture = server();
     served = await serveHttp(fixture.s);

@@ -137,7 +137,7 @@ export async function handleModernPost(
     answer: (m) => httpAnswer(m, true, options.auth),
   });
   const session = await server.connect(transport, { modern: true });
-  const response = await transport.post(message, [id], info);
+  const response = await transport.post(message, [id], info, request.signal);
   void transport.settled().then(() => session.close());
   return response;
 }

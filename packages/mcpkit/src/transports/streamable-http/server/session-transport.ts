@@ -101,8 +101,12 @@ export class HttpSessionTransport implements Transport {
     return false;
   }
 
-  /** Handles a POST body; resolves with 202, a JSON answer, or an SSE stream. */
-  post(value: unknown, requestIds: RequestId[], info: MessageInfo): Promise<Response> {
+  /**
+   * Handles a POST body; resolves with 202, a JSON answer, or an SSE stream. `signal` is the
+   * HTTP request's: with cancelOnDisconnect, a client that goes away before any answer
+   * cancels its requests too.
+   */
+  post(value: unknown, requestIds: RequestId[], info: MessageInfo, signal?: AbortSignal): Promise<Response> {
     this.lastActivity = Date.now();
     const sink = this.sink;
     if (!sink || this.closed) return Promise.resolve(gone());
@@ -114,6 +118,14 @@ export class HttpSessionTransport implements Transport {
     const response = new Promise<Response>((resolve) => {
       stream.undecided = resolve;
     });
+    if (signal && this.options.cancelOnDisconnect) {
+      signal.addEventListener("abort", () => {
+        if (!stream.undecided) return; // answered: its SSE connection reports its own end
+        stream.undecided(gone());
+        stream.undecided = undefined;
+        this.abandon(stream);
+      });
+    }
     const withStream: MessageInfo = this.options.eventStore
       ? { ...info, closeStream: (retryMs) => this.closeConnection(stream, retryMs) }
       : info;
@@ -237,7 +249,10 @@ export class HttpSessionTransport implements Transport {
 
   /** Opens an SSE connection for the stream; for an undecided POST, answers it with the stream. */
   private connect(stream: Stream, answerPost = false): SseConnection {
-    const connection: SseConnection = new SseConnection(() => this.gone(stream, connection), this.options.keepAliveMs);
+    const connection: SseConnection = new SseConnection(
+      () => this.disconnected(stream, connection),
+      this.options.keepAliveMs,
+    );
     stream.connection = connection;
     if (answerPost && stream.undecided) {
       stream.undecided(sseResponse(connection));
@@ -247,9 +262,14 @@ export class HttpSessionTransport implements Transport {
   }
 
   /** The client's connection for a stream went away. */
-  private gone(stream: Stream, connection: SseConnection): void {
+  private disconnected(stream: Stream, connection: SseConnection): void {
     if (stream.connection !== connection) return;
     stream.connection = undefined;
+    this.abandon(stream);
+  }
+
+  /** streamable-http §Cancellation (2026-07-28): the client left, so its requests are cancelled. */
+  private abandon(stream: Stream): void {
     if (!this.options.cancelOnDisconnect || stream.finished) return;
     const owed = [...stream.owed];
     for (const id of owed) this.byRequest.delete(id);
@@ -285,7 +305,10 @@ export class HttpSessionTransport implements Transport {
   }
 
   private resume(stream: Stream, lastEventId: string, store: EventStore): Response {
-    const connection: SseConnection = new SseConnection(() => this.gone(stream, connection), this.options.keepAliveMs);
+    const connection: SseConnection = new SseConnection(
+      () => this.disconnected(stream, connection),
+      this.options.keepAliveMs,
+    );
     // Attach in the stream's queue: everything appended before is replayed, everything
     // after is written live, and nothing twice.
     stream.enqueue(async () => {
