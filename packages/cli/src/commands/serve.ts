@@ -1,33 +1,108 @@
 import { Command, Option } from "commander";
-import { createSseHandler, createStreamableHttpHandler, type FetchHandler, LOCALHOST_NAMES, listen } from "mcpkit/http";
+import {
+  createSseHandler,
+  createStreamableHttpHandler,
+  type FetchHandler,
+  LOCALHOST_NAMES,
+  listen,
+  type StreamableHttpHandler,
+} from "mcpkit/http";
 import type { McpServer } from "mcpkit/server";
 import { stdioServerTransport } from "mcpkit/stdio";
 import { createEverythingServer } from "../servers/everything/index.js";
+import { createWorkspaceServer } from "../servers/workspace/index.js";
+import { type AuthFlags, authOptions, checkAuthFlags, resourceServer } from "./serve-auth.js";
 
-const SERVERS: Record<string, () => McpServer> = {
-  everything: () => createEverythingServer(),
-};
-
-interface ServeOptions {
+interface ServeOptions extends AuthFlags {
   stdio?: boolean;
   port?: string;
   host: string;
+  root?: string[];
+  db?: string;
+  allowWrite?: boolean;
+  maxReadBytes?: string;
+  queryTimeout?: string;
+}
+
+/** A built-in server, made ready to serve, and how to release what it holds. */
+interface Served {
+  server: McpServer;
+  summary?: string;
+  close(): Promise<void>;
+}
+
+const SERVERS: Record<string, (options: ServeOptions) => Promise<Served>> = {
+  everything: async () => ({ server: createEverythingServer(), close: async () => {} }),
+  workspace: (options) =>
+    createWorkspaceServer({
+      ...(options.root && { roots: options.root }),
+      ...(options.db !== undefined && { db: options.db }),
+      allowWrite: options.allowWrite === true,
+      ...(options.maxReadBytes !== undefined && { maxReadBytes: positive(options.maxReadBytes, "--max-read-bytes") }),
+      ...(options.queryTimeout !== undefined && { queryTimeoutMs: positive(options.queryTimeout, "--query-timeout") }),
+    }),
+};
+
+/** The options only the workspace server understands, as commander names them. */
+const WORKSPACE_ONLY = {
+  root: "--root",
+  db: "--db",
+  allowWrite: "--allow-write",
+  maxReadBytes: "--max-read-bytes",
+  queryTimeout: "--query-timeout",
+} as const;
+
+function positive(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`${flag} must be a positive whole number, not "${value}"`);
+  return n;
 }
 
 export function serveCommand(): Command {
-  return new Command("serve")
+  const command = new Command("serve")
     .description("Run a built-in MCP server over stdio (the default) or Streamable HTTP")
-    .argument("[server]", `which server: ${Object.keys(SERVERS).join(", ")}`, "everything")
+    .argument("[server]", `which server: ${Object.keys(SERVERS).join(", ")}`, "workspace")
     .addOption(new Option("--stdio", "speak MCP on stdin/stdout (the default without --port)"))
     .addOption(new Option("--port <port>", "serve Streamable HTTP on http://HOST:PORT/mcp").conflicts("stdio"))
     .addOption(new Option("--host <host>", "the address to bind with --port").default("127.0.0.1"))
-    .action(async (name: string, options: ServeOptions) => {
-      const make = SERVERS[name];
-      if (!make) throw new Error(`Unknown server "${name}"; choose one of ${Object.keys(SERVERS).join(", ")}`);
-      if (options.port !== undefined) await serveHttp(make(), Number(options.port), options.host);
-      else await serveStdio(make(), name);
-    });
+    .addOption(new Option("--root <dir...>", "workspace: a directory the file tools may use (repeatable; default: .)"))
+    .addOption(new Option("--db <file>", "workspace: a SQLite database (default: a built-in sample database)"))
+    .addOption(new Option("--allow-write", "workspace: allow changing files and the database"))
+    .addOption(new Option("--max-read-bytes <n>", "workspace: the largest file a read returns (default 1048576)"))
+    .addOption(new Option("--query-timeout <ms>", "workspace: how long one SQL statement may run (default 5000)"));
+  for (const option of authOptions()) command.addOption(option);
+  return command.action(async (name: string, options: ServeOptions) => {
+    const make = SERVERS[name];
+    if (!make) throw new Error(`Unknown server "${name}"; choose one of ${Object.keys(SERVERS).join(", ")}`);
+    if (name !== "workspace") {
+      const stray = Object.entries(WORKSPACE_ONLY).find(([key]) => options[key as keyof ServeOptions] !== undefined);
+      if (stray) throw new Error(`${stray[1]} applies to the workspace server only`);
+    }
+    const authorized = checkAuthFlags(options, options.port !== undefined);
+    const served = await make(options);
+    try {
+      if (served.summary) process.stderr.write(`mcpkit serve ${name}:\n${indent(served.summary)}\n`);
+      if (name === "workspace" && options.port !== undefined && !isLocal(options.host) && !authorized) {
+        process.stderr.write(
+          `mcpkit: warning: --host ${options.host} serves these files to the network without authentication (see --auth-server)\n`,
+        );
+      }
+      if (options.port !== undefined)
+        await serveHttp(served.server, Number(options.port), options.host, authorized ? options : undefined);
+      else await serveStdio(served.server, name);
+    } finally {
+      await served.close();
+    }
+  });
 }
+
+const isLocal = (host: string) => LOCALHOST_NAMES.includes(host) || host === "::1";
+
+const indent = (text: string) =>
+  text
+    .split("\n")
+    .map((line) => `  ${line}`)
+    .join("\n");
 
 async function serveStdio(server: McpServer, name: string): Promise<void> {
   if (process.stdin.isTTY) {
@@ -47,29 +122,42 @@ async function serveStdio(server: McpServer, name: string): Promise<void> {
   process.off("SIGTERM", stop);
 }
 
-async function serveHttp(server: McpServer, port: number, host: string): Promise<void> {
+async function serveHttp(server: McpServer, port: number, host: string, auth: AuthFlags | undefined): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, not ${port}`);
   // DNS-rebinding protection: a local bind answers only to local names; another bind to its own name.
-  const local = LOCALHOST_NAMES.includes(host) || host === "::1";
+  const local = isLocal(host);
   const allowedHosts = local ? LOCALHOST_NAMES : [host.includes(":") ? `[${host}]` : host, ...LOCALHOST_NAMES];
-  const streamable = createStreamableHttpHandler(server, { allowedHosts });
-  const legacy = createSseHandler(server, { allowedHosts, messagesPath: "/messages" });
+  // Made once the port is known: with authorization, the endpoint's URL is the tokens' audience.
+  let streamable: StreamableHttpHandler | undefined;
+  let legacy: (FetchHandler & { close(): Promise<void> }) | undefined;
+  let metadataPath: string | undefined;
   const router: FetchHandler & { close(): Promise<void> } = {
     fetch(request) {
       const path = new URL(request.url).pathname;
-      if (path === "/mcp") return streamable.fetch(request);
-      if (path === "/sse" || path === "/messages") return legacy.fetch(request);
+      if (streamable && (path === "/mcp" || path === metadataPath)) return streamable.fetch(request);
+      if (legacy && (path === "/sse" || path === "/messages")) return legacy.fetch(request);
       return Promise.resolve(
-        new Response("Not found: the MCP endpoint is /mcp (and /sse for HTTP+SSE clients)\n", { status: 404 }),
+        new Response(`Not found: the MCP endpoint is /mcp${legacy ? " (and /sse for HTTP+SSE clients)" : ""}\n`, {
+          status: 404,
+        }),
       );
     },
     async close() {
-      await Promise.all([streamable.close(), legacy.close()]);
+      await Promise.all([streamable?.close(), legacy?.close()]);
     },
   };
   const listening = await listen(router, { port, host });
   const base = listening.url.href.replace(/\/$/, "");
-  process.stderr.write(`mcpkit: serving MCP on ${base}/mcp (Streamable HTTP) and ${base}/sse (HTTP+SSE)\n`);
+  const resource = auth ? resourceServer(auth, `${base}/mcp`) : undefined;
+  metadataPath = resource?.metadataPath;
+  streamable = createStreamableHttpHandler(server, { allowedHosts, ...(resource && { auth: resource }) });
+  // HTTP+SSE (2024-11-05) predates authorization: it is served only when tokens are not required.
+  if (!resource) legacy = createSseHandler(server, { allowedHosts, messagesPath: "/messages" });
+  process.stderr.write(
+    resource
+      ? `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP), tokens from ${auth?.authServer} required\n`
+      : `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP) and ${base}/sse (HTTP+SSE)\n`,
+  );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once("SIGINT", stop);

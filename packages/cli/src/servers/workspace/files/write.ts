@@ -1,0 +1,40 @@
+import { constants } from "node:fs";
+import { open, stat } from "node:fs/promises";
+import { dirname } from "node:path";
+import { fsError, WorkspaceError } from "../errors.js";
+import type { Guarded } from "./guard.js";
+import { kindOf } from "./open.js";
+
+/**
+ * Writes a whole regular file at a guarded path. An existing target must be a regular
+ * file; a new one needs its parent directory. The open does not follow a symbolic link
+ * swapped in after the check, and does not block on a FIFO.
+ */
+export async function writeRegularFile(target: Guarded, data: string): Promise<{ created: boolean; bytes: number }> {
+  try {
+    if (target.exists) {
+      const info = await stat(target.real);
+      if (!info.isFile()) throw new WorkspaceError(`Refused: ${target.shown} is a ${kindOf(info)}, not a regular file`);
+    } else {
+      const parent = await stat(dirname(target.real)).catch(() => undefined);
+      if (!parent?.isDirectory()) {
+        throw new WorkspaceError(
+          `The parent directory of ${target.shown} does not exist; create it first with create_directory`,
+        );
+      }
+    }
+    const flags =
+      constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+    const handle = await open(target.real, flags, 0o666);
+    try {
+      if (!(await handle.stat()).isFile()) throw new WorkspaceError(`Refused: ${target.shown} is not a regular file`);
+      const bytes = Buffer.from(data, "utf8");
+      await handle.writeFile(bytes);
+      return { created: !target.exists, bytes: bytes.length };
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    throw fsError(error, target.shown);
+  }
+}

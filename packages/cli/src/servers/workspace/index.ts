@@ -1,0 +1,137 @@
+import { pathToFileURL } from "node:url";
+import type { McpServer } from "mcpkit/server";
+import { VERSION } from "../../version.js";
+import { WorkspaceError } from "./errors.js";
+import type { FileAccess } from "./files/access.js";
+import { registerBrowseTools } from "./files/browse-tools.js";
+import { formatBytes } from "./files/format.js";
+import { registerReadTools } from "./files/read-tools.js";
+import { registerFileResources } from "./files/resources.js";
+import { registerSearchTools } from "./files/search-tools.js";
+import { watchAreas } from "./files/watch.js";
+import { registerWriteTools } from "./files/write-tools.js";
+import { findRepos } from "./git/repos.js";
+import { registerGitResources } from "./git/resources.js";
+import { registerGitTools } from "./git/tools.js";
+import { NotifiedServer } from "./notified-server.js";
+import {
+  DEFAULT_MAX_READ_BYTES,
+  DEFAULT_MAX_WATCHED_DIRECTORIES,
+  DEFAULT_QUERY_TIMEOUT_MS,
+  type WorkspaceOptions,
+} from "./options.js";
+import { registerPrompts } from "./prompts.js";
+import { configuredAreas } from "./roots/area.js";
+import { createRootScope } from "./roots/client-roots.js";
+import { openDatabase } from "./sqlite/database.js";
+import { sqliteUnavailable } from "./sqlite/native.js";
+import { registerSqlResources } from "./sqlite/resources.js";
+import { registerSqlTools } from "./sqlite/tools.js";
+
+export type { WorkspaceOptions } from "./options.js";
+
+export interface Workspace {
+  server: McpServer;
+  /** What is being served, in a few lines for the terminal. */
+  summary: string;
+  /** Stops the file watchers and the SQLite worker, and removes the sample database. */
+  close(): Promise<void>;
+}
+
+/**
+ * The workspace server: files of the given roots, a SQLite database, the git history of
+ * roots that are repositories, and prompts to work with them. Read-only unless
+ * `allowWrite`; every path is checked against the roots (narrowed per client to the
+ * client's own roots), every answer is bounded.
+ */
+export async function createWorkspaceServer(options: WorkspaceOptions = {}): Promise<Workspace> {
+  const allowWrite = options.allowWrite ?? false;
+  const maxReadBytes = options.maxReadBytes ?? DEFAULT_MAX_READ_BYTES;
+  const areas = await configuredAreas(options.roots?.length ? options.roots : [process.cwd()]);
+  const repos = await findRepos(areas);
+  const scope = createRootScope(areas);
+  const noSqlite = sqliteUnavailable();
+  if (noSqlite && options.db !== undefined) throw new WorkspaceError(`--db ${options.db}: ${noSqlite}`);
+  const engine = noSqlite
+    ? undefined
+    : openDatabase({
+        ...(options.db !== undefined && { db: options.db }),
+        allowWrite,
+        queryTimeoutMs: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
+      });
+
+  const server = new NotifiedServer(
+    {
+      name: "mcpkit-workspace",
+      title: "mcpkit workspace",
+      version: VERSION,
+      description: "Files, a SQLite database and git history, behind path and SQL sandboxes",
+      instructions: [
+        `Files: the tools work inside ${areas.map((a) => a.path).join(", ")} (narrowed to your roots if you declare some; list_allowed_directories shows them). Relative paths start at the first directory. Reads over ${formatBytes(maxReadBytes)} are refused.`,
+        allowWrite
+          ? "Writing is allowed: write_file, edit_file (use dryRun to preview the diff), move_file, create_directory, write_query."
+          : "The server is read-only: it was started without --allow-write.",
+        engine
+          ? `SQLite: ${engine.label}; list_tables, describe_table, read_query (read-only, enforced by the engine).`
+          : "",
+        repos.length > 0
+          ? `Git (read-only): ${repos.map((r) => r.name).join(", ")}; git_status, git_log, git_diff, git_branches and git:// resources.`
+          : "",
+      ]
+        .filter(Boolean)
+        .join("\n"),
+      // The only request this server sends is roots/list, which a client answers at once.
+      requestTimeoutMs: 10_000,
+      onSession: (session) => scope.sessionStarted(session),
+    },
+    (notification, session) => {
+      if (notification.method === "notifications/roots/list_changed") scope.rootsChanged(session);
+    },
+  );
+
+  const access: FileAccess = { scope, maxReadBytes };
+  registerReadTools(server, access);
+  registerBrowseTools(server, access);
+  registerSearchTools(server, access);
+  if (allowWrite) registerWriteTools(server, access);
+  registerFileResources(server, access);
+  if (engine) {
+    registerSqlTools(server, engine);
+    registerSqlResources(server, engine);
+  }
+  if (repos.length > 0) {
+    registerGitTools(server, repos, scope);
+    registerGitResources(server, repos, scope);
+  }
+  registerPrompts(server, { scope, repos, engine });
+
+  const watcher = watchAreas(
+    areas,
+    {
+      changed: (path) => server.resourceUpdated(pathToFileURL(path).href),
+      listChanged: () => void server.events.publish({ type: "list_changed", kind: "resources" }),
+      overBudget: (limit) =>
+        process.stderr.write(`mcpkit: watching the first ${limit} directories only for resource subscriptions\n`),
+    },
+    options.maxWatchedDirectories ?? DEFAULT_MAX_WATCHED_DIRECTORIES,
+  );
+  // Serve only once the watchers are in place, so a subscription made at once sees changes.
+  await watcher.ready;
+
+  const summary = [
+    `roots: ${areas.map((a) => a.path).join(", ")}${allowWrite ? " (read-write)" : " (read-only)"}`,
+    engine
+      ? `database: ${engine.file === engine.label ? engine.file : `${engine.label} at ${engine.file}`}`
+      : `database: none (${noSqlite})`,
+    ...(repos.length > 0 ? [`git: ${repos.map((r) => `${r.name} (${r.top})`).join(", ")}`] : []),
+  ].join("\n");
+
+  return {
+    server,
+    summary,
+    async close() {
+      watcher.close();
+      await engine?.close();
+    },
+  };
+}

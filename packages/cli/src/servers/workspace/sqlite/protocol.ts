@@ -1,0 +1,44 @@
+/** The messages between the server and its SQLite worker thread (query-worker.ts). */
+
+export type QueryRequest =
+  | { op: "tables" }
+  | { op: "describe"; table: string }
+  | { op: "schema" }
+  | { op: "read"; sql: string; params: unknown[]; maxRows: number }
+  | { op: "write"; sql: string; params: unknown[]; maxRows: number };
+
+export interface TableInfo {
+  name: string;
+  type: "table" | "view";
+}
+
+export interface Rows {
+  columns: string[];
+  rows: unknown[][];
+  /** More rows existed than maxRows. */
+  truncated: boolean;
+}
+
+export interface WriteOutcome {
+  changes: number;
+  lastInsertRowid: number | string;
+  /** What a RETURNING clause gave back. */
+  returned?: Rows;
+}
+
+export interface TableDescription {
+  name: string;
+  type: "table" | "view";
+  sql: string | null;
+  columns: { name: string; type: string; notNull: boolean; default: unknown; primaryKey: boolean }[];
+  indexes: { name: string; unique: boolean }[];
+  foreignKeys: { column: string; references: string }[];
+  rowCount?: number;
+}
+
+export interface WorkerData {
+  file: string;
+  writable: boolean;
+}
+
+export type WorkerReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string };
