@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { Client } from "../src/client/client.js";
-import { createServer } from "../src/server/index.js";
+import { createServer, type ServerSession } from "../src/server/index.js";
+import { connectInMemory } from "../src/testing/index.js";
 import { createLinkedPair } from "../src/transports/memory/linked-pair.js";
 import { initializeParams, rawPeer, sleep } from "./helpers.js";
 
@@ -101,6 +102,49 @@ describe("basic/lifecycle: initialization", () => {
     expect(onSession).toHaveBeenCalledOnce();
     expect(onSession.mock.calls[0]?.[0].clientInfo).toEqual({ name: "c", version: "9", title: "The client" });
     expect(onSession.mock.calls[0]?.[0].revision).toBe("2025-11-25");
+  });
+});
+
+describe("sessions as handlers and the server see them", () => {
+  it("gives each request the session it arrived on, the one onSession and onNotification name", async () => {
+    const started: ServerSession[] = [];
+    const notified: [string, ServerSession][] = [];
+    const server = createServer({
+      name: "s",
+      version: "1",
+      onSession: (session) => started.push(session),
+      onNotification: (notification, session) => notified.push([notification.method, session]),
+    });
+    const seen: (ServerSession | undefined)[] = [];
+    server.tool("who", {}, (_a, ctx) => {
+      seen.push(ctx.session);
+      return "";
+    });
+    const one = await connectInMemory(server, { protocolVersion: "2025-11-25", roots: [] });
+    const two = await connectInMemory(server, { protocolVersion: "2025-11-25" });
+    await one.client.callTool("who");
+    await two.client.callTool("who");
+    await one.client.callTool("who");
+    expect(seen).toEqual([one.session, two.session, one.session]);
+    expect(seen[0]).toBe(one.session);
+    expect(seen[0]).not.toBe(seen[1]);
+    expect(started).toEqual([one.session, two.session]);
+
+    one.client.setRoots([{ uri: "file:///tmp" }]);
+    await sleep(5);
+    expect(notified).toEqual([["notifications/roots/list_changed", one.session]]);
+  });
+
+  it("has no session for a 2026-07-28 request, which carries everything itself", async () => {
+    const server = createServer({ name: "s", version: "1" });
+    let session: ServerSession | undefined | "unset" = "unset";
+    server.tool("who", {}, (_a, ctx) => {
+      session = ctx.session;
+      return "";
+    });
+    const { client } = await connectInMemory(server, { protocolVersion: "2026-07-28" });
+    await client.callTool("who");
+    expect(session).toBeUndefined();
   });
 });
 

@@ -39,6 +39,18 @@ describe("list_changed notifications", () => {
     ]);
   });
 
+  it("lets the server announce a change it alone knows of (a resource list backed by files)", async () => {
+    const server = createServer({ name: "s", version: "1" });
+    server.resourceTemplate("file:///{+path}", { name: "files", list: () => [] }, () => "");
+    const { client } = await connectInMemory(server);
+    let count = 0;
+    client.on("notifications/resources/list_changed", () => count++);
+    server.listChanged("resources");
+    server.listChanged("resources");
+    await sleep(5);
+    expect(count).toBe(1);
+  });
+
   it("coalesces changes made in one tick into one notification", async () => {
     const server = createServer({ name: "s", version: "1" });
     server.tool("seed", {}, () => "");

@@ -17,6 +17,7 @@ import type { InboundRequest } from "../session/inbound.js";
 import { fitFormToRevision, formSchema } from "./elicitation-form.js";
 import { InputResponseError } from "./mrtr/rounds.js";
 import type { ClientPeer } from "./peer.js";
+import type { ServerSession } from "./stateful.js";
 
 /** A form elicitation: the schema is a Standard Schema or the spec's restricted JSON Schema. */
 export interface ElicitFormRequest<S extends StandardSchemaV1 | ElicitFormParams["requestedSchema"]> {
@@ -58,6 +59,12 @@ export interface Context {
   /** The negotiated protocol revision. */
   readonly revision: string;
   readonly sessionId: string | undefined;
+  /**
+   * The session this request arrived on (2024-11-05 … 2025-11-25): the same object for
+   * every request of one client connection, to keep per-client state on. Undefined for
+   * 2026-07-28 requests, which carry everything they need and have no session.
+   */
+  readonly session: ServerSession | undefined;
   readonly client: { readonly info: Implementation | undefined; readonly capabilities: ClientCapabilities };
   /** The request's `_meta`. */
   readonly meta: Meta | undefined;
@@ -140,6 +147,9 @@ export class RequestContext implements Context {
   }
   get sessionId() {
     return this.peer.sessionId;
+  }
+  get session() {
+    return this.peer.session;
   }
   get client() {
     return { info: this.peer.clientInfo, capabilities: this.peer.clientCapabilities };

@@ -3,6 +3,7 @@ import type { RevisionRules } from "../protocol/revisions.js";
 import type { ClientCapabilities, ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation, LogLevel } from "../protocol/types/common.js";
 import type { RequestOptions } from "../session/connection.js";
+import type { ServerSession } from "./stateful.js";
 
 /**
  * The client as the method handlers see it, whichever era is being served. The stateful
@@ -12,6 +13,8 @@ import type { RequestOptions } from "../session/connection.js";
 export interface ClientPeer {
   readonly rules: RevisionRules;
   readonly sessionId: string | undefined;
+  /** The connection's session (stateful eras); a 2026-07-28 request has none. */
+  readonly session: ServerSession | undefined;
   readonly clientInfo: Implementation | undefined;
   readonly clientCapabilities: ClientCapabilities;
   readonly serverCapabilities: ServerCapabilities;

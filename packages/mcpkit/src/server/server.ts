@@ -1,3 +1,4 @@
+import type { JsonRpcNotification } from "../jsonrpc/types.js";
 import type { ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation } from "../protocol/types/common.js";
 import { REVISIONS, type Revision } from "../protocol/versions.js";
@@ -40,6 +41,11 @@ export interface ServerOptions extends Implementation {
   requestTimeoutMs?: number;
   /** Called when a client finishes the handshake (notifications/initialized), on every transport. */
   onSession?: (session: ServerSession) => void;
+  /**
+   * Called with every notification a client sends (roots/list_changed, cancelled,
+   * progress…), whichever transport connected it.
+   */
+  onNotification?: (notification: JsonRpcNotification, session: ServerSession) => void;
   /** Where list changes and resource updates are published (default: in this process). */
   eventBus?: EventBus;
   /** Caching hints on 2026-07-28 results (server/utilities/caching); see CachingOptions. */
@@ -117,10 +123,10 @@ export class McpServer {
     this.onError = options.onError ?? defaultOnError;
     this.events = options.eventBus ?? new InMemoryEventBus();
     this.requestStateKey = makeKey(options.requestStateKey);
-    this.tools = new FeatureSet(() => this.changed("tools"));
-    this.resources = new FeatureSet(() => this.changed("resources"));
-    this.templates = new FeatureSet(() => this.changed("resources"));
-    this.prompts = new FeatureSet(() => this.changed("prompts"));
+    this.tools = new FeatureSet(() => this.listChanged("tools"));
+    this.resources = new FeatureSet(() => this.listChanged("resources"));
+    this.templates = new FeatureSet(() => this.listChanged("resources"));
+    this.prompts = new FeatureSet(() => this.listChanged("prompts"));
   }
 
   tool<In extends SchemaInput | undefined = undefined, Out extends SchemaInput | undefined = undefined>(
@@ -220,8 +226,12 @@ export class McpServer {
     };
   }
 
-  /** Coalesces the changes of one tick into one list_changed per kind. */
-  private changed(kind: ListKind): void {
+  /**
+   * Tells clients that a list changed for reasons the server cannot see (a resource list
+   * backed by files, say). Changes of one tick are sent as one list_changed per kind;
+   * registering, enabling and removing definitions calls this already.
+   */
+  listChanged(kind: ListKind): void {
     if (this.pendingChanges.size === 0) {
       queueMicrotask(() => {
         const kinds = [...this.pendingChanges];

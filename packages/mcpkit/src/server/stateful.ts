@@ -175,7 +175,13 @@ class StatefulSession implements ClientPeer, ServerSession {
       this.server.options.onSession?.(this);
       return;
     }
+    this.server.options.onNotification?.(notification, this);
     this.options.onNotification?.(notification, this);
+  }
+
+  /** The peer's session is this one. */
+  get session(): ServerSession {
+    return this;
   }
 
   /** basic/lifecycle: the server sends no requests (but pings) before `initialized`. */

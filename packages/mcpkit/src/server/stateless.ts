@@ -89,6 +89,7 @@ export const supportedVersions = (server: McpServer) => [...server.revisions].re
 class RequestPeer implements ClientPeer {
   readonly rules: RevisionRules;
   readonly sessionId = undefined;
+  readonly session = undefined;
   readonly clientInfo: Implementation | undefined;
   readonly clientCapabilities: ClientCapabilities;
   readonly serverCapabilities: ServerCapabilities;

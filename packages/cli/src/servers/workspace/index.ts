@@ -1,5 +1,5 @@
 import { pathToFileURL } from "node:url";
-import type { McpServer } from "mcpkit/server";
+import { createServer, type McpServer } from "mcpkit/server";
 import { VERSION } from "../../version.js";
 import { WorkspaceError } from "./errors.js";
 import type { FileAccess } from "./files/access.js";
@@ -13,7 +13,6 @@ import { registerWriteTools } from "./files/write-tools.js";
 import { findRepos } from "./git/repos.js";
 import { registerGitResources } from "./git/resources.js";
 import { registerGitTools } from "./git/tools.js";
-import { NotifiedServer } from "./notified-server.js";
 import {
   DEFAULT_MAX_READ_BYTES,
   DEFAULT_MAX_WATCHED_DIRECTORIES,
@@ -60,34 +59,32 @@ export async function createWorkspaceServer(options: WorkspaceOptions = {}): Pro
         queryTimeoutMs: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
       });
 
-  const server = new NotifiedServer(
-    {
-      name: "mcpkit-workspace",
-      title: "mcpkit workspace",
-      version: VERSION,
-      description: "Files, a SQLite database and git history, behind path and SQL sandboxes",
-      instructions: [
-        `Files: the tools work inside ${areas.map((a) => a.path).join(", ")} (narrowed to your roots if you declare some; list_allowed_directories shows them). Relative paths start at the first directory. Reads over ${formatBytes(maxReadBytes)} are refused.`,
-        allowWrite
-          ? "Writing is allowed: write_file, edit_file (use dryRun to preview the diff), move_file, create_directory, write_query."
-          : "The server is read-only: it was started without --allow-write.",
-        engine
-          ? `SQLite: ${engine.label}; list_tables, describe_table, read_query (read-only, enforced by the engine).`
-          : "",
-        repos.length > 0
-          ? `Git (read-only): ${repos.map((r) => r.name).join(", ")}; git_status, git_log, git_diff, git_branches and git:// resources.`
-          : "",
-      ]
-        .filter(Boolean)
-        .join("\n"),
-      // The only request this server sends is roots/list, which a client answers at once.
-      requestTimeoutMs: 10_000,
-      onSession: (session) => scope.sessionStarted(session),
-    },
-    (notification, session) => {
+  const server = createServer({
+    name: "mcpkit-workspace",
+    title: "mcpkit workspace",
+    version: VERSION,
+    description: "Files, a SQLite database and git history, behind path and SQL sandboxes",
+    instructions: [
+      `Files: the tools work inside ${areas.map((a) => a.path).join(", ")} (narrowed to your roots if you declare some; list_allowed_directories shows them). Relative paths start at the first directory. Reads over ${formatBytes(maxReadBytes)} are refused.`,
+      allowWrite
+        ? "Writing is allowed: write_file, edit_file (use dryRun to preview the diff), move_file, create_directory, write_query."
+        : "The server is read-only: it was started without --allow-write.",
+      engine
+        ? `SQLite: ${engine.label}; list_tables, describe_table, read_query (read-only, enforced by the engine).`
+        : "",
+      repos.length > 0
+        ? `Git (read-only): ${repos.map((r) => r.name).join(", ")}; git_status, git_log, git_diff, git_branches and git:// resources.`
+        : "",
+    ]
+      .filter(Boolean)
+      .join("\n"),
+    // The only request this server sends is roots/list, which a client answers at once.
+    requestTimeoutMs: 10_000,
+    onSession: (session) => scope.sessionStarted(session),
+    onNotification: (notification, session) => {
       if (notification.method === "notifications/roots/list_changed") scope.rootsChanged(session);
     },
-  );
+  });
 
   const access: FileAccess = { scope, maxReadBytes };
   registerReadTools(server, access);
@@ -109,7 +106,7 @@ export async function createWorkspaceServer(options: WorkspaceOptions = {}): Pro
     areas,
     {
       changed: (path) => server.resourceUpdated(pathToFileURL(path).href),
-      listChanged: () => void server.events.publish({ type: "list_changed", kind: "resources" }),
+      listChanged: () => server.listChanged("resources"),
       overBudget: (limit) =>
         process.stderr.write(`mcpkit: watching the first ${limit} directories only for resource subscriptions\n`),
     },

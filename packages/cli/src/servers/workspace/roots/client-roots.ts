@@ -1,6 +1,6 @@
 import { realpath } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import type { ClientCapabilities, Root } from "mcpkit";
+import type { Root } from "mcpkit";
 import { McpError } from "mcpkit/jsonrpc";
 import type { Context, ServerSession } from "mcpkit/server";
 import { WorkspaceError } from "../errors.js";
@@ -24,9 +24,8 @@ export interface RootScope {
 }
 
 export function createRootScope(configured: readonly Area[]): RootScope {
-  // Keyed by the session's capabilities object, the one per-session value a handler's
-  // context exposes; a stateless (2026-07-28) request brings its own and is never cached.
-  const sessions = new WeakMap<ClientCapabilities, { roots?: Promise<Area[]> }>();
+  // Per session; a 2026-07-28 request has none, so its roots are asked for every time.
+  const sessions = new WeakMap<ServerSession, { roots?: Promise<Area[]> }>();
 
   const fetchAreas = async (ctx: Context): Promise<Area[]> => {
     let roots: Root[];
@@ -48,7 +47,7 @@ export function createRootScope(configured: readonly Area[]): RootScope {
     async areas(ctx) {
       const caps = ctx.client.capabilities;
       if (!caps.roots) return [...configured];
-      const session = sessions.get(caps);
+      const session = ctx.session && sessions.get(ctx.session);
       // Without listChanged the client never says when its roots change: ask every time.
       if (!session || caps.roots.listChanged !== true) return fetchAreas(ctx);
       if (!session.roots) {
@@ -61,10 +60,10 @@ export function createRootScope(configured: readonly Area[]): RootScope {
       return session.roots;
     },
     sessionStarted(session) {
-      sessions.set(session.clientCapabilities, {});
+      sessions.set(session, {});
     },
     rootsChanged(session) {
-      const entry = sessions.get(session.clientCapabilities);
+      const entry = sessions.get(session);
       if (entry) entry.roots = undefined;
     },
   };
