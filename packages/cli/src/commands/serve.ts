@@ -146,7 +146,10 @@ async function serveHttp(server: McpServer, port: number, host: string, auth: Au
       await Promise.all([streamable?.close(), legacy?.close()]);
     },
   };
-  const listening = await listen(router, { port, host });
+  const listening = await listen(router, { port, host }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "EADDRINUSE") throw new Error(`Port ${port} on ${host} is in use: choose another with --port`);
+    throw error;
+  });
   const base = listening.url.href.replace(/\/$/, "");
   const resource = auth ? resourceServer(auth, `${base}/mcp`) : undefined;
   metadataPath = resource?.metadataPath;
@@ -158,6 +161,7 @@ async function serveHttp(server: McpServer, port: number, host: string, auth: Au
       ? `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP), tokens from ${auth?.authServer} required\n`
       : `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP) and ${base}/sse (HTTP+SSE)\n`,
   );
+  process.stderr.write(`  try it: npx mcpkit call ${base}/mcp tools\n  Ctrl+C stops it\n`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once("SIGINT", stop);

@@ -1,0 +1,106 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { Client } from "mcpkit/client";
+import { stdioClientTransport } from "mcpkit/stdio";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// The README's quick start, as a reader would follow it: `npm start`, then the commands it
+// lists, then the Claude Desktop configuration it shows.
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const README = readFileSync(`${ROOT}README.md`, "utf8");
+const CLI = `${ROOT}packages/cli/bin/mcpkit.js`;
+const run = promisify(execFile);
+
+/** The fenced blocks of one language in the README section that starts with `heading`. */
+function blocks(heading: string, language: string): string[] {
+  const start = README.indexOf(heading);
+  const section = README.slice(start, README.indexOf("\n## ", start + heading.length));
+  return [...section.matchAll(new RegExp("```" + language + "\\n([\\s\\S]*?)```", "g"))].map((m) => m[1] as string);
+}
+
+/** Shell words: double and single quotes group, nothing else is interpreted. */
+const words = (line: string) =>
+  [...line.matchAll(/([^\s"']+)?(?:"([^"]*)"|'([^']*)')?([^\s"']*)/g)]
+    .map((m) => (m[1] ?? "") + (m[2] ?? m[3] ?? "") + (m[4] ?? ""))
+    .filter((w) => w !== "");
+
+let server: ChildProcess | undefined;
+let url = "";
+
+beforeAll(async () => {
+  // `npm start`, with a free port instead of 3000 (commander keeps the last --port).
+  const npm = process.env.npm_execpath;
+  // Its own process group, so stopping it reaches the server npm started, as Ctrl+C would.
+  const options = { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"], detached: true } as const;
+  server = npm
+    ? spawn(process.execPath, [npm, "start", "--", "--port", "0"], options)
+    : spawn("npm", ["start", "--", "--port", "0"], options);
+  let stderr = "";
+  url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`npm start printed no URL:\n${stderr}`)), 20_000);
+    server?.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+      const found = /serving MCP on (http:\/\/\S+\/mcp)/.exec(stderr);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found[1] as string);
+      }
+    });
+  });
+  expect(stderr).toContain("mcpkit serve workspace:");
+  expect(stderr).toContain("built-in sample database");
+}, 30_000);
+
+afterAll(async () => {
+  if (!server || server.exitCode !== null) return;
+  const exited = new Promise((resolve) => server?.once("exit", resolve));
+  process.kill(-(server.pid as number), "SIGINT");
+  await exited;
+});
+
+describe("README quick start", () => {
+  it("lists the commands it shows, each run against `npm start`", async () => {
+    const commands = blocks("## Quick start", "sh")[0]
+      ?.split("\n")
+      .map((line) => line.replace(/\s+#.*$/, "").trim())
+      .filter((line) => line.startsWith("npx mcpkit call http://127.0.0.1:3000/mcp"));
+    expect(commands?.length).toBe(4);
+    const outputs: string[] = [];
+    for (const line of commands ?? []) {
+      const args = words(line.replace("http://127.0.0.1:3000/mcp", url)).slice(2); // drop "npx mcpkit"
+      const { stdout } = await run(process.execPath, [CLI, ...args], { timeout: 15_000 });
+      outputs.push(stdout);
+    }
+    expect(outputs[0]).toContain("mcpkit-workspace");
+    expect(outputs[1]).toContain("read_query(sql: string");
+    expect(JSON.parse(outputs[2] as string)).toMatchObject({
+      columns: ["name"],
+      rows: [[expect.any(String)], [expect.any(String)], [expect.any(String)]],
+    });
+    expect(outputs[3]).toMatch(/[0-9a-f]{7}/); // commit hashes of this clone
+  }, 60_000);
+
+  it("configures Claude Desktop with a command that serves the workspace over stdio", async () => {
+    const config = JSON.parse(blocks("## Quick start", "json")[0] as string) as {
+      mcpServers: { workspace: { command: string; args: string[] } };
+    };
+    const { command, args } = config.mcpServers.workspace;
+    expect(command).toBe("node");
+    const real = args.map((a) =>
+      a
+        .replace("/path/to/mcpkit/", ROOT)
+        .replace("/path/to/folder", fileURLToPath(new URL("../../docs", import.meta.url))),
+    );
+    const client = new Client({ name: "claude-desktop-stand-in", version: "1" });
+    await client.connect(stdioClientTransport({ command: process.execPath, args: real }));
+    try {
+      const listed = await client.callTool("list_directory", {});
+      expect(JSON.stringify(listed.content)).toContain("workspace.md");
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+});
