@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile, type SpawnOptions, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -34,7 +34,7 @@ beforeAll(async () => {
   // `npm start`, with a free port instead of 3000 (commander keeps the last --port).
   const npm = process.env.npm_execpath;
   // Its own process group, so stopping it reaches the server npm started, as Ctrl+C would.
-  const options = { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"], detached: true } as const;
+  const options: SpawnOptions = { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"], detached: true };
   server = npm
     ? spawn(process.execPath, [npm, "start", "--", "--port", "0"], options)
     : spawn("npm", ["start", "--", "--port", "0"], options);
