@@ -66,10 +66,14 @@ for (const revision of ["2025-11-25", "2026-07-28"]) {
   for (const r of results) {
     if (r.ok) passed++;
     else failed++;
-    process.stdout.write(`${r.ok ? "  ok  " : "  FAIL"} ${r.side} ${r.scenario}${r.ok ? "" : `\n        ${r.failures.join("\n        ")}`}\n`);
+    process.stdout.write(
+      `${r.ok ? "  ok  " : "  FAIL"} ${r.side} ${r.scenario}${r.ok ? "" : `\n        ${r.failures.join("\n        ")}`}\n`,
+    );
   }
   const ok = results.filter((r) => r.ok).length;
-  process.stdout.write(`=== conformance ${revision}: ${ok}/${results.length} scored scenarios pass (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+  process.stdout.write(
+    `=== conformance ${revision}: ${ok}/${results.length} scored scenarios pass (${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
+  );
 }
 
 process.stdout.write(`\n${passed} passed, ${failed} failed\n`);

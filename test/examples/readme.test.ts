@@ -18,7 +18,7 @@ const run = promisify(execFile);
 function blocks(heading: string, language: string): string[] {
   const start = README.indexOf(heading);
   const section = README.slice(start, README.indexOf("\n## ", start + heading.length));
-  return [...section.matchAll(new RegExp("```" + language + "\\n([\\s\\S]*?)```", "g"))].map((m) => m[1] as string);
+  return [...section.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, "g"))].map((m) => m[1] as string);
 }
 
 /** Shell words: double and single quotes group, nothing else is interpreted. */
