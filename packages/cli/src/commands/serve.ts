@@ -2,9 +2,10 @@ import { Command, Option } from "commander";
 import {
   createSseHandler,
   createStreamableHttpHandler,
-  type FetchHandler,
   LOCALHOST_NAMES,
   listen,
+  routeByPath,
+  type SseHandler,
   type StreamableHttpHandler,
 } from "mcpkit/http";
 import type { McpServer } from "mcpkit/server";
@@ -129,19 +130,19 @@ async function serveHttp(server: McpServer, port: number, host: string, auth: Au
   const allowedHosts = local ? LOCALHOST_NAMES : [host.includes(":") ? `[${host}]` : host, ...LOCALHOST_NAMES];
   // Made once the port is known: with authorization, the endpoint's URL is the tokens' audience.
   let streamable: StreamableHttpHandler | undefined;
-  let legacy: (FetchHandler & { close(): Promise<void> }) | undefined;
+  let legacy: SseHandler | undefined;
   let metadataPath: string | undefined;
-  const router: FetchHandler & { close(): Promise<void> } = {
-    fetch(request) {
-      const path = new URL(request.url).pathname;
-      if (streamable && (path === "/mcp" || path === metadataPath)) return streamable.fetch(request);
-      if (legacy && (path === "/sse" || path === "/messages")) return legacy.fetch(request);
-      return Promise.resolve(
-        new Response(`Not found: the MCP endpoint is /mcp${legacy ? " (and /sse for HTTP+SSE clients)" : ""}\n`, {
-          status: 404,
-        }),
-      );
-    },
+  const routes = routeByPath(
+    (path) =>
+      path === "/mcp" || path === metadataPath
+        ? streamable
+        : path === "/sse" || path === "/messages"
+          ? legacy
+          : undefined,
+    "Not found: the MCP endpoint is /mcp\n",
+  );
+  const router = {
+    ...routes,
     async close() {
       await Promise.all([streamable?.close(), legacy?.close()]);
     },

@@ -396,12 +396,13 @@ export class Connection {
     if (this.closed) return;
     this.closed = true;
     this.closedReason = reason;
-    const error = this.closedError();
+    // Built only when something waits for it: most connections close with nothing pending.
+    const error = this.pending.size > 0 || this.inbound.size > 0 ? this.closedError() : undefined;
     for (const [id, entry] of this.pending) {
       this.finishPending(id, entry);
-      entry.reject(error);
+      entry.reject(error as McpError);
     }
-    for (const inbound of this.inbound.values()) inbound.cancel(error);
+    for (const inbound of this.inbound.values()) inbound.cancel(error as McpError);
     this.inbound.clear();
     this.options.onClose?.(reason);
   }

@@ -1,4 +1,5 @@
 import type { JsonRpcErrorObject, JsonRpcMessage, RequestId } from "../jsonrpc/types.js";
+import type { HeaderReader } from "./http/exchange.js";
 
 /**
  * A transport moves JSON-RPC messages and knows nothing of MCP methods: it frames,
@@ -31,8 +32,8 @@ export interface SendOptions {
 
 /** Facts about an incoming message that only the transport knows. */
 export interface MessageInfo {
-  /** Request headers, for HTTP transports. */
-  headers?: Headers;
+  /** Request headers, for HTTP transports (lower-case names). */
+  headers?: HeaderReader;
   /** The authenticated principal, when the transport verified one. */
   auth?: unknown;
   /**

@@ -1,5 +1,9 @@
 import type { McpServer } from "../../src/server/server.js";
-import { createStreamableHttpHandler, type StreamableHttpOptions } from "../../src/transports/http/index.js";
+import {
+  createStreamableHttpHandler,
+  routeByPath,
+  type StreamableHttpOptions,
+} from "../../src/transports/http/index.js";
 import { type Listening, listen } from "../../src/transports/http/node.js";
 
 export const ACCEPT_BOTH = "application/json, text/event-stream";
@@ -71,13 +75,10 @@ export const initializeBody = (id: number | string = 1, protocolVersion = "2025-
 /** A server on 127.0.0.1 and a raw MCP-over-HTTP client for it. */
 export async function serveHttp(server: McpServer, options?: StreamableHttpOptions) {
   const handler = createStreamableHttpHandler(server, options);
-  const listening: Listening = await listen({
-    fetch: (request) =>
-      new URL(request.url).pathname === "/mcp"
-        ? handler.fetch(request)
-        : Promise.resolve(new Response(null, { status: 404 })),
-    close: () => handler.close(),
-  });
+  // Served as `listen(handler)` serves it: the Node adapter's direct path (web-path.test.ts
+  // checks that the Web Request/Response path answers the same).
+  const routes = routeByPath((path) => (path === "/mcp" ? handler : undefined));
+  const listening: Listening = await listen({ ...routes, close: () => handler.close() });
   const url = new URL("/mcp", listening.url).href;
 
   const post = (body: unknown, headers: Record<string, string> = {}) =>

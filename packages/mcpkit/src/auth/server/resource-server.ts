@@ -1,3 +1,4 @@
+import type { HeaderReader } from "../../transports/http/exchange.js";
 import { bearerChallenge } from "../challenge.js";
 import { type AuthInfo, InvalidTokenError, type TokenVerifier } from "./types.js";
 
@@ -23,9 +24,9 @@ export interface ResourceServer {
   /** RFC 9728 §2: the Protected Resource Metadata document. */
   metadata(): Record<string, unknown>;
   /** Answers a request for the metadata document. */
-  serveMetadata(request: Request): Response;
+  serveMetadata(request?: unknown): Response;
   /** The caller's verified token, or the 401/403 answer to send instead. */
-  authenticate(request: Request): Promise<AuthInfo | Response>;
+  authenticate(request: { readonly headers: HeaderReader }): Promise<AuthInfo | Response>;
   /** A WWW-Authenticate value pointing at the metadata (RFC 9728 §5.1). */
   challenge(error?: string, scope?: string[]): string;
 }

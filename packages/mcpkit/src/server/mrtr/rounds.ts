@@ -56,17 +56,17 @@ export class Rounds {
   private readonly used = new Map<string, unknown>();
   private readonly missing = new Map<string, { method: string; params: JsonObject }>();
   private readonly counters = new Map<string, number>();
-  private readonly request: string;
+  private readonly inbound: InboundRequest;
   private readonly principal: string | undefined;
 
   private constructor(
     server: McpServer,
-    request: string,
+    inbound: InboundRequest,
     principal: string | undefined,
     known: Record<string, unknown>,
   ) {
     this.server = server;
-    this.request = request;
+    this.inbound = inbound;
     this.principal = principal;
     this.known = known;
     this.suspended = new Promise((resolve) => {
@@ -77,12 +77,12 @@ export class Rounds {
   /** Reads the retry's requestState and inputResponses; a tampered or stale state is -32602. */
   static open(server: McpServer, inbound: InboundRequest): Rounds {
     const params = inbound.params ?? {};
-    const request = requestDigest(inbound.method, params);
     const principal = principalOf(inbound.info?.auth);
     let known: Record<string, unknown> = {};
     if (params.requestState !== undefined) {
       if (typeof params.requestState !== "string") throw invalid('"requestState" must be a string');
       try {
+        const request = requestDigest(inbound.method, params);
         known = { ...openRequestState(params.requestState, server.requestStateKey, { request, principal }).answers };
       } catch (error) {
         if (error instanceof RequestStateError) throw invalid(error.message);
@@ -96,7 +96,7 @@ export class Rounds {
       }
       known = { ...known, ...(responses as Record<string, unknown>) };
     }
-    return new Rounds(server, request, principal, known);
+    return new Rounds(server, inbound, principal, known);
   }
 
   /** Answers a request to the client from what is known, or records it as missing. */
@@ -131,7 +131,8 @@ export class Rounds {
     for (const [name, request] of this.missing) inputRequests[name] = request;
     const requestState = sealRequestState(
       {
-        request: this.request,
+        // Digested only when a state is sealed: most requests finish in one round.
+        request: requestDigest(this.inbound.method, this.inbound.params),
         answers: Object.fromEntries(this.used),
         expires: Date.now() + (this.server.options.requestStateTtlMs ?? 10 * 60_000),
         ...(this.principal !== undefined && { principal: this.principal }),

@@ -12,3 +12,4 @@ export {
   type StreamableHttpOptions,
 } from "../streamable-http/server/handler.js";
 export { type FetchHandler, type Listening, type ListenOptions, listen, toNodeListener } from "./node.js";
+export { routeByPath } from "./router.js";

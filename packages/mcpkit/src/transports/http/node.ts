@@ -1,69 +1,174 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
+import { exchange, type FetchHandler, type HeaderReader, type HttpReply, type HttpRequest } from "./exchange.js";
 
-/** Anything with a Web-standard fetch handler (a Streamable HTTP handler, a router). */
-export interface FetchHandler {
-  fetch(request: Request): Promise<Response>;
-}
+export type { FetchHandler } from "./exchange.js";
 
 /**
- * The thin node:http adapter: an IncomingMessage becomes a Request (the body streamed, not
- * buffered, so size limits apply as it arrives), and the Response is written back as it is
- * produced, SSE included.
+ * The node:http adapter. Handlers built by mcpkit are served directly: the body is read
+ * from the socket with its size limit, and a JSON answer is written in one piece with its
+ * length. Any other fetch handler gets a Web Request (its body streamed) and its Response
+ * is written back as it is produced, SSE included.
  */
 export function toNodeListener(handler: FetchHandler): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    void serve(handler, req, res).catch(() => {
-      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-      res.end();
-    });
+    const request = new NodeRequest(req, res);
+    exchange(handler, request).then(
+      (reply) => writeReply(reply, req, res, request),
+      () => {
+        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+        res.end();
+      },
+    );
   };
 }
 
-async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const controller = new AbortController();
-  res.on("close", () => controller.abort());
+class NodeHeaders implements HeaderReader {
+  constructor(private readonly raw: IncomingMessage["headers"]) {}
+
+  get(name: string): string | null {
+    const value = this.raw[name];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(", ") : value;
+  }
+}
+
+class NodeRequest implements HttpRequest {
+  readonly headers: NodeHeaders;
+  /** The body was too large: the connection is closed after the reply. */
+  overflowed = false;
+  private request: Request | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+  ) {
+    this.headers = new NodeHeaders(req.headers);
+  }
+
+  get method(): string {
+    return this.req.method ?? "GET";
+  }
+
+  get url(): string {
+    return `http://${this.req.headers.host ?? "localhost"}${this.req.url ?? "/"}`;
+  }
+
+  get path(): string {
+    const raw = this.req.url ?? "/";
+    const query = raw.indexOf("?");
+    return query === -1 ? raw : raw.slice(0, query);
+  }
+
+  onAbort(listener: () => void): void {
+    const res = this.res;
+    if (res.closed) {
+      if (!res.writableFinished) listener();
+      return;
+    }
+    res.once("close", () => {
+      if (!res.writableFinished) listener();
+    });
+  }
+
+  text(limit: number): Promise<string | undefined> {
+    const declared = Number(this.req.headers["content-length"] ?? Number.NaN);
+    if (declared > limit) {
+      this.overflowed = true;
+      return Promise.resolve(undefined);
+    }
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const onData = (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > limit) {
+          this.overflowed = true;
+          this.req.off("data", onData);
+          this.req.off("end", onEnd);
+          this.req.pause();
+          resolve(undefined);
+          return;
+        }
+        chunks.push(chunk);
+      };
+      const onEnd = () =>
+        resolve(
+          chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks, size).toString("utf8"),
+        );
+      this.req.on("data", onData);
+      this.req.once("end", onEnd);
+      this.req.once("error", reject);
+    });
+  }
+
+  private abortSignal(): AbortSignal {
+    const controller = new AbortController();
+    this.onAbort(() => controller.abort());
+    return controller.signal;
+  }
+
+  toRequest(): Request {
+    this.request ??= new Request(this.url, {
+      method: this.method,
+      headers: webHeaders(this.req.headers),
+      body:
+        this.method === "GET" || this.method === "HEAD"
+          ? undefined
+          : (Readable.toWeb(this.req) as ReadableStream<Uint8Array>),
+      signal: this.abortSignal(),
+      // Required by undici for a streamed request body.
+      duplex: "half",
+    } as RequestInit);
+    return this.request;
+  }
+}
+
+function webHeaders(raw: IncomingMessage["headers"]): Headers {
   const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
+  for (const [name, value] of Object.entries(raw)) {
     if (value === undefined) continue;
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);
     else headers.set(name, value);
   }
-  const hasBody = req.method !== "GET" && req.method !== "HEAD";
-  const request = new Request(new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`), {
-    method: req.method,
-    headers,
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
-    signal: controller.signal,
-    // Required by undici for a streamed request body.
-    duplex: "half",
-  } as RequestInit);
-  const response = await handler.fetch(request);
-  const out: Record<string, string | string[]> = {};
-  response.headers.forEach((value, name) => {
-    out[name] = value;
-  });
-  const cookies = response.headers.getSetCookie?.();
-  if (cookies && cookies.length > 0) out["set-cookie"] = cookies;
-  res.writeHead(response.status, out);
-  if (!response.body) {
-    res.end();
+  return headers;
+}
+
+async function writeReply(
+  reply: HttpReply,
+  req: IncomingMessage,
+  res: ServerResponse,
+  request: NodeRequest,
+): Promise<void> {
+  const body = reply.body;
+  if (body === undefined || typeof body === "string") {
+    const headers: Record<string, string | string[] | number> = { ...reply.headers };
+    if (body !== undefined) headers["content-length"] = Buffer.byteLength(body);
+    // What is left of an oversized body is not read: the connection ends with the reply.
+    if (request.overflowed) headers.connection = "close";
+    res.writeHead(reply.status, headers);
+    res.end(body);
+    if (request.overflowed) res.once("finish", () => req.destroy());
     return;
   }
-  if (response.headers.get("content-type")?.startsWith("text/event-stream")) {
+  res.writeHead(reply.status, reply.headers);
+  if (String(reply.headers["content-type"] ?? "").startsWith("text/event-stream")) {
     res.flushHeaders();
     req.socket.setNoDelay(true);
   }
-  const reader = response.body.getReader();
+  const reader = body.getReader();
   res.on("close", () => void reader.cancel().catch(() => {}));
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (!res.write(value)) await new Promise((resolve) => res.once("drain", resolve).once("close", resolve));
-    if (res.destroyed) break;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) await new Promise((resolve) => res.once("drain", resolve).once("close", resolve));
+      if (res.destroyed) break;
+    }
+  } finally {
+    res.end();
   }
-  res.end();
 }
 
 export interface ListenOptions {

@@ -3,9 +3,13 @@ import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../../jsonrpc/types.js";
 import type { McpServer } from "../../server/server.js";
 import type { ServerSession } from "../../server/stateful.js";
+import { readWebBody, toResponse } from "../http/exchange.js";
 import { formatSse, SSE_HEADERS, SseConnection } from "../http/sse.js";
-import { checkOrigin, isJsonContent, LOCALHOST_NAMES, readBody } from "../streamable-http/server/guards.js";
-import { jsonRpcErrorResponse } from "../streamable-http/server/responses.js";
+import { checkOrigin, isJsonContent, LOCALHOST_NAMES } from "../streamable-http/server/guards.js";
+import { jsonRpcErrorReply } from "../streamable-http/server/responses.js";
+
+const errorResponse = (...args: Parameters<typeof jsonRpcErrorReply>) => toResponse(jsonRpcErrorReply(...args));
+
 import type { Transport, TransportSink } from "../transport.js";
 
 export interface SseServerOptions {
@@ -64,7 +68,7 @@ export function createSseHandler(server: McpServer, options: SseServerOptions = 
   const sessions = new Map<string, { transport: SseSessionTransport; session: ServerSession }>();
 
   async function open(): Promise<Response> {
-    if (sessions.size >= maxSessions) return jsonRpcErrorResponse(503, ErrorCode.InternalError, "Too many sessions");
+    if (sessions.size >= maxSessions) return errorResponse(503, ErrorCode.InternalError, "Too many sessions");
     const id = randomBytes(32).toString("base64url");
     const transport = new SseSessionTransport(id, options.keepAliveMs ?? 25_000, () => void end(id));
     const session = await server.connect(transport);
@@ -83,22 +87,21 @@ export function createSseHandler(server: McpServer, options: SseServerOptions = 
   async function post(request: Request): Promise<Response> {
     const id = new URL(request.url).searchParams.get("sessionId");
     const entry = id === null ? undefined : sessions.get(id);
-    if (!entry)
-      return jsonRpcErrorResponse(404, ErrorCode.InvalidRequest, "Unknown sessionId: open the event stream first");
+    if (!entry) return errorResponse(404, ErrorCode.InvalidRequest, "Unknown sessionId: open the event stream first");
     if (!isJsonContent(request)) {
-      return jsonRpcErrorResponse(
+      return errorResponse(
         415,
         ErrorCode.InvalidRequest,
         "Unsupported Media Type: Content-Type must be application/json",
       );
     }
-    const text = await readBody(request, maxBodyBytes);
-    if (text === undefined) return jsonRpcErrorResponse(413, ErrorCode.InvalidRequest, "Payload Too Large");
+    const text = await readWebBody(request, maxBodyBytes);
+    if (text === undefined) return errorResponse(413, ErrorCode.InvalidRequest, "Payload Too Large");
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch (error) {
-      return jsonRpcErrorResponse(400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
+      return errorResponse(400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
     }
     entry.transport.sink?.message(body, { headers: request.headers });
     return new Response("Accepted", { status: 202 });
@@ -107,10 +110,10 @@ export function createSseHandler(server: McpServer, options: SseServerOptions = 
   return {
     async fetch(request) {
       const rejected = checkOrigin(request, policy);
-      if (rejected) return rejected;
+      if (rejected) return toResponse(rejected);
       if (request.method === "GET") return open();
       if (request.method === "POST" && new URL(request.url).pathname === messagesPath) return post(request);
-      return jsonRpcErrorResponse(405, ErrorCode.InvalidRequest, "Method Not Allowed", { allow: "GET, POST" });
+      return errorResponse(405, ErrorCode.InvalidRequest, "Method Not Allowed", { allow: "GET, POST" });
     },
     async close() {
       await Promise.all([...sessions.keys()].map(end));

@@ -1,4 +1,10 @@
-import { jsonRpcErrorResponse } from "./responses.js";
+import type { HeaderReader, HttpReply } from "../../http/exchange.js";
+import { jsonRpcErrorReply } from "./responses.js";
+
+/** What the checks read of a request: its headers (a Web Request qualifies). */
+interface WithHeaders {
+  readonly headers: HeaderReader;
+}
 
 /** Hosts a local server answers to by default (DNS-rebinding protection, transports §Security Warning). */
 export const LOCALHOST_NAMES = ["localhost", "127.0.0.1", "[::1]"];
@@ -32,33 +38,33 @@ function originAllowed(origin: string, allowed: readonly string[]): boolean {
 }
 
 /** 403 for a foreign Host or Origin (DNS rebinding); undefined when the request may proceed. */
-export function checkOrigin(request: Request, policy: OriginPolicy): Response | undefined {
+export function checkOrigin(request: WithHeaders, policy: OriginPolicy): HttpReply | undefined {
   if (policy.allowedHosts !== "any") {
     const host = request.headers.get("host");
     if (host !== null && !policy.allowedHosts.includes(hostName(host))) {
-      return jsonRpcErrorResponse(403, -32600, `Forbidden: Host ${host} is not allowed`);
+      return jsonRpcErrorReply(403, -32600, `Forbidden: Host ${host} is not allowed`);
     }
   }
   const origin = request.headers.get("origin");
   if (origin !== null && policy.allowedOrigins !== "any" && !originAllowed(origin, policy.allowedOrigins)) {
-    return jsonRpcErrorResponse(403, -32600, `Forbidden: Origin ${origin} is not allowed`);
+    return jsonRpcErrorReply(403, -32600, `Forbidden: Origin ${origin} is not allowed`);
   }
   return undefined;
 }
 
 /** transports §Sending Messages: the client must accept both JSON and SSE answers. */
-export function acceptsPost(request: Request): boolean {
+export function acceptsPost(request: WithHeaders): boolean {
   const accept = (request.headers.get("accept") ?? "").toLowerCase();
   if (accept.includes("*/*")) return true;
   return accept.includes("application/json") && accept.includes("text/event-stream");
 }
 
-export function acceptsSse(request: Request): boolean {
+export function acceptsSse(request: WithHeaders): boolean {
   const accept = (request.headers.get("accept") ?? "").toLowerCase();
   return accept.includes("text/event-stream") || accept.includes("*/*");
 }
 
-export function isJsonContent(request: Request): boolean {
+export function isJsonContent(request: WithHeaders): boolean {
   const type = (request.headers.get("content-type") ?? "").toLowerCase().split(";")[0]?.trim();
   return type === "application/json";
 }
@@ -75,7 +81,7 @@ const ALLOWED_HEADERS =
   "content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id, mcp-method, mcp-name";
 
 /** CORS headers for a response to `request`, or none when the origin is not allowed. */
-export function corsHeaders(request: Request, cors: CorsOptions | undefined): Record<string, string> {
+export function corsHeaders(request: WithHeaders, cors: CorsOptions | undefined): Record<string, string> {
   const origin = request.headers.get("origin");
   if (!cors || origin === null) return {};
   if (cors.origins !== "*" && !cors.origins.includes(origin)) return {};
@@ -86,10 +92,10 @@ export function corsHeaders(request: Request, cors: CorsOptions | undefined): Re
   };
 }
 
-export function preflight(request: Request, cors: CorsOptions | undefined): Response {
+export function preflight(request: WithHeaders, cors: CorsOptions | undefined): HttpReply {
   const headers = corsHeaders(request, cors);
-  if (Object.keys(headers).length === 0) return new Response(null, { status: 403 });
-  return new Response(null, {
+  if (Object.keys(headers).length === 0) return { status: 403, headers: {} };
+  return {
     status: 204,
     headers: {
       ...headers,
@@ -97,26 +103,5 @@ export function preflight(request: Request, cors: CorsOptions | undefined): Resp
       "access-control-allow-headers": ALLOWED_HEADERS,
       "access-control-max-age": String(cors?.maxAge ?? 600),
     },
-  });
-}
-
-/** Reads a body up to `limit` bytes; undefined when it is larger. */
-export async function readBody(request: Request, limit: number): Promise<string | undefined> {
-  const declared = Number(request.headers.get("content-length") ?? Number.NaN);
-  if (declared > limit) return undefined;
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, size).toString("utf8");
+  };
 }

@@ -12,6 +12,15 @@ import {
 } from "../../../protocol/versions.js";
 import type { McpServer } from "../../../server/server.js";
 import type { ServerSession } from "../../../server/stateful.js";
+import {
+  EXCHANGE,
+  type ExchangeHandler,
+  fromWebRequest,
+  type HttpReply,
+  type HttpRequest,
+  replyFromResponse,
+  toResponse,
+} from "../../http/exchange.js";
 import type { MessageInfo } from "../../transport.js";
 import { httpAnswer } from "./answer-status.js";
 import { type EventStore, InMemoryEventStore } from "./event-store.js";
@@ -24,10 +33,9 @@ import {
   isJsonContent,
   LOCALHOST_NAMES,
   preflight,
-  readBody,
 } from "./guards.js";
 import { handleModernPost, isModernPost } from "./modern.js";
-import { jsonRpcErrorResponse } from "./responses.js";
+import { jsonRpcErrorReply } from "./responses.js";
 import { HttpSessionTransport } from "./session-transport.js";
 
 export interface StreamableHttpOptions {
@@ -61,7 +69,7 @@ export interface StreamableHttpOptions {
   auth?: ResourceServer;
 }
 
-export interface StreamableHttpHandler {
+export interface StreamableHttpHandler extends ExchangeHandler {
   /** The Web-standard handler: works on Node (through the adapter), Bun, Deno and Workers. */
   fetch(request: Request): Promise<Response>;
   /** Stops accepting sessions, lets requests in progress finish, then closes every session. */
@@ -149,34 +157,30 @@ export function createStreamableHttpHandler(
     return entry;
   }
 
-  async function handlePost(request: Request, info: MessageInfo): Promise<Response> {
+  async function handlePost(request: HttpRequest, info: MessageInfo): Promise<HttpReply> {
     if (!acceptsPost(request)) {
-      return jsonRpcErrorResponse(
+      return jsonRpcErrorReply(
         406,
         ErrorCode.InvalidRequest,
         "Not Acceptable: Accept must list application/json and text/event-stream",
       );
     }
     if (!isJsonContent(request)) {
-      return jsonRpcErrorResponse(
+      return jsonRpcErrorReply(
         415,
         ErrorCode.InvalidRequest,
         "Unsupported Media Type: Content-Type must be application/json",
       );
     }
-    const text = await readBody(request, maxBodyBytes);
+    const text = await request.text(maxBodyBytes);
     if (text === undefined) {
-      return jsonRpcErrorResponse(
-        413,
-        ErrorCode.InvalidRequest,
-        `Payload Too Large: the limit is ${maxBodyBytes} bytes`,
-      );
+      return jsonRpcErrorReply(413, ErrorCode.InvalidRequest, `Payload Too Large: the limit is ${maxBodyBytes} bytes`);
     }
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch (error) {
-      return jsonRpcErrorResponse(400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
+      return jsonRpcErrorReply(400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
     }
     if (isModernPost(request, body)) {
       return handleModernPost(server, request, body, info, { ...transportOptions, auth: options.auth });
@@ -184,11 +188,10 @@ export function createStreamableHttpHandler(
     const versionError = checkLegacyVersion(request);
     if (versionError) return versionError;
     const messages = Array.isArray(body) ? body : [body];
-    if (messages.length === 0)
-      return jsonRpcErrorResponse(400, ErrorCode.InvalidRequest, "Invalid request: empty batch");
+    if (messages.length === 0) return jsonRpcErrorReply(400, ErrorCode.InvalidRequest, "Invalid request: empty batch");
     if (!Array.isArray(body)) {
       const problem = messageProblem(body);
-      if (problem) return jsonRpcErrorResponse(400, ErrorCode.InvalidRequest, `Invalid request: ${problem}`);
+      if (problem) return jsonRpcErrorReply(400, ErrorCode.InvalidRequest, `Invalid request: ${problem}`);
     }
     const requestIds: RequestId[] = [];
     let initialize = false;
@@ -199,7 +202,7 @@ export function createStreamableHttpHandler(
       }
     }
     if (initialize && messages.length > 1) {
-      return jsonRpcErrorResponse(
+      return jsonRpcErrorReply(
         400,
         ErrorCode.InvalidRequest,
         "Invalid request: initialize must not be part of a batch",
@@ -220,20 +223,20 @@ export function createStreamableHttpHandler(
       return response;
     }
     if (initialize && sessionId === null) {
-      if (closing) return jsonRpcErrorResponse(503, ErrorCode.InternalError, "Server is shutting down");
+      if (closing) return jsonRpcErrorReply(503, ErrorCode.InternalError, "Server is shutting down");
       if (sessions.size >= maxSessions) {
-        return jsonRpcErrorResponse(503, ErrorCode.InternalError, "Too many sessions: try again later", {
+        return jsonRpcErrorReply(503, ErrorCode.InternalError, "Too many sessions: try again later", {
           "retry-after": "60",
         });
       }
       const id = newSessionId();
       const entry = await openSession(undefined, id, info);
-      const response = await entry.transport.post(body, requestIds, info);
-      response.headers.set(SESSION_HEADER, id);
-      return response;
+      const reply = await entry.transport.post(body, requestIds, info);
+      reply.headers[SESSION_HEADER] = id;
+      return reply;
     }
     if (sessionId === null) {
-      return jsonRpcErrorResponse(
+      return jsonRpcErrorReply(
         400,
         ErrorCode.InvalidRequest,
         "Bad Request: Mcp-Session-Id header is required (send initialize first)",
@@ -244,14 +247,14 @@ export function createStreamableHttpHandler(
     return entry.transport.post(body, requestIds, info);
   }
 
-  async function handleGet(request: Request, info: MessageInfo): Promise<Response> {
+  async function handleGet(request: HttpRequest, info: MessageInfo): Promise<HttpReply> {
     if (!stateful) return methodNotAllowed("GET: this server keeps no sessions, so it has no stream to offer");
     if (!acceptsSse(request)) {
-      return jsonRpcErrorResponse(406, ErrorCode.InvalidRequest, "Not Acceptable: Accept must list text/event-stream");
+      return jsonRpcErrorReply(406, ErrorCode.InvalidRequest, "Not Acceptable: Accept must list text/event-stream");
     }
     const sessionId = request.headers.get(SESSION_HEADER);
     if (sessionId === null)
-      return jsonRpcErrorResponse(400, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required");
+      return jsonRpcErrorReply(400, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required");
     const versionError = checkLegacyVersion(request);
     if (versionError) return versionError;
     const entry = sessionFor(sessionId, info);
@@ -259,27 +262,27 @@ export function createStreamableHttpHandler(
     return entry.transport.get(request.headers.get("last-event-id"));
   }
 
-  async function handleDelete(request: Request, info: MessageInfo): Promise<Response> {
+  async function handleDelete(request: HttpRequest, info: MessageInfo): Promise<HttpReply> {
     if (!stateful) return methodNotAllowed("DELETE: this server keeps no sessions");
     const sessionId = request.headers.get(SESSION_HEADER);
     if (sessionId === null)
-      return jsonRpcErrorResponse(400, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required");
+      return jsonRpcErrorReply(400, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required");
     if (!sessionFor(sessionId, info)) return sessionNotFound();
     await endSession(sessionId);
-    return new Response(null, { status: 204 });
+    return { status: 204, headers: {} };
   }
 
-  async function route(request: Request): Promise<Response> {
+  async function route(request: HttpRequest): Promise<HttpReply> {
     const rejected = checkOrigin(request, policy);
     if (rejected) return rejected;
     if (request.method === "OPTIONS") return preflight(request, options.cors);
     const info: MessageInfo = { headers: request.headers };
     if (options.auth) {
-      if (request.method === "GET" && new URL(request.url).pathname === options.auth.metadataPath) {
-        return options.auth.serveMetadata(request);
+      if (request.method === "GET" && request.path === options.auth.metadataPath) {
+        return replyFromResponse(options.auth.serveMetadata(request));
       }
       const verdict = await options.auth.authenticate(request);
-      if (verdict instanceof Response) return verdict;
+      if (verdict instanceof Response) return replyFromResponse(verdict);
       info.auth = verdict;
     }
     switch (request.method) {
@@ -294,17 +297,23 @@ export function createStreamableHttpHandler(
     }
   }
 
+  async function serve(request: HttpRequest): Promise<HttpReply> {
+    let reply: HttpReply;
+    try {
+      reply = await route(request);
+    } catch {
+      reply = jsonRpcErrorReply(500, ErrorCode.InternalError, "Internal error");
+    }
+    if (options.cors) Object.assign(reply.headers, corsHeaders(request, options.cors));
+    return reply;
+  }
+
   return {
     async fetch(request) {
-      let response: Response;
-      try {
-        response = await route(request);
-      } catch {
-        response = jsonRpcErrorResponse(500, ErrorCode.InternalError, "Internal error");
-      }
-      for (const [name, value] of Object.entries(corsHeaders(request, options.cors))) response.headers.set(name, value);
-      return response;
+      return toResponse(await serve(fromWebRequest(request)));
     },
+
+    [EXCHANGE]: serve,
 
     async close() {
       closing = true;
@@ -323,10 +332,10 @@ export function createStreamableHttpHandler(
 }
 
 /** transports §Protocol Version Header (2025-11-25): an unsupported version gets 400. */
-function checkLegacyVersion(request: Request): Response | undefined {
+function checkLegacyVersion(request: HttpRequest): HttpReply | undefined {
   const version = request.headers.get("mcp-protocol-version")?.trim();
   if (version === undefined || isStatefulRevision(version)) return undefined;
-  return jsonRpcErrorResponse(
+  return jsonRpcErrorReply(
     400,
     ErrorCode.UnsupportedProtocolVersion,
     `Bad Request: unsupported MCP-Protocol-Version ${version} for a session (start 2026-07-28 requests without Mcp-Session-Id)`,
@@ -337,7 +346,7 @@ function checkLegacyVersion(request: Request): Response | undefined {
 }
 
 const sessionNotFound = () =>
-  jsonRpcErrorResponse(404, ErrorCode.InvalidRequest, "Session not found: it ended or expired; initialize a new one");
+  jsonRpcErrorReply(404, ErrorCode.InvalidRequest, "Session not found: it ended or expired; initialize a new one");
 
 const methodNotAllowed = (message: string) =>
-  jsonRpcErrorResponse(405, ErrorCode.InvalidRequest, `Method Not Allowed: ${message}`, { allow: "GET, POST, DELETE" });
+  jsonRpcErrorReply(405, ErrorCode.InvalidRequest, `Method Not Allowed: ${message}`, { allow: "GET, POST, DELETE" });

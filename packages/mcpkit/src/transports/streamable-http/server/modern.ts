@@ -8,9 +8,10 @@ import { revisionRules } from "../../../protocol/revisions.js";
 import { isStatefulRevision } from "../../../protocol/versions.js";
 import type { McpServer } from "../../../server/server.js";
 import { readEnvelope } from "../../../server/stateless.js";
+import type { HeaderReader, HttpReply, HttpRequest } from "../../http/exchange.js";
 import type { MessageInfo } from "../../transport.js";
 import { httpAnswer } from "./answer-status.js";
-import { jsonRpcErrorResponse } from "./responses.js";
+import { jsonRpcErrorReply } from "./responses.js";
 import { HttpSessionTransport } from "./session-transport.js";
 
 /**
@@ -19,7 +20,7 @@ import { HttpSessionTransport } from "./session-transport.js";
  */
 
 /** A POST in the modern shape: no session, and a non-legacy version header or a `_meta` version. */
-export function isModernPost(request: Request, body: unknown): boolean {
+export function isModernPost(request: { headers: HeaderReader }, body: unknown): boolean {
   if (request.headers.get("mcp-session-id") !== null) return false;
   const version = request.headers.get("mcp-protocol-version");
   if (version !== null && !isStatefulRevision(version.trim())) return true;
@@ -34,7 +35,7 @@ const mismatch = (message: string) => new McpError(ErrorCode.HeaderMismatch, `He
 
 /** transports §Server Validation: the headers must agree with the body. */
 function checkHeaders(
-  request: Request,
+  request: HttpRequest,
   message: { method: string; params?: JsonObject },
   server: McpServer,
 ): McpError | undefined {
@@ -87,31 +88,31 @@ export interface ModernPostOptions {
 
 export async function handleModernPost(
   server: McpServer,
-  request: Request,
+  request: HttpRequest,
   body: unknown,
   info: MessageInfo,
   options: ModernPostOptions,
-): Promise<Response> {
+): Promise<HttpReply> {
   if (Array.isArray(body))
-    return jsonRpcErrorResponse(
+    return jsonRpcErrorReply(
       400,
       ErrorCode.InvalidRequest,
       "Invalid request: the body must be one message, not a batch",
     );
   const problem = messageProblem(body);
-  if (problem) return jsonRpcErrorResponse(400, ErrorCode.InvalidRequest, `Invalid request: ${problem}`);
+  if (problem) return jsonRpcErrorReply(400, ErrorCode.InvalidRequest, `Invalid request: ${problem}`);
   const message = body as JsonRpcMessage;
   if (!("method" in message)) {
-    return jsonRpcErrorResponse(
+    return jsonRpcErrorReply(
       400,
       ErrorCode.InvalidRequest,
       "Invalid request: clients send no responses on this revision",
     );
   }
-  if (!("id" in message)) return new Response(null, { status: 202 });
+  if (!("id" in message)) return { status: 202, headers: {} };
   const id = message.id as RequestId;
   const fail = (error: McpError, status: number) =>
-    jsonRpcErrorResponse(status, error.code, error.message, undefined, id, error.data);
+    jsonRpcErrorReply(status, error.code, error.message, undefined, id, error.data);
   // Order: a malformed _meta (-32602), then headers that disagree with it (-32020), then
   // a version this server does not serve (-32022).
   try {
@@ -137,7 +138,7 @@ export async function handleModernPost(
     answer: (m) => httpAnswer(m, true, options.auth),
   });
   const session = await server.connect(transport, { modern: true });
-  const response = await transport.post(message, [id], info, request.signal);
+  const response = await transport.post(message, [id], info, (listener) => request.onAbort(listener));
   void transport.settled().then(() => session.close());
   return response;
 }

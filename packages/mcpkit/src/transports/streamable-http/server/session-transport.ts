@@ -1,10 +1,11 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { JsonRpcMessage, RequestId } from "../../../jsonrpc/types.js";
+import { type HttpReply, jsonReply } from "../../http/exchange.js";
 import { formatSse, SSE_HEADERS, SseConnection } from "../../http/sse.js";
 import type { MessageInfo, SendOptions, Transport, TransportSink } from "../../transport.js";
 import type { HttpAnswer } from "./answer-status.js";
 import type { EventStore } from "./event-store.js";
-import { jsonRpcErrorResponse } from "./responses.js";
+import { jsonRpcErrorReply } from "./responses.js";
 
 export interface SessionTransportOptions {
   sessionId: string | undefined;
@@ -25,25 +26,49 @@ export interface SessionTransportOptions {
  * GET stream. It outlives the HTTP connections that carry it; writes are queued so
  * events keep their order across store appends and reconnections.
  */
+/** Stream ids: unique in this process (resuming also needs the session, so they need not be secret). */
+const STREAM_PREFIX = randomBytes(6).toString("base64url");
+let streamCount = 0;
+
 class Stream {
-  readonly id = randomUUID().replaceAll("-", "");
+  readonly id = `${STREAM_PREFIX}${(++streamCount).toString(36)}`;
   /** Requests on this stream still owed a response. */
   readonly owed: Set<RequestId>;
   readonly standalone: boolean;
   /** The HTTP connection carrying the stream now, if any. */
   connection: SseConnection | undefined;
-  /** Resolves the POST's HTTP response before it is known to be JSON or SSE. */
-  undecided: ((response: Response) => void) | undefined;
+  /** Resolves the POST's HTTP reply before it is known to be JSON or SSE. */
+  undecided: ((reply: HttpReply) => void) | undefined;
+  /** It went out as SSE (so it may be resumed); a JSON answer leaves nothing to keep. */
+  sse = false;
   finished = false;
-  private tail: Promise<void> = Promise.resolve();
+  private tail: Promise<void> | undefined;
+  private pending = 0;
 
   constructor(owed: RequestId[], standalone: boolean) {
     this.owed = new Set(owed);
     this.standalone = standalone;
   }
 
+  /** Runs tasks in order; one that finds nothing queued runs at once. */
   enqueue(task: () => void | Promise<void>): void {
-    this.tail = this.tail.then(task).catch(() => {});
+    const done = () => {
+      this.pending--;
+    };
+    if (this.pending === 0) {
+      let result: void | Promise<void>;
+      try {
+        result = task();
+      } catch {
+        return;
+      }
+      if (!result) return;
+      this.pending++;
+      this.tail = result.then(done, done);
+      return;
+    }
+    this.pending++;
+    this.tail = (this.tail as Promise<void>).then(task).then(done, done);
   }
 }
 
@@ -102,24 +127,29 @@ export class HttpSessionTransport implements Transport {
   }
 
   /**
-   * Handles a POST body; resolves with 202, a JSON answer, or an SSE stream. `signal` is the
-   * HTTP request's: with cancelOnDisconnect, a client that goes away before any answer
-   * cancels its requests too.
+   * Handles a POST body; resolves with 202, a JSON answer, or an SSE stream. `onAbort`
+   * registers for the HTTP request's end: with cancelOnDisconnect, a client that goes away
+   * before any answer cancels its requests too.
    */
-  post(value: unknown, requestIds: RequestId[], info: MessageInfo, signal?: AbortSignal): Promise<Response> {
+  post(
+    value: unknown,
+    requestIds: RequestId[],
+    info: MessageInfo,
+    onAbort?: (listener: () => void) => void,
+  ): Promise<HttpReply> {
     this.lastActivity = Date.now();
     const sink = this.sink;
     if (!sink || this.closed) return Promise.resolve(gone());
     if (requestIds.length === 0) {
       sink.message(value, info);
-      return Promise.resolve(new Response(null, { status: 202 }));
+      return Promise.resolve({ status: 202, headers: {} });
     }
     const stream = this.openStream(requestIds, false);
-    const response = new Promise<Response>((resolve) => {
+    const response = new Promise<HttpReply>((resolve) => {
       stream.undecided = resolve;
     });
-    if (signal && this.options.cancelOnDisconnect) {
-      signal.addEventListener("abort", () => {
+    if (onAbort && this.options.cancelOnDisconnect) {
+      onAbort(() => {
         if (!stream.undecided) return; // answered: its SSE connection reports its own end
         stream.undecided(gone());
         stream.undecided = undefined;
@@ -139,7 +169,7 @@ export class HttpSessionTransport implements Transport {
   }
 
   /** Handles a GET: the standalone stream, or the resumption of one after Last-Event-ID. */
-  async get(lastEventId: string | null): Promise<Response> {
+  async get(lastEventId: string | null): Promise<HttpReply> {
     this.lastActivity = Date.now();
     if (this.closed) return gone();
     const store = this.options.eventStore;
@@ -147,18 +177,18 @@ export class HttpSessionTransport implements Transport {
       const streamId = await store.streamOf(lastEventId);
       const stream = streamId === undefined ? undefined : this.streams.get(streamId);
       if (!stream) {
-        return jsonRpcErrorResponse(400, -32600, "Last-Event-ID names no stream of this session that can be resumed");
+        return jsonRpcErrorReply(400, -32600, "Last-Event-ID names no stream of this session that can be resumed");
       }
       return this.resume(stream, lastEventId, store);
     }
     if (this.standalone?.connection?.isOpen) {
-      return jsonRpcErrorResponse(409, -32600, "This session already has an open GET stream");
+      return jsonRpcErrorReply(409, -32600, "This session already has an open GET stream");
     }
     this.standalone ??= this.openStream([], true);
     const stream = this.standalone;
     const connection = this.connect(stream);
     stream.enqueue(() => this.prime(stream, connection));
-    return sseResponse(connection);
+    return sseReply(connection);
   }
 
   send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): void {
@@ -225,26 +255,25 @@ export class HttpSessionTransport implements Transport {
       }
     }
     const final = answered && !stream.standalone && stream.owed.size === 0;
-    const store = this.options.eventStore;
-    stream.enqueue(async () => {
+    stream.enqueue(() => {
       if (stream.undecided && final) {
         // Answered before anything else was sent: one JSON body, no stream needed.
         const answer = Array.isArray(message) ? undefined : this.options.answer?.(message);
-        stream.undecided(
-          new Response(JSON.stringify(message), {
-            status: answer?.status ?? 200,
-            headers: { "content-type": "application/json", ...answer?.headers },
-          }),
-        );
+        stream.undecided(jsonReply(answer?.status ?? 200, JSON.stringify(message), answer?.headers));
         stream.undecided = undefined;
         this.finish(stream);
         return;
       }
-      if (stream.undecided) await this.prime(stream, this.connect(stream, true));
-      const id = store ? await store.append(stream.id, message) : undefined;
-      stream.connection?.write(formatSse({ id, data: JSON.stringify(message) }));
-      if (final) this.finish(stream);
+      return this.streamOut(stream, message, final);
     });
+  }
+
+  private async streamOut(stream: Stream, message: JsonRpcMessage | JsonRpcMessage[], final: boolean): Promise<void> {
+    const store = this.options.eventStore;
+    if (stream.undecided) await this.prime(stream, this.connect(stream, true));
+    const id = store ? await store.append(stream.id, message) : undefined;
+    stream.connection?.write(formatSse({ id, data: JSON.stringify(message) }));
+    if (final) this.finish(stream);
   }
 
   /** Opens an SSE connection for the stream; for an undecided POST, answers it with the stream. */
@@ -254,8 +283,9 @@ export class HttpSessionTransport implements Transport {
       this.options.keepAliveMs,
     );
     stream.connection = connection;
+    stream.sse = true;
     if (answerPost && stream.undecided) {
-      stream.undecided(sseResponse(connection));
+      stream.undecided(sseReply(connection));
       stream.undecided = undefined;
     }
     return connection;
@@ -304,7 +334,7 @@ export class HttpSessionTransport implements Transport {
     });
   }
 
-  private resume(stream: Stream, lastEventId: string, store: EventStore): Response {
+  private resume(stream: Stream, lastEventId: string, store: EventStore): HttpReply {
     const connection: SseConnection = new SseConnection(
       () => this.disconnected(stream, connection),
       this.options.keepAliveMs,
@@ -320,7 +350,7 @@ export class HttpSessionTransport implements Transport {
       );
       if (stream.finished) connection.close();
     });
-    return sseResponse(connection);
+    return sseReply(connection);
   }
 
   private finish(stream: Stream): void {
@@ -330,7 +360,7 @@ export class HttpSessionTransport implements Transport {
     if (this.settledWaiters.length > 0 && !this.unsettled()) {
       for (const resolve of this.settledWaiters.splice(0)) resolve();
     }
-    if (!this.options.eventStore) {
+    if (!this.options.eventStore || !stream.sse) {
       this.streams.delete(stream.id);
       return;
     }
@@ -344,8 +374,10 @@ export class HttpSessionTransport implements Transport {
   }
 }
 
-function sseResponse(connection: SseConnection): Response {
-  return new Response(connection.body, { status: 200, headers: SSE_HEADERS });
-}
+const sseReply = (connection: SseConnection): HttpReply => ({
+  status: 200,
+  headers: { ...SSE_HEADERS },
+  body: connection.body,
+});
 
-const gone = () => jsonRpcErrorResponse(404, -32600, "Session not found: it ended or expired; initialize a new one");
+const gone = () => jsonRpcErrorReply(404, -32600, "Session not found: it ended or expired; initialize a new one");

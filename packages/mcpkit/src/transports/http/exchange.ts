@@ -1,0 +1,115 @@
+/**
+ * The HTTP request and reply as the MCP endpoints see them. The public handlers speak Web
+ * `Request`/`Response`; inside, they work on these smaller shapes so that the Node adapter
+ * can serve them without building either (the undici objects, their AbortSignal and body
+ * streams cost more than the rest of a tools/call).
+ */
+
+/** Read access to request headers; names are lower-case. A Web `Headers` is one. */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
+
+export interface HttpRequest {
+  readonly method: string;
+  /** The absolute URL. */
+  readonly url: string;
+  /** The path, without the query. */
+  readonly path: string;
+  readonly headers: HeaderReader;
+  /** Calls `listener` if the client goes away before the reply is complete. */
+  onAbort(listener: () => void): void;
+  /** The body as UTF-8 text, or undefined when it is larger than `limit` bytes. */
+  text(limit: number): Promise<string | undefined>;
+  /** The same request as a Web Request, for APIs that take one. */
+  toRequest(): Request;
+}
+
+export interface HttpReply {
+  status: number;
+  headers: Record<string, string | string[]>;
+  /** A whole body (JSON), a stream (SSE), or nothing. */
+  body?: string | ReadableStream<Uint8Array>;
+}
+
+/** Handlers that can serve an HttpRequest directly (the Node adapter's fast path). */
+export const EXCHANGE: unique symbol = Symbol.for("mcpkit.http.exchange");
+
+export interface ExchangeHandler {
+  [EXCHANGE](request: HttpRequest): Promise<HttpReply>;
+}
+
+/** Anything with a Web-standard fetch handler (a Streamable HTTP handler, a router). */
+export interface FetchHandler {
+  fetch(request: Request): Promise<Response>;
+}
+
+export const canExchange = (handler: object): handler is ExchangeHandler =>
+  typeof (handler as Partial<ExchangeHandler>)[EXCHANGE] === "function";
+
+/** Serves `request` with `handler`, directly when it can, else through its fetch. */
+export async function exchange(handler: FetchHandler, request: HttpRequest): Promise<HttpReply> {
+  if (canExchange(handler)) return handler[EXCHANGE](request);
+  return replyFromResponse(await handler.fetch(request.toRequest()));
+}
+
+/** Reads a Web body up to `limit` bytes; undefined when it is larger. */
+export async function readWebBody(request: Request, limit: number): Promise<string | undefined> {
+  const declared = Number(request.headers.get("content-length") ?? Number.NaN);
+  if (declared > limit) return undefined;
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size).toString("utf8");
+}
+
+export function fromWebRequest(request: Request): HttpRequest {
+  return {
+    method: request.method,
+    url: request.url,
+    get path() {
+      return new URL(request.url).pathname;
+    },
+    headers: request.headers,
+    onAbort: (listener) => request.signal.addEventListener("abort", listener, { once: true }),
+    text: (limit) => readWebBody(request, limit),
+    toRequest: () => request,
+  };
+}
+
+export function toResponse(reply: HttpReply): Response {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(reply.headers)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.set(name, value);
+  }
+  return new Response(reply.body ?? null, { status: reply.status, headers });
+}
+
+export function replyFromResponse(response: Response): HttpReply {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie?.();
+  if (cookies && cookies.length > 0) headers["set-cookie"] = cookies;
+  return { status: response.status, headers, ...(response.body && { body: response.body }) };
+}
+
+/** A JSON reply. */
+export const jsonReply = (status: number, text: string, headers?: Record<string, string>): HttpReply => ({
+  status,
+  headers: headers ? { "content-type": "application/json", ...headers } : { "content-type": "application/json" },
+  body: text,
+});

@@ -1,0 +1,32 @@
+import {
+  EXCHANGE,
+  type ExchangeHandler,
+  exchange,
+  type FetchHandler,
+  fromWebRequest,
+  type HttpReply,
+  type HttpRequest,
+  toResponse,
+} from "./exchange.js";
+
+/**
+ * Several handlers on one server, chosen by path: `pick` names the handler for a path, or
+ * none for a 404 with `notFound`'s text. mcpkit's handlers stay on the Node adapter's
+ * direct path behind it.
+ */
+export function routeByPath(
+  pick: (path: string) => FetchHandler | undefined,
+  notFound = "Not found",
+): FetchHandler & ExchangeHandler {
+  const serve = (request: HttpRequest): Promise<HttpReply> => {
+    const handler = pick(request.path);
+    if (handler) return exchange(handler, request);
+    return Promise.resolve({ status: 404, headers: { "content-type": "text/plain; charset=utf-8" }, body: notFound });
+  };
+  return {
+    async fetch(request) {
+      return toResponse(await serve(fromWebRequest(request)));
+    },
+    [EXCHANGE]: serve,
+  };
+}
