@@ -26,7 +26,7 @@ import { type ToolConfig, type ToolEntry, type ToolHandler, toolEntry } from "./
 import type { CachingOptions } from "./handlers/caching.js";
 import { makeKey } from "./mrtr/request-state.js";
 import { type EventBus, InMemoryEventBus } from "./ports.js";
-import { type ServerSession, type SessionOptions, serveSession } from "./stateful.js";
+import { type AttachedSession, type ServerSession, type SessionOptions, serveSession } from "./stateful.js";
 
 export interface ServerOptions extends Implementation {
   /** server/index: guidance for the model on how to use this server. */
@@ -101,7 +101,8 @@ export class McpServer {
   readonly events: EventBus;
   /** Signs multi round-trip request state (see ServerOptions.requestStateKey). */
   readonly requestStateKey: Buffer;
-  private readonly sessionList = new Set<ServerSession>();
+  private readonly sessionList = new Set<AttachedSession>();
+  private busSubscription: (() => void) | undefined;
   private readonly closers = new Set<() => void>();
   private readonly pendingChanges = new Set<ListKind>();
 
@@ -177,10 +178,7 @@ export class McpServer {
 
   /** Serves one connection (stdio, in-memory, one HTTP session) until it closes. */
   async connect(transport: Transport, options?: SessionOptions): Promise<ServerSession> {
-    const session = await serveSession(this, transport, options);
-    this.sessionList.add(session);
-    void session.closed.then(() => this.sessionList.delete(session));
-    return session;
+    return serveSession(this, transport, options);
   }
 
   /** The sessions currently connected. */
@@ -196,6 +194,28 @@ export class McpServer {
       await new Promise((resolve) => setImmediate(resolve));
     }
     await Promise.all([...this.sessionList].map((s) => s.close()));
+  }
+
+  /**
+   * @internal A session joins the server: one subscription to the event bus serves every
+   * session, each told of list changes and resource updates.
+   */
+  attachSession(session: AttachedSession): void {
+    this.busSubscription ??= this.events.subscribe((event) => {
+      for (const s of this.sessionList) {
+        try {
+          s.serverEvent(event);
+        } catch (error) {
+          this.onError(error); // one session's failure must not starve the others
+        }
+      }
+    });
+    this.sessionList.add(session);
+  }
+
+  /** @internal The session closed. */
+  detachSession(session: AttachedSession): void {
+    this.sessionList.delete(session);
   }
 
   /** @internal Long-lived requests (subscriptions/listen) register how to end them on close(). */

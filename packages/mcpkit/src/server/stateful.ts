@@ -6,13 +6,14 @@ import type { Implementation, LogLevel } from "../protocol/types/common.js";
 import type { InitializeResult } from "../protocol/types/lifecycle.js";
 import type { Revision } from "../protocol/versions.js";
 import { negotiate } from "../protocol/versions.js";
-import { Connection, type RequestOptions } from "../session/connection.js";
+import { Connection, type ConnectionOptions, type RequestOptions } from "../session/connection.js";
 import type { InboundRequest } from "../session/inbound.js";
 import type { MessageInfo, Transport } from "../transports/transport.js";
 import { shouldLog } from "./context.js";
 import { dispatch } from "./dispatch.js";
 import { encodeDescriptor } from "./handlers/encode.js";
 import type { ClientPeer } from "./peer.js";
+import type { ServerEvent } from "./ports.js";
 import type { ListKind, McpServer } from "./server.js";
 import { isModernRequest, serveModern } from "./stateless.js";
 
@@ -54,42 +55,81 @@ const NOT_INITIALIZED: RevisionRules = {
 };
 
 /** The stateful era adapter: the handshake, then dispatch with the negotiated revision's rules. */
-class StatefulSession implements ClientPeer, ServerSession {
+/**
+ * A session as the server fans events out to it. The session is also its connection's
+ * options (onRequest, onNotification…): prototype methods rather than closures, since an
+ * idle HTTP server may hold tens of thousands of sessions.
+ */
+export interface AttachedSession extends ServerSession {
+  serverEvent(event: ServerEvent): void;
+}
+
+class StatefulSession implements ClientPeer, AttachedSession, ConnectionOptions {
   rules: RevisionRules = NOT_INITIALIZED;
   revision: Revision | undefined;
   clientInfo: Implementation | undefined;
   clientCapabilities: ClientCapabilities = {};
   serverCapabilities: ServerCapabilities = {};
   logLevel: LogLevel | undefined;
-  readonly closed: Promise<void>;
   private readonly server: McpServer;
   private readonly connection: Connection;
   private readonly options: SessionOptions;
-  private readonly subscriptions = new Set<string>();
+  private subscriptions: Set<string> | undefined;
   private initializedByClient = false;
   private whenInitialized: Promise<void> | undefined;
   private markInitialized: (() => void) | undefined;
-  private detach: (() => void) | undefined;
+  private ended = false;
+  private closedPromise: Promise<void> | undefined;
+  private markClosed: (() => void) | undefined;
 
   constructor(server: McpServer, transport: Transport, options: SessionOptions) {
     this.server = server;
     this.options = options;
-    let markClosed!: () => void;
-    this.closed = new Promise((resolve) => {
-      markClosed = resolve;
-    });
-    this.connection = new Connection(transport, {
-      onRequest: (inbound) => this.onRequest(inbound),
-      onNotification: (n, info) => this.onNotification(n, info),
-      batchesAllowed: () => this.rules.batches,
-      unreadableIdNull: () => this.rules.unreadableIdNull,
-      onError: server.onError,
-      timeoutMs: options.requestTimeoutMs ?? server.options.requestTimeoutMs,
-      onClose: () => {
-        this.detach?.();
-        markClosed();
-      },
-    });
+    this.connection = new Connection(transport, this);
+  }
+
+  /** Resolves when the session has closed (made on first use). */
+  get closed(): Promise<void> {
+    this.closedPromise ??= this.ended
+      ? Promise.resolve()
+      : new Promise((resolve) => {
+          this.markClosed = resolve;
+        });
+    return this.closedPromise;
+  }
+
+  /** @internal ConnectionOptions */
+  get timeoutMs(): number | undefined {
+    return this.options.requestTimeoutMs ?? this.server.options.requestTimeoutMs;
+  }
+
+  /** @internal ConnectionOptions */
+  batchesAllowed(): boolean {
+    return this.rules.batches;
+  }
+
+  /** @internal ConnectionOptions */
+  unreadableIdNull(): boolean {
+    return this.rules.unreadableIdNull;
+  }
+
+  /** @internal ConnectionOptions */
+  onError(error: unknown): void {
+    this.server.onError(error);
+  }
+
+  /** @internal ConnectionOptions */
+  onClose(): void {
+    this.ended = true;
+    this.server.detachSession(this);
+    this.markClosed?.();
+  }
+
+  /** @internal A list change or resource update, from the server's event bus. */
+  serverEvent(event: ServerEvent): void {
+    if (this.revision === undefined) return;
+    if (event.type === "list_changed") this.listChanged(event.kind);
+    else this.resourceUpdated(event.uri);
   }
 
   get sessionId(): string | undefined {
@@ -112,13 +152,10 @@ class StatefulSession implements ClientPeer, ServerSession {
     this.clientCapabilities = caps;
     this.clientInfo = clientInfo;
     this.serverCapabilities = this.server.capabilities();
-    this.detach = this.server.events.subscribe((event) => {
-      if (event.type === "list_changed") this.listChanged(event.kind);
-      else this.resourceUpdated(event.uri);
-    });
   }
 
-  private onRequest(inbound: InboundRequest): JsonObject | Promise<JsonObject> {
+  /** @internal ConnectionOptions */
+  onRequest(inbound: InboundRequest): JsonObject | Promise<JsonObject> {
     // basic/versioning §Backward Compatibility: a request whose _meta names a version is
     // served statelessly; initialize opens the legacy era on this connection.
     if (this.options.modern || isModernRequest(inbound.params)) {
@@ -168,7 +205,8 @@ class StatefulSession implements ClientPeer, ServerSession {
     return older;
   }
 
-  private onNotification(notification: JsonRpcNotification, _info: MessageInfo | undefined): void {
+  /** @internal ConnectionOptions */
+  onNotification(notification: JsonRpcNotification, _info: MessageInfo | undefined): void {
     if (notification.method === "notifications/initialized") {
       this.initializedByClient = true;
       this.markInitialized?.();
@@ -214,11 +252,11 @@ class StatefulSession implements ClientPeer, ServerSession {
   }
 
   subscribe(uri: string): void {
-    this.subscriptions.add(uri);
+    (this.subscriptions ??= new Set()).add(uri);
   }
 
   unsubscribe(uri: string): void {
-    this.subscriptions.delete(uri);
+    this.subscriptions?.delete(uri);
   }
 
   private listChanged(kind: ListKind): void {
@@ -227,7 +265,7 @@ class StatefulSession implements ClientPeer, ServerSession {
   }
 
   private resourceUpdated(uri: string): void {
-    if (this.subscriptions.has(uri)) this.notify("notifications/resources/updated", { uri });
+    if (this.subscriptions?.has(uri)) this.notify("notifications/resources/updated", { uri });
   }
 
   wantsLog(level: LogLevel): boolean {
@@ -254,6 +292,7 @@ export async function serveSession(
   options: SessionOptions = {},
 ): Promise<ServerSession> {
   const session = new StatefulSession(server, transport, options);
+  server.attachSession(session);
   await session.start();
   return session;
 }

@@ -9,7 +9,7 @@ import type {
   JsonRpcResponse,
   RequestId,
 } from "../jsonrpc/types.js";
-import type { MessageInfo, Transport } from "../transports/transport.js";
+import type { MessageInfo, Transport, TransportSink } from "../transports/transport.js";
 import { InboundRequest } from "./inbound.js";
 
 /**
@@ -81,8 +81,9 @@ const abortError = (message: string): Error => Object.assign(new Error(message),
 export class Connection {
   readonly transport: Transport;
   private readonly options: ConnectionOptions;
-  private readonly pending = new Map<RequestId, Pending>();
-  private readonly inbound = new Map<RequestId, InboundRequest>();
+  // Made when first needed and dropped when empty: an idle session holds neither.
+  private pending: Map<RequestId, Pending> | undefined;
+  private inbound: Map<RequestId, InboundRequest> | undefined;
   private nextId = 0;
   private closedReason: Error | undefined;
   private closed = false;
@@ -93,11 +94,7 @@ export class Connection {
   }
 
   async start(): Promise<void> {
-    await this.transport.start({
-      message: (value, info) => this.receive(value, info),
-      invalid: (error) => this.send(failure(this.unreadableId(), error)),
-      close: (reason) => this.handleClose(reason),
-    });
+    await this.transport.start(new ConnectionSink(this));
   }
 
   get isClosed(): boolean {
@@ -126,7 +123,7 @@ export class Connection {
         startedAt: Date.now(),
         cleanup: undefined,
       };
-      this.pending.set(id, entry);
+      (this.pending ??= new Map()).set(id, entry);
       this.armTimer(id, entry);
       const signal = options?.signal;
       if (signal) {
@@ -188,7 +185,8 @@ export class Connection {
     }
   }
 
-  private receive(value: unknown, info: MessageInfo | undefined): void {
+  /** @internal A decoded frame from the transport. */
+  receive(value: unknown, info: MessageInfo | undefined): void {
     if (Array.isArray(value)) {
       this.receiveBatch(value, info);
       return;
@@ -250,7 +248,7 @@ export class Connection {
     collect: ((response: JsonRpcResponse | undefined) => void) | undefined,
   ): void {
     const reply = collect ?? ((response: JsonRpcResponse | undefined) => response && this.send(response, request.id));
-    if (this.inbound.has(request.id)) {
+    if (this.inbound?.has(request.id)) {
       reply(
         failure(request.id, {
           code: ErrorCode.InvalidRequest,
@@ -260,7 +258,7 @@ export class Connection {
       return;
     }
     const inbound = new InboundRequest(request, info);
-    this.inbound.set(request.id, inbound);
+    (this.inbound ??= new Map()).set(request.id, inbound);
     let outcome: JsonObject | Promise<JsonObject>;
     try {
       outcome = this.options.onRequest(inbound);
@@ -284,7 +282,8 @@ export class Connection {
     error: unknown,
     reply: (response: JsonRpcResponse | undefined) => void,
   ): void {
-    this.inbound.delete(inbound.id);
+    this.inbound?.delete(inbound.id);
+    if (this.inbound?.size === 0) this.inbound = undefined;
     // basic/utilities/cancellation: no response is sent for a cancelled request.
     if (inbound.cancelled || this.closed) reply(undefined);
     else if (result !== undefined) reply(success(inbound.id, result));
@@ -314,7 +313,7 @@ export class Connection {
   private receiveCancelled(params: JsonObject | undefined): void {
     const id = params?.requestId;
     if (typeof id !== "string" && typeof id !== "number") return;
-    const inbound = this.inbound.get(id);
+    const inbound = this.inbound?.get(id);
     // basic/lifecycle: the initialize request cannot be cancelled.
     if (!inbound || inbound.method === "initialize") return;
     const reason = typeof params?.reason === "string" ? params.reason : "Cancelled by the peer";
@@ -324,7 +323,7 @@ export class Connection {
   private receiveProgress(params: JsonObject | undefined): void {
     const token = params?.progressToken;
     if (typeof token !== "number" && typeof token !== "string") return;
-    const entry = this.pending.get(token);
+    const entry = this.pending?.get(token);
     const onprogress = entry?.options?.onprogress;
     if (!entry || !onprogress || typeof params?.progress !== "number") return;
     if (entry.options?.resetTimeoutOnProgress !== false) this.armTimer(token, entry);
@@ -341,7 +340,7 @@ export class Connection {
       if ("error" in response) this.options.onError?.(McpError.fromObject(response.error));
       return;
     }
-    const entry = this.pending.get(id);
+    const entry = this.pending?.get(id);
     if (!entry) return; // Not ours (or already cancelled): ids never cross connections.
     this.finishPending(id, entry);
     if ("result" in response) entry.resolve(response.result);
@@ -370,7 +369,7 @@ export class Connection {
   }
 
   private cancelOutbound(id: RequestId, reason: unknown): void {
-    const entry = this.pending.get(id);
+    const entry = this.pending?.get(id);
     if (!entry) return;
     this.finishPending(id, entry);
     // basic/utilities/cancellation: tell the peer; `initialize` is never cancelled.
@@ -382,7 +381,8 @@ export class Connection {
   }
 
   private finishPending(id: RequestId, entry: Pending): void {
-    this.pending.delete(id);
+    this.pending?.delete(id);
+    if (this.pending?.size === 0) this.pending = undefined;
     if (entry.timer) clearTimeout(entry.timer);
     entry.cleanup?.();
   }
@@ -392,18 +392,51 @@ export class Connection {
     return new McpError(ErrorCode.ConnectionClosed, `Connection closed${why}`);
   }
 
+  /** @internal A frame the transport could not decode: answered with the unreadable id. */
+  refuseUnreadable(error: JsonRpcErrorObject): void {
+    this.send(failure(this.unreadableId(), error));
+  }
+
+  /** @internal The transport closed. */
+  transportClosed(reason?: Error): void {
+    this.handleClose(reason);
+  }
+
   private handleClose(reason?: Error): void {
     if (this.closed) return;
     this.closed = true;
     this.closedReason = reason;
     // Built only when something waits for it: most connections close with nothing pending.
-    const error = this.pending.size > 0 || this.inbound.size > 0 ? this.closedError() : undefined;
-    for (const [id, entry] of this.pending) {
-      this.finishPending(id, entry);
-      entry.reject(error as McpError);
+    const pending = this.pending;
+    const inbound = this.inbound;
+    this.pending = undefined;
+    this.inbound = undefined;
+    if (pending || inbound) {
+      const error = this.closedError();
+      for (const [id, entry] of pending ?? []) {
+        if (entry.timer) clearTimeout(entry.timer);
+        entry.cleanup?.();
+        entry.reject(error);
+      }
+      for (const request of inbound?.values() ?? []) request.cancel(error);
     }
-    for (const inbound of this.inbound.values()) inbound.cancel(error as McpError);
-    this.inbound.clear();
     this.options.onClose?.(reason);
+  }
+}
+
+/** What the transport calls: one small object instead of three closures per connection. */
+class ConnectionSink implements TransportSink {
+  constructor(private readonly connection: Connection) {}
+
+  message(value: unknown, info?: MessageInfo): void {
+    this.connection.receive(value, info);
+  }
+
+  invalid(error: JsonRpcErrorObject): void {
+    this.connection.refuseUnreadable(error);
+  }
+
+  close(reason?: Error): void {
+    this.connection.transportClosed(reason);
   }
 }

@@ -114,6 +114,8 @@ export function createStreamableHttpHandler(
     retryMs: options.retryMs ?? 1000,
     keepAliveMs: options.keepAliveMs ?? 25_000,
     answer: (message: JsonRpcMessage) => httpAnswer(message, false, options.auth),
+    // However a session ends (DELETE, idle sweep, server.close()), it is forgotten.
+    onClosed: (id: string) => sessions.delete(id),
   };
   const sessions = new Map<string, Session>();
   let closing = false;
@@ -147,13 +149,10 @@ export function createStreamableHttpHandler(
     sessionId: string | undefined,
     info: MessageInfo,
   ): Promise<Session> {
-    const transport = new HttpSessionTransport({ sessionId, ...transportOptions });
+    const transport = new HttpSessionTransport(sessionId, transportOptions);
     const session = await server.connect(transport, assumeRevision ? { assumeRevision } : undefined);
     const entry = { transport, session, principal: principalOf(info) };
-    if (sessionId) {
-      sessions.set(sessionId, entry);
-      void session.closed.then(() => sessions.delete(sessionId));
-    }
+    if (sessionId) sessions.set(sessionId, entry);
     return entry;
   }
 

@@ -128,8 +128,7 @@ export async function handleModernPost(
     return fail(new McpError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`), 404);
   }
 
-  const transport = new HttpSessionTransport({
-    sessionId: undefined,
+  const transport = new HttpSessionTransport(undefined, {
     eventStore: undefined,
     retryMs: options.retryMs,
     keepAliveMs: options.keepAliveMs,

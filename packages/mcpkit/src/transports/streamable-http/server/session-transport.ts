@@ -7,8 +7,8 @@ import type { HttpAnswer } from "./answer-status.js";
 import type { EventStore } from "./event-store.js";
 import { jsonRpcErrorReply } from "./responses.js";
 
+/** Shared by every session of a handler (one object, not one per session). */
 export interface SessionTransportOptions {
-  sessionId: string | undefined;
   eventStore: EventStore | undefined;
   /** The `retry` advice on SSE streams, ms. */
   retryMs: number;
@@ -19,6 +19,8 @@ export interface SessionTransportOptions {
   cancelOnDisconnect?: boolean;
   /** The HTTP status and headers of a JSON answer (default 200). */
   answer?: (message: JsonRpcMessage) => HttpAnswer;
+  /** Told when a session's transport closes. */
+  onClosed?: (sessionId: string) => void;
 }
 
 /**
@@ -84,19 +86,21 @@ export class HttpSessionTransport implements Transport {
   readonly sessionId: string | undefined;
   private sink: TransportSink | undefined;
   private readonly options: SessionTransportOptions;
-  private readonly streams = new Map<string, Stream>();
-  private readonly byRequest = new Map<RequestId, Stream>();
-  private readonly finishedOrder: string[] = [];
+  // The collections below exist only while they hold something: an idle session keeps
+  // none (an HTTP server may hold tens of thousands of sessions).
+  private streams: Map<string, Stream> | undefined;
+  private byRequest: Map<RequestId, Stream> | undefined;
+  private finishedOrder: string[] | undefined;
   private standalone: Stream | undefined;
   /** The stream of the POST being dispatched: where answers without a readable id go. */
   private capture: Stream | undefined;
   private closed = false;
-  private settledWaiters: (() => void)[] = [];
+  private settledWaiters: (() => void)[] | undefined;
   lastActivity = Date.now();
 
-  constructor(options: SessionTransportOptions) {
+  constructor(sessionId: string | undefined, options: SessionTransportOptions) {
     this.options = options;
-    this.sessionId = options.sessionId;
+    this.sessionId = sessionId;
   }
 
   start(sink: TransportSink): void {
@@ -105,24 +109,24 @@ export class HttpSessionTransport implements Transport {
 
   /** True while a request is being answered. */
   get answering(): boolean {
-    return this.byRequest.size > 0;
+    return this.byRequest !== undefined;
   }
 
   /** Resolves once every request received so far has been answered and its stream ended. */
   settled(): Promise<void> {
     if (!this.unsettled()) return Promise.resolve();
-    return new Promise((resolve) => this.settledWaiters.push(resolve));
+    return new Promise((resolve) => (this.settledWaiters ??= []).push(resolve));
   }
 
   private unsettled(): boolean {
-    for (const stream of this.streams.values()) if (!stream.standalone && !stream.finished) return true;
+    for (const stream of this.streams?.values() ?? []) if (!stream.standalone && !stream.finished) return true;
     return false;
   }
 
   /** True while a request is being answered or a stream is connected. */
   get busy(): boolean {
-    if (this.byRequest.size > 0) return true;
-    for (const stream of this.streams.values()) if (stream.connection?.isOpen) return true;
+    if (this.byRequest) return true;
+    for (const stream of this.streams?.values() ?? []) if (stream.connection?.isOpen) return true;
     return false;
   }
 
@@ -175,7 +179,7 @@ export class HttpSessionTransport implements Transport {
     const store = this.options.eventStore;
     if (lastEventId && store) {
       const streamId = await store.streamOf(lastEventId);
-      const stream = streamId === undefined ? undefined : this.streams.get(streamId);
+      const stream = streamId === undefined ? undefined : this.streams?.get(streamId);
       if (!stream) {
         return jsonRpcErrorReply(400, -32600, "Last-Event-ID names no stream of this session that can be resumed");
       }
@@ -201,22 +205,29 @@ export class HttpSessionTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     const store = this.options.eventStore;
-    for (const stream of this.streams.values()) {
+    for (const stream of this.streams?.values() ?? []) {
       stream.undecided?.(gone());
       stream.undecided = undefined;
       stream.connection?.close();
       if (store) void store.dropStream(stream.id).catch(() => {});
     }
-    this.streams.clear();
-    this.byRequest.clear();
-    for (const resolve of this.settledWaiters.splice(0)) resolve();
+    this.streams = undefined;
+    this.byRequest = undefined;
+    this.finishedOrder = undefined;
+    const waiters = this.settledWaiters ?? [];
+    this.settledWaiters = undefined;
+    for (const resolve of waiters) resolve();
     this.sink?.close();
+    if (this.sessionId !== undefined) this.options.onClosed?.(this.sessionId);
   }
 
   private openStream(requestIds: RequestId[], standalone: boolean): Stream {
     const stream = new Stream(requestIds, standalone);
-    this.streams.set(stream.id, stream);
-    for (const id of requestIds) this.byRequest.set(id, stream);
+    (this.streams ??= new Map()).set(stream.id, stream);
+    if (requestIds.length > 0) {
+      const byRequest = (this.byRequest ??= new Map());
+      for (const id of requestIds) byRequest.set(id, stream);
+    }
     return stream;
   }
 
@@ -227,15 +238,16 @@ export class HttpSessionTransport implements Transport {
     if (Array.isArray(message)) {
       for (const m of message) {
         const id = "id" in m ? m.id : undefined;
-        if (id !== undefined && id !== null && this.byRequest.has(id)) return this.byRequest.get(id);
+        const stream = id === undefined || id === null ? undefined : this.byRequest?.get(id);
+        if (stream) return stream;
       }
       return this.capture;
     }
     if (isResponse(message)) {
       const id = "id" in message ? message.id : undefined;
-      return (id === undefined || id === null ? undefined : this.byRequest.get(id)) ?? this.capture;
+      return (id === undefined || id === null ? undefined : this.byRequest?.get(id)) ?? this.capture;
     }
-    const related = relatedRequestId === undefined ? undefined : this.byRequest.get(relatedRequestId);
+    const related = relatedRequestId === undefined ? undefined : this.byRequest?.get(relatedRequestId);
     return related ?? this.standalone;
   }
 
@@ -248,10 +260,10 @@ export class HttpSessionTransport implements Transport {
       const id = "id" in m ? m.id : undefined;
       if (id === undefined || id === null) {
         // An answer to the whole POST (an unreadable or refused body) settles it.
-        for (const owed of stream.owed) this.byRequest.delete(owed);
+        for (const owed of stream.owed) this.answered(owed);
         stream.owed.clear();
       } else if (stream.owed.delete(id)) {
-        this.byRequest.delete(id);
+        this.answered(id);
       }
     }
     const final = answered && !stream.standalone && stream.owed.size === 0;
@@ -302,7 +314,7 @@ export class HttpSessionTransport implements Transport {
   private abandon(stream: Stream): void {
     if (!this.options.cancelOnDisconnect || stream.finished) return;
     const owed = [...stream.owed];
-    for (const id of owed) this.byRequest.delete(id);
+    for (const id of owed) this.answered(id);
     stream.owed.clear();
     this.finish(stream);
     for (const requestId of owed) {
@@ -353,22 +365,35 @@ export class HttpSessionTransport implements Transport {
     return sseReply(connection);
   }
 
+  private answered(id: RequestId): void {
+    this.byRequest?.delete(id);
+    if (this.byRequest?.size === 0) this.byRequest = undefined;
+  }
+
+  private dropStream(id: string): void {
+    this.streams?.delete(id);
+    if (this.streams?.size === 0) this.streams = undefined;
+  }
+
   private finish(stream: Stream): void {
     stream.finished = true;
     stream.connection?.close();
     stream.connection = undefined;
-    if (this.settledWaiters.length > 0 && !this.unsettled()) {
-      for (const resolve of this.settledWaiters.splice(0)) resolve();
+    if (this.settledWaiters && !this.unsettled()) {
+      const waiters = this.settledWaiters;
+      this.settledWaiters = undefined;
+      for (const resolve of waiters) resolve();
     }
     if (!this.options.eventStore || !stream.sse) {
-      this.streams.delete(stream.id);
+      this.dropStream(stream.id);
       return;
     }
     // Keep recent finished streams resumable: a client may have missed the last event.
-    this.finishedOrder.push(stream.id);
-    if (this.finishedOrder.length > (this.options.maxFinishedStreams ?? 100)) {
-      const oldest = this.finishedOrder.shift() as string;
-      this.streams.delete(oldest);
+    const finished = (this.finishedOrder ??= []);
+    finished.push(stream.id);
+    if (finished.length > (this.options.maxFinishedStreams ?? 100)) {
+      const oldest = finished.shift() as string;
+      this.dropStream(oldest);
       void this.options.eventStore.dropStream(oldest).catch(() => {});
     }
   }
