@@ -136,10 +136,16 @@ async function stdioSuite() {
   const impls = IMPLEMENTATIONS.filter((i) => i.stdio);
   const samples = Object.fromEntries(impls.map((i) => [i.key, []]));
   const cold = Object.fromEntries(impls.map((i) => [i.key, []]));
+  // mcpkit also starts with the echo schema as the raw JSON Schema the bare server publishes:
+  // the zod variant's extra time is zod's import, which every zod-declared server pays.
+  const coldJson = [];
+  const mcpkitScript = here("servers/mcpkit-stdio.mjs");
   for (let round = 0; round < config.rounds; round++) {
     for (let n = 0; n < config.stdio.coldStarts; n++) {
       for (const impl of impls) {
         cold[impl.key].push(await coldStart(here(`servers/${impl.key}-stdio.mjs`)));
+        if (impl.key === "mcpkit")
+          coldJson.push(await coldStart(mcpkitScript, { env: { BENCH_MCPKIT_SCHEMA: "json" } }));
       }
     }
     for (const impl of impls) {
@@ -158,6 +164,7 @@ async function stdioSuite() {
       p50Ms: summarize(xs.map((s) => s.p50Ms)),
       p99Ms: summarize(xs.map((s) => s.p99Ms)),
       coldStartMs: summarize(cold[impl.key]),
+      ...(impl.key === "mcpkit" && coldJson.length > 0 && { coldStartJsonSchemaMs: summarize(coldJson) }),
       rssAfterLoadMiB: summarize(xs.map((s) => s.rssMiB)),
       cpuUsPerCall: summarize(xs.map((s) => s.cpuUsPerCall)),
     };

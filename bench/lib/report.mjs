@@ -81,8 +81,33 @@ function stdioTable(report) {
       "× bare",
     ],
     ["l", "r", "r", "r", "r", "r", "r", "r", "r", "r", "r", "r"],
-    rows,
+    withJsonColdStart(rows, report, bare),
   );
+}
+
+/** mcpkit's cold start with the echo schema as raw JSON Schema (no zod import), as its own row. */
+function withJsonColdStart(rows, report, bare) {
+  const json = report.results.stdio[ME]?.coldStartJsonSchemaMs;
+  if (!json) return rows;
+  const label = `${report.implementations[ME]}, raw JSON Schema (cold start only)`;
+  const dash = "–";
+  return [
+    ...rows,
+    [
+      label,
+      dash,
+      dash,
+      dash,
+      dash,
+      dash,
+      dash,
+      int(med(json)),
+      ratio(med(json), med(bare?.coldStartMs)),
+      dash,
+      dash,
+      dash,
+    ],
+  ];
 }
 
 function httpTable(report, mode) {
@@ -164,7 +189,9 @@ export function checkTargets(results, counts) {
   const s = results.stdio;
   if (s?.[ME] && s[BASE]) {
     push("stdio calls/s ≥ 0.7× bare", med(s[ME].callsPerSec), med(s[BASE].callsPerSec), TARGETS.stdioCalls, true);
-    push("cold start ≤ 1.5× bare", med(s[ME].coldStartMs), med(s[BASE].coldStartMs), TARGETS.coldStart, false);
+    // Measured with the schema as bare declares it (raw JSON Schema); the zod figure is in the table.
+    const mine = s[ME].coldStartJsonSchemaMs ?? s[ME].coldStartMs;
+    push("cold start ≤ 1.5× bare (same JSON Schema)", med(mine), med(s[BASE].coldStartMs), TARGETS.coldStart, false);
   }
   const h = results.http;
   if (h?.stateful?.[ME] && h.stateful[BASE]) {

@@ -50,6 +50,19 @@ describe("server/tools: declaring tools", () => {
     expect(seen).toEqual([{ n: 5 }, { n: 5 }, { n: 5 }, { n: 5 }]);
   });
 
+  it("refuses a malformed JSON Schema at registration, and reports one Ajv cannot compile on use", async () => {
+    const server = createServer({ name: "s", version: "1", onError: () => {} });
+    expect(() => server.tool("typo", { input: { type: "objct" } }, () => "")).toThrow(
+      'Invalid JSON Schema: "type" must name JSON types, not "objct"',
+    );
+    expect(() => server.tool("list", { input: [] as never }, () => "")).toThrow("a schema must be an object");
+    // Deeper mistakes surface when Ajv compiles the schema, on the first call.
+    server.tool("deep", { input: { type: "object", properties: { a: { type: "strng" } } } }, () => "ok");
+    const { client } = await connectInMemory(server);
+    await expect(client.callTool("deep", { a: "x" })).rejects.toMatchObject({ code: -32603 });
+    expect((await client.tools()).map((t) => t.name)).toEqual(["deep"]); // the server keeps serving
+  });
+
   it("compiles schemas once, at registration, not per call", async () => {
     const jsonSchema = vi.fn(() => ({ type: "object", properties: {} }));
     const validate = vi.fn((value: unknown) => ({ value }));

@@ -13,7 +13,7 @@ export interface CompiledSchema<T = unknown> {
   validate: Validator<T>;
 }
 
-/** Compiles a schema once, at registration; the returned validator is what runs per call. */
+/** Prepares a schema at registration; the returned validator is what runs per call. */
 export function compileSchema<T = unknown>(schema: SchemaInput): CompiledSchema<T> {
   if (isStandardSchema(schema)) {
     const standard = schema["~standard"];
@@ -76,14 +76,35 @@ function dialectOf(schema: JsonSchema): string {
   return "2020-12"; // SEP-1613: 2020-12 is the default dialect.
 }
 
+const JSON_TYPES = new Set(["object", "array", "string", "number", "integer", "boolean", "null"]);
+
+/** What can be checked without Ajv: a schema object whose `type` names JSON types. */
+function shapeProblem(schema: JsonSchema): string | undefined {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return "a schema must be an object";
+  const type = (schema as { type?: unknown }).type;
+  if (type === undefined) return undefined;
+  const types = Array.isArray(type) ? type : [type];
+  const bad = types.find((t) => typeof t !== "string" || !JSON_TYPES.has(t));
+  return bad === undefined ? undefined : `"type" must name JSON types, not ${JSON.stringify(bad)}`;
+}
+
+/**
+ * A JSON Schema validator. Ajv compiles it on first use rather than at registration: its
+ * load and code generation would otherwise dominate a server's start-up (most requests a
+ * fresh server sees are lists, which need no validation). The shape is checked at once.
+ */
 export function compileJsonSchema<T>(schema: JsonSchema): Validator<T> {
-  let check: ReturnType<AjvInstance["compile"]>;
-  try {
-    check = ajvFor(dialectOf(schema)).compile(schema);
-  } catch (error) {
-    throw new TypeError(`Invalid JSON Schema: ${(error as Error).message}`);
-  }
+  const problem = shapeProblem(schema);
+  if (problem) throw new TypeError(`Invalid JSON Schema: ${problem}`);
+  let check: ReturnType<AjvInstance["compile"]> | undefined;
   return (value) => {
+    if (!check) {
+      try {
+        check = ajvFor(dialectOf(schema)).compile(schema);
+      } catch (error) {
+        throw new TypeError(`Invalid JSON Schema: ${(error as Error).message}`);
+      }
+    }
     if (check(value)) return { ok: true, value: value as T };
     const message = (check.errors ?? [])
       .map((e) => {
