@@ -42,6 +42,7 @@ const config = {
     warmSessions: 20,
     sessions: (list("BENCH_SESSIONS") ?? (QUICK ? ["1000"] : ["1000", "10000"])).map(Number),
     concurrency: 4,
+    nodeArgs: (process.env.BENCH_MEMORY_NODE_ARGS ?? "--max-semi-space-size=1").split(" ").filter(Boolean),
   },
   validation: {
     rounds: num("BENCH_VALIDATION_ROUNDS", 5, 2),
@@ -233,8 +234,16 @@ async function httpSuite() {
 // ---------------------------------------------------------------------------------------
 // Memory per idle session: N initialized sessions against the server's own baseline.
 
+// V8 sizes its young generation by the allocation rate: opening thousands of sessions
+// grows it (up to tens of MiB) and it stays committed until the heap's memory reducer runs
+// on an idle server. That capacity is not what a session keeps, so every server here runs
+// with a fixed 1 MiB semi-space (BENCH_MEMORY_NODE_ARGS overrides; "" for Node's defaults).
+
 async function memoryRound(impl) {
-  const server = await startHttpServer(here(`servers/${impl.key}-http.mjs`), { mode: "stateful" });
+  const server = await startHttpServer(here(`servers/${impl.key}-http.mjs`), {
+    mode: "stateful",
+    nodeArgs: config.memory.nodeArgs,
+  });
   const agent = newAgent(config.memory.concurrency);
   const { warmSessions, sessions, concurrency } = config.memory;
   try {

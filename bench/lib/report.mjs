@@ -269,7 +269,8 @@ export function renderMarkdown(report) {
     parts.push(
       `#### Memory per idle session\n\nN initialized sessions (initialize + notifications/initialized, ${config.memory.concurrency} at a time) held by one server: ` +
         `growth of the server's RSS (read after a forced GC) over its own baseline with ${config.memory.warmSessions} sessions, per session; ` +
-        "alongside, the growth of the V8 heap (used + external), which counts only what the sessions keep alive.",
+        "alongside, the growth of the V8 heap (used + external), which counts only what the sessions keep alive. " +
+        `Servers run with \`${(config.memory.nodeArgs ?? []).join(" ") || "Node's default flags"}\`: without a fixed semi-space, RSS also counts the young generation that V8 grows while the sessions are being opened, which depends on each framework's allocation rate, not on what a session keeps.`,
     );
     parts.push(memoryTable(report));
   }

@@ -103,6 +103,7 @@ export class McpServer {
   readonly requestStateKey: Buffer;
   private readonly sessionList = new Set<AttachedSession>();
   private busSubscription: (() => void) | undefined;
+  private capabilityCache: ServerCapabilities | undefined;
   private readonly closers = new Set<() => void>();
   private readonly pendingChanges = new Set<ListKind>();
 
@@ -162,7 +163,16 @@ export class McpServer {
   }
 
   /** The capabilities to declare, derived from what is registered plus `options.capabilities`. */
+  /**
+   * What this server declares, derived from what is registered. One object, shared by every
+   * session until a definition changes: treat it as read-only.
+   */
   capabilities(): ServerCapabilities {
+    this.capabilityCache ??= this.deriveCapabilities();
+    return this.capabilityCache;
+  }
+
+  private deriveCapabilities(): ServerCapabilities {
     const caps: ServerCapabilities = { logging: {} };
     if (this.tools.size > 0) caps.tools = { listChanged: true };
     if (this.resources.size > 0 || this.templates.size > 0) caps.resources = { subscribe: true, listChanged: true };
@@ -252,6 +262,7 @@ export class McpServer {
    * registering, enabling and removing definitions calls this already.
    */
   listChanged(kind: ListKind): void {
+    this.capabilityCache = undefined;
     if (this.pendingChanges.size === 0) {
       queueMicrotask(() => {
         const kinds = [...this.pendingChanges];

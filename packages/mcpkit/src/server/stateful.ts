@@ -49,6 +49,9 @@ export interface ServerSession {
   close(): Promise<void>;
 }
 
+/** Before initialize: no capabilities on either side (shared, never mutated). */
+const NONE = Object.freeze({}) as ClientCapabilities & ServerCapabilities;
+
 const NOT_INITIALIZED: RevisionRules = {
   ...revisionRules("2025-11-25"),
   methods: new Set(["ping"]),
@@ -68,8 +71,8 @@ class StatefulSession implements ClientPeer, AttachedSession, ConnectionOptions 
   rules: RevisionRules = NOT_INITIALIZED;
   revision: Revision | undefined;
   clientInfo: Implementation | undefined;
-  clientCapabilities: ClientCapabilities = {};
-  serverCapabilities: ServerCapabilities = {};
+  clientCapabilities: ClientCapabilities = NONE;
+  serverCapabilities: ServerCapabilities = NONE;
   logLevel: LogLevel | undefined;
   private readonly server: McpServer;
   private readonly connection: Connection;

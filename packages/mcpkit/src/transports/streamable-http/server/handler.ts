@@ -11,7 +11,6 @@ import {
   STATEFUL_REVISIONS,
 } from "../../../protocol/versions.js";
 import type { McpServer } from "../../../server/server.js";
-import type { ServerSession } from "../../../server/stateful.js";
 import {
   EXCHANGE,
   type ExchangeHandler,
@@ -77,13 +76,6 @@ export interface StreamableHttpHandler extends ExchangeHandler {
   readonly sessionCount: number;
 }
 
-interface Session {
-  transport: HttpSessionTransport;
-  session: ServerSession;
-  /** Who opened it: later requests must come from the same principal. */
-  principal: string | undefined;
-}
-
 const principalOf = (info: MessageInfo): string | undefined => {
   const auth = info.auth as AuthInfo | undefined;
   return auth?.subject ?? auth?.clientId;
@@ -117,14 +109,15 @@ export function createStreamableHttpHandler(
     // However a session ends (DELETE, idle sweep, server.close()), it is forgotten.
     onClosed: (id: string) => sessions.delete(id),
   };
-  const sessions = new Map<string, Session>();
+  // A session is its transport: closing the transport ends the server session with it.
+  const sessions = new Map<string, HttpSessionTransport>();
   let closing = false;
 
   const sweep = setInterval(
     () => {
       const cutoff = Date.now() - idleTimeoutMs;
       for (const [id, s] of sessions) {
-        if (s.transport.lastActivity < cutoff && !s.transport.busy) void endSession(id);
+        if (s.lastActivity < cutoff && !s.busy) void endSession(id);
       }
     },
     Math.min(idleTimeoutMs, 60_000),
@@ -135,11 +128,11 @@ export function createStreamableHttpHandler(
     const entry = sessions.get(id);
     if (!entry) return;
     sessions.delete(id);
-    await entry.session.close();
+    await entry.close();
   }
 
   /** A session of this caller: another principal's session id is as unknown as a made-up one. */
-  function sessionFor(id: string, info: MessageInfo): Session | undefined {
+  function sessionFor(id: string, info: MessageInfo): HttpSessionTransport | undefined {
     const entry = sessions.get(id);
     return entry && entry.principal === principalOf(info) ? entry : undefined;
   }
@@ -148,12 +141,12 @@ export function createStreamableHttpHandler(
     assumeRevision: Revision | undefined,
     sessionId: string | undefined,
     info: MessageInfo,
-  ): Promise<Session> {
+  ): Promise<HttpSessionTransport> {
     const transport = new HttpSessionTransport(sessionId, transportOptions);
-    const session = await server.connect(transport, assumeRevision ? { assumeRevision } : undefined);
-    const entry = { transport, session, principal: principalOf(info) };
-    if (sessionId) sessions.set(sessionId, entry);
-    return entry;
+    transport.principal = principalOf(info);
+    await server.connect(transport, assumeRevision ? { assumeRevision } : undefined);
+    if (sessionId) sessions.set(sessionId, transport);
+    return transport;
   }
 
   async function handlePost(request: HttpRequest, info: MessageInfo): Promise<HttpReply> {
@@ -217,8 +210,8 @@ export function createStreamableHttpHandler(
         undefined,
         info,
       );
-      const response = await entry.transport.post(body, requestIds, info);
-      void entry.transport.settled().then(() => entry.session.close());
+      const response = await entry.post(body, requestIds, info);
+      void entry.settled().then(() => entry.close());
       return response;
     }
     if (initialize && sessionId === null) {
@@ -230,7 +223,7 @@ export function createStreamableHttpHandler(
       }
       const id = newSessionId();
       const entry = await openSession(undefined, id, info);
-      const reply = await entry.transport.post(body, requestIds, info);
+      const reply = await entry.post(body, requestIds, info);
       reply.headers[SESSION_HEADER] = id;
       return reply;
     }
@@ -243,7 +236,7 @@ export function createStreamableHttpHandler(
     }
     const entry = sessionFor(sessionId, info);
     if (!entry) return sessionNotFound();
-    return entry.transport.post(body, requestIds, info);
+    return entry.post(body, requestIds, info);
   }
 
   async function handleGet(request: HttpRequest, info: MessageInfo): Promise<HttpReply> {
@@ -258,7 +251,7 @@ export function createStreamableHttpHandler(
     if (versionError) return versionError;
     const entry = sessionFor(sessionId, info);
     if (!entry) return sessionNotFound();
-    return entry.transport.get(request.headers.get("last-event-id"));
+    return entry.get(request.headers.get("last-event-id"));
   }
 
   async function handleDelete(request: HttpRequest, info: MessageInfo): Promise<HttpReply> {
@@ -318,7 +311,7 @@ export function createStreamableHttpHandler(
       closing = true;
       clearInterval(sweep);
       const deadline = Date.now() + (options.drainTimeoutMs ?? 5000);
-      while (Date.now() < deadline && [...sessions.values()].some((s) => s.transport.answering)) {
+      while (Date.now() < deadline && [...sessions.values()].some((s) => s.answering)) {
         await new Promise((r) => setTimeout(r, 25));
       }
       await Promise.all([...sessions.keys()].map(endSession));

@@ -97,6 +97,8 @@ export class HttpSessionTransport implements Transport {
   private closed = false;
   private settledWaiters: (() => void)[] | undefined;
   lastActivity = Date.now();
+  /** Who opened the session: later requests must come from the same principal. */
+  principal: string | undefined;
 
   constructor(sessionId: string | undefined, options: SessionTransportOptions) {
     this.options = options;
