@@ -44,7 +44,8 @@ export function createOutput(json: boolean): Output {
     json,
     c: colorsFor(process.stdout),
     ce: colorsFor(process.stderr),
-    line: (text = "") => void process.stdout.write(`${text}\n`),
+    // A text that already ends its line (a file's contents) is printed exactly as it is.
+    line: (text = "") => void process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
     data: (value) => void process.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
     bytes: (data) => void process.stdout.write(data),
     note: (text) => void process.stderr.write(`${text}\n`),
