@@ -46,9 +46,9 @@ describe("mcpkit call against mcpkit serve workspace over stdio", () => {
   });
 
   it("refuses what the sandbox forbids with a tool error (exit 1) and writes only with --allow-write", async () => {
-    const escape = await mcpkit(["call", "call", "read_file", "path=../../etc/passwd", ...workspace()]);
-    expect(escape.code).toBe(1);
-    expect(escape.stderr + escape.stdout).toMatch(/outside|not allowed|allowed directories/i);
+    const outside = await mcpkit(["call", "call", "read_file", "path=../../etc/passwd", ...workspace()]);
+    expect(outside.code).toBe(1);
+    expect(outside.stderr + outside.stdout).toMatch(/outside|not allowed|allowed directories/i);
 
     const refused = await mcpkit(["call", "call", "write_file", "path=new.txt", "content=x", ...workspace()]);
     expect(refused.code).toBe(2); // no such tool without --allow-write

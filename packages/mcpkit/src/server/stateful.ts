@@ -255,7 +255,8 @@ class StatefulSession implements ClientPeer, AttachedSession, ConnectionOptions 
   }
 
   subscribe(uri: string): void {
-    (this.subscriptions ??= new Set()).add(uri);
+    this.subscriptions ??= new Set();
+    this.subscriptions.add(uri);
   }
 
   unsubscribe(uri: string): void {

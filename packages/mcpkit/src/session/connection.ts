@@ -123,7 +123,8 @@ export class Connection {
         startedAt: Date.now(),
         cleanup: undefined,
       };
-      (this.pending ??= new Map()).set(id, entry);
+      this.pending ??= new Map();
+      this.pending.set(id, entry);
       this.armTimer(id, entry);
       const signal = options?.signal;
       if (signal) {
@@ -258,7 +259,8 @@ export class Connection {
       return;
     }
     const inbound = new InboundRequest(request, info);
-    (this.inbound ??= new Map()).set(request.id, inbound);
+    this.inbound ??= new Map();
+    this.inbound.set(request.id, inbound);
     let outcome: JsonObject | Promise<JsonObject>;
     try {
       outcome = this.options.onRequest(inbound);
@@ -413,7 +415,7 @@ export class Connection {
     this.inbound = undefined;
     if (pending || inbound) {
       const error = this.closedError();
-      for (const [id, entry] of pending ?? []) {
+      for (const entry of pending?.values() ?? []) {
         if (entry.timer) clearTimeout(entry.timer);
         entry.cleanup?.();
         entry.reject(error);

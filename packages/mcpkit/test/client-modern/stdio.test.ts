@@ -41,11 +41,12 @@ function tap(transport: StdioClientTransport) {
   const start = transport.start.bind(transport);
   transport.start = (sink) =>
     start({
-      ...sink,
       message(value, info) {
         if (!Array.isArray(value)) received.push(value as JsonRpcMessage);
         sink.message(value, info);
       },
+      invalid: (error) => sink.invalid(error),
+      close: (reason) => sink.close(reason),
     });
   return { sent, received };
 }

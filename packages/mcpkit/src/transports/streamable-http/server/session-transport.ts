@@ -117,7 +117,9 @@ export class HttpSessionTransport implements Transport {
   /** Resolves once every request received so far has been answered and its stream ended. */
   settled(): Promise<void> {
     if (!this.unsettled()) return Promise.resolve();
-    return new Promise((resolve) => (this.settledWaiters ??= []).push(resolve));
+    this.settledWaiters ??= [];
+    const waiters = this.settledWaiters;
+    return new Promise((resolve) => waiters.push(resolve));
   }
 
   private unsettled(): boolean {
@@ -225,10 +227,11 @@ export class HttpSessionTransport implements Transport {
 
   private openStream(requestIds: RequestId[], standalone: boolean): Stream {
     const stream = new Stream(requestIds, standalone);
-    (this.streams ??= new Map()).set(stream.id, stream);
+    this.streams ??= new Map();
+    this.streams.set(stream.id, stream);
     if (requestIds.length > 0) {
-      const byRequest = (this.byRequest ??= new Map());
-      for (const id of requestIds) byRequest.set(id, stream);
+      this.byRequest ??= new Map();
+      for (const id of requestIds) this.byRequest.set(id, stream);
     }
     return stream;
   }
@@ -391,7 +394,8 @@ export class HttpSessionTransport implements Transport {
       return;
     }
     // Keep recent finished streams resumable: a client may have missed the last event.
-    const finished = (this.finishedOrder ??= []);
+    this.finishedOrder ??= [];
+    const finished = this.finishedOrder;
     finished.push(stream.id);
     if (finished.length > (this.options.maxFinishedStreams ?? 100)) {
       const oldest = finished.shift() as string;
