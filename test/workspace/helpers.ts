@@ -20,6 +20,7 @@ import { fileURLToPath } from "node:url";
 import { Client, type ClientOptions } from "mcpkit/client";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { stdioClientTransport } from "mcpkit/stdio";
+import { sleep, within } from "../../packages/mcpkit/test/stdio/helpers.js";
 
 /**
  * Plumbing for the workspace server tests: real temp directories, the real `mcpkit`
@@ -72,16 +73,8 @@ export function assertBuilt(): void {
     throw new Error("packages/cli/dist is missing the workspace server: run `npx tsc -b packages/mcpkit packages/cli`");
 }
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Rejects with a clear message when `promise` does not settle within `ms`. */
-export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Timed out after ${ms} ms waiting for ${what}`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+// The shared waits of the library's process tests.
+export { sleep, within };
 
 /** Polls until `probe` returns something truthy; fails after `ms`. */
 export async function waitFor<T>(probe: () => T | undefined | false, what: string, ms = 5000): Promise<T> {

@@ -58,6 +58,26 @@ async function modernPost(
   return served?.post({ jsonrpc: "2.0", ...body, params }, clean) as Promise<Response>;
 }
 
+/** tools/call of wait_for_abort as a raw fetch the test can abort. */
+const callWaitForAbort = (id: number, signal: AbortSignal, extraMeta: Record<string, unknown> = {}) =>
+  fetch(served?.url as string, {
+    method: "POST",
+    signal,
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": MODERN,
+      "mcp-method": "tools/call",
+      "mcp-name": "wait_for_abort",
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "wait_for_abort", arguments: {}, _meta: { ...meta(), ...extraMeta } },
+    }),
+  });
+
 describe("2026-07-28 over Streamable HTTP", () => {
   it("serves a request without a session, checking the headers against the body", async () => {
     served = await serveHttp(server().s);
@@ -136,23 +156,7 @@ describe("2026-07-28 over Streamable HTTP", () => {
     const fixture = server();
     served = await serveHttp(fixture.s);
     const controller = new AbortController();
-    const response = await fetch(served.url, {
-      method: "POST",
-      signal: controller.signal,
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": MODERN,
-        "mcp-method": "tools/call",
-        "mcp-name": "wait_for_abort",
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 9,
-        method: "tools/call",
-        params: { name: "wait_for_abort", arguments: {}, _meta: { ...meta(), progressToken: 1 } },
-      }),
-    });
+    const response = await callWaitForAbort(9, controller.signal, { progressToken: 1 });
     expect(response.headers.get("content-type")).toBe("text/event-stream");
     expect(response.headers.get("x-accel-buffering")).toBe("no");
     const events = sseEvents(response);
@@ -169,23 +173,7 @@ describe("2026-07-28 over Streamable HTTP", () => {
     served = await serveHttp(fixture.s);
     const controller = new AbortController();
     // No progress token: the handler sends nothing, so no response has started yet.
-    const pending = fetch(served.url, {
-      method: "POST",
-      signal: controller.signal,
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": MODERN,
-        "mcp-method": "tools/call",
-        "mcp-name": "wait_for_abort",
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 11,
-        method: "tools/call",
-        params: { name: "wait_for_abort", arguments: {}, _meta: meta() },
-      }),
-    });
+    const pending = callWaitForAbort(11, controller.signal);
     await new Promise((r) => setTimeout(r, 100));
     expect(fixture.wasAborted()).toBe(false);
     controller.abort();
