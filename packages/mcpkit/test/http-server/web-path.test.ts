@@ -1,7 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createServer } from "../../src/server/index.js";
-import { createStreamableHttpHandler, type StreamableHttpHandler } from "../../src/transports/http/index.js";
+import {
+  createStreamableHttpHandler,
+  routeByPath,
+  type StreamableHttpHandler,
+} from "../../src/transports/http/index.js";
 import { type Listening, listen } from "../../src/transports/http/node.js";
 import { MODERN, meta } from "../modern/helpers.js";
 import { ACCEPT_BOTH, allEvents, initializeBody, messagesOf } from "./helpers.js";
@@ -161,5 +165,28 @@ describe("Streamable HTTP: the Web path and the Node adapter's direct path", () 
     expect(JSON.parse(answer.body)).toMatchObject({
       error: { code: -32600, message: expect.stringContaining("1024") },
     });
+  });
+
+  it("routes to other fetch handlers through a Web Request, and answers 500 when one throws", async () => {
+    const mcp = createStreamableHttpHandler(server());
+    const echo = { fetch: async (request: Request) => new Response(`${request.method} ${await request.text()}`) };
+    const broken = {
+      fetch: async (): Promise<Response> => {
+        throw new Error("boom");
+      },
+    };
+    const routes = routeByPath((path) => ({ "/mcp": mcp, "/echo": echo, "/broken": broken })[path], "nothing here");
+    listening = await listen({ ...routes, close: () => mcp.close() });
+    const at = (path: string) => new URL(path, listening?.url).href;
+    expect(await (await fetch(at("/echo"), { method: "POST", body: "hi" })).text()).toBe("POST hi");
+    expect((await fetch(at("/broken"))).status).toBe(500);
+    const missing = await fetch(at("/elsewhere"));
+    expect([missing.status, await missing.text()]).toEqual([404, "nothing here"]);
+    const init = await fetch(at("/mcp"), {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: ACCEPT_BOTH },
+      body: JSON.stringify(initializeBody()),
+    });
+    expect(init.status).toBe(200);
   });
 });

@@ -14,13 +14,13 @@ export type { FetchHandler } from "./exchange.js";
 export function toNodeListener(handler: FetchHandler): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const request = new NodeRequest(req, res);
-    exchange(handler, request).then(
-      (reply) => writeReply(reply, req, res, request),
-      () => {
+    exchange(handler, request)
+      .then((reply) => writeReply(reply, req, res, request))
+      .catch(() => {
+        // A failed handler or a broken body stream: never an unhandled rejection.
         if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
         res.end();
-      },
-    );
+      });
   };
 }
 
