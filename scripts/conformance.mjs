@@ -84,6 +84,14 @@ async function startServer() {
   return { url, stop: () => child.kill("SIGTERM") };
 }
 
+/** One result per scored scenario; a scenario that left no checks failed. */
+function scoredResults(side, scenarios, seen) {
+  return scenarios.map((scenario) => {
+    const failures = seen.get(scenario);
+    return { side, scenario, ok: failures !== undefined && failures.length === 0, failures: failures ?? ["no result"] };
+  });
+}
+
 /**
  * Runs the scored server and client scenarios of `revision`. Returns one result per scored
  * scenario: { side, scenario, ok, failures }.
@@ -107,16 +115,7 @@ export async function runConformance(revision) {
       "--timeout",
       "60000",
     ]);
-    const seen = verdicts(serverDir, "server-");
-    for (const scenario of scored.server) {
-      const failures = seen.get(scenario);
-      results.push({
-        side: "server",
-        scenario,
-        ok: failures !== undefined && failures.length === 0,
-        failures: failures ?? ["no result"],
-      });
-    }
+    results.push(...scoredResults("server", scored.server, verdicts(serverDir, "server-")));
   } finally {
     server.stop();
   }
@@ -134,16 +133,7 @@ export async function runConformance(revision) {
     "--timeout",
     "120000",
   ]);
-  const seenClient = verdicts(clientDir, "");
-  for (const scenario of scored.client) {
-    const failures = seenClient.get(scenario);
-    results.push({
-      side: "client",
-      scenario,
-      ok: failures !== undefined && failures.length === 0,
-      failures: failures ?? ["no result"],
-    });
-  }
+  results.push(...scoredResults("client", scored.client, verdicts(clientDir, "")));
   rmSync(out, { recursive: true, force: true });
   return results;
 }

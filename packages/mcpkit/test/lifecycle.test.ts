@@ -128,11 +128,17 @@ describe("sessions as handlers and the server see them", () => {
     expect(seen).toEqual([one.session, two.session, one.session]);
     expect(seen[0]).toBe(one.session);
     expect(seen[0]).not.toBe(seen[1]);
+    // toEqual compares structure; the sessions must be the very objects.
+    expect(seen[1]).toBe(two.session);
+    expect(seen[2]).toBe(one.session);
     expect(started).toEqual([one.session, two.session]);
+    expect(started[0]).toBe(one.session);
+    expect(started[1]).toBe(two.session);
 
     one.client.setRoots([{ uri: "file:///tmp" }]);
     await sleep(5);
     expect(notified).toEqual([["notifications/roots/list_changed", one.session]]);
+    expect(notified[0]?.[1]).toBe(one.session);
   });
 
   it("has no session for a 2026-07-28 request, which carries everything itself", async () => {

@@ -71,29 +71,23 @@ const base2024 = [
   "sampling/createMessage",
 ];
 
-// basic/versioning (2026-07-28): no handshake, ping, setLevel or resource subscriptions;
-// server requests travel inside results (MRTR) and change notifications on subscriptions/listen.
+// basic/versioning (2026-07-28): no handshake, ping, setLevel or resource subscriptions
+// (nor roots/list_changed); server requests travel inside results (MRTR) and change
+// notifications on subscriptions/listen.
+const removedIn2026 = new Set([
+  "initialize",
+  "notifications/initialized",
+  "ping",
+  "resources/subscribe",
+  "resources/unsubscribe",
+  "logging/setLevel",
+  "notifications/roots/list_changed",
+]);
 const modern = [
+  ...base2024.filter((method) => !removedIn2026.has(method)),
   "server/discover",
   "subscriptions/listen",
   "notifications/subscriptions/acknowledged",
-  "notifications/cancelled",
-  "notifications/progress",
-  "tools/list",
-  "tools/call",
-  "notifications/tools/list_changed",
-  "resources/list",
-  "resources/templates/list",
-  "resources/read",
-  "notifications/resources/list_changed",
-  "notifications/resources/updated",
-  "prompts/list",
-  "prompts/get",
-  "notifications/prompts/list_changed",
-  "completion/complete",
-  "notifications/message",
-  "roots/list",
-  "sampling/createMessage",
   "elicitation/create",
 ];
 

@@ -38,7 +38,15 @@ export interface Envelope {
  * basic/index §_meta: protocolVersion and clientCapabilities are required (-32602), and
  * the version must be one this server serves statelessly (-32022, listing what it supports).
  */
-export function readEnvelope(params: JsonObject | undefined, server: McpServer, checkVersion = true): Envelope {
+/** basic/index §_meta: the request's envelope, its version one this server serves. */
+export function readEnvelope(params: JsonObject | undefined, server: McpServer): Envelope {
+  const envelope = readEnvelopeShape(params);
+  checkServedVersion(server, envelope.version);
+  return envelope;
+}
+
+/** The envelope's shape alone (the HTTP path checks its headers in between). */
+export function readEnvelopeShape(params: JsonObject | undefined): Envelope {
   const meta = params?._meta as Record<string, unknown> | undefined;
   if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
     throw new McpError(
@@ -57,9 +65,6 @@ export function readEnvelope(params: JsonObject | undefined, server: McpServer, 
       `Invalid params: _meta["${META.clientCapabilities}"] must be an object`,
     );
   }
-  if (checkVersion && (!isModernRevision(version) || !server.revisions.includes(version))) {
-    throw unsupportedVersion(server, version);
-  }
   const level = meta[META.logLevel];
   if (level !== undefined && !LOG_LEVELS.includes(level as LogLevel)) {
     throw new McpError(
@@ -73,6 +78,11 @@ export function readEnvelope(params: JsonObject | undefined, server: McpServer, 
     clientInfo: meta[META.clientInfo] as Implementation | undefined,
     logLevel: level as LogLevel | undefined,
   };
+}
+
+/** -32022 unless `version` is a 2026-era revision this server serves. */
+export function checkServedVersion(server: McpServer, version: string): void {
+  if (!isModernRevision(version) || !server.revisions.includes(version)) throw unsupportedVersion(server, version);
 }
 
 export function unsupportedVersion(server: McpServer, requested: string): McpError {

@@ -6,33 +6,18 @@ import { ErrorCode, McpError } from "../../src/jsonrpc/errors.js";
 import {
   SESSION_EXPIRED_MESSAGE,
   type StreamableHttpClientOptions,
-  type StreamableHttpClientTransport,
   streamableHttpClientTransport,
 } from "../../src/transports/streamable-http/client/index.js";
-import { answerHandshake, closeAllServers, listen, sdkServer, within } from "./helpers.js";
+import { answerHandshake, closeAll, connectHttp, listen, sdkServer, within } from "./helpers.js";
 
 // HTTP failures become JSON-RPC error responses for the requests they carried, so each
 // caller's promise rejects at once with the status and what the server said; a 404 for our
 // session id (transports §Session Management) makes the Client start a new session.
 
-const clients: Client[] = [];
+afterEach(closeAll);
 
-afterEach(async () => {
-  await Promise.all(clients.map((c) => within(c.close(), 5000, "client.close()").catch(() => undefined)));
-  clients.length = 0;
-  await closeAllServers();
-});
-
-async function connect(
-  url: string,
-  options: StreamableHttpClientOptions = {},
-): Promise<{ client: Client; transport: StreamableHttpClientTransport }> {
-  const client = new Client({ name: "errors-test", version: "0.0.0", timeoutMs: 10_000 });
-  clients.push(client);
-  const transport = streamableHttpClientTransport(url, options);
-  await within(client.connect(transport), 5000, "connect");
-  return { client, transport };
-}
+const connect = (url: string, options: StreamableHttpClientOptions = {}) =>
+  connectHttp(url, options, new Client({ name: "errors-test", version: "0.0.0", timeoutMs: 10_000 }));
 
 const rejection = async (promise: Promise<unknown>): Promise<McpError> => {
   const error = await within(

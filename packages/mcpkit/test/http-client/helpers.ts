@@ -6,6 +6,14 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "../../src/client/index.js";
+import {
+  type StreamableHttpClientOptions,
+  type StreamableHttpClientTransport,
+  streamableHttpClientTransport,
+} from "../../src/transports/streamable-http/client/index.js";
+import type { Transport } from "../../src/transports/transport.js";
+import { sleep, within } from "../stdio/helpers.js";
 
 /**
  * Real HTTP servers on 127.0.0.1 for the client transport tests: the official SDK's
@@ -13,16 +21,7 @@ import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
  * behaviour that is easier to control by hand. Every wait is bounded.
  */
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Rejects with a clear message when `promise` does not settle within `ms`. */
-export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Timed out after ${ms} ms waiting for ${what}`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+export { sleep, within };
 
 /** Polls until `check` is true; fails after `ms`. */
 export async function until(check: () => boolean, what: string, ms = 3000): Promise<void> {
@@ -55,6 +54,36 @@ const servers = new Set<Listening>();
 export async function closeAllServers(): Promise<void> {
   await Promise.all([...servers].map((s) => s.close()));
   servers.clear();
+}
+
+const clients = new Set<Client>();
+
+const newClient = () =>
+  new Client({ name: "http-test", version: "0.0.0", timeoutMs: 10_000, protocolVersion: "2025-11-25" });
+
+/** Connects `client` (by default a 2025-11-25 one) over `transport`; closeAll() closes it. */
+export async function connectClient(transport: Transport, client = newClient()): Promise<Client> {
+  clients.add(client);
+  await within(client.connect(transport), 5000, "connect");
+  return client;
+}
+
+/** connectClient over a Streamable HTTP transport to `url`. */
+export async function connectHttp(
+  url: string,
+  options: StreamableHttpClientOptions = {},
+  client = newClient(),
+): Promise<{ client: Client; transport: StreamableHttpClientTransport }> {
+  const transport = streamableHttpClientTransport(url, options);
+  await connectClient(transport, client);
+  return { client, transport };
+}
+
+/** Closes every client and server the tests started (call from afterEach). */
+export async function closeAll(): Promise<void> {
+  await Promise.all([...clients].map((c) => within(c.close(), 5000, "client.close()").catch(() => undefined)));
+  clients.clear();
+  await closeAllServers();
 }
 
 export async function readBody(req: IncomingMessage): Promise<string> {

@@ -6,19 +6,13 @@ import { McpError } from "../../src/jsonrpc/errors.js";
 import { sseClientTransport } from "../../src/transports/sse-legacy/client-index.js";
 import { streamableHttpClientTransport } from "../../src/transports/streamable-http/client/index.js";
 import type { Transport } from "../../src/transports/transport.js";
-import { closeAllServers, legacySdkServer, listen, SSE_HEADERS, sseEvent, until, within } from "./helpers.js";
+import { closeAll, connectClient, legacySdkServer, listen, SSE_HEADERS, sseEvent, until } from "./helpers.js";
 
 // transports §Backwards Compatibility: a client given the URL of a 2024-11-05 HTTP+SSE
 // server (here the OFFICIAL SDK's SSEServerTransport) tries Streamable HTTP first and,
 // on 400/404/405, speaks the old transport instead.
 
-const clients: Client[] = [];
-
-afterEach(async () => {
-  await Promise.all(clients.map((c) => within(c.close(), 5000, "client.close()").catch(() => undefined)));
-  clients.length = 0;
-  await closeAllServers();
-});
+afterEach(closeAll);
 
 function echoTool(server: McpServer): void {
   server.registerTool("echo", { description: "Echoes", inputSchema: { text: z.string() } }, async ({ text }, extra) => {
@@ -30,17 +24,7 @@ function echoTool(server: McpServer): void {
   });
 }
 
-async function connect(transport: Transport): Promise<Client> {
-  const client = new Client({
-    name: "legacy-test",
-    version: "0.0.0",
-    timeoutMs: 10_000,
-    protocolVersion: "2025-11-25",
-  });
-  clients.push(client);
-  await within(client.connect(transport), 5000, "connect");
-  return client;
-}
+const connect = (transport: Transport) => connectClient(transport);
 
 describe("falling back from Streamable HTTP", () => {
   it.each([405, 404, 400])(

@@ -1,15 +1,12 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { Client } from "../../src/client/index.js";
 import { McpError } from "../../src/jsonrpc/errors.js";
 import type { Progress } from "../../src/session/connection.js";
-import {
-  type StreamableHttpClientOptions,
-  streamableHttpClientTransport,
-} from "../../src/transports/streamable-http/client/index.js";
+import type { StreamableHttpClientOptions } from "../../src/transports/streamable-http/client/index.js";
 import {
   answerHandshake,
-  closeAllServers,
+  closeAll,
+  connectHttp,
   listen,
   SSE_HEADERS,
   sdkServer,
@@ -24,25 +21,10 @@ import {
 // Last-Event-ID after the server's `retry`, until the responses it owes have arrived, with
 // nothing lost and nothing delivered twice.
 
-const clients: Client[] = [];
+afterEach(closeAll);
 
-afterEach(async () => {
-  await Promise.all(clients.map((c) => within(c.close(), 5000, "client.close()").catch(() => undefined)));
-  clients.length = 0;
-  await closeAllServers();
-});
-
-async function connect(url: string, options: StreamableHttpClientOptions = {}): Promise<Client> {
-  const client = new Client({
-    name: "resume-test",
-    version: "0.0.0",
-    timeoutMs: 10_000,
-    protocolVersion: "2025-11-25",
-  });
-  clients.push(client);
-  await within(client.connect(streamableHttpClientTransport(url, options)), 5000, "connect");
-  return client;
-}
+const connect = async (url: string, options: StreamableHttpClientOptions = {}) =>
+  (await connectHttp(url, options)).client;
 
 const progressOf = (list: Progress[]) => list.map((p) => p.progress);
 

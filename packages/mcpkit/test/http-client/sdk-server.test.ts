@@ -3,34 +3,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Client } from "../../src/client/index.js";
 import type { Progress } from "../../src/session/connection.js";
-import {
-  type StreamableHttpClientOptions,
-  type StreamableHttpClientTransport,
-  streamableHttpClientTransport,
-} from "../../src/transports/streamable-http/client/index.js";
-import { closeAllServers, sdkServer, sleep, until, within } from "./helpers.js";
+import { closeAll, connectHttp, sdkServer, sleep, until, within } from "./helpers.js";
 
 // The mcpkit client transport (transports §Streamable HTTP) against the OFFICIAL SDK's
 // StreamableHTTPServerTransport on a real node:http server.
 
-const clients: Client[] = [];
+afterEach(closeAll);
 
-afterEach(async () => {
-  await Promise.all(clients.map((c) => within(c.close(), 5000, "client.close()").catch(() => undefined)));
-  clients.length = 0;
-  await closeAllServers();
-});
-
-async function connect(
-  url: string,
-  options: StreamableHttpClientOptions = {},
-  client = new Client({ name: "http-test", version: "0.0.0", timeoutMs: 10_000, protocolVersion: "2025-11-25" }),
-): Promise<{ client: Client; transport: StreamableHttpClientTransport }> {
-  const transport = streamableHttpClientTransport(url, options);
-  clients.push(client);
-  await within(client.connect(transport), 5000, "connect");
-  return { client, transport };
-}
+const connect = connectHttp;
 
 function greetTool(server: McpServer): void {
   server.registerTool("greet", { description: "Says hello", inputSchema: { name: z.string() } }, async ({ name }) => ({

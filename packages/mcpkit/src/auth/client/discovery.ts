@@ -14,21 +14,28 @@ type Fetch = typeof fetch;
 
 /** RFC 8707 §2: the canonical URI of an MCP server (no fragment, no query, no trailing slash). */
 export function canonicalResource(url: URL): string {
-  const path = url.pathname === "/" ? "" : url.pathname.replace(/\/+$/, "");
-  return `${url.protocol.toLowerCase()}//${url.host.toLowerCase()}${path}`;
+  return `${url.protocol.toLowerCase()}//${url.host.toLowerCase()}${pathOf(url)}`;
 }
 
-async function getJson(url: string, fetch: Fetch): Promise<Record<string, unknown> | undefined> {
+/** A URL's path without trailing slashes; "" for the root. */
+const pathOf = (url: URL) => url.pathname.replace(/\/+$/, "");
+
+/** A metadata document's response; undefined when there is none (any non-2xx). */
+async function fetchDocument(url: string, fetch: Fetch): Promise<Response | undefined> {
   let response: Response;
   try {
     response = await fetch(url, { headers: { accept: "application/json" } });
   } catch (error) {
     throw new OAuthError("discovery_failed", `Could not fetch ${url}: ${(error as Error).message}`, { cause: error });
   }
-  if (!response.ok) {
-    await response.body?.cancel().catch(() => {});
-    return undefined;
-  }
+  if (response.ok) return response;
+  await response.body?.cancel().catch(() => {});
+  return undefined;
+}
+
+async function getJson(url: string, fetch: Fetch): Promise<Record<string, unknown> | undefined> {
+  const response = await fetchDocument(url, fetch);
+  if (!response) return undefined;
   try {
     const body = (await response.json()) as unknown;
     return typeof body === "object" && body !== null ? (body as Record<string, unknown>) : undefined;
@@ -50,7 +57,7 @@ export async function discoverResource(
 ): Promise<ResourceMetadata | undefined> {
   const candidates: string[] = [];
   if (hint) candidates.push(hint);
-  const path = serverUrl.pathname === "/" ? "" : serverUrl.pathname.replace(/\/+$/, "");
+  const path = pathOf(serverUrl);
   if (path) candidates.push(`${serverUrl.origin}/.well-known/oauth-protected-resource${path}`);
   candidates.push(`${serverUrl.origin}/.well-known/oauth-protected-resource`);
   for (const url of candidates) {
@@ -77,8 +84,8 @@ function resourceCovers(resource: string, serverUrl: URL): boolean {
     return false;
   }
   if (url.origin !== serverUrl.origin) return false;
-  const prefix = url.pathname.replace(/\/+$/, "");
-  const path = serverUrl.pathname.replace(/\/+$/, "");
+  const prefix = pathOf(url);
+  const path = pathOf(serverUrl);
   return path === prefix || path.startsWith(`${prefix}/`);
 }
 
@@ -88,7 +95,7 @@ function resourceCovers(resource: string, serverUrl: URL): boolean {
  * the one asked for (RFC 8414 §3.3). Undefined when no document exists.
  */
 export async function discoverAuthorizationServer(issuer: URL, fetch: Fetch): Promise<AuthorizationServer | undefined> {
-  const path = issuer.pathname === "/" ? "" : issuer.pathname.replace(/\/+$/, "");
+  const path = pathOf(issuer);
   const candidates = path
     ? [
         `${issuer.origin}/.well-known/oauth-authorization-server${path}`,
@@ -97,25 +104,15 @@ export async function discoverAuthorizationServer(issuer: URL, fetch: Fetch): Pr
       ]
     : [`${issuer.origin}/.well-known/oauth-authorization-server`, `${issuer.origin}/.well-known/openid-configuration`];
   for (const url of candidates) {
-    let response: Response;
-    try {
-      response = await fetch(url, { headers: { accept: "application/json" } });
-    } catch (error) {
-      throw new OAuthError("discovery_failed", `Could not fetch ${url}: ${(error as Error).message}`, { cause: error });
-    }
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => {});
-      continue;
-    }
+    const response = await fetchDocument(url, fetch);
+    if (!response) continue;
     try {
       return await processDiscoveryResponse(issuer, response);
     } catch (error) {
       throw new OAuthError(
         "invalid_metadata",
         `The authorization server metadata at ${url} is not valid for ${issuer.href}: ${(error as Error).message}`,
-        {
-          cause: error,
-        },
+        { cause: error },
       );
     }
   }

@@ -1,5 +1,6 @@
 import { importPKCS8 } from "jose";
 import * as oauth from "oauth4webapi";
+import { LOCALHOST_NAMES } from "../../transports/streamable-http/server/guards.js";
 import { OAuthError } from "./errors.js";
 import type { ClientRegistration, EnterpriseCredentials, MachineCredentials, StoredTokens } from "./types.js";
 
@@ -11,7 +12,7 @@ import type { ClientRegistration, EnterpriseCredentials, MachineCredentials, Sto
 /** Plain HTTP is tolerated for servers on this machine only. */
 export function isLoopbackUrl(url: string): boolean {
   try {
-    return ["localhost", "127.0.0.1", "[::1]"].includes(new URL(url).hostname);
+    return LOCALHOST_NAMES.includes(new URL(url).hostname);
   } catch {
     return false;
   }

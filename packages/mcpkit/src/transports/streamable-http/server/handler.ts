@@ -33,7 +33,7 @@ import {
   LOCALHOST_NAMES,
   preflight,
 } from "./guards.js";
-import { handleModernPost, isModernPost } from "./modern.js";
+import { handleModernPost, isModernPost, modernTransportOptions } from "./modern.js";
 import { jsonRpcErrorReply } from "./responses.js";
 import { HttpSessionTransport } from "./session-transport.js";
 
@@ -111,6 +111,7 @@ export function createStreamableHttpHandler(
   };
   // A session is its transport: closing the transport ends the server session with it.
   const sessions = new Map<string, HttpSessionTransport>();
+  const modernOptions = modernTransportOptions(transportOptions, options.auth);
   let closing = false;
 
   const sweep = setInterval(
@@ -175,7 +176,7 @@ export function createStreamableHttpHandler(
       return jsonRpcErrorReply(400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
     }
     if (isModernPost(request, body)) {
-      return handleModernPost(server, request, body, info, { ...transportOptions, auth: options.auth });
+      return handleModernPost(server, request, body, info, modernOptions);
     }
     const versionError = checkLegacyVersion(request);
     if (versionError) return versionError;

@@ -7,12 +7,12 @@ import { META } from "../../../protocol/meta.js";
 import { revisionRules } from "../../../protocol/revisions.js";
 import { isStatefulRevision } from "../../../protocol/versions.js";
 import type { McpServer } from "../../../server/server.js";
-import { readEnvelope } from "../../../server/stateless.js";
+import { checkServedVersion, type Envelope, readEnvelopeShape } from "../../../server/stateless.js";
 import type { HeaderReader, HttpReply, HttpRequest } from "../../http/exchange.js";
 import type { MessageInfo } from "../../transport.js";
 import { httpAnswer } from "./answer-status.js";
 import { jsonRpcErrorReply } from "./responses.js";
-import { HttpSessionTransport } from "./session-transport.js";
+import { HttpSessionTransport, type SessionTransportOptions } from "./session-transport.js";
 
 /**
  * The 2026-07-28 path of the MCP endpoint (transports/streamable-http): no session, the
@@ -80,10 +80,19 @@ function checkHeaders(
   return undefined;
 }
 
-export interface ModernPostOptions {
-  retryMs: number;
-  keepAliveMs: number;
-  auth?: ResourceServer;
+/** The options of the modern path's per-request transports, made once per handler. */
+export function modernTransportOptions(
+  options: Pick<SessionTransportOptions, "retryMs" | "keepAliveMs">,
+  auth: ResourceServer | undefined,
+): SessionTransportOptions {
+  return {
+    eventStore: undefined,
+    retryMs: options.retryMs,
+    keepAliveMs: options.keepAliveMs,
+    // streamable-http §Cancellation: closing the response stream cancels the request.
+    cancelOnDisconnect: true,
+    answer: (m) => httpAnswer(m, true, auth),
+  };
 }
 
 export async function handleModernPost(
@@ -91,7 +100,7 @@ export async function handleModernPost(
   request: HttpRequest,
   body: unknown,
   info: MessageInfo,
-  options: ModernPostOptions,
+  transportOptions: SessionTransportOptions,
 ): Promise<HttpReply> {
   if (Array.isArray(body))
     return jsonRpcErrorReply(
@@ -115,27 +124,20 @@ export async function handleModernPost(
     jsonRpcErrorReply(status, error.code, error.message, undefined, id, error.data);
   // Order: a malformed _meta (-32602), then headers that disagree with it (-32020), then
   // a version this server does not serve (-32022).
+  let envelope: Envelope;
   try {
-    readEnvelope(message.params, server, false);
+    envelope = readEnvelopeShape(message.params);
     const headerError = checkHeaders(request, message, server);
     if (headerError) return fail(headerError, 400);
-    readEnvelope(message.params, server);
+    checkServedVersion(server, envelope.version);
   } catch (error) {
     return fail(error as McpError, 400);
   }
-  const envelope = readEnvelope(message.params, server);
   if (!revisionRules(envelope.version).methods.has(message.method)) {
     return fail(new McpError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`), 404);
   }
 
-  const transport = new HttpSessionTransport(undefined, {
-    eventStore: undefined,
-    retryMs: options.retryMs,
-    keepAliveMs: options.keepAliveMs,
-    // streamable-http §Cancellation: closing the response stream cancels the request.
-    cancelOnDisconnect: true,
-    answer: (m) => httpAnswer(m, true, options.auth),
-  });
+  const transport = new HttpSessionTransport(undefined, transportOptions);
   const session = await server.connect(transport, { modern: true });
   const response = await transport.post(message, [id], info, (listener) => request.onAbort(listener));
   void transport.settled().then(() => session.close());
