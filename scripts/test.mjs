@@ -32,6 +32,13 @@ function count(ok) {
 }
 
 count(step("lint and format (biome)", bin("biome"), ["check", "."]));
+count(
+  step("dependency rules (dependency-cruiser)", bin("depcruise"), [
+    "packages/mcpkit/src",
+    "--config",
+    ".dependency-cruiser.cjs",
+  ]),
+);
 count(step("build (tsc -b)", bin("tsc"), ["-b", "packages/mcpkit", "packages/cli"]));
 count(step("type-check tests", bin("tsc"), ["-p", "tsconfig.test.json"]));
 

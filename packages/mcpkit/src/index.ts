@@ -7,18 +7,18 @@ export { type TemplateValue, type TemplateVariables, UriTemplate } from "./proto
 export {
   atLeast,
   DEFAULT_NEGOTIATED_REVISION,
+  isLegacyRevision,
   isModernRevision,
-  isStatefulRevision,
   isSupportedRevision,
+  LATEST_LEGACY_REVISION,
   LATEST_REVISION,
-  LATEST_STATEFUL_REVISION,
+  LEGACY_REVISIONS,
+  type LegacyRevision,
   MODERN_REVISIONS,
   type ModernRevision,
   negotiate,
   REVISIONS,
   type Revision,
-  STATEFUL_REVISIONS,
-  type StatefulRevision,
 } from "./protocol/versions.js";
 export * from "./schema/index.js";
 export type { MessageInfo, SendOptions, Transport, TransportSink } from "./transports/transport.js";

@@ -1,5 +1,12 @@
 export { type HeaderParam, type HeaderScan, headerParamValues, scanHeaderParams } from "../protocol/mcp-headers.js";
-export type { Progress, RequestOptions } from "../session/connection.js";
+export type {
+  CacheHints,
+  DiscoverResult,
+  InputRequest,
+  InputRequiredResult,
+  SubscriptionFilter,
+} from "../protocol/types/modern.js";
+export type { Progress, RequestOptions } from "../session/options.js";
 export type { ClientHandlers, ClientRequestContext } from "./answer.js";
 export {
   type CallOptions,
@@ -8,11 +15,4 @@ export {
   createClient,
   type ServerDescription,
 } from "./client.js";
-export type {
-  CacheHints,
-  DiscoverResult,
-  InputRequest,
-  InputRequiredResult,
-  SubscriptionFilter,
-} from "./modern-types.js";
 export type { ListenOptions, Subscription, SubscriptionEnd, SubscriptionListener } from "./subscription.js";

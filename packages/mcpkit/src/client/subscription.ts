@@ -1,5 +1,5 @@
 import type { JsonRpcNotification, RequestId } from "../jsonrpc/types.js";
-import type { SubscriptionFilter } from "./modern-types.js";
+import type { SubscriptionFilter } from "../protocol/types/modern.js";
 
 /** Receives the change notifications of one subscription. */
 export type SubscriptionListener = (notification: JsonRpcNotification) => void;
@@ -28,30 +28,4 @@ export interface Subscription {
   readonly closed: Promise<SubscriptionEnd>;
   /** Ends the subscription: HTTP closes its stream, stdio sends notifications/cancelled. */
   close(): Promise<void>;
-}
-
-const LIST_CHANGED: Record<string, keyof SubscriptionFilter> = {
-  "notifications/tools/list_changed": "toolsListChanged",
-  "notifications/prompts/list_changed": "promptsListChanged",
-  "notifications/resources/list_changed": "resourcesListChanged",
-};
-
-/** Whether `filter` asked for `notification` (§Notification Filter). */
-export function filterWants(filter: SubscriptionFilter, notification: JsonRpcNotification): boolean {
-  const flag = LIST_CHANGED[notification.method];
-  if (flag) return filter[flag] === true;
-  if (notification.method === "notifications/resources/updated")
-    return filter.resourceSubscriptions?.includes(notification.params?.uri as string) ?? false;
-  return false;
-}
-
-/** The acknowledged filter, keeping only fields of the right type. */
-export function readFilter(value: unknown): SubscriptionFilter {
-  const raw = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
-  const filter: SubscriptionFilter = {};
-  for (const key of ["toolsListChanged", "promptsListChanged", "resourcesListChanged"] as const)
-    if (typeof raw[key] === "boolean") filter[key] = raw[key];
-  if (Array.isArray(raw.resourceSubscriptions))
-    filter.resourceSubscriptions = raw.resourceSubscriptions.filter((u): u is string => typeof u === "string");
-  return filter;
 }

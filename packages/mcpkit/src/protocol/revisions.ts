@@ -40,8 +40,8 @@ export interface RevisionRules {
    * 2025-11-25 leaves the id out instead (basic/index §Error Responses).
    */
   readonly unreadableIdNull: boolean;
-  /** Per-request `_meta` instead of a handshake; `resultType` on results (2026-07-28). */
-  readonly stateless: boolean;
+  /** A modern revision: per-request `_meta` instead of a handshake, `resultType` on results (2026-07-28). */
+  readonly modern: boolean;
 }
 
 const base2024 = [
@@ -83,7 +83,7 @@ const removedIn2026 = new Set([
   "logging/setLevel",
   "notifications/roots/list_changed",
 ]);
-const modern = [
+const modernMethods = [
   ...base2024.filter((method) => !removedIn2026.has(method)),
   "server/discover",
   "subscriptions/listen",
@@ -92,9 +92,9 @@ const modern = [
 ];
 
 function rules(revision: Revision): RevisionRules {
-  const stateless = isModernRevision(revision);
-  const methods = new Set(stateless ? modern : base2024);
-  if (!stateless && atLeast(revision, "2025-06-18")) methods.add("elicitation/create");
+  const modern = isModernRevision(revision);
+  const methods = new Set(modern ? modernMethods : base2024);
+  if (!modern && atLeast(revision, "2025-06-18")) methods.add("elicitation/create");
   if (revision === "2025-11-25") methods.add("notifications/elicitation/complete");
   const contentTypes = new Set(["text", "image", "resource"]);
   if (atLeast(revision, "2025-03-26")) contentTypes.add("audio");
@@ -106,7 +106,7 @@ function rules(revision: Revision): RevisionRules {
     contentTypes,
     toolInputErrorsAsResults: atLeast(revision, "2025-11-25"),
     // server/resources §Error Handling: -32602 from 2026-07-28.
-    resourceNotFoundCode: stateless ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound,
+    resourceNotFoundCode: modern ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound,
     structuredOutput: atLeast(revision, "2025-06-18"),
     titles: atLeast(revision, "2025-06-18"),
     toolAnnotations: atLeast(revision, "2025-03-26"),
@@ -117,7 +117,7 @@ function rules(revision: Revision): RevisionRules {
     samplingTools: atLeast(revision, "2025-11-25"),
     completionContext: atLeast(revision, "2025-06-18"),
     unreadableIdNull: !atLeast(revision, "2025-11-25"),
-    stateless,
+    modern,
   };
 }
 

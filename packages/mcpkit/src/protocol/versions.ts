@@ -3,26 +3,29 @@
  * everything else asks `atLeast(revision, "2025-06-18")` or reads the revision table.
  */
 
-/** Revisions that open with the `initialize` handshake ("legacy" in basic/versioning). */
-export const STATEFUL_REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] as const;
+/**
+ * The two eras, in the words of basic/versioning §Terminology: **legacy** revisions open a
+ * session with the `initialize` handshake; **modern** ones carry version, identity and
+ * capabilities on every request.
+ */
+export const LEGACY_REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] as const;
 
-/** Revisions that carry version and capabilities on every request ("modern"). */
 export const MODERN_REVISIONS = ["2026-07-28"] as const;
 
-export const REVISIONS = [...STATEFUL_REVISIONS, ...MODERN_REVISIONS] as const;
+export const REVISIONS = [...LEGACY_REVISIONS, ...MODERN_REVISIONS] as const;
 
-export type StatefulRevision = (typeof STATEFUL_REVISIONS)[number];
+export type LegacyRevision = (typeof LEGACY_REVISIONS)[number];
 export type ModernRevision = (typeof MODERN_REVISIONS)[number];
-export type Revision = StatefulRevision | ModernRevision;
+export type Revision = LegacyRevision | ModernRevision;
 
 /** The newest revision that uses the `initialize` handshake. */
-export const LATEST_STATEFUL_REVISION: StatefulRevision = "2025-11-25";
+export const LATEST_LEGACY_REVISION: LegacyRevision = "2025-11-25";
 
 /** The newest revision. */
 export const LATEST_REVISION: ModernRevision = "2026-07-28";
 
 /** The revision assumed when an HTTP peer sends no version header (transports §Protocol Version Header). */
-export const DEFAULT_NEGOTIATED_REVISION: StatefulRevision = "2025-03-26";
+export const DEFAULT_NEGOTIATED_REVISION: LegacyRevision = "2025-03-26";
 
 const order = new Map<string, number>(REVISIONS.map((r, i) => [r, i]));
 
@@ -30,8 +33,8 @@ export function isSupportedRevision(version: unknown): version is Revision {
   return typeof version === "string" && order.has(version);
 }
 
-export function isStatefulRevision(version: unknown): version is StatefulRevision {
-  return typeof version === "string" && (STATEFUL_REVISIONS as readonly string[]).includes(version);
+export function isLegacyRevision(version: unknown): version is LegacyRevision {
+  return typeof version === "string" && (LEGACY_REVISIONS as readonly string[]).includes(version);
 }
 
 export function isModernRevision(version: unknown): version is ModernRevision {
@@ -43,13 +46,25 @@ export function isModernRevision(version: unknown): version is ModernRevision {
  * otherwise the latest we support (the client then decides whether to go on). Only
  * handshake revisions can be negotiated this way.
  */
-export function negotiate(requested: unknown, supported: readonly Revision[] = STATEFUL_REVISIONS): StatefulRevision {
-  const stateful = supported.filter(isStatefulRevision);
-  if (isStatefulRevision(requested) && stateful.includes(requested)) return requested;
-  return stateful[stateful.length - 1] ?? LATEST_STATEFUL_REVISION;
+export function negotiate(requested: unknown, supported: readonly Revision[] = LEGACY_REVISIONS): LegacyRevision {
+  const legacy = supported.filter(isLegacyRevision);
+  if (isLegacyRevision(requested) && legacy.includes(requested)) return requested;
+  return legacy[legacy.length - 1] ?? LATEST_LEGACY_REVISION;
 }
 
 /** True when `revision` is `since` or newer. */
 export function atLeast(revision: Revision, since: Revision): boolean {
   return (order.get(revision) ?? -1) >= (order.get(since) ?? Number.POSITIVE_INFINITY);
 }
+
+/** Newest first, as server/discover and UnsupportedProtocolVersionError list them. */
+export const newestFirst = (revisions: readonly Revision[]): Revision[] => [...revisions].reverse();
+
+/** @deprecated Use LEGACY_REVISIONS (basic/versioning calls these revisions legacy). */
+export const STATEFUL_REVISIONS = LEGACY_REVISIONS;
+/** @deprecated Use LegacyRevision. */
+export type StatefulRevision = LegacyRevision;
+/** @deprecated Use LATEST_LEGACY_REVISION. */
+export const LATEST_STATEFUL_REVISION = LATEST_LEGACY_REVISION;
+/** @deprecated Use isLegacyRevision. */
+export const isStatefulRevision = isLegacyRevision;

@@ -1,23 +1,15 @@
-import { randomUUID } from "node:crypto";
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { JsonObject, RequestId } from "../jsonrpc/types.js";
-import { TRACE_KEYS } from "../protocol/meta.js";
+import type { RequestId } from "../jsonrpc/types.js";
 import type { ClientCapabilities } from "../protocol/types/capabilities.js";
-import { type Implementation, LOG_LEVELS, type LogLevel, type Meta } from "../protocol/types/common.js";
+import type { Implementation, LogLevel, Meta } from "../protocol/types/common.js";
 import type {
   CreateMessageParams,
   CreateMessageResult,
   ElicitFormParams,
   ElicitResult,
-  ElicitUrlParams,
   Root,
 } from "../protocol/types/features.js";
 import type { StandardSchemaV1 } from "../schema/standard.js";
-import type { InboundRequest } from "../session/inbound.js";
-import { fitFormToRevision, formSchema } from "./elicitation-form.js";
-import { InputResponseError } from "./mrtr/rounds.js";
-import type { ClientPeer } from "./peer.js";
-import type { ServerSession } from "./stateful.js";
+import type { ServerSession } from "./session.js";
 
 /** A form elicitation: the schema is a Standard Schema or the spec's restricted JSON Schema. */
 export interface ElicitFormRequest<S extends StandardSchemaV1 | ElicitFormParams["requestedSchema"]> {
@@ -49,7 +41,7 @@ export type ElicitOutcome<S> = Omit<ElicitResult, "content"> & {
 
 /**
  * What a tool, resource or prompt handler sees: one object in every protocol revision
- * (DESIGN: one definition, every revision).
+ * (one definition, every revision).
  */
 export interface Context {
   /** Aborted when the client cancels the request or the connection closes. */
@@ -93,189 +85,4 @@ export interface Context {
    * False where the transport cannot (stdio, or HTTP without an event store).
    */
   closeStream(retryMs?: number): boolean;
-}
-
-const levelIndex = new Map<string, number>(LOG_LEVELS.map((l, i) => [l, i]));
-
-export function shouldLog(level: LogLevel, minimum: LogLevel | undefined): boolean {
-  return minimum === undefined || (levelIndex.get(level) ?? 0) >= (levelIndex.get(minimum) ?? 0);
-}
-
-/** The client answered a request made from a handler with an error (or did not answer in time). */
-export class ClientRequestError extends Error {
-  readonly code: number;
-  readonly data: unknown;
-
-  constructor(method: string, cause: McpError) {
-    super(`The client could not complete ${method}: ${cause.message}`, { cause });
-    this.name = "ClientRequestError";
-    this.code = cause.code;
-    this.data = cause.data;
-  }
-}
-
-/** 2026-07-28 has a code for it (MissingRequiredClientCapability); earlier revisions use -32600. */
-const missingCapability = (rules: { stateless: boolean }, what: string, capability: JsonObject) =>
-  new McpError(
-    rules.stateless ? ErrorCode.MissingRequiredClientCapability : ErrorCode.InvalidRequest,
-    `This needs the client's ${what} capability, which the client did not declare`,
-    { requiredCapabilities: capability },
-  );
-
-/** The context for one request; lazily allocates what a handler does not use. */
-export class RequestContext implements Context {
-  private readonly peer: ClientPeer;
-  private readonly inbound: InboundRequest;
-  private lastProgress = Number.NEGATIVE_INFINITY;
-
-  constructor(peer: ClientPeer, inbound: InboundRequest) {
-    this.peer = peer;
-    this.inbound = inbound;
-  }
-
-  get signal() {
-    return this.inbound.signal;
-  }
-  get requestId() {
-    return this.inbound.id;
-  }
-  get method() {
-    return this.inbound.method;
-  }
-  get revision() {
-    return this.peer.rules.revision;
-  }
-  get sessionId() {
-    return this.peer.sessionId;
-  }
-  get session() {
-    return this.peer.session;
-  }
-  get client() {
-    return { info: this.peer.clientInfo, capabilities: this.peer.clientCapabilities };
-  }
-  get meta() {
-    return this.inbound.params?._meta as Meta | undefined;
-  }
-  get auth() {
-    return this.inbound.info?.auth;
-  }
-  get trace() {
-    const meta = this.meta ?? {};
-    const trace: { traceparent?: string; tracestate?: string; baggage?: string } = {};
-    for (const key of TRACE_KEYS) if (typeof meta[key] === "string") trace[key] = meta[key] as string;
-    return trace;
-  }
-
-  progress(progress: number, total?: number, message?: string): void {
-    const token = this.inbound.progressToken;
-    if (token === undefined || !(progress > this.lastProgress) || this.inbound.cancelled) return;
-    this.lastProgress = progress;
-    const params: JsonObject = { progressToken: token, progress };
-    if (total !== undefined) params.total = total;
-    // The message field arrived in 2025-03-26.
-    if (message !== undefined && this.peer.rules.revision !== "2024-11-05") params.message = message;
-    this.peer.notify("notifications/progress", params, this.inbound.id);
-  }
-
-  log(level: LogLevel, data: unknown, logger?: string): void {
-    if (!this.peer.wantsLog(level) || this.inbound.cancelled) return;
-    const params: JsonObject = logger === undefined ? { level, data } : { level, logger, data };
-    this.peer.notify("notifications/message", params, this.inbound.id);
-  }
-
-  elicit<S extends StandardSchemaV1 | ElicitFormParams["requestedSchema"]>(
-    request: ElicitFormRequest<S>,
-  ): Promise<ElicitOutcome<S>>;
-  elicit(request: ElicitUrlRequest): Promise<ElicitResult & { elicitationId: string }>;
-  elicit(
-    request: ElicitFormRequest<StandardSchemaV1 | ElicitFormParams["requestedSchema"]> | ElicitUrlRequest,
-  ): Promise<unknown> {
-    return this.doElicit(request);
-  }
-
-  private async doElicit(
-    request: ElicitFormRequest<StandardSchemaV1 | ElicitFormParams["requestedSchema"]> | ElicitUrlRequest,
-  ): Promise<ElicitResult> {
-    const caps = this.peer.clientCapabilities.elicitation;
-    if (!this.peer.rules.methods.has("elicitation/create"))
-      throw missingCapability(this.peer.rules, "elicitation (the negotiated revision has none)", { elicitation: {} });
-    if (request.mode === "url") {
-      if (!this.peer.rules.urlElicitation)
-        throw missingCapability(this.peer.rules, `URL-mode elicitation (revision ${this.revision} has none)`, {
-          elicitation: { url: {} },
-        });
-      if (!caps?.url) throw missingCapability(this.peer.rules, "URL-mode elicitation", { elicitation: { url: {} } });
-      const elicitationId = request.elicitationId ?? randomUUID();
-      const params: ElicitUrlParams = { mode: "url", message: request.message, url: request.url, elicitationId };
-      const result = (await this.send(
-        "elicitation/create",
-        params as unknown as JsonObject,
-      )) as unknown as ElicitResult;
-      return { ...result, elicitationId } as ElicitResult;
-    }
-    // An empty elicitation object means form mode (client/elicitation §Capabilities).
-    if (!caps || (caps.url && !caps.form))
-      throw missingCapability(this.peer.rules, "form elicitation", { elicitation: { form: {} } });
-    const { requestedSchema, validate } = formSchema(request.schema);
-    const params: JsonObject = {
-      message: request.message,
-      requestedSchema: fitFormToRevision(requestedSchema, this.peer.rules),
-    };
-    // The mode field arrived with URL mode in 2025-11-25; older clients know only forms.
-    if (this.peer.rules.urlElicitation) params.mode = "form";
-    const result = (await this.send("elicitation/create", params, request.key)) as unknown as ElicitResult;
-    if (result.action === "accept") {
-      const checked = await validate(result.content ?? {});
-      if (!checked.ok) throw new Error(`The client's elicitation answer does not match the schema: ${checked.message}`);
-      return { ...result, content: checked.value as ElicitResult["content"] };
-    }
-    return result;
-  }
-
-  elicitationComplete(elicitationId: string): void {
-    if (!this.peer.rules.methods.has("notifications/elicitation/complete")) return;
-    this.peer.notify("notifications/elicitation/complete", { elicitationId });
-  }
-
-  async sample(params: CreateMessageParams, options?: InputOptions): Promise<CreateMessageResult> {
-    const caps = this.peer.clientCapabilities.sampling;
-    if (!caps) throw missingCapability(this.peer.rules, "sampling", { sampling: {} });
-    if (params.tools || params.toolChoice) {
-      if (!this.peer.rules.samplingTools)
-        throw missingCapability(this.peer.rules, `sampling tool use (revision ${this.revision} has none)`, {
-          sampling: { tools: {} },
-        });
-      if (!caps.tools) throw missingCapability(this.peer.rules, "sampling tool use", { sampling: { tools: {} } });
-    }
-    if (params.includeContext && params.includeContext !== "none" && !caps.context)
-      throw missingCapability(this.peer.rules, "sampling context inclusion", { sampling: { context: {} } });
-    const result = await this.send("sampling/createMessage", params as unknown as JsonObject, options?.key);
-    return result as unknown as CreateMessageResult;
-  }
-
-  async listRoots(options?: InputOptions): Promise<Root[]> {
-    if (!this.peer.clientCapabilities.roots) throw missingCapability(this.peer.rules, "roots", { roots: {} });
-    const result = await this.send("roots/list", {}, options?.key);
-    return Array.isArray(result.roots) ? (result.roots as Root[]) : [];
-  }
-
-  closeStream(retryMs?: number): boolean {
-    const close = this.inbound.info?.closeStream;
-    if (!close) return false;
-    close(retryMs);
-    return true;
-  }
-
-  private send(method: string, params: JsonObject, inputKey?: string): Promise<JsonObject> {
-    return this.peer
-      .request(method, params, { signal: this.inbound.signal, relatedRequestId: this.inbound.id, inputKey })
-      .catch((error: unknown) => {
-        // The client's error answer is a failure of this handler's work, not of the request
-        // the handler is serving: a tool reports it as an isError result (server/tools §Error Handling).
-        if (error instanceof McpError && !(error instanceof InputResponseError))
-          throw new ClientRequestError(method, error);
-        throw error;
-      });
-  }
 }

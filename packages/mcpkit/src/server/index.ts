@@ -1,13 +1,16 @@
 export * from "../content.js";
-export {
-  ClientRequestError,
-  type Context,
-  type ElicitFormRequest,
-  type ElicitOutcome,
-  type ElicitUrlRequest,
+export type {
+  Context,
+  ElicitFormRequest,
+  ElicitOutcome,
+  ElicitUrlRequest,
+  InputOptions,
 } from "./context.js";
-export type { Completer, CompletionContext } from "./definition/completion.js";
-export { MAX_COMPLETION_VALUES } from "./definition/completion.js";
+export { ClientRequestError } from "./dispatch/request-context.js";
+export { type EventBus, InMemoryEventBus, type ListKind, type ServerEvent } from "./events.js";
+export type { CacheHint, CachingOptions, ServerOptions } from "./options.js";
+export type { Completer, CompletionContext } from "./registry/completion.js";
+export { MAX_COMPLETION_VALUES } from "./registry/completion.js";
 export type {
   PromptArgs,
   PromptArgumentSpec,
@@ -15,14 +18,14 @@ export type {
   PromptConfig,
   PromptHandler,
   PromptReturn,
-} from "./definition/prompt.js";
+} from "./registry/prompt.js";
 export type {
   ReadHandler,
   ReadReturn,
   ResourceConfig,
   ResourceTemplateConfig,
   TemplateReadHandler,
-} from "./definition/resource.js";
-export type { ToolArgs, ToolConfig, ToolHandler, ToolReturn } from "./definition/tool.js";
-export { createServer, type Handle, type ListKind, McpServer, type ServerOptions } from "./server.js";
-export type { ServerSession, SessionOptions } from "./stateful.js";
+} from "./registry/resource.js";
+export type { ToolArgs, ToolConfig, ToolHandler, ToolReturn } from "./registry/tool.js";
+export { createServer, type Handle, McpServer } from "./server.js";
+export type { ServerSession, SessionOptions } from "./session.js";

@@ -1,17 +1,22 @@
-import type { JsonRpcNotification } from "../jsonrpc/types.js";
+import { mergeCapabilities } from "../protocol/capabilities.js";
 import type { ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation } from "../protocol/types/common.js";
 import { REVISIONS, type Revision } from "../protocol/versions.js";
 import type { SchemaInput } from "../schema/standard.js";
 import type { Transport } from "../transports/transport.js";
-import { FeatureSet } from "./definition/feature-set.js";
+import { serveConnection } from "./connect.js";
+import type { LegacySession, SessionHost } from "./eras/legacy.js";
+import { makeKey } from "./eras/modern/request-state.js";
+import { type EventBus, InMemoryEventBus, type ListKind } from "./events.js";
+import type { ServerOptions } from "./options.js";
+import { FeatureSet } from "./registry/feature-set.js";
 import {
   type PromptArgs,
   type PromptConfig,
   type PromptEntry,
   type PromptHandler,
   promptEntry,
-} from "./definition/prompt.js";
+} from "./registry/prompt.js";
 import {
   type ReadHandler,
   type ResourceConfig,
@@ -21,53 +26,12 @@ import {
   type TemplateEntry,
   type TemplateReadHandler,
   templateEntry,
-} from "./definition/resource.js";
-import { type ToolConfig, type ToolEntry, type ToolHandler, toolEntry } from "./definition/tool.js";
-import type { CachingOptions } from "./handlers/caching.js";
-import { makeKey } from "./mrtr/request-state.js";
-import { type EventBus, InMemoryEventBus } from "./ports.js";
-import { type AttachedSession, type ServerSession, type SessionOptions, serveSession } from "./stateful.js";
+} from "./registry/resource.js";
+import { type ToolConfig, type ToolEntry, type ToolHandler, toolEntry } from "./registry/tool.js";
+import type { ServerSession, SessionOptions } from "./session.js";
 
-export interface ServerOptions extends Implementation {
-  /** server/index: guidance for the model on how to use this server. */
-  instructions?: string;
-  /** Items per page on every list (default 1000). */
-  pageSize?: number;
-  /** Capabilities to declare beyond the ones derived from what is registered. */
-  capabilities?: ServerCapabilities;
-  /** Revisions to accept, oldest first (default: all, 2024-11-05 … 2026-07-28). */
-  revisions?: readonly Revision[];
-  /** Timeout for requests the server sends (sampling, elicitation, roots), ms (default 60 000; 0 disables). */
-  requestTimeoutMs?: number;
-  /** Called when a client finishes the handshake (notifications/initialized), on every transport. */
-  onSession?: (session: ServerSession) => void;
-  /**
-   * Called with every notification a client sends (roots/list_changed, cancelled,
-   * progress…), whichever transport connected it.
-   */
-  onNotification?: (notification: JsonRpcNotification, session: ServerSession) => void;
-  /** Where list changes and resource updates are published (default: in this process). */
-  eventBus?: EventBus;
-  /** Caching hints on 2026-07-28 results (server/utilities/caching); see CachingOptions. */
-  caching?: CachingOptions;
-  /**
-   * The key that signs multi round-trip request state (2026-07-28 MRTR), at least 32
-   * bytes. Give every node of a deployment the same key; by default each process makes one.
-   */
-  requestStateKey?: Uint8Array | string;
-  /** How long a multi round-trip request state stays valid, ms (default 10 minutes). */
-  requestStateTtlMs?: number;
-  /**
-   * What a caller whose token lacks a definition's `scopes` sees: "step-up" (listed; using
-   * it is refused with 403 and a challenge for the scopes, the default) or "hide" (neither
-   * listed nor usable).
-   */
-  scopePolicy?: "step-up" | "hide";
-  /** Unexpected failures inside handlers (default: printed to stderr). Peers only see "Internal error". */
-  onError?: (error: unknown) => void;
-}
-
-export type ListKind = "tools" | "resources" | "prompts";
+export type { ListKind } from "./events.js";
+export type { ServerOptions } from "./options.js";
 
 /** A registered tool, resource, template or prompt: change it at runtime and clients are told. */
 export interface Handle {
@@ -84,11 +48,11 @@ const defaultOnError = (error: unknown) => {
 };
 
 /**
- * The user's server definition (DESIGN: registry): tools, resources, templates and
- * prompts, declared once and served to every revision. It never touches a transport
- * itself; `connect` hands one to the era adapter.
+ * The user's server definition: tools, resources, templates and prompts, declared once
+ * and served to every revision. It never touches a transport itself; `connect` hands one
+ * to the era adapters, and the HTTP endpoints call it per session.
  */
-export class McpServer {
+export class McpServer implements SessionHost {
   readonly info: Implementation;
   readonly options: Readonly<ServerOptions>;
   readonly tools: FeatureSet<ToolEntry>;
@@ -101,7 +65,7 @@ export class McpServer {
   readonly events: EventBus;
   /** Signs multi round-trip request state (see ServerOptions.requestStateKey). */
   readonly requestStateKey: Buffer;
-  private readonly sessionList = new Set<AttachedSession>();
+  private readonly sessionList = new Set<LegacySession>();
   private busSubscription: (() => void) | undefined;
   private capabilityCache: ServerCapabilities | undefined;
   private readonly closers = new Set<() => void>();
@@ -123,7 +87,7 @@ export class McpServer {
     if (!(this.pageSize >= 1)) throw new RangeError("pageSize must be at least 1");
     this.revisions = options.revisions ?? REVISIONS;
     this.onError = options.onError ?? defaultOnError;
-    this.events = options.eventBus ?? new InMemoryEventBus();
+    this.events = options.eventBus ?? new InMemoryEventBus({ onError: (error) => this.onError(error) });
     this.requestStateKey = makeKey(options.requestStateKey);
     this.tools = new FeatureSet(() => this.listChanged("tools"));
     this.resources = new FeatureSet(() => this.listChanged("resources"));
@@ -162,7 +126,6 @@ export class McpServer {
     void this.events.publish({ type: "resource_updated", uri });
   }
 
-  /** The capabilities to declare, derived from what is registered plus `options.capabilities`. */
   /**
    * What this server declares, derived from what is registered. One object, shared by every
    * session until a definition changes: treat it as read-only.
@@ -178,17 +141,12 @@ export class McpServer {
     if (this.resources.size > 0 || this.templates.size > 0) caps.resources = { subscribe: true, listChanged: true };
     if (this.prompts.size > 0) caps.prompts = { listChanged: true };
     if (this.prompts.size > 0 || this.templates.size > 0) caps.completions = {};
-    const extra = this.options.capabilities ?? {};
-    for (const [key, value] of Object.entries(extra)) {
-      const mine = caps[key];
-      caps[key] = typeof mine === "object" && typeof value === "object" ? { ...mine, ...value } : value;
-    }
-    return caps;
+    return mergeCapabilities(caps, this.options.capabilities);
   }
 
   /** Serves one connection (stdio, in-memory, one HTTP session) until it closes. */
   async connect(transport: Transport, options?: SessionOptions): Promise<ServerSession> {
-    return serveSession(this, transport, options);
+    return serveConnection(this, transport, options);
   }
 
   /** The sessions currently connected. */
@@ -210,7 +168,7 @@ export class McpServer {
    * @internal A session joins the server: one subscription to the event bus serves every
    * session, each told of list changes and resource updates.
    */
-  attachSession(session: AttachedSession): void {
+  attachSession(session: LegacySession): void {
     this.busSubscription ??= this.events.subscribe((event) => {
       for (const s of this.sessionList) {
         try {
@@ -224,7 +182,7 @@ export class McpServer {
   }
 
   /** @internal The session closed. */
-  detachSession(session: AttachedSession): void {
+  detachSession(session: LegacySession): void {
     this.sessionList.delete(session);
   }
 

@@ -11,6 +11,9 @@ import type {
 } from "../jsonrpc/types.js";
 import type { MessageInfo, Transport, TransportSink } from "../transports/transport.js";
 import { InboundRequest } from "./inbound.js";
+import { type ConnectionOptions, DEFAULT_TIMEOUT_MS, type RequestOptions, type SentRequest } from "./options.js";
+import { OutboundRequest } from "./outbound.js";
+import { errorObjectOf } from "./respond.js";
 
 /**
  * One JSON-RPC peer over one transport: correlates our requests with their responses,
@@ -19,70 +22,13 @@ import { InboundRequest } from "./inbound.js";
  * Client and server both build on it; it knows no MCP feature methods.
  */
 
-export interface Progress {
-  progress: number;
-  total?: number;
-  message?: string;
-}
-
-export interface RequestOptions {
-  /** Aborting sends `notifications/cancelled` and rejects the call with the abort reason. */
-  signal?: AbortSignal;
-  /** Milliseconds without an answer before the call fails; 0 disables. Default: the connection's. */
-  timeoutMs?: number;
-  /** Progress notifications restart the timeout (default true). */
-  resetTimeoutOnProgress?: boolean;
-  /** A hard limit that progress cannot extend. */
-  maxTotalTimeoutMs?: number;
-  /** Receives `notifications/progress` for this call; setting it sends a progressToken. */
-  onprogress?: (progress: Progress) => void;
-  /** The incoming request this one is made on behalf of (HTTP routes it to that stream). */
-  relatedRequestId?: RequestId;
-  /** Extra transport headers for this request (HTTP `Mcp-Param-*`). */
-  headers?: Record<string, string>;
-  /**
-   * Names a server-to-client request inside a multi round-trip request (2026-07-28 MRTR):
-   * the key of its entry in `inputRequests` and `inputResponses`.
-   */
-  inputKey?: string;
-}
-
-export interface ConnectionOptions {
-  /** Answers one request of the peer. Throw McpError for a protocol error. */
-  onRequest(request: InboundRequest): JsonObject | Promise<JsonObject>;
-  /** Every notification except progress and cancellation, which the connection handles. */
-  onNotification?(notification: JsonRpcNotification, info: MessageInfo | undefined): void;
-  /** Whether a batch (JSON array) is acceptable now; the negotiated revision decides. */
-  batchesAllowed?(): boolean;
-  /** Whether an error about an unreadable id says `id: null` (before 2025-11-25) or leaves it out. */
-  unreadableIdNull?(): boolean;
-  /** Called once when the transport closes. */
-  onClose?(reason?: Error): void;
-  /** A handler failed with something other than McpError (answered as -32603). */
-  onError?(error: unknown): void;
-  /** Default timeout for our requests in milliseconds (default 60 000; 0 disables). */
-  timeoutMs?: number;
-}
-
-interface Pending {
-  method: string;
-  resolve(result: JsonObject): void;
-  reject(error: unknown): void;
-  options: RequestOptions | undefined;
-  timer: ReturnType<typeof setTimeout> | undefined;
-  startedAt: number;
-  cleanup: (() => void) | undefined;
-}
-
-export const DEFAULT_TIMEOUT_MS = 60_000;
-
 const abortError = (message: string): Error => Object.assign(new Error(message), { name: "AbortError" });
 
 export class Connection {
   readonly transport: Transport;
   private readonly options: ConnectionOptions;
   // Made when first needed and dropped when empty: an idle session holds neither.
-  private pending: Map<RequestId, Pending> | undefined;
+  private pending: Map<RequestId, OutboundRequest> | undefined;
   private inbound: Map<RequestId, InboundRequest> | undefined;
   private nextId = 0;
   private closedReason: Error | undefined;
@@ -103,9 +49,17 @@ export class Connection {
 
   /** Sends a request and resolves with its result, or rejects with McpError. */
   request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject> {
-    if (this.closed) return Promise.reject(this.closedError());
-    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
+    return this.sendRequest(method, params, options).response;
+  }
+
+  /**
+   * Sends a request and tells the id it was given, for callers that need it (a
+   * subscriptions/listen request's id is its subscription id).
+   */
+  sendRequest(method: string, params?: JsonObject, options?: RequestOptions): SentRequest {
     const id = this.nextId++;
+    if (this.closed) return { id, response: Promise.reject(this.closedError()) };
+    if (options?.signal?.aborted) return { id, response: Promise.reject(options.signal.reason) };
     let sent = params;
     if (options?.onprogress) {
       const meta = (params?._meta as JsonObject | undefined) ?? {};
@@ -113,33 +67,21 @@ export class Connection {
     }
     const message: JsonRpcRequest =
       sent === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: sent };
-    return new Promise<JsonObject>((resolve, reject) => {
-      const entry: Pending = {
-        method,
-        resolve,
-        reject,
-        options,
-        timer: undefined,
-        startedAt: Date.now(),
-        cleanup: undefined,
-      };
+    const response = new Promise<JsonObject>((resolve, reject) => {
+      const entry = new OutboundRequest(method, options, resolve, reject);
       this.pending ??= new Map();
       this.pending.set(id, entry);
       this.armTimer(id, entry);
-      const signal = options?.signal;
-      if (signal) {
-        const onAbort = () => this.cancelOutbound(id, signal.reason);
-        signal.addEventListener("abort", onAbort, { once: true });
-        entry.cleanup = () => signal.removeEventListener("abort", onAbort);
-      }
+      entry.watch((reason) => this.cancelOutbound(id, reason));
       try {
         this.write(message, options?.relatedRequestId, options?.headers);
       } catch (error) {
         // Nothing was sent, so nothing will answer: fail now rather than at the timeout.
-        this.finishPending(id, entry);
-        reject(error);
+        this.forget(id);
+        entry.reject(error);
       }
     });
+    return { id, response };
   }
 
   notify(method: string, params?: JsonObject, relatedRequestId?: RequestId): void {
@@ -293,10 +235,7 @@ export class Connection {
   }
 
   private errorObject(error: unknown): JsonRpcErrorObject {
-    if (error instanceof McpError) return error.toJSON();
-    this.options.onError?.(error);
-    // Never forward a stack trace or internal message to the peer.
-    return { code: ErrorCode.InternalError, message: "Internal error" };
+    return errorObjectOf(error, (e) => this.options.onError?.(e));
   }
 
   private receiveNotification(notification: JsonRpcNotification, info: MessageInfo | undefined): void {
@@ -326,13 +265,7 @@ export class Connection {
     const token = params?.progressToken;
     if (typeof token !== "number" && typeof token !== "string") return;
     const entry = this.pending?.get(token);
-    const onprogress = entry?.options?.onprogress;
-    if (!entry || !onprogress || typeof params?.progress !== "number") return;
-    if (entry.options?.resetTimeoutOnProgress !== false) this.armTimer(token, entry);
-    const progress: Progress = { progress: params.progress };
-    if (typeof params.total === "number") progress.total = params.total;
-    if (typeof params.message === "string") progress.message = params.message;
-    onprogress(progress);
+    if (entry?.progress(params as JsonObject)) this.armTimer(token, entry);
   }
 
   private receiveResponse(response: JsonRpcResponse): void {
@@ -344,36 +277,19 @@ export class Connection {
     }
     const entry = this.pending?.get(id);
     if (!entry) return; // Not ours (or already cancelled): ids never cross connections.
-    this.finishPending(id, entry);
+    this.forget(id);
     if ("result" in response) entry.resolve(response.result);
     else entry.reject(McpError.fromObject(response.error));
   }
 
-  private armTimer(id: RequestId, entry: Pending): void {
-    if (entry.timer) clearTimeout(entry.timer);
-    const timeout = entry.options?.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    let wait = timeout > 0 ? timeout : Number.POSITIVE_INFINITY;
-    const max = entry.options?.maxTotalTimeoutMs;
-    if (max !== undefined) wait = Math.min(wait, Math.max(0, entry.startedAt + max - Date.now()));
-    if (wait === Number.POSITIVE_INFINITY) return;
-    entry.timer = setTimeout(() => {
-      this.cancelOutbound(
-        id,
-        new McpError(
-          ErrorCode.RequestTimeout,
-          `Request ${entry.method} timed out after ${Date.now() - entry.startedAt} ms`,
-          {
-            timeout,
-          },
-        ),
-      );
-    }, wait);
+  private armTimer(id: RequestId, entry: OutboundRequest): void {
+    entry.arm(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS, (error) => this.cancelOutbound(id, error));
   }
 
   private cancelOutbound(id: RequestId, reason: unknown): void {
     const entry = this.pending?.get(id);
     if (!entry) return;
-    this.finishPending(id, entry);
+    this.forget(id);
     // basic/utilities/cancellation: tell the peer; `initialize` is never cancelled.
     if (entry.method !== "initialize") {
       const text = reason instanceof Error ? reason.message : typeof reason === "string" ? reason : "Request cancelled";
@@ -382,11 +298,9 @@ export class Connection {
     entry.reject(reason ?? abortError("Request cancelled"));
   }
 
-  private finishPending(id: RequestId, entry: Pending): void {
+  private forget(id: RequestId): void {
     this.pending?.delete(id);
     if (this.pending?.size === 0) this.pending = undefined;
-    if (entry.timer) clearTimeout(entry.timer);
-    entry.cleanup?.();
   }
 
   private closedError(): McpError {
@@ -415,11 +329,7 @@ export class Connection {
     this.inbound = undefined;
     if (pending || inbound) {
       const error = this.closedError();
-      for (const entry of pending?.values() ?? []) {
-        if (entry.timer) clearTimeout(entry.timer);
-        entry.cleanup?.();
-        entry.reject(error);
-      }
+      for (const entry of pending?.values() ?? []) entry.reject(error);
       for (const request of inbound?.values() ?? []) request.cancel(error);
     }
     this.options.onClose?.(reason);

@@ -1,2 +1,3 @@
 export { createLinkedPair } from "../transports/memory/linked-pair.js";
 export { connectInMemory } from "./connect.js";
+export * from "./contracts/index.js";

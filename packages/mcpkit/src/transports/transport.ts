@@ -1,11 +1,28 @@
 import type { JsonRpcErrorObject, JsonRpcMessage, RequestId } from "../jsonrpc/types.js";
-import type { HeaderReader } from "./http/exchange.js";
+
+/** The largest message a transport accepts unless told otherwise: 16 MiB. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The protocol binding a transport implements (basic/transports). The client reads it to
+ * pick how to learn a server's era: by HTTP status and body on Streamable HTTP, by a
+ * `server/discover` probe with a timeout on stdio; any other binding (in-memory, custom)
+ * uses the handshake unless a modern revision is asked for.
+ */
+export type TransportBinding = "stdio" | "streamable-http" | "sse" | "memory";
+
+/** Read access to request headers; names are lower-case. A Web `Headers` is one. */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
 
 /**
  * A transport moves JSON-RPC messages and knows nothing of MCP methods: it frames,
- * limits sizes, decodes JSON once and hands values up (DESIGN: Layers).
+ * limits sizes, decodes JSON once and hands values up.
  */
 export interface Transport {
+  /** The binding it implements; undefined for custom transports. */
+  readonly binding?: TransportBinding;
   /** Begins delivering messages to `sink`. Called once, by the connection that owns it. */
   start(sink: TransportSink): void | Promise<void>;
   /**

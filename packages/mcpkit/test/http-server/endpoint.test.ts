@@ -168,10 +168,11 @@ describe("Streamable HTTP: the MCP endpoint", () => {
     ]);
   });
 
-  it("refuses a batch on a revision without batches", async () => {
+  it("refuses a batch on a revision without batches with 400 (transports §Sending Messages)", async () => {
     served = await serveHttp(everythingLite());
     const session = await served.open();
     const response = await served.post([call(2)], sessionHeaders(session));
+    expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({
       error: { code: -32600, message: expect.stringContaining("batches") },
     });

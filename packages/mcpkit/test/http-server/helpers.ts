@@ -1,9 +1,9 @@
-import type { McpServer } from "../../src/server/server.js";
 import {
   createStreamableHttpHandler,
   routeByPath,
   type StreamableHttpOptions,
-} from "../../src/transports/http/index.js";
+} from "../../src/endpoints/http/index.js";
+import type { McpServer } from "../../src/server/server.js";
 import { type Listening, listen } from "../../src/transports/http/node.js";
 
 export const ACCEPT_BOTH = "application/json, text/event-stream";

@@ -260,7 +260,7 @@ describe("Streamable HTTP: session lifetime", () => {
     const { runInNewContext } = await import("node:vm");
     setFlagsFromString("--expose-gc");
     const gc = runInNewContext("gc") as () => void;
-    const { createStreamableHttpHandler } = await import("../../src/transports/http/index.js");
+    const { createStreamableHttpHandler } = await import("../../src/endpoints/http/index.js");
     const server = streamingServer();
     const handler = createStreamableHttpHandler(server, { idleTimeoutMs: 300 });
     gc();

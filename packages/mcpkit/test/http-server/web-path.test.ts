@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createServer } from "../../src/server/index.js";
 import {
   createStreamableHttpHandler,
   routeByPath,
   type StreamableHttpHandler,
-} from "../../src/transports/http/index.js";
+} from "../../src/endpoints/http/index.js";
+import { createServer } from "../../src/server/index.js";
 import { type Listening, listen } from "../../src/transports/http/node.js";
 import { MODERN, meta } from "../modern/helpers.js";
 import { ACCEPT_BOTH, allEvents, initializeBody, messagesOf } from "./helpers.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { JsonRpcMessage } from "../../src/jsonrpc/types.js";
+import { InMemoryEventBus } from "../../src/server/events.js";
 import { createServer } from "../../src/server/index.js";
-import { InMemoryEventBus } from "../../src/server/ports.js";
 import { sleep } from "../helpers.js";
 import { meta, modernPeer } from "./helpers.js";
 

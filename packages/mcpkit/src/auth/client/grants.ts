@@ -1,6 +1,6 @@
 import { importPKCS8 } from "jose";
 import * as oauth from "oauth4webapi";
-import { LOCALHOST_NAMES } from "../../transports/streamable-http/server/guards.js";
+import { isLoopbackUrl } from "../../transports/http/localhost.js";
 import { OAuthError } from "./errors.js";
 import type { ClientRegistration, EnterpriseCredentials, MachineCredentials, StoredTokens } from "./types.js";
 
@@ -10,14 +10,6 @@ import type { ClientRegistration, EnterpriseCredentials, MachineCredentials, Sto
  */
 
 /** Plain HTTP is tolerated for servers on this machine only. */
-export function isLoopbackUrl(url: string): boolean {
-  try {
-    return LOCALHOST_NAMES.includes(new URL(url).hostname);
-  } catch {
-    return false;
-  }
-}
-
 export interface GrantContext {
   as: oauth.AuthorizationServer;
   resource: string;

@@ -1,4 +1,5 @@
 import * as oauth from "oauth4webapi";
+import { isLoopbackUrl } from "../../transports/http/localhost.js";
 import { type BearerChallenge, parseBearerChallenge } from "../challenge.js";
 import {
   canonicalResource,
@@ -8,14 +9,7 @@ import {
   type ResourceMetadata,
 } from "./discovery.js";
 import { OAuthError } from "./errors.js";
-import {
-  clientCredentials,
-  enterpriseGrant,
-  exchangeCode,
-  type GrantContext,
-  isLoopbackUrl,
-  refresh,
-} from "./grants.js";
+import { clientCredentials, enterpriseGrant, exchangeCode, type GrantContext, refresh } from "./grants.js";
 import { clientFor, forgetClient, type RegistrationOptions } from "./registration.js";
 import { memoryStorage, type OAuthStorage } from "./storage.js";
 import type {

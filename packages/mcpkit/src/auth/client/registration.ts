@@ -1,6 +1,6 @@
 import type { AuthorizationServer } from "oauth4webapi";
+import { isLoopbackUrl } from "../../transports/http/localhost.js";
 import { OAuthError } from "./errors.js";
-import { isLoopbackUrl } from "./grants.js";
 import type { OAuthStorage } from "./storage.js";
 import type { ClientRegistration } from "./types.js";
 

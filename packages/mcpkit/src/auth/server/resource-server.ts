@@ -1,4 +1,4 @@
-import type { HeaderReader } from "../../transports/http/exchange.js";
+import type { HeaderReader } from "../../transports/transport.js";
 import { bearerChallenge } from "../challenge.js";
 import { type AuthInfo, InvalidTokenError, type TokenVerifier } from "./types.js";
 

@@ -3,3 +3,4 @@ export * from "./common.js";
 export * from "./content.js";
 export * from "./features.js";
 export * from "./lifecycle.js";
+export * from "./modern.js";

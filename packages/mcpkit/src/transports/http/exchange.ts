@@ -1,14 +1,13 @@
+import type { HeaderReader } from "../transport.js";
+
+export type { HeaderReader } from "../transport.js";
+
 /**
  * The HTTP request and reply as the MCP endpoints see them. The public handlers speak Web
  * `Request`/`Response`; inside, they work on these smaller shapes so that the Node adapter
  * can serve them without building either (the undici objects, their AbortSignal and body
  * streams cost more than the rest of a tools/call).
  */
-
-/** Read access to request headers; names are lower-case. A Web `Headers` is one. */
-export interface HeaderReader {
-  get(name: string): string | null;
-}
 
 export interface HttpRequest {
   readonly method: string;

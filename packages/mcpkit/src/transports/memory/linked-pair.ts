@@ -14,6 +14,7 @@ export function createLinkedPair(): [Transport, Transport] {
 }
 
 class MemoryTransport implements Transport {
+  readonly binding = "memory" as const;
   peer: MemoryTransport | undefined;
   private sink: TransportSink | undefined;
   private queue: string[] = [];

@@ -1,10 +1,10 @@
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { JsonRpcErrorObject, JsonRpcMessage } from "../../jsonrpc/types.js";
-import { discard, mediaType, readText } from "../streamable-http/client/body.js";
-import { asError, describeTarget, errorResponses, httpError, networkError } from "../streamable-http/client/errors.js";
-import { requestIds } from "../streamable-http/client/messages.js";
-import { buildHeaders, type HttpClientOptions, resolveHttpOptions } from "../streamable-http/client/options.js";
-import { readSse } from "../streamable-http/client/sse-reader.js";
+import { discard, mediaType, readText } from "../http/client/body.js";
+import { asError, describeTarget, errorResponses, httpError, networkError } from "../http/client/errors.js";
+import { requestIds } from "../http/client/messages.js";
+import { buildHeaders, type HttpClientOptions, resolveHttpOptions } from "../http/client/options.js";
+import { readSse } from "../http/client/sse-reader.js";
 import type { Transport, TransportSink } from "../transport.js";
 
 export interface SseClientOptions extends HttpClientOptions {
@@ -131,6 +131,7 @@ export function sseClientTransport(url: string | URL, options: SseClientOptions 
   }
 
   return {
+    binding: "sse",
     get endpoint() {
       return endpoint;
     },

@@ -2,7 +2,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import type { Readable } from "node:stream";
 import type { JsonRpcMessage } from "../../jsonrpc/types.js";
 import type { Transport, TransportSink } from "../transport.js";
-import { createLineReader, DEFAULT_MAX_MESSAGE_BYTES } from "./line-reader.js";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "../transport.js";
+import { createLineReader } from "./line-reader.js";
 import { createLineWriter } from "./line-writer.js";
 
 /** How long to wait for a dead server's stdout to drain when a grandchild holds it open. */
@@ -52,8 +53,8 @@ export interface StdioClientTransport extends Transport {
   readonly pid: number | undefined;
   /** Exit code and signal once the server has exited. */
   readonly exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  /** Names the binding, so a Client probes the server's era as transports/stdio §Backward Compatibility says. */
-  readonly kind: "stdio";
+  /** transports/stdio §Backward Compatibility: a Client probes the era with server/discover. */
+  readonly binding: "stdio";
 }
 
 /**
@@ -98,7 +99,7 @@ export function stdioClientTransport(options: StdioClientOptions): StdioClientTr
   };
 
   const transport: StdioClientTransport = {
-    kind: "stdio",
+    binding: "stdio",
     get stderr() {
       return child?.stderr ?? null;
     },

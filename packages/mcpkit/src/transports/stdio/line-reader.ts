@@ -1,8 +1,5 @@
 import { ErrorCode } from "../../jsonrpc/errors.js";
-import type { TransportSink } from "../transport.js";
-
-/** Default limit for one newline-delimited message: 16 MiB. */
-export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+import { DEFAULT_MAX_MESSAGE_BYTES, type TransportSink } from "../transport.js";
 
 /**
  * Splits a byte stream into newline-delimited JSON messages (transports §stdio) and decodes

@@ -1,7 +1,8 @@
 import type { Readable, Writable } from "node:stream";
 import type { JsonRpcMessage } from "../../jsonrpc/types.js";
 import type { Transport, TransportSink } from "../transport.js";
-import { createLineReader, DEFAULT_MAX_MESSAGE_BYTES } from "./line-reader.js";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "../transport.js";
+import { createLineReader } from "./line-reader.js";
 import { createLineWriter } from "./line-writer.js";
 
 export interface StdioServerOptions {
@@ -43,6 +44,7 @@ export function stdioServerTransport(options: StdioServerOptions = {}): Transpor
   const onEnd = () => finish();
 
   return {
+    binding: "stdio",
     start(s) {
       sink = s;
       onData = createLineReader(s, options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);

@@ -1,8 +1,8 @@
 import type { JsonRpcErrorObject } from "../../../jsonrpc/types.js";
-import { protocolError, streamLost } from "./errors.js";
-import type { ReconnectOptions } from "./options.js";
+import { protocolError, streamLost } from "../../http/client/errors.js";
+import type { ReconnectOptions } from "../../http/client/options.js";
+import { readSse, SseEventTooLarge } from "../../http/client/sse-reader.js";
 import type { HttpSession, SseStream } from "./session.js";
-import { readSse, SseEventTooLarge } from "./sse-reader.js";
 
 /** Why a stream was given up; `quiet` when that is no failure (a server without a GET stream). */
 export interface StreamEnd {

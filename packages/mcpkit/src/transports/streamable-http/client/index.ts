@@ -1,10 +1,10 @@
-export { type SseClientOptions, type SseClientTransport, sseClientTransport } from "../../sse-legacy/client.js";
-export { SESSION_EXPIRED_MESSAGE } from "./errors.js";
+export { SESSION_EXPIRED_MESSAGE } from "../../http/client/errors.js";
 export type {
   FetchLike,
   HeaderSource,
   HttpClientOptions,
   ReconnectOptions,
   StreamableHttpClientOptions,
-} from "./options.js";
+} from "../../http/client/options.js";
+export { type SseClientOptions, type SseClientTransport, sseClientTransport } from "../../sse-legacy/client.js";
 export { type StreamableHttpClientTransport, streamableHttpClientTransport } from "./transport.js";

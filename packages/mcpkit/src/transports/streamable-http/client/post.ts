@@ -1,9 +1,16 @@
 import type { JsonRpcErrorObject, JsonRpcMessage } from "../../../jsonrpc/types.js";
-import { discard, mediaType, readText } from "./body.js";
-import { asError, describeTarget, httpError, networkError, protocolError, sessionExpired } from "./errors.js";
+import { discard, mediaType, readText } from "../../http/client/body.js";
+import {
+  asError,
+  describeTarget,
+  httpError,
+  networkError,
+  protocolError,
+  sessionExpired,
+} from "../../http/client/errors.js";
+import { isInitialize, requestIds } from "../../http/client/messages.js";
+import type { ReconnectOptions } from "../../http/client/options.js";
 import { followStream } from "./event-stream.js";
-import { isInitialize, requestIds } from "./messages.js";
-import type { ReconnectOptions } from "./options.js";
 import { modernVersion, requestHeaders } from "./request-headers.js";
 import type { HttpSession } from "./session.js";
 

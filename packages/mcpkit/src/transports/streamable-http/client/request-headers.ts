@@ -1,5 +1,7 @@
 import type { JsonRpcMessage } from "../../../jsonrpc/types.js";
 import { encodeHeaderValue } from "../../../protocol/mcp-headers.js";
+import { META } from "../../../protocol/meta.js";
+import { targetOf } from "../../../protocol/methods.js";
 
 /**
  * transports §Request Metadata (2026-07-28): the HTTP client mirrors body fields into
@@ -7,21 +9,11 @@ import { encodeHeaderValue } from "../../../protocol/mcp-headers.js";
  * `params.name`/`params.uri` and the `_meta` protocol version: no MCP semantics.
  */
 
-/** The `_meta` key that carries a modern request's revision (basic/index §_meta). */
-const VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
-
-/** transports §Standard Request Headers: the methods that carry `Mcp-Name`. */
-const NAMED: Record<string, "name" | "uri"> = {
-  "tools/call": "name",
-  "prompts/get": "name",
-  "resources/read": "uri",
-};
-
 /** The revision a modern request names in its `_meta`, if it is one. */
 export function modernVersion(message: JsonRpcMessage | JsonRpcMessage[]): string | undefined {
   if (Array.isArray(message) || !("method" in message)) return undefined;
   const meta = message.params?._meta as Record<string, unknown> | undefined;
-  const version = meta?.[VERSION_KEY];
+  const version = meta?.[META.protocolVersion];
   return typeof version === "string" ? version : undefined;
 }
 
@@ -39,8 +31,7 @@ export function requestHeaders(
   for (const [name, value] of Object.entries(extra ?? {})) headers[name.toLowerCase()] = encodeHeaderValue(value);
   if (Array.isArray(message) || !("method" in message)) return headers;
   headers["mcp-method"] = message.method;
-  const field = NAMED[message.method];
-  const name = field ? message.params?.[field] : undefined;
+  const name = targetOf(message.method, message.params);
   if (typeof name === "string") headers["mcp-name"] = encodeHeaderValue(name);
   const version = modernVersion(message);
   if (version !== undefined) headers["mcp-protocol-version"] = version;

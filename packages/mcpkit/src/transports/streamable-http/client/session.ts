@@ -1,11 +1,18 @@
 import { ErrorCode } from "../../../jsonrpc/errors.js";
 import type { JsonRpcErrorObject, RequestId } from "../../../jsonrpc/types.js";
+import { discard, mediaType, readText } from "../../http/client/body.js";
+import {
+  describeTarget,
+  errorResponses,
+  httpError,
+  networkError,
+  protocolError,
+  sessionExpired,
+} from "../../http/client/errors.js";
+import { responseIds } from "../../http/client/messages.js";
+import { buildHeaders, type ResolvedHttpOptions } from "../../http/client/options.js";
+import type { EventSourceMessage } from "../../http/client/sse-reader.js";
 import type { TransportSink } from "../../transport.js";
-import { discard, mediaType, readText } from "./body.js";
-import { describeTarget, errorResponses, httpError, networkError, protocolError, sessionExpired } from "./errors.js";
-import { responseIds } from "./messages.js";
-import { buildHeaders, type ResolvedHttpOptions } from "./options.js";
-import type { EventSourceMessage } from "./sse-reader.js";
 
 /** Event ids remembered for de-duplication; old ones are forgotten first. */
 const SEEN_EVENT_IDS = 10_000;

@@ -1,12 +1,12 @@
 import type { JsonRpcMessage } from "../../../jsonrpc/types.js";
 import { isModernRevision } from "../../../protocol/versions.js";
+import { discard } from "../../http/client/body.js";
+import { describeTarget, protocolError, sessionExpired } from "../../http/client/errors.js";
+import { cancelledId, isInitialize, requestIds } from "../../http/client/messages.js";
+import { resolveHttpOptions, resolveReconnect, type StreamableHttpClientOptions } from "../../http/client/options.js";
 import { sseClientTransport } from "../../sse-legacy/client.js";
 import type { SendOptions, Transport, TransportSink } from "../../transport.js";
-import { discard } from "./body.js";
-import { describeTarget, protocolError, sessionExpired } from "./errors.js";
 import { followStream } from "./event-stream.js";
-import { cancelledId, isInitialize, requestIds } from "./messages.js";
-import { resolveHttpOptions, resolveReconnect, type StreamableHttpClientOptions } from "./options.js";
 import { post } from "./post.js";
 import { createHttpSession, type SseStream } from "./session.js";
 
@@ -21,11 +21,7 @@ export interface StreamableHttpClientTransport extends Transport {
   readonly sessionId: string | undefined;
   /** "streamable-http", or "sse" once it fell back to the 2024-11-05 HTTP+SSE transport. */
   readonly mode: "streamable-http" | "sse";
-  /**
-   * Names the binding, so a Client applies the rules that only HTTP has (era detection by
-   * status, `x-mcp-header` tool checks, cancellation by closing the stream).
-   */
-  readonly kind: "streamable-http";
+  readonly binding: "streamable-http";
 }
 
 /**
@@ -127,7 +123,7 @@ export function streamableHttpClientTransport(
     get mode() {
       return legacy ? "sse" : "streamable-http";
     },
-    kind: "streamable-http",
+    binding: "streamable-http",
 
     start(s) {
       if (sink) throw new Error("This transport was already started");

@@ -63,21 +63,17 @@ export class InMemoryEventStore implements EventStore {
   }
 
   async streamOf(eventId: string): Promise<string | undefined> {
-    const cut = eventId.lastIndexOf("_");
-    const streamId = cut > 0 ? eventId.slice(0, cut) : undefined;
-    return streamId !== undefined && this.streams.has(streamId) ? streamId : undefined;
+    return parseEventId(eventId, this.streams)?.streamId;
   }
 
   async replayAfter(
     eventId: string,
     send: (eventId: string, message: JsonRpcMessage | JsonRpcMessage[]) => void,
   ): Promise<void> {
-    const cut = eventId.lastIndexOf("_");
-    const stream = this.streams.get(eventId.slice(0, cut));
-    const after = Number(eventId.slice(cut + 1));
-    if (!stream || !Number.isInteger(after)) return;
-    for (const event of stream.events) {
-      if (event.seq > after && event.message !== undefined) send(event.id, event.message);
+    const parsed = parseEventId(eventId, this.streams);
+    if (!parsed) return;
+    for (const event of parsed.stream.events) {
+      if (event.seq > parsed.seq && event.message !== undefined) send(event.id, event.message);
     }
   }
 
@@ -89,4 +85,14 @@ export class InMemoryEventStore implements EventStore {
   get size(): number {
     return this.streams.size;
   }
+}
+
+/** `<streamId>_<sequence>` of a stream this store holds, or undefined. */
+function parseEventId(eventId: string, streams: Map<string, StoredStream>) {
+  const cut = eventId.lastIndexOf("_");
+  const digits = eventId.slice(cut + 1);
+  if (cut <= 0 || !/^\d+$/.test(digits)) return undefined;
+  const streamId = eventId.slice(0, cut);
+  const stream = streams.get(streamId);
+  return stream ? { streamId, stream, seq: Number(digits) } : undefined;
 }

@@ -1,11 +1,10 @@
-import { randomBytes } from "node:crypto";
 import type { JsonRpcMessage, RequestId } from "../../../jsonrpc/types.js";
 import { type HttpReply, jsonReply } from "../../http/exchange.js";
-import { formatSse, SSE_HEADERS, SseConnection } from "../../http/sse.js";
+import { jsonRpcErrorReply } from "../../http/responses.js";
+import { formatSse, SseConnection } from "../../http/sse.js";
 import type { MessageInfo, SendOptions, Transport, TransportSink } from "../../transport.js";
-import type { HttpAnswer } from "./answer-status.js";
 import type { EventStore } from "./event-store.js";
-import { jsonRpcErrorReply } from "./responses.js";
+import { type HttpAnswer, Stream, sessionGone, sseReply } from "./stream.js";
 
 /** Shared by every session of a handler (one object, not one per session). */
 export interface SessionTransportOptions {
@@ -21,57 +20,6 @@ export interface SessionTransportOptions {
   answer?: (message: JsonRpcMessage) => HttpAnswer;
   /** Told when a session's transport closes. */
   onClosed?: (sessionId: string) => void;
-}
-
-/**
- * One logical SSE stream (transports §Resumability): a POST's answers, or the standalone
- * GET stream. It outlives the HTTP connections that carry it; writes are queued so
- * events keep their order across store appends and reconnections.
- */
-/** Stream ids: unique in this process (resuming also needs the session, so they need not be secret). */
-const STREAM_PREFIX = randomBytes(6).toString("base64url");
-let streamCount = 0;
-
-class Stream {
-  readonly id = `${STREAM_PREFIX}${(++streamCount).toString(36)}`;
-  /** Requests on this stream still owed a response. */
-  readonly owed: Set<RequestId>;
-  readonly standalone: boolean;
-  /** The HTTP connection carrying the stream now, if any. */
-  connection: SseConnection | undefined;
-  /** Resolves the POST's HTTP reply before it is known to be JSON or SSE. */
-  undecided: ((reply: HttpReply) => void) | undefined;
-  /** It went out as SSE (so it may be resumed); a JSON answer leaves nothing to keep. */
-  sse = false;
-  finished = false;
-  private tail: Promise<void> | undefined;
-  private pending = 0;
-
-  constructor(owed: RequestId[], standalone: boolean) {
-    this.owed = new Set(owed);
-    this.standalone = standalone;
-  }
-
-  /** Runs tasks in order; one that finds nothing queued runs at once. */
-  enqueue(task: () => void | Promise<void>): void {
-    const done = () => {
-      this.pending--;
-    };
-    if (this.pending === 0) {
-      let result: void | Promise<void>;
-      try {
-        result = task();
-      } catch {
-        return;
-      }
-      if (!result) return;
-      this.pending++;
-      this.tail = result.then(done, done);
-      return;
-    }
-    this.pending++;
-    this.tail = (this.tail as Promise<void>).then(task).then(done, done);
-  }
 }
 
 const isResponse = (m: JsonRpcMessage) => !("method" in m);
@@ -97,8 +45,6 @@ export class HttpSessionTransport implements Transport {
   private closed = false;
   private settledWaiters: (() => void)[] | undefined;
   lastActivity = Date.now();
-  /** Who opened the session: later requests must come from the same principal. */
-  principal: string | undefined;
 
   constructor(sessionId: string | undefined, options: SessionTransportOptions) {
     this.options = options;
@@ -147,7 +93,7 @@ export class HttpSessionTransport implements Transport {
   ): Promise<HttpReply> {
     this.lastActivity = Date.now();
     const sink = this.sink;
-    if (!sink || this.closed) return Promise.resolve(gone());
+    if (!sink || this.closed) return Promise.resolve(sessionGone());
     if (requestIds.length === 0) {
       sink.message(value, info);
       return Promise.resolve({ status: 202, headers: {} });
@@ -159,7 +105,7 @@ export class HttpSessionTransport implements Transport {
     if (onAbort && this.options.cancelOnDisconnect) {
       onAbort(() => {
         if (!stream.undecided) return; // answered: its SSE connection reports its own end
-        stream.undecided(gone());
+        stream.undecided(sessionGone());
         stream.undecided = undefined;
         this.abandon(stream);
       });
@@ -179,7 +125,7 @@ export class HttpSessionTransport implements Transport {
   /** Handles a GET: the standalone stream, or the resumption of one after Last-Event-ID. */
   async get(lastEventId: string | null): Promise<HttpReply> {
     this.lastActivity = Date.now();
-    if (this.closed) return gone();
+    if (this.closed) return sessionGone();
     const store = this.options.eventStore;
     if (lastEventId && store) {
       const streamId = await store.streamOf(lastEventId);
@@ -210,7 +156,7 @@ export class HttpSessionTransport implements Transport {
     this.closed = true;
     const store = this.options.eventStore;
     for (const stream of this.streams?.values() ?? []) {
-      stream.undecided?.(gone());
+      stream.undecided?.(sessionGone());
       stream.undecided = undefined;
       stream.connection?.close();
       if (store) void store.dropStream(stream.id).catch(() => {});
@@ -404,11 +350,3 @@ export class HttpSessionTransport implements Transport {
     }
   }
 }
-
-const sseReply = (connection: SseConnection): HttpReply => ({
-  status: 200,
-  headers: { ...SSE_HEADERS },
-  body: connection.body,
-});
-
-const gone = () => jsonRpcErrorReply(404, -32600, "Session not found: it ended or expired; initialize a new one");

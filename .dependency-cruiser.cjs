@@ -1,0 +1,90 @@
+// The library's dependency rules (docs/architecture.md, "Dependency rules"), checked by
+// `npm test`. Type-only imports count: a cycle through types is still a cycle.
+const src = "^packages/mcpkit/src/";
+const HTTP_SERVER = [
+  `${src}endpoints/`,
+  `${src}auth/server/`,
+  `${src}transports/streamable-http/server/`,
+  `${src}transports/sse-legacy/server-transport\\.ts$`,
+  `${src}transports/http/(node|router|guards|sse|responses|exchange)\\.ts$`,
+];
+
+/** A rule that lets files under `from` import only what `allowed` matches (plus packages). */
+const only = (name, comment, from, allowed) => ({
+  name,
+  comment,
+  severity: "error",
+  from: { path: `${src}${from}` },
+  to: { path: `${src}`, pathNot: allowed.map((a) => `${src}${a}`) },
+});
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "No import cycles, type imports included.",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    only("jsonrpc-is-a-leaf", "jsonrpc/ knows no MCP and no I/O.", "jsonrpc/", ["jsonrpc/"]),
+    only("protocol-above-jsonrpc", "protocol/ builds on jsonrpc/ only.", "protocol/", ["jsonrpc/", "protocol/"]),
+    only("schema-above-protocol", "schema/ validates; it knows no session or server.", "schema/", [
+      "protocol/",
+      "schema/",
+    ]),
+    only(
+      "transports-know-no-mcp",
+      "A transport moves JSON-RPC messages: it imports jsonrpc/, protocol/ and other transports only.",
+      "transports/",
+      ["jsonrpc/", "protocol/", "transports/"],
+    ),
+    only(
+      "session-above-transports",
+      "session/ correlates requests: jsonrpc/, protocol/ and the transport contract only.",
+      "session/",
+      ["jsonrpc/", "protocol/", "session/", "transports/transport\\.ts$"],
+    ),
+    only(
+      "server-below-endpoints",
+      "server/ is the definition and the era adapters: it never imports an HTTP transport, an endpoint or the client.",
+      "server/",
+      ["jsonrpc/", "protocol/", "schema/", "session/", "server/", "content\\.ts$", "transports/transport\\.ts$"],
+    ),
+    only(
+      "client-never-imports-server",
+      "client/ talks to servers over transports; it never imports server code.",
+      "client/",
+      ["jsonrpc/", "protocol/", "session/", "client/", "transports/transport\\.ts$"],
+    ),
+    only(
+      "auth-stands-alone",
+      "auth/ is OAuth on both sides: it knows no session, server, client or endpoint.",
+      "auth/",
+      ["jsonrpc/", "protocol/", "auth/", "transports/transport\\.ts$", "transports/http/localhost\\.ts$"],
+    ),
+    {
+      name: "auth-client-no-http-server",
+      comment: "The OAuth client never imports HTTP server code.",
+      severity: "error",
+      from: { path: `${src}auth/client/` },
+      to: { path: HTTP_SERVER },
+    },
+    {
+      name: "endpoints-on-top",
+      comment:
+        "endpoints/ is the only code that joins the server to an HTTP server transport; nothing below imports it.",
+      severity: "error",
+      from: { path: `${src}`, pathNot: [`${src}endpoints/`, `${src}testing/`, `${src}index\\.ts$`] },
+      to: { path: `${src}(endpoints/)` },
+    },
+  ],
+  options: {
+    // TypeScript 7 has no compiler API yet; swc parses TypeScript, type-only imports included
+    // (so the "missing-tsc-transpiler" notice dependency-cruiser prints is expected).
+    parser: "swc",
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "\\.d\\.ts$" },
+  },
+};

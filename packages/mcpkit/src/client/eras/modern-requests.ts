@@ -1,0 +1,121 @@
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type { JsonObject } from "../../jsonrpc/types.js";
+import { META } from "../../protocol/meta.js";
+import type { Implementation } from "../../protocol/types/common.js";
+import type { InputRequest } from "../../protocol/types/modern.js";
+import { isModernRevision, type ModernRevision, type Revision } from "../../protocol/versions.js";
+import type { Connection } from "../../session/connection.js";
+import type { SentRequest } from "../../session/options.js";
+import { type Answerer, answerServerRequest, type ClientRequestContext } from "../answer.js";
+import { chooseVersion, supportedFrom } from "./detect.js";
+import { type Envelope, withEnvelope } from "./envelope.js";
+import type { CallOptions } from "./era.js";
+import { untilComplete } from "./mrtr.js";
+
+/** What the modern request path needs from its era. */
+export interface ModernHost {
+  readonly connection: Connection;
+  /** The per-request protocol fields for `version`. */
+  envelope(version: string): Envelope;
+  /** The handlers and declarations that answer input requests. */
+  answerer(): Answerer;
+  maxRounds: number;
+  /** The revision the user insists on, if any: a retry never picks another. */
+  forced: Revision | undefined;
+}
+
+const reasonOf = (error: unknown) => (error as { data?: { reason?: unknown } } | undefined)?.data?.reason;
+const NEVER = new AbortController().signal;
+
+/**
+ * How a Client talks to a 2026-07-28 server: every request with the `_meta` envelope
+ * (basic/index §_meta), input-required results answered and retried until complete
+ * (basic/patterns/mrtr), a version the server stopped taking swapped for one it lists
+ * (-32022), and a request whose HTTP stream was lost sent again with a new id.
+ */
+export class ModernRequests {
+  version: ModernRevision;
+  /** basic/index §_meta: the server's latest `serverInfo` from a result. */
+  serverInfo: Implementation | undefined;
+  private readonly host: ModernHost;
+
+  constructor(host: ModernHost, version: ModernRevision) {
+    this.host = host;
+    this.version = version;
+  }
+
+  /** The call as the user sees it, whatever rounds it takes. */
+  request(method: string, params: JsonObject | undefined, options?: CallOptions): Promise<JsonObject> {
+    const signal = options?.signal;
+    return untilComplete(
+      method,
+      params ?? {},
+      (attempt) => this.attempt(method, attempt, options),
+      (key, request) => this.answerInput(key, request, signal),
+      this.host.maxRounds,
+    );
+  }
+
+  /** Sends one request as it is (no retries) and tells its JSON-RPC id. */
+  sendOnce(method: string, params: JsonObject, options?: CallOptions): SentRequest {
+    const sent = withEnvelope(params, this.host.envelope(this.version), options?.meta);
+    return this.host.connection.sendRequest(method, sent, options);
+  }
+
+  /** basic/index §_meta: servers SHOULD name themselves in every result. */
+  noteServerInfo(result: JsonObject): void {
+    const meta = result._meta as Record<string, unknown> | undefined;
+    const info = (meta?.[META.serverInfo] ?? result.serverInfo) as Implementation | undefined;
+    if (info && typeof info.name === "string") this.serverInfo = info;
+  }
+
+  /** One attempt, retried once for a version change (-32022) and once for a lost stream. */
+  private async attempt(method: string, params: JsonObject, options?: CallOptions): Promise<JsonObject> {
+    let versionRetried = false;
+    let streamRetried = false;
+    for (;;) {
+      try {
+        const result = await this.sendOnce(method, params, options).response;
+        this.noteServerInfo(result);
+        return result;
+      } catch (error) {
+        if (this.host.connection.isClosed) throw error;
+        const supported = supportedFrom(error);
+        if (supported && !versionRetried) {
+          // basic/versioning §Protocol Version Negotiation: retry with a shared version.
+          const forced = this.host.forced;
+          const chosen = chooseVersion(supported, isModernRevision(forced) ? forced : undefined);
+          if (isModernRevision(chosen)) {
+            versionRetried = true;
+            this.version = chosen;
+            this.host.connection.transport.setProtocolVersion?.(chosen);
+            continue;
+          }
+        }
+        // changelog item 9: a lost response stream loses the request; send it again, new id.
+        if (reasonOf(error) === "stream-lost" && !streamRetried) {
+          streamRetried = true;
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+
+  /** Answers one input request with the same handlers as the stateful era. */
+  private async answerInput(key: string, request: InputRequest, signal: AbortSignal | undefined): Promise<JsonObject> {
+    const ctx: ClientRequestContext = { signal: signal ?? NEVER, requestId: key, inputKey: key };
+    try {
+      return await answerServerRequest(request.method, request.params ?? {}, ctx, this.host.answerer());
+    } catch (error) {
+      if (!(error instanceof McpError) || error.code !== ErrorCode.MethodNotFound) throw error;
+      // basic/patterns/mrtr §Server Requirements: servers MUST NOT ask for what the client
+      // did not declare. There is no way to answer "no" in inputResponses: fail the call.
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        `The server asked for ${request.method} (input "${key}"), which this client did not declare`,
+        { reason: "undeclared-input-request", method: request.method, inputKey: key },
+      );
+    }
+  }
+}

@@ -1,0 +1,18 @@
+export type { CorsOptions } from "../../transports/http/guards.js";
+export { LOCALHOST_NAMES } from "../../transports/http/localhost.js";
+export {
+  type FetchHandler,
+  type Listening,
+  type ListenOptions,
+  listen,
+  toNodeListener,
+} from "../../transports/http/node.js";
+export { routeByPath } from "../../transports/http/router.js";
+export {
+  type EventStore,
+  InMemoryEventStore,
+  type InMemoryEventStoreOptions,
+} from "../../transports/streamable-http/server/event-store.js";
+export { createSseHandler, type SseHandler, type SseServerOptions } from "../sse/handler.js";
+export { createStreamableHttpHandler } from "./handler.js";
+export type { StreamableHttpHandler, StreamableHttpOptions } from "./options.js";

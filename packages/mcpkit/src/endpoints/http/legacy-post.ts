@@ -1,0 +1,155 @@
+import { ErrorCode } from "../../jsonrpc/errors.js";
+import { failure, messageProblem, readableId } from "../../jsonrpc/message.js";
+import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse, RequestId } from "../../jsonrpc/types.js";
+import { revisionRules } from "../../protocol/revisions.js";
+import { DEFAULT_NEGOTIATED_REVISION, isLegacyRevision, type LegacyRevision } from "../../protocol/versions.js";
+import { serveSessionless } from "../../server/eras/sessionless.js";
+import { principalOf } from "../../server/principal.js";
+import type { McpServer } from "../../server/server.js";
+import { InboundRequest } from "../../session/inbound.js";
+import { respondTo } from "../../session/respond.js";
+import type { HttpReply, HttpRequest } from "../../transports/http/exchange.js";
+import { jsonReply } from "../../transports/http/exchange.js";
+import { jsonRpcErrorReply } from "../../transports/http/responses.js";
+import { SingleReply } from "../../transports/streamable-http/server/single-reply.js";
+import type { HttpAnswer } from "../../transports/streamable-http/server/stream.js";
+import type { MessageInfo } from "../../transports/transport.js";
+import { checkLegacyVersion } from "./header-checks.js";
+import type { SessionTable } from "./sessions.js";
+
+export const SESSION_HEADER = "mcp-session-id";
+
+export interface LegacyPostContext {
+  server: McpServer;
+  /** Undefined when the endpoint keeps no sessions. */
+  sessions: SessionTable | undefined;
+  closing(): boolean;
+  keepAliveMs: number;
+  answer(message: JsonRpcMessage): HttpAnswer;
+}
+
+/**
+ * The legacy path of the MCP endpoint (2024-11-05 … 2025-11-25): `initialize` opens a
+ * session, later POSTs name it in Mcp-Session-Id; without sessions, each POST is served
+ * on its own under the revision its header names.
+ */
+export async function handleLegacyPost(
+  context: LegacyPostContext,
+  request: HttpRequest,
+  body: unknown,
+  info: MessageInfo,
+): Promise<HttpReply> {
+  const versionError = checkLegacyVersion(request);
+  if (versionError) return versionError;
+  const revision = headerRevision(request);
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  if (messages.length === 0) return jsonRpcErrorReply(400, ErrorCode.InvalidRequest, "Invalid request: empty batch");
+  if (Array.isArray(body) && !revisionRules(revision).batches) {
+    // transports/streamable-http §Sending Messages: one message per POST, else 400.
+    return jsonRpcErrorReply(
+      400,
+      ErrorCode.InvalidRequest,
+      `Invalid request: protocol revision ${revision} does not allow JSON-RPC batches; send one message per POST`,
+    );
+  }
+  if (!Array.isArray(body)) {
+    const problem = messageProblem(body);
+    if (problem) return jsonRpcErrorReply(400, ErrorCode.InvalidRequest, `Invalid request: ${problem}`);
+  }
+  const requestIds: RequestId[] = [];
+  let initialize = false;
+  for (const m of messages) {
+    if (typeof m === "object" && m !== null && typeof (m as JsonRpcRequest).method === "string" && "id" in m) {
+      const id = (m as JsonRpcRequest).id;
+      if (typeof id === "string" || typeof id === "number") requestIds.push(id);
+      if ((m as JsonRpcRequest).method === "initialize") initialize = true;
+    }
+  }
+  if (initialize && messages.length > 1) {
+    return jsonRpcErrorReply(400, ErrorCode.InvalidRequest, "Invalid request: initialize must not be part of a batch");
+  }
+
+  const { sessions } = context;
+  if (!sessions) return serveWithoutSession(context, request, body, messages, info, revision);
+  const sessionId = request.headers.get(SESSION_HEADER);
+  const principal = principalIn(info);
+  if (initialize && sessionId === null) {
+    if (context.closing()) return jsonRpcErrorReply(503, ErrorCode.InternalError, "Server is shutting down");
+    if (sessions.full) {
+      return jsonRpcErrorReply(503, ErrorCode.InternalError, "Too many sessions: try again later", {
+        "retry-after": "60",
+      });
+    }
+    const { id, transport } = await sessions.open(principal);
+    const reply = await transport.post(body, requestIds, info);
+    reply.headers[SESSION_HEADER] = id;
+    return reply;
+  }
+  if (sessionId === null) {
+    return jsonRpcErrorReply(
+      400,
+      ErrorCode.InvalidRequest,
+      "Bad Request: Mcp-Session-Id header is required (send initialize first)",
+    );
+  }
+  const transport = sessions.find(sessionId, principal);
+  if (!transport) return sessionNotFound();
+  return transport.post(body, requestIds, info);
+}
+
+/** The revision a legacy request's header names; without one, the spec's default (transports §Protocol Version Header). */
+function headerRevision(request: HttpRequest): LegacyRevision {
+  const version = request.headers.get("mcp-protocol-version")?.trim();
+  return isLegacyRevision(version) ? version : DEFAULT_NEGOTIATED_REVISION;
+}
+
+/** Each request of the POST served on its own; notifications and responses have nowhere to go. */
+function serveWithoutSession(
+  context: LegacyPostContext,
+  request: HttpRequest,
+  body: unknown,
+  messages: unknown[],
+  info: MessageInfo,
+  revision: LegacyRevision,
+): Promise<HttpReply> | HttpReply {
+  const refused: JsonRpcResponse[] = [];
+  const requests: JsonRpcRequest[] = [];
+  for (const m of messages) {
+    const problem = messageProblem(m);
+    if (problem)
+      refused.push(
+        failure(readableId(m) ?? null, { code: ErrorCode.InvalidRequest, message: `Invalid request: ${problem}` }),
+      );
+    else if ("method" in (m as JsonRpcMessage) && "id" in (m as JsonRpcMessage)) requests.push(m as JsonRpcRequest);
+  }
+  if (requests.length === 0) {
+    return refused.length === 0 ? { status: 202, headers: {} } : jsonReply(200, JSON.stringify(refused));
+  }
+  const inbounds = requests.map((r) => new InboundRequest(r, info));
+  const reply = new SingleReply({
+    owed: requests.map((r) => r.id),
+    batch: Array.isArray(body),
+    answer: context.answer,
+    keepAliveMs: context.keepAliveMs,
+    onAbandoned: () => {
+      for (const inbound of inbounds) inbound.cancel(new Error("The client closed the response stream"));
+    },
+  });
+  request.onAbort(() => reply.aborted());
+  for (const response of refused) reply.respond(response);
+  const { server } = context;
+  for (const inbound of inbounds) {
+    const notify = (method: string, params: Record<string, unknown>) =>
+      reply.notify({ jsonrpc: "2.0", method, params });
+    void respondTo(inbound.id, () => serveSessionless(server, inbound, revision, notify), server.onError).then(
+      (response) => reply.respond(response),
+    );
+  }
+  return reply.reply;
+}
+
+/** Who is calling: the same rule that binds multi round-trip request state. */
+const principalIn = (info: MessageInfo) => principalOf(info.auth);
+
+export const sessionNotFound = () =>
+  jsonRpcErrorReply(404, ErrorCode.InvalidRequest, "Session not found: it ended or expired; initialize a new one");

@@ -1,0 +1,43 @@
+import type { ResourceServer } from "../../auth/server/resource-server.js";
+import type { ExchangeHandler } from "../../transports/http/exchange.js";
+import type { CorsOptions } from "../../transports/http/guards.js";
+import type { EventStore } from "../../transports/streamable-http/server/event-store.js";
+
+export interface StreamableHttpOptions {
+  /** Sessions with Mcp-Session-Id (default true); false serves each POST on its own. */
+  sessions?: boolean;
+  /** Where SSE events are kept for resumption (default: in memory); false disables resumption. */
+  eventStore?: EventStore | false;
+  /** Host names the Host header may carry (default: localhost names); "any" disables the check. */
+  allowedHosts?: readonly string[] | "any";
+  /** Origins that may call (default: the allowed hosts); "any" disables the check. */
+  allowedOrigins?: readonly string[] | "any";
+  /** CORS for browser clients (default: off). */
+  cors?: CorsOptions;
+  /** Largest accepted POST body, bytes (default 4 MiB): larger ones get 413. */
+  maxBodyBytes?: number;
+  /** Sessions held at once (default 10 000); an initialize beyond it gets 503. */
+  maxSessions?: number;
+  /** A session with no request, stream or activity for this long is closed, ms (default 30 min). */
+  idleTimeoutMs?: number;
+  /** The SSE `retry` advice, ms (default 1000). */
+  retryMs?: number;
+  /** Comment lines on idle SSE streams, ms (default 25 000; 0 disables). */
+  keepAliveMs?: number;
+  /** How long close() waits for requests in progress, ms (default 5000). */
+  drainTimeoutMs?: number;
+  /**
+   * Authorization (basic/authorization): every request needs a bearer token the resource
+   * server accepts; its Protected Resource Metadata is served at its well-known path, and
+   * each session is bound to the principal that opened it.
+   */
+  auth?: ResourceServer;
+}
+
+export interface StreamableHttpHandler extends ExchangeHandler {
+  /** The Web-standard handler: works on Node (through the adapter), Bun, Deno and Workers. */
+  fetch(request: Request): Promise<Response>;
+  /** Stops accepting sessions, lets requests in progress finish, then closes every session. */
+  close(): Promise<void>;
+  readonly sessionCount: number;
+}

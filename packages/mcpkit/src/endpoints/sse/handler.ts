@@ -1,0 +1,96 @@
+import { randomBytes } from "node:crypto";
+import { ErrorCode } from "../../jsonrpc/errors.js";
+import type { McpServer } from "../../server/server.js";
+import type { ServerSession } from "../../server/session.js";
+import { readWebBody, toResponse } from "../../transports/http/exchange.js";
+import { checkOrigin, isJsonContent } from "../../transports/http/guards.js";
+import { LOCALHOST_NAMES } from "../../transports/http/localhost.js";
+import { jsonRpcErrorReply } from "../../transports/http/responses.js";
+import { formatSse, SSE_HEADERS } from "../../transports/http/sse.js";
+import { SseSessionTransport } from "../../transports/sse-legacy/server-transport.js";
+
+const errorResponse = (...args: Parameters<typeof jsonRpcErrorReply>) => toResponse(jsonRpcErrorReply(...args));
+
+export interface SseServerOptions {
+  /** The path clients POST their messages to (default "/messages"). */
+  messagesPath?: string;
+  allowedHosts?: readonly string[] | "any";
+  allowedOrigins?: readonly string[] | "any";
+  /** Largest accepted POST body, bytes (default 4 MiB). */
+  maxBodyBytes?: number;
+  /** Streams open at once (default 1000). */
+  maxSessions?: number;
+  keepAliveMs?: number;
+}
+
+export interface SseHandler {
+  /** GET opens a stream; POST to the messages path delivers a message. */
+  fetch(request: Request): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/**
+ * The deprecated HTTP+SSE transport (2024-11-05 basic/transports §HTTP with SSE), for old
+ * clients: GET opens an event stream whose first event names the endpoint to POST to.
+ */
+export function createSseHandler(server: McpServer, options: SseServerOptions = {}): SseHandler {
+  const messagesPath = options.messagesPath ?? "/messages";
+  const allowedHosts = options.allowedHosts ?? LOCALHOST_NAMES;
+  const policy = { allowedHosts, allowedOrigins: options.allowedOrigins ?? allowedHosts };
+  const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const maxSessions = options.maxSessions ?? 1000;
+  const sessions = new Map<string, { transport: SseSessionTransport; session: ServerSession }>();
+
+  async function open(): Promise<Response> {
+    if (sessions.size >= maxSessions) return errorResponse(503, ErrorCode.InternalError, "Too many sessions");
+    const id = randomBytes(32).toString("base64url");
+    const transport = new SseSessionTransport(id, options.keepAliveMs ?? 25_000, () => void end(id));
+    const session = await server.connect(transport, { era: "legacy" });
+    sessions.set(id, { transport, session });
+    void session.closed.then(() => sessions.delete(id));
+    transport.connection.write(formatSse({ event: "endpoint", data: `${messagesPath}?sessionId=${id}` }));
+    return new Response(transport.connection.body, { status: 200, headers: SSE_HEADERS });
+  }
+
+  async function end(id: string): Promise<void> {
+    const entry = sessions.get(id);
+    sessions.delete(id);
+    await entry?.session.close();
+  }
+
+  async function post(request: Request): Promise<Response> {
+    const id = new URL(request.url).searchParams.get("sessionId");
+    const entry = id === null ? undefined : sessions.get(id);
+    if (!entry) return errorResponse(404, ErrorCode.InvalidRequest, "Unknown sessionId: open the event stream first");
+    if (!isJsonContent(request)) {
+      return errorResponse(
+        415,
+        ErrorCode.InvalidRequest,
+        "Unsupported Media Type: Content-Type must be application/json",
+      );
+    }
+    const text = await readWebBody(request, maxBodyBytes);
+    if (text === undefined) return errorResponse(413, ErrorCode.InvalidRequest, "Payload Too Large");
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch (error) {
+      return errorResponse(400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
+    }
+    entry.transport.sink?.message(body, { headers: request.headers });
+    return new Response("Accepted", { status: 202 });
+  }
+
+  return {
+    async fetch(request) {
+      const rejected = checkOrigin(request, policy);
+      if (rejected) return toResponse(rejected);
+      if (request.method === "GET") return open();
+      if (request.method === "POST" && new URL(request.url).pathname === messagesPath) return post(request);
+      return errorResponse(405, ErrorCode.InvalidRequest, "Method Not Allowed", { allow: "GET, POST" });
+    },
+    async close() {
+      await Promise.all([...sessions.keys()].map(end));
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type { Call } from "./call.js";
+
+/**
+ * Scopes on tools, resources and prompts (basic/authorization §Scope Challenge Handling).
+ * Only requests that carry a verified token are checked: without authorization configured,
+ * every definition is open. What a caller lacks the scopes for is hidden (not listed, and
+ * unknown when called) or listed and refused with step-up, per ServerOptions.scopePolicy.
+ */
+
+/** The scopes a request was granted, or undefined when it carries no verified token. */
+function granted(call: Call): string[] | undefined {
+  const auth = call.inbound.info?.auth as { scopes?: unknown } | undefined;
+  return Array.isArray(auth?.scopes) ? (auth.scopes as string[]) : undefined;
+}
+
+export function lackingScopes(required: readonly string[] | undefined, call: Call): string[] {
+  if (!required || required.length === 0) return [];
+  const have = granted(call);
+  return have === undefined ? [] : required.filter((s) => !have.includes(s));
+}
+
+/** Whether a definition appears in lists (and is known to calls) for this caller. */
+export function visible(required: readonly string[] | undefined, call: Call): boolean {
+  return call.server.options.scopePolicy === "hide" ? lackingScopes(required, call).length === 0 : true;
+}
+
+/** A request the token's scopes do not cover: HTTP answers it 403 with a step-up challenge. */
+export class InsufficientScopeError extends McpError {
+  readonly scopes: string[];
+
+  constructor(what: string, scopes: string[]) {
+    super(ErrorCode.InvalidRequest, `Insufficient scope: ${what} needs ${scopes.join(" ")}`, {
+      reason: "insufficient_scope",
+      requiredScopes: scopes,
+    });
+    this.name = "InsufficientScopeError";
+    this.scopes = scopes;
+  }
+}
+
+/** Throws InsufficientScopeError when the caller lacks any of `required`. */
+export function requireScopes(required: readonly string[] | undefined, call: Call, what: string): void {
+  const lacking = lackingScopes(required, call);
+  // Step-up asks for everything the definition needs, not only what is missing.
+  if (lacking.length > 0) throw new InsufficientScopeError(what, [...(required as string[])]);
+}

@@ -1,0 +1,121 @@
+import { invalidParams, McpError } from "../../../jsonrpc/errors.js";
+import type { JsonObject } from "../../../jsonrpc/types.js";
+import type { Resource } from "../../../protocol/types/features.js";
+import type { TemplateVariables } from "../../../protocol/uri-template.js";
+import type { CacheHint } from "../../options.js";
+import type { Registry } from "../../registry/registry.js";
+import { type ReadReturn, toReadResult } from "../../registry/resource.js";
+import { requireScopes, visible } from "../authorization.js";
+import { cacheFields } from "../caching.js";
+import type { Call, MethodTable } from "../call.js";
+import { encodeDescriptor } from "../encode.js";
+
+/** server/resources */
+export const resourceMethods: MethodTable = {
+  "resources/list": {
+    capability: (caps) => caps.resources,
+    handler: listResources,
+  },
+  "resources/templates/list": {
+    capability: (caps) => caps.resources,
+    handler(params, call) {
+      const { server, peer } = call;
+      const page = server.templates.page(params.cursor, server.pageSize, (t) => visible(t.scopes, call));
+      const resourceTemplates = page.items.map((t) => encodeDescriptor(t.definition, peer.rules));
+      return page.nextCursor === undefined ? { resourceTemplates } : { resourceTemplates, nextCursor: page.nextCursor };
+    },
+  },
+  "resources/read": {
+    capability: (caps) => caps.resources,
+    handler: readResource,
+  },
+  "resources/subscribe": {
+    capability: (caps) => caps.resources?.subscribe,
+    handler(params, call) {
+      const uri = requireUri(params, "resources/subscribe");
+      if (!findResource(call.server, uri)) throw notFound(call, uri);
+      call.peer.subscribe(uri);
+      return {};
+    },
+  },
+  "resources/unsubscribe": {
+    capability: (caps) => caps.resources?.subscribe,
+    handler(params, call) {
+      call.peer.unsubscribe(requireUri(params, "resources/unsubscribe"));
+      return {};
+    },
+  },
+};
+
+/**
+ * Static resources come first, then what templates list; the page spans both, so the
+ * cursor is the static page's cursor until the static ones are exhausted.
+ */
+async function listResources(params: JsonObject, call: Call): Promise<JsonObject> {
+  const { server, peer } = call;
+  const page = server.resources.page(params.cursor, server.pageSize, (r) => visible(r.scopes, call));
+  let resources: Resource[] = page.items.map((r) => r.definition);
+  if (page.nextCursor === undefined) {
+    for (const template of server.templates.enabled()) {
+      if (template.list && visible(template.scopes, call))
+        resources = resources.concat(await template.list(call.context()));
+    }
+  }
+  resources = resources.map((r) => encodeDescriptor(r, peer.rules));
+  return page.nextCursor === undefined ? { resources } : { resources, nextCursor: page.nextCursor };
+}
+
+function requireUri(params: JsonObject, method: string): string {
+  if (typeof params.uri !== "string" || params.uri === "") throw invalidParams(`${method} needs a string "uri"`);
+  return params.uri;
+}
+
+type Found =
+  | {
+      read: (call: Call) => ReadReturn | Promise<ReadReturn>;
+      mimeType: string | undefined;
+      cache: CacheHint | undefined;
+      scopes: string[] | undefined;
+    }
+  | undefined;
+
+/** An exact resource first, then the first template (in key order) that matches. */
+export function findResource(server: Registry, uri: string): Found {
+  const resource = server.resources.get(uri);
+  if (resource) {
+    return {
+      read: (call) => resource.read(uri, call.context()),
+      mimeType: resource.definition.mimeType,
+      cache: resource.cache,
+      scopes: resource.scopes,
+    };
+  }
+  for (const template of server.templates.enabled()) {
+    const variables: TemplateVariables | undefined = template.template.match(uri);
+    if (variables) {
+      return {
+        read: (call) => template.read(uri, variables, call.context()),
+        mimeType: template.definition.mimeType,
+        cache: template.cache,
+        scopes: template.scopes,
+      };
+    }
+  }
+  return undefined;
+}
+
+/** server/resources §Error Handling: the revision's code, with the URI in data. */
+const notFound = (call: Call, uri: string) =>
+  new McpError(call.peer.rules.resourceNotFoundCode, `Resource not found: ${uri}`, { uri });
+
+async function readResource(params: JsonObject, call: Call): Promise<JsonObject> {
+  const uri = requireUri(params, "resources/read");
+  const found = findResource(call.server, uri);
+  if (!found || !visible(found.scopes, call)) throw notFound(call, uri);
+  requireScopes(found.scopes, call, `resource ${uri}`);
+  const result = toReadResult(await found.read(call), uri, found.mimeType);
+  // A read that produced nothing is reported, not answered with empty contents.
+  if (result.contents.length === 0) throw notFound(call, uri);
+  if (call.peer.rules.modern) return { ...result, ...cacheFields(call.server, "resources/read", found.cache) };
+  return result as unknown as JsonObject;
+}

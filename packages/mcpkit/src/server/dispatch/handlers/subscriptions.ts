@@ -1,0 +1,47 @@
+import { invalidParams } from "../../../jsonrpc/errors.js";
+import type { JsonObject } from "../../../jsonrpc/types.js";
+import { META } from "../../../protocol/meta.js";
+import { filterWants, honoredFilter, readFilter } from "../../../protocol/subscription-filter.js";
+import type { ServerEvent } from "../../events.js";
+import type { Call, MethodTable } from "../call.js";
+
+/**
+ * subscriptions/listen (basic/patterns/subscriptions): acknowledge the part of the filter
+ * this server honours, then pass on matching events, each tagged with the subscription id
+ * (the request's id), until the client cancels or the server closes.
+ */
+export const subscriptionMethods: MethodTable = {
+  "subscriptions/listen": { handler: listen },
+};
+
+function listen(params: JsonObject, call: Call): Promise<JsonObject> {
+  const requested = params.notifications;
+  if (typeof requested !== "object" || requested === null || Array.isArray(requested)) {
+    throw invalidParams('subscriptions/listen needs a "notifications" filter object');
+  }
+  const honored = honoredFilter(readFilter(requested), call.peer.serverCapabilities);
+  const id = call.inbound.id;
+  const tag = { [META.subscriptionId]: id };
+  const send = (method: string, extra: JsonObject = {}) => call.peer.notify(method, { ...extra, _meta: tag }, id);
+  send("notifications/subscriptions/acknowledged", { notifications: honored as JsonObject });
+
+  const stop = call.server.events.subscribe((event: ServerEvent) => {
+    const notification =
+      event.type === "list_changed"
+        ? { method: `notifications/${event.kind}/list_changed`, params: {} }
+        : { method: "notifications/resources/updated", params: { uri: event.uri } };
+    if (filterWants(honored, notification)) send(notification.method, notification.params);
+  });
+  return new Promise((resolve) => {
+    const end = () => {
+      stop();
+      forget();
+      // Graceful closure: the response to the listen request ends it (ignored once cancelled).
+      resolve({ _meta: tag });
+    };
+    const forget = call.server.onClose(end);
+    const signal = call.inbound.signal;
+    if (signal.aborted) end();
+    else signal.addEventListener("abort", end, { once: true });
+  });
+}

@@ -1,0 +1,47 @@
+import { invalidParams } from "../../jsonrpc/errors.js";
+import type { JsonObject } from "../../jsonrpc/types.js";
+import { revisionRules } from "../../protocol/revisions.js";
+import type { ClientCapabilities } from "../../protocol/types/capabilities.js";
+import type { Implementation } from "../../protocol/types/common.js";
+import type { InitializeResult } from "../../protocol/types/lifecycle.js";
+import { type LegacyRevision, negotiate } from "../../protocol/versions.js";
+import { encodeDescriptor } from "../dispatch/encode.js";
+import type { Registry } from "../registry/registry.js";
+
+/** What an `initialize` request settles: the revision and the client's declarations. */
+export interface Handshake {
+  revision: LegacyRevision;
+  clientCapabilities: ClientCapabilities;
+  clientInfo: Implementation | undefined;
+  result: InitializeResult;
+}
+
+/** basic/lifecycle §Initialization: checks an initialize request and negotiates the revision. */
+export function handshake(server: Registry, params: JsonObject): Handshake {
+  if (typeof params.protocolVersion !== "string") throw invalidParams('initialize needs a string "protocolVersion"');
+  const caps = params.capabilities;
+  if (caps !== undefined && (typeof caps !== "object" || caps === null || Array.isArray(caps)))
+    throw invalidParams('initialize "capabilities" must be an object');
+  const revision = negotiate(params.protocolVersion, server.revisions);
+  const result: InitializeResult = {
+    protocolVersion: revision,
+    capabilities: server.capabilities(),
+    serverInfo: serverInfoFor(server, revision),
+  };
+  if (server.options.instructions !== undefined) result.instructions = server.options.instructions;
+  return {
+    revision,
+    clientCapabilities: (caps as ClientCapabilities | undefined) ?? {},
+    clientInfo: params.clientInfo as Implementation | undefined,
+    result,
+  };
+}
+
+function serverInfoFor(server: Registry, revision: LegacyRevision): Implementation {
+  const rules = revisionRules(revision);
+  const info = encodeDescriptor(server.info, rules);
+  if (rules.icons) return info;
+  // websiteUrl and description arrived with icons in 2025-11-25.
+  const { websiteUrl: _url, description: _description, ...older } = info;
+  return older;
+}

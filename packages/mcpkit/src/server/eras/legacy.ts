@@ -1,0 +1,222 @@
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type { JsonObject, JsonRpcNotification, RequestId } from "../../jsonrpc/types.js";
+import { type RevisionRules, revisionRules } from "../../protocol/revisions.js";
+import type { ClientCapabilities, ServerCapabilities } from "../../protocol/types/capabilities.js";
+import type { Implementation, LogLevel } from "../../protocol/types/common.js";
+import type { Revision } from "../../protocol/versions.js";
+import type { Connection } from "../../session/connection.js";
+import type { InboundRequest } from "../../session/inbound.js";
+import type { ConnectionOptions, RequestOptions } from "../../session/options.js";
+import type { MessageInfo } from "../../transports/transport.js";
+import type { ClientPeer } from "../dispatch/peer.js";
+import { shouldLog } from "../dispatch/request-context.js";
+import { dispatch } from "../dispatch/table.js";
+import type { ListKind, ServerEvent } from "../events.js";
+import type { Registry } from "../registry/registry.js";
+import type { ServerSession, SessionOptions } from "../session.js";
+import { handshake } from "./handshake.js";
+
+/** What a legacy session needs of its server beyond the definition: to join and leave its fan-out. */
+export interface SessionHost extends Registry {
+  attachSession(session: LegacySession): void;
+  detachSession(session: LegacySession): void;
+}
+
+/** Before initialize: no capabilities on either side (shared, never mutated). */
+const NONE = Object.freeze({}) as ClientCapabilities & ServerCapabilities;
+
+const NOT_INITIALIZED: RevisionRules = {
+  ...revisionRules("2025-11-25"),
+  methods: new Set(["ping"]),
+};
+
+/**
+ * The legacy era adapter (2024-11-05 … 2025-11-25): the `initialize` handshake, then
+ * dispatch with the negotiated revision's rules, and the per-connection state those
+ * revisions keep (log level, subscriptions). The session is also its connection's options
+ * (onRequest, onNotification…): prototype methods rather than closures, since an idle HTTP
+ * server may hold tens of thousands of sessions.
+ */
+export class LegacySession implements ClientPeer, ServerSession, ConnectionOptions {
+  rules: RevisionRules = NOT_INITIALIZED;
+  revision: Revision | undefined;
+  clientInfo: Implementation | undefined;
+  clientCapabilities: ClientCapabilities = NONE;
+  serverCapabilities: ServerCapabilities = NONE;
+  logLevel: LogLevel | undefined;
+  private readonly server: SessionHost;
+  private connection!: Connection;
+  private readonly options: SessionOptions;
+  private subscriptions: Set<string> | undefined;
+  private initializedByClient = false;
+  private whenInitialized: Promise<void> | undefined;
+  private markInitialized: (() => void) | undefined;
+  private ended = false;
+  private closedPromise: Promise<void> | undefined;
+  private markClosed: (() => void) | undefined;
+
+  constructor(server: SessionHost, options: SessionOptions) {
+    this.server = server;
+    this.options = options;
+  }
+
+  /** The connection this session answers on (set once, before it starts). */
+  bind(connection: Connection): void {
+    this.connection = connection;
+  }
+
+  /** Resolves when the session has closed (made on first use). */
+  get closed(): Promise<void> {
+    this.closedPromise ??= this.ended
+      ? Promise.resolve()
+      : new Promise((resolve) => {
+          this.markClosed = resolve;
+        });
+    return this.closedPromise;
+  }
+
+  /** @internal ConnectionOptions */
+  get timeoutMs(): number | undefined {
+    return this.options.requestTimeoutMs ?? this.server.options.requestTimeoutMs;
+  }
+
+  /** @internal ConnectionOptions */
+  batchesAllowed(): boolean {
+    return this.rules.batches;
+  }
+
+  /** @internal ConnectionOptions */
+  unreadableIdNull(): boolean {
+    return this.rules.unreadableIdNull;
+  }
+
+  /** @internal ConnectionOptions */
+  onError(error: unknown): void {
+    this.server.onError(error);
+  }
+
+  /** @internal ConnectionOptions */
+  onClose(): void {
+    this.ended = true;
+    this.server.detachSession(this);
+    this.markClosed?.();
+  }
+
+  /** @internal A list change or resource update, from the server's event bus. */
+  serverEvent(event: ServerEvent): void {
+    if (this.revision === undefined) return;
+    if (event.type === "list_changed") this.listChanged(event.kind);
+    else this.resourceUpdated(event.uri);
+  }
+
+  get sessionId(): string | undefined {
+    return this.connection.transport.sessionId;
+  }
+
+  /** @internal ConnectionOptions */
+  onRequest(inbound: InboundRequest): JsonObject | Promise<JsonObject> {
+    if (inbound.method === "initialize") return this.initialize(inbound.params ?? {});
+    // basic/lifecycle §Initialization: nothing but ping before initialize.
+    if (this.revision === undefined && inbound.method !== "ping") {
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        `Received ${inbound.method} before initialize: the client must send initialize first`,
+      );
+    }
+    return dispatch(this.server, this, inbound);
+  }
+
+  private initialize(params: JsonObject): JsonObject {
+    if (this.revision !== undefined) {
+      throw new McpError(ErrorCode.InvalidRequest, "This session is already initialized: initialize may be sent once");
+    }
+    const agreed = handshake(this.server, params);
+    this.revision = agreed.revision;
+    this.rules = revisionRules(agreed.revision);
+    this.clientCapabilities = agreed.clientCapabilities;
+    this.clientInfo = agreed.clientInfo;
+    this.serverCapabilities = agreed.result.capabilities;
+    return agreed.result as unknown as JsonObject;
+  }
+
+  /** @internal ConnectionOptions */
+  onNotification(notification: JsonRpcNotification, _info: MessageInfo | undefined): void {
+    if (notification.method === "notifications/initialized") {
+      this.initializedByClient = true;
+      this.markInitialized?.();
+      this.server.options.onSession?.(this);
+      return;
+    }
+    this.server.options.onNotification?.(notification, this);
+    this.options.onNotification?.(notification, this);
+  }
+
+  /** The peer's session is this one. */
+  get session(): ServerSession {
+    return this;
+  }
+
+  /** basic/lifecycle: the server sends no requests (but pings) before `initialized`. */
+  private initializedSignal(signal: AbortSignal | undefined): Promise<void> {
+    if (this.initializedByClient) return Promise.resolve();
+    this.whenInitialized ??= new Promise<void>((resolve) => {
+      this.markInitialized = resolve;
+    });
+    if (!signal) return this.whenInitialized;
+    return Promise.race([
+      this.whenInitialized,
+      new Promise<void>((_, reject) => {
+        if (signal.aborted) reject(signal.reason);
+        signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+      }),
+    ]);
+  }
+
+  async request(method: string, params: JsonObject, options?: RequestOptions): Promise<JsonObject> {
+    if (method !== "ping") {
+      if (!this.rules.methods.has(method))
+        throw new McpError(ErrorCode.MethodNotFound, `${method} does not exist in protocol revision ${this.revision}`);
+      await this.initializedSignal(options?.signal);
+    }
+    return this.connection.request(method, params, options);
+  }
+
+  notify(method: string, params: JsonObject, relatedRequestId?: RequestId): void {
+    this.connection.notify(method, params, relatedRequestId);
+  }
+
+  subscribe(uri: string): void {
+    this.subscriptions ??= new Set();
+    this.subscriptions.add(uri);
+  }
+
+  unsubscribe(uri: string): void {
+    this.subscriptions?.delete(uri);
+  }
+
+  private listChanged(kind: ListKind): void {
+    const declared = this.serverCapabilities[kind] as { listChanged?: boolean } | undefined;
+    if (declared?.listChanged) this.notify(`notifications/${kind}/list_changed`, {});
+  }
+
+  private resourceUpdated(uri: string): void {
+    if (this.subscriptions?.has(uri)) this.notify("notifications/resources/updated", { uri });
+  }
+
+  wantsLog(level: LogLevel): boolean {
+    return shouldLog(level, this.logLevel);
+  }
+
+  async ping(options?: RequestOptions): Promise<void> {
+    await this.connection.request("ping", undefined, options);
+  }
+
+  log(level: LogLevel, data: unknown, logger?: string): void {
+    if (this.revision === undefined || !shouldLog(level, this.logLevel)) return;
+    this.notify("notifications/message", logger === undefined ? { level, data } : { level, logger, data });
+  }
+
+  close(): Promise<void> {
+    return this.connection.close();
+  }
+}

@@ -1,0 +1,50 @@
+import type { JsonObject } from "../../../jsonrpc/types.js";
+import { META } from "../../../protocol/meta.js";
+import { INPUT_METHODS } from "../../../protocol/methods.js";
+import type { InboundRequest } from "../../../session/inbound.js";
+import { cacheFields, isCacheable } from "../../dispatch/caching.js";
+import { dispatch } from "../../dispatch/table.js";
+import type { Registry } from "../../registry/registry.js";
+import { readEnvelope } from "./envelope.js";
+import { ModernPeer } from "./peer.js";
+import { Rounds } from "./rounds.js";
+
+/**
+ * The modern era adapter (2026-07-28): each request carries its revision and the client's
+ * capabilities in `_meta`, is served on its own against the same definition as the legacy
+ * era, and gets `resultType` and `serverInfo` on its result. Requests to the client become
+ * input requests of a multi round-trip request.
+ *
+ * `notify` delivers what the handler sends before its result (progress, logs, subscription
+ * notifications) on the request's own channel.
+ */
+export async function serveModern(
+  server: Registry,
+  inbound: InboundRequest,
+  notify: (method: string, params: JsonObject) => void,
+): Promise<JsonObject> {
+  const envelope = readEnvelope(inbound.params, server.revisions);
+  const rounds = INPUT_METHODS.has(inbound.method) ? Rounds.open(server, inbound) : undefined;
+  const peer = new ModernPeer(server, envelope, inbound.method, rounds, notify);
+  const work = Promise.resolve().then(() => dispatch(server, peer, inbound));
+  const outcome = rounds ? await Promise.race([work, rounds.suspended]) : await work;
+  if (outcome === Rounds.SUSPENDED && rounds) {
+    // The handler waits for answers the client has not given: end this round here.
+    work.catch(() => {});
+    inbound.abandon(new Error("Waiting for the client's input (multi round-trip request)"));
+    return withServerInfo(server, rounds.inputRequired() as unknown as JsonObject);
+  }
+  return complete(server, inbound.method, outcome as JsonObject);
+}
+
+function withServerInfo(server: Registry, result: JsonObject): JsonObject {
+  const meta = (result._meta as JsonObject | undefined) ?? {};
+  return { ...result, _meta: { ...meta, [META.serverInfo]: server.info } };
+}
+
+/** basic/index §Result: resultType on every result; caching hints where the method is cacheable. */
+function complete(server: Registry, method: string, result: JsonObject): JsonObject {
+  const done: JsonObject = { resultType: "complete", ...withServerInfo(server, result) };
+  if (isCacheable(method) && done.ttlMs === undefined) Object.assign(done, cacheFields(server, method));
+  return done;
+}

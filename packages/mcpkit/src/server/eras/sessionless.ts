@@ -1,0 +1,71 @@
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type { JsonObject } from "../../jsonrpc/types.js";
+import { type RevisionRules, revisionRules } from "../../protocol/revisions.js";
+import type { ClientCapabilities, ServerCapabilities } from "../../protocol/types/capabilities.js";
+import type { LogLevel } from "../../protocol/types/common.js";
+import type { LegacyRevision } from "../../protocol/versions.js";
+import type { InboundRequest } from "../../session/inbound.js";
+import type { ClientPeer } from "../dispatch/peer.js";
+import { shouldLog } from "../dispatch/request-context.js";
+import { dispatch } from "../dispatch/table.js";
+import type { Registry } from "../registry/registry.js";
+import { handshake } from "./handshake.js";
+
+const NOTHING: ClientCapabilities = Object.freeze({});
+
+/**
+ * The client of a legacy request on a server that keeps no sessions (streamable-http
+ * §Session Management makes sessions optional): nothing is known of it but the revision
+ * its `MCP-Protocol-Version` header names. It declared no capabilities, and the server
+ * cannot ask it anything: an answer would arrive on a POST no session ties to this one.
+ */
+class SessionlessPeer implements ClientPeer {
+  readonly rules: RevisionRules;
+  readonly sessionId = undefined;
+  readonly session = undefined;
+  readonly clientInfo = undefined;
+  readonly clientCapabilities = NOTHING;
+  readonly serverCapabilities: ServerCapabilities;
+  logLevel: LogLevel | undefined;
+  private readonly send: (method: string, params: JsonObject) => void;
+
+  constructor(server: Registry, revision: LegacyRevision, send: (method: string, params: JsonObject) => void) {
+    this.rules = revisionRules(revision);
+    this.serverCapabilities = server.capabilities();
+    this.send = send;
+  }
+
+  wantsLog(level: LogLevel): boolean {
+    return shouldLog(level, this.logLevel);
+  }
+
+  request(method: string): Promise<JsonObject> {
+    return Promise.reject(
+      new McpError(
+        ErrorCode.InvalidRequest,
+        `${method} cannot be sent: this server keeps no sessions, so a client's answer could not find its way back`,
+      ),
+    );
+  }
+
+  notify(method: string, params: JsonObject): void {
+    this.send(method, params);
+  }
+
+  subscribe(): void {}
+  unsubscribe(): void {}
+}
+
+/**
+ * Serves one legacy request without a session: `initialize` is answered (and forgotten),
+ * everything else is dispatched under `revision` as if that handshake had happened.
+ */
+export function serveSessionless(
+  server: Registry,
+  inbound: InboundRequest,
+  revision: LegacyRevision,
+  notify: (method: string, params: JsonObject) => void,
+): JsonObject | Promise<JsonObject> {
+  if (inbound.method === "initialize") return handshake(server, inbound.params ?? {}).result as unknown as JsonObject;
+  return dispatch(server, new SessionlessPeer(server, revision, notify), inbound);
+}

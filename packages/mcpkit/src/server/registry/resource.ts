@@ -1,0 +1,124 @@
+import type { Annotations, Icon, Meta } from "../../protocol/types/common.js";
+import type { ResourceContents } from "../../protocol/types/content.js";
+import type { ReadResourceResult, Resource, ResourceTemplate } from "../../protocol/types/features.js";
+import { type TemplateVariables, UriTemplate } from "../../protocol/uri-template.js";
+import type { Context } from "../context.js";
+import type { CacheHint } from "../options.js";
+import type { Completer } from "./completion.js";
+import type { Keyed } from "./feature-set.js";
+
+interface ResourceMetadata {
+  /** OAuth scopes a caller needs (checked when the request carries a verified token). */
+  scopes?: string[];
+  /** Caching hint for reads of it on 2026-07-28 (server/utilities/caching). */
+  cache?: CacheHint;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  annotations?: Annotations;
+  icons?: Icon[];
+  _meta?: Meta;
+  enabled?: boolean;
+}
+
+export interface ResourceConfig extends ResourceMetadata {
+  /** Defaults to the URI. */
+  name?: string;
+  /** Size in bytes, when known. */
+  size?: number;
+}
+
+export interface ResourceTemplateConfig extends ResourceMetadata {
+  name: string;
+  /** Completion for template variables (completion/complete with ref/resource). */
+  complete?: Record<string, Completer>;
+  /** Concrete resources this template can produce, added to resources/list. */
+  list?: (ctx: Context) => Resource[] | Promise<Resource[]>;
+}
+
+/**
+ * What a read handler may return: the contents (one or several), a string for one text
+ * content, or bytes for one blob content; URI and mimeType are filled in for the short forms.
+ */
+export type ReadReturn = ReadResourceResult | ResourceContents | ResourceContents[] | string | Uint8Array;
+
+export type ReadHandler = (uri: string, ctx: Context) => ReadReturn | Promise<ReadReturn>;
+
+export type TemplateReadHandler = (
+  uri: string,
+  variables: TemplateVariables,
+  ctx: Context,
+) => ReadReturn | Promise<ReadReturn>;
+
+export interface ResourceEntry extends Keyed {
+  definition: Resource;
+  scopes: string[] | undefined;
+  cache: CacheHint | undefined;
+  read: ReadHandler;
+}
+
+export interface TemplateEntry extends Keyed {
+  definition: ResourceTemplate;
+  scopes: string[] | undefined;
+  cache: CacheHint | undefined;
+  template: UriTemplate;
+  complete: Record<string, Completer>;
+  list: ResourceTemplateConfig["list"];
+  read: TemplateReadHandler;
+}
+
+function metadata(config: ResourceMetadata) {
+  return {
+    ...(config.title !== undefined && { title: config.title }),
+    ...(config.description !== undefined && { description: config.description }),
+    ...(config.mimeType !== undefined && { mimeType: config.mimeType }),
+    ...(config.annotations && { annotations: config.annotations }),
+    ...(config.icons && { icons: config.icons }),
+    ...(config._meta && { _meta: config._meta }),
+  };
+}
+
+export function resourceEntry(uri: string, config: ResourceConfig, read: ReadHandler): ResourceEntry {
+  try {
+    new URL(uri);
+  } catch {
+    throw new TypeError(`Resource URI "${uri}" is not an absolute URI (RFC 3986)`);
+  }
+  const definition: Resource = {
+    uri,
+    name: config.name ?? uri,
+    ...metadata(config),
+    ...(config.size !== undefined && { size: config.size }),
+  };
+  return { key: uri, enabled: config.enabled ?? true, definition, scopes: config.scopes, cache: config.cache, read };
+}
+
+export function templateEntry(
+  uriTemplate: string,
+  config: ResourceTemplateConfig,
+  read: TemplateReadHandler,
+): TemplateEntry {
+  const template = new UriTemplate(uriTemplate);
+  const definition: ResourceTemplate = { uriTemplate, name: config.name, ...metadata(config) };
+  return {
+    key: uriTemplate,
+    enabled: config.enabled ?? true,
+    definition,
+    scopes: config.scopes,
+    cache: config.cache,
+    template,
+    complete: config.complete ?? {},
+    list: config.list,
+    read,
+  };
+}
+
+export function toReadResult(value: ReadReturn, uri: string, mimeType: string | undefined): ReadResourceResult {
+  const withMime = <T extends object>(c: T) => (mimeType === undefined ? c : { ...c, mimeType });
+  if (typeof value === "string") return { contents: [withMime({ uri, text: value })] };
+  if (value instanceof Uint8Array)
+    return { contents: [withMime({ uri, blob: Buffer.from(value).toString("base64") })] };
+  if (Array.isArray(value)) return { contents: value };
+  if ("contents" in value && Array.isArray(value.contents)) return value;
+  return { contents: [value as ResourceContents] };
+}

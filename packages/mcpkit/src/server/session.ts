@@ -1,0 +1,42 @@
+import type { JsonObject, JsonRpcNotification } from "../jsonrpc/types.js";
+import type { ClientCapabilities } from "../protocol/types/capabilities.js";
+import type { Implementation, LogLevel } from "../protocol/types/common.js";
+import type { Revision } from "../protocol/versions.js";
+import type { RequestOptions } from "../session/options.js";
+
+/**
+ * One client connected with the `initialize` handshake (legacy revisions, up to
+ * 2025-11-25): the same object for every request of that connection. Modern requests
+ * (2026-07-28) stand alone and have no session.
+ */
+export interface ServerSession {
+  readonly sessionId: string | undefined;
+  /** The negotiated revision, once initialized. */
+  readonly revision: Revision | undefined;
+  readonly clientInfo: Implementation | undefined;
+  readonly clientCapabilities: ClientCapabilities;
+  /** Resolves when the session has closed. */
+  readonly closed: Promise<void>;
+  /** basic/utilities/ping, server to client. */
+  ping(options?: RequestOptions): Promise<void>;
+  /** Sends notifications/message outside any request (filtered by the client's level). */
+  log(level: LogLevel, data: unknown, logger?: string): void;
+  /** Sends a request to the client; it must have declared the capability the method needs. */
+  request(method: string, params: JsonObject, options?: RequestOptions): Promise<JsonObject>;
+  close(): Promise<void>;
+}
+
+/** Options of one connection served by `McpServer.connect`. */
+export interface SessionOptions {
+  /** Timeout for requests this session sends to the client, ms (default: the server's). */
+  requestTimeoutMs?: number;
+  /** Notifications from the client other than the lifecycle's (e.g. notifications/roots/list_changed). */
+  onNotification?: (notification: JsonRpcNotification, session: ServerSession) => void;
+  /**
+   * "legacy": every request on this connection belongs to the handshake's session (the
+   * HTTP endpoint, which classified the request already). Default: each request is
+   * classified on its own, so a stdio connection serves modern requests and, after
+   * `initialize`, legacy ones (basic/versioning §Backward Compatibility).
+   */
+  era?: "legacy";
+}

@@ -1,1 +1,0 @@
-export { type SseClientOptions, type SseClientTransport, sseClientTransport } from "./client.js";

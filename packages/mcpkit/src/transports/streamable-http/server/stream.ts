@@ -1,0 +1,74 @@
+import { randomBytes } from "node:crypto";
+import type { RequestId } from "../../../jsonrpc/types.js";
+import type { HttpReply } from "../../http/exchange.js";
+import { jsonRpcErrorReply } from "../../http/responses.js";
+import { SSE_HEADERS, type SseConnection } from "../../http/sse.js";
+
+/** The HTTP status and headers a JSON answer goes out with (the endpoint decides). */
+export interface HttpAnswer {
+  status: number;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Stream ids: a random prefix per process and a counter, so ids stay unique across the
+ * nodes sharing an event store (resuming also needs the session, so they need not be secret).
+ */
+const STREAM_PREFIX = randomBytes(6).toString("base64url");
+let streamCount = 0;
+
+/**
+ * One logical SSE stream (transports §Resumability): a POST's answers, or the standalone
+ * GET stream. It outlives the HTTP connections that carry it; writes are queued so
+ * events keep their order across store appends and reconnections.
+ */
+export class Stream {
+  readonly id = `${STREAM_PREFIX}${(++streamCount).toString(36)}`;
+  /** Requests on this stream still owed a response. */
+  readonly owed: Set<RequestId>;
+  readonly standalone: boolean;
+  /** The HTTP connection carrying the stream now, if any. */
+  connection: SseConnection | undefined;
+  /** Resolves the POST's HTTP reply before it is known to be JSON or SSE. */
+  undecided: ((reply: HttpReply) => void) | undefined;
+  /** It went out as SSE (so it may be resumed); a JSON answer leaves nothing to keep. */
+  sse = false;
+  finished = false;
+  private tail: Promise<void> | undefined;
+  private pending = 0;
+
+  constructor(owed: RequestId[], standalone: boolean) {
+    this.owed = new Set(owed);
+    this.standalone = standalone;
+  }
+
+  /** Runs tasks in order; one that finds nothing queued runs at once. */
+  enqueue(task: () => void | Promise<void>): void {
+    const done = () => {
+      this.pending--;
+    };
+    if (this.pending === 0) {
+      let result: void | Promise<void>;
+      try {
+        result = task();
+      } catch {
+        return;
+      }
+      if (!result) return;
+      this.pending++;
+      this.tail = result.then(done, done);
+      return;
+    }
+    this.pending++;
+    this.tail = (this.tail as Promise<void>).then(task).then(done, done);
+  }
+}
+
+export const sseReply = (connection: SseConnection): HttpReply => ({
+  status: 200,
+  headers: { ...SSE_HEADERS },
+  body: connection.body,
+});
+
+export const sessionGone = () =>
+  jsonRpcErrorReply(404, -32600, "Session not found: it ended or expired; initialize a new one");
