@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 
 /**
- * DESIGN: "one definition, every revision". The tool below is written once; the same
+ * One definition, every revision. The tool below is written once; the same
  * test drives it over HTTP with a client that speaks 2025-11-25 (a real elicitation/create
  * request on the session) and with one that speaks 2026-07-28 (an input_required result,
  * answered and retried). Neither the handler nor the test knows which era it is in.

@@ -9,7 +9,7 @@ import type {
 
 /**
  * Structural checks for one decoded JSON-RPC message: small hand-written guards, run once
- * per message, instead of a schema library (DESIGN: the hot path is plain code).
+ * per message, instead of a schema library (the hot path is plain code).
  */
 
 const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -16,7 +16,9 @@ describe("InMemoryEventStore limits", () => {
     for (let n = 0; n < 5; n++)
       ids.push(await store.append("s", { jsonrpc: "2.0", method: "notifications/message", params: { n } }));
     const replayed: number[] = [];
-    await store.replayAfter(ids[2] as string, (_id, m) => replayed.push((m as { params: { n: number } }).params.n));
+    await store.replayAfter(ids[2] as string, (_id, m) =>
+      replayed.push((m as unknown as { params: { n: number } }).params.n),
+    );
     expect(replayed).toEqual([3, 4]);
   });
 
