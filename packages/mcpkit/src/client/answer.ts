@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import { ErrorCode, McpError, methodNotFound } from "../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import type { ClientCapabilities } from "../protocol/types/capabilities.js";
 import type {
@@ -71,7 +71,7 @@ export async function answerServerRequest(
       if (capabilities.roots) return { roots: answerer.roots } as unknown as JsonObject;
       break;
   }
-  throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+  throw methodNotFound(method);
 }
 
 async function elicit(

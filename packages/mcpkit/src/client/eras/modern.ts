@@ -6,6 +6,7 @@ import type { Implementation, LogLevel } from "../../protocol/types/common.js";
 import type { CallToolResult, Tool } from "../../protocol/types/features.js";
 import type { DiscoverResult, SubscriptionFilter } from "../../protocol/types/modern.js";
 import type { ModernRevision } from "../../protocol/versions.js";
+import { DEFAULT_TIMEOUT_MS } from "../../session/options.js";
 import type { ListenOptions, Subscription, SubscriptionListener } from "../subscription.js";
 import { rpcError } from "./detect.js";
 import { envelopeFor } from "./envelope.js";
@@ -135,7 +136,7 @@ export class ModernEra implements ClientEra {
 
   /** basic/patterns/subscriptions: a subscriptions/listen stream, acknowledged before this resolves. */
   listen(filter: SubscriptionFilter, listener: SubscriptionListener, options?: ListenOptions): Promise<Subscription> {
-    const ackTimeout = options?.timeoutMs ?? this.host.options.timeoutMs ?? 60_000;
+    const ackTimeout = options?.timeoutMs ?? this.host.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     return this.subscriptions.listen(
       filter,
       listener,

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { ErrorCode, type McpError, methodNotFound } from "../../jsonrpc/errors.js";
 import { messageProblem } from "../../jsonrpc/message.js";
 import type { JsonRpcMessage, JsonRpcRequest } from "../../jsonrpc/types.js";
 import { revisionRules } from "../../protocol/revisions.js";
@@ -66,7 +66,7 @@ export async function handleModernPost(
     return fail(error as McpError, 400);
   }
   if (!revisionRules(envelope.version).methods.has(message.method)) {
-    return fail(new McpError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`), 404);
+    return fail(methodNotFound(message.method), 404);
   }
 
   const inbound = new InboundRequest(message as JsonRpcRequest, info);

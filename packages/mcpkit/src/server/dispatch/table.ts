@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { ErrorCode, McpError, methodNotFound } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import type { InboundRequest } from "../../session/inbound.js";
 import type { Registry } from "../registry/registry.js";
@@ -56,7 +56,7 @@ export function dispatch(
   // The revision's set is checked first, so names like "constructor" never reach the table.
   const entry = peer.rules.methods.has(method) ? serverMethods[method] : undefined;
   if (entry === undefined) {
-    throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    throw methodNotFound(method);
   }
   if (entry.capability && !entry.capability(peer.serverCapabilities)) {
     throw new McpError(

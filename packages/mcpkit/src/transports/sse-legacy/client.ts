@@ -1,6 +1,6 @@
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { JsonRpcErrorObject, JsonRpcMessage } from "../../jsonrpc/types.js";
-import { discard, mediaType, readText } from "../http/client/body.js";
+import { discard, mediaType, readErrorText } from "../http/client/body.js";
 import { asError, describeTarget, errorResponses, httpError, networkError } from "../http/client/errors.js";
 import { requestIds } from "../http/client/messages.js";
 import { buildHeaders, type HttpClientOptions, resolveHttpOptions } from "../http/client/options.js";
@@ -86,7 +86,7 @@ export function sseClientTransport(url: string | URL, options: SseClientOptions 
         return fail(new Error(networkError(getTarget, error).message));
       }
       if (!response.ok) {
-        const body = await readText(response, 64 * 1024).catch(() => "");
+        const body = await readErrorText(response);
         return fail(new Error(httpError(getTarget, response, body).message));
       }
       if (mediaType(response) !== "text/event-stream" || !response.body) {
@@ -127,7 +127,7 @@ export function sseClientTransport(url: string | URL, options: SseClientOptions 
       return;
     }
     if (response.ok) return discard(response);
-    report(httpError(postTarget, response, await readText(response, 64 * 1024).catch(() => "")));
+    report(httpError(postTarget, response, await readErrorText(response)));
   }
 
   return {

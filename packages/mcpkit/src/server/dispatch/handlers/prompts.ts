@@ -3,18 +3,14 @@ import type { JsonObject } from "../../../jsonrpc/types.js";
 import { promptArgumentsError, toPromptResult } from "../../registry/prompt.js";
 import { requireScopes, visible } from "../authorization.js";
 import type { Call, MethodTable } from "../call.js";
-import { encodeContent, encodeDescriptor } from "../encode.js";
+import { encodeContent } from "../encode.js";
+import { listPage } from "../list-page.js";
 
 /** server/prompts */
 export const promptMethods: MethodTable = {
   "prompts/list": {
     capability: (caps) => caps.prompts,
-    handler(params, call) {
-      const { server, peer } = call;
-      const page = server.prompts.page(params.cursor, server.pageSize, (p) => visible(p.scopes, call));
-      const prompts = page.items.map((p) => encodeDescriptor(p.definition, peer.rules));
-      return page.nextCursor === undefined ? { prompts } : { prompts, nextCursor: page.nextCursor };
-    },
+    handler: (params, call) => listPage(call.server.prompts, params, call, "prompts"),
   },
   "prompts/get": {
     capability: (caps) => caps.prompts,

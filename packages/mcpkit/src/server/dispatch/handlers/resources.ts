@@ -9,6 +9,7 @@ import { requireScopes, visible } from "../authorization.js";
 import { cacheFields } from "../caching.js";
 import type { Call, MethodTable } from "../call.js";
 import { encodeDescriptor } from "../encode.js";
+import { listPage } from "../list-page.js";
 
 /** server/resources */
 export const resourceMethods: MethodTable = {
@@ -18,12 +19,7 @@ export const resourceMethods: MethodTable = {
   },
   "resources/templates/list": {
     capability: (caps) => caps.resources,
-    handler(params, call) {
-      const { server, peer } = call;
-      const page = server.templates.page(params.cursor, server.pageSize, (t) => visible(t.scopes, call));
-      const resourceTemplates = page.items.map((t) => encodeDescriptor(t.definition, peer.rules));
-      return page.nextCursor === undefined ? { resourceTemplates } : { resourceTemplates, nextCursor: page.nextCursor };
-    },
+    handler: (params, call) => listPage(call.server.templates, params, call, "resourceTemplates"),
   },
   "resources/read": {
     capability: (caps) => caps.resources,
@@ -52,17 +48,16 @@ export const resourceMethods: MethodTable = {
  * cursor is the static page's cursor until the static ones are exhausted.
  */
 async function listResources(params: JsonObject, call: Call): Promise<JsonObject> {
-  const { server, peer } = call;
-  const page = server.resources.page(params.cursor, server.pageSize, (r) => visible(r.scopes, call));
-  let resources: Resource[] = page.items.map((r) => r.definition);
-  if (page.nextCursor === undefined) {
-    for (const template of server.templates.enabled()) {
-      if (template.list && visible(template.scopes, call))
-        resources = resources.concat(await template.list(call.context()));
+  const page = listPage(call.server.resources, params, call, "resources");
+  if (page.nextCursor !== undefined) return page;
+  let resources = page.resources as Resource[];
+  for (const template of call.server.templates.enabled()) {
+    if (template.list && visible(template.scopes, call)) {
+      const listed = await template.list(call.context());
+      resources = resources.concat(listed.map((r) => encodeDescriptor(r, call.peer.rules)));
     }
   }
-  resources = resources.map((r) => encodeDescriptor(r, peer.rules));
-  return page.nextCursor === undefined ? { resources } : { resources, nextCursor: page.nextCursor };
+  return { resources };
 }
 
 function requireUri(params: JsonObject, method: string): string {

@@ -4,18 +4,14 @@ import type { CallToolResult } from "../../../protocol/types/features.js";
 import type { ToolEntry, ToolReturn } from "../../registry/tool.js";
 import { requireScopes, visible } from "../authorization.js";
 import type { Call, MethodTable } from "../call.js";
-import { encodeContents, encodeDescriptor } from "../encode.js";
+import { encodeContents } from "../encode.js";
+import { listPage } from "../list-page.js";
 
 /** server/tools */
 export const toolMethods: MethodTable = {
   "tools/list": {
     capability: (caps) => caps.tools,
-    handler(params, call) {
-      const { server, peer } = call;
-      const page = server.tools.page(params.cursor, server.pageSize, (t) => visible(t.scopes, call));
-      const tools = page.items.map((t) => encodeDescriptor(t.definition, peer.rules));
-      return page.nextCursor === undefined ? { tools } : { tools, nextCursor: page.nextCursor };
-    },
+    handler: (params, call) => listPage(call.server.tools, params, call, "tools"),
   },
   "tools/call": {
     capability: (caps) => caps.tools,

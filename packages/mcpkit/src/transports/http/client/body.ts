@@ -39,3 +39,11 @@ export async function discard(response: Response): Promise<void> {
 /** The media type without parameters, lower-cased ("text/event-stream; charset=utf-8" → "text/event-stream"). */
 export const mediaType = (response: Response) =>
   (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+
+/** How much of an error answer is read: enough to report it, never the whole of a huge one. */
+export const ERROR_BODY_LIMIT = 64 * 1024;
+
+/** The text of an error answer, to report with the status; "" when it cannot be read. */
+export function readErrorText(response: Response): Promise<string> {
+  return readText(response, ERROR_BODY_LIMIT).catch(() => "");
+}

@@ -1,5 +1,5 @@
 import type { JsonRpcErrorObject, JsonRpcMessage } from "../../../jsonrpc/types.js";
-import { discard, mediaType, readText } from "../../http/client/body.js";
+import { discard, mediaType, readErrorText, readText } from "../../http/client/body.js";
 import {
   asError,
   describeTarget,
@@ -21,7 +21,6 @@ const ACCEPT = "application/json, text/event-stream";
 const VALID_SESSION_ID = /^[\x21-\x7e]+$/;
 
 /** Error bodies are read only this far, for the message. */
-const ERROR_BODY_LIMIT = 64 * 1024;
 
 export interface PostOptions {
   reconnect: Required<ReconnectOptions>;
@@ -91,7 +90,7 @@ export async function post(
   options.delivered();
 
   if (!response.ok) {
-    const body = await readText(response, ERROR_BODY_LIMIT).catch(() => "");
+    const body = await readErrorText(response);
     if (response.status === 404 && sentSession !== undefined) {
       if (session.sessionId === sentSession) session.expire();
       report(sessionExpired());

@@ -1,6 +1,6 @@
 import { ErrorCode } from "../../../jsonrpc/errors.js";
 import type { JsonRpcErrorObject, RequestId } from "../../../jsonrpc/types.js";
-import { discard, mediaType, readText } from "../../http/client/body.js";
+import { discard, mediaType, readErrorText } from "../../http/client/body.js";
 import {
   describeTarget,
   errorResponses,
@@ -210,7 +210,7 @@ export function createHttpSession(url: URL, options: ResolvedHttpOptions): HttpS
           ),
         };
       }
-      const body = await readText(response, 64 * 1024).catch(() => "");
+      const body = await readErrorText(response);
       if (response.status === 404 && sentSession !== undefined && stream.pending !== undefined) {
         if (session.sessionId === sentSession) session.expire();
         return { stop: sessionExpired() };
