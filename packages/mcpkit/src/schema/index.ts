@@ -1,3 +1,4 @@
+export { type JsonSchemaValidator, jsonSchemaValidatorInUse, setJsonSchemaValidator } from "./json-schema-check.js";
 export {
   type Infer,
   isStandardSchema,

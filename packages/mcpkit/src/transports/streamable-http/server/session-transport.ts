@@ -24,16 +24,24 @@ export interface SessionTransportOptions {
 }
 
 /**
+ * Stream ids: unique in this process (resuming also needs the session, so they need not be
+ * secret). The prefix is drawn on first use: Workers refuse random values at module scope.
+ */
+let streamPrefix: string | undefined;
+let streamCount = 0;
+
+function nextStreamId(): string {
+  streamPrefix ??= randomBytes(6).toString("base64url");
+  return `${streamPrefix}${(++streamCount).toString(36)}`;
+}
+
+/**
  * One logical SSE stream (transports §Resumability): a POST's answers, or the standalone
  * GET stream. It outlives the HTTP connections that carry it; writes are queued so
  * events keep their order across store appends and reconnections.
  */
-/** Stream ids: unique in this process (resuming also needs the session, so they need not be secret). */
-const STREAM_PREFIX = randomBytes(6).toString("base64url");
-let streamCount = 0;
-
 class Stream {
-  readonly id = `${STREAM_PREFIX}${(++streamCount).toString(36)}`;
+  readonly id = nextStreamId();
   /** Requests on this stream still owed a response. */
   readonly owed: Set<RequestId>;
   readonly standalone: boolean;
