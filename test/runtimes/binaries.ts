@@ -50,6 +50,22 @@ function candidates(runtime: Runtime): string[] {
   return found.filter((path): path is string => path !== undefined);
 }
 
+/**
+ * esbuild, which workerd runs to bundle a wrangler.json worker. Named explicitly (workerd
+ * otherwise looks on PATH, which only npm scripts extend with node_modules/.bin).
+ */
+export function esbuildBinary(): string {
+  const dir = packageDir(`@esbuild/${platform()}-${arch()}`);
+  const native = dir && join(dir, platform() === "win32" ? "esbuild.exe" : join("bin", "esbuild"));
+  if (native && existsSync(native)) return native;
+  const main = packageDir("esbuild");
+  const launcher = main && join(main, "bin", "esbuild");
+  if (launcher && existsSync(launcher)) return launcher;
+  throw new Error(
+    `esbuild is not installed for ${platform()}-${arch()}: workerd needs it to bundle the worker. Run \`npm install\`.`,
+  );
+}
+
 const cache = new Map<Runtime, string>();
 
 /** The path of a runtime's binary that answers `--version`; throws saying what is missing. */

@@ -5,7 +5,7 @@ import type { Readable } from "node:stream";
 import { Client } from "mcpkit/client";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { afterAll, describe, expect, it } from "vitest";
-import { runtimeBinary } from "./binaries.js";
+import { esbuildBinary, runtimeBinary } from "./binaries.js";
 import { exercisePortableServer } from "./exercise.js";
 import { assertBuilt, example, start, stopAll, waitForOutput } from "./processes.js";
 
@@ -31,15 +31,19 @@ async function startWorker(): Promise<string> {
   const config = JSON.parse(readFileSync(example("wrangler.json"), "utf8")) as { main: string };
   const copy = join(scratch, "wrangler.json");
   writeFileSync(copy, JSON.stringify({ ...config, main: example(config.main) }));
-  const started = start(workerd, [
-    "serve",
-    copy,
-    "--socket-addr",
-    "http=127.0.0.1:0",
-    // workerd reports the port it bound on this descriptor once it listens.
-    "--control-fd",
-    "3",
-  ]);
+  const started = start(
+    workerd,
+    [
+      "serve",
+      copy,
+      "--socket-addr",
+      "http=127.0.0.1:0",
+      // workerd reports the port it bound on this descriptor once it listens.
+      "--control-fd",
+      "3",
+    ],
+    { WORKERD_ESBUILD: esbuildBinary() },
+  );
   const listening = await waitForOutput(started, /"port":(\d+)/, 60_000, started.child.stdio[3] as Readable);
   return `http://127.0.0.1:${listening[1]}/mcp`;
 }

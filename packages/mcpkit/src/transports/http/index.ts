@@ -11,5 +11,13 @@ export {
   type StreamableHttpHandler,
   type StreamableHttpOptions,
 } from "../streamable-http/server/handler.js";
-export { type FetchHandler, type Listening, type ListenOptions, listen, toNodeListener } from "./node.js";
+export { type FastifyReplyLike, type FastifyRequestLike, fastifyHandler } from "./fastify.js";
+export {
+  type FetchHandler,
+  type Listening,
+  type ListenOptions,
+  listen,
+  serveNodeRequest,
+  toNodeListener,
+} from "./node.js";
 export { routeByPath } from "./router.js";
