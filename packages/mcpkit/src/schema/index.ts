@@ -1,4 +1,3 @@
-export { type JsonSchemaValidator, jsonSchemaValidatorInUse, setJsonSchemaValidator } from "./json-schema-check.js";
 export {
   type Infer,
   isStandardSchema,
@@ -8,3 +7,4 @@ export {
   standardToJsonSchema,
 } from "./standard.js";
 export { type CompiledSchema, compileJsonSchema, compileSchema, type Validation, type Validator } from "./validator.js";
+export { type JsonSchemaValidator, jsonSchemaValidatorInUse, setJsonSchemaValidator } from "./validator-choice.js";

@@ -1,6 +1,7 @@
 import type { JsonSchema } from "../protocol/types/features.js";
-import { compileJsonSchemaCheck, type JsonSchemaCheck } from "./json-schema-check.js";
+import type { JsonSchemaCheck } from "./json-schema-check.js";
 import { isStandardSchema, type SchemaInput, standardToJsonSchema } from "./standard.js";
+import { compileJsonSchemaCheck } from "./validator-choice.js";
 
 export type Validation<T = unknown> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -64,18 +65,22 @@ export function compileJsonSchema<T>(schema: JsonSchema): Validator<T> {
   if (problem) throw new TypeError(`Invalid JSON Schema: ${problem}`);
   let check: JsonSchemaCheck | undefined;
   let compiling: Promise<JsonSchemaCheck> | undefined;
-  const run = (value: unknown): Validation<T> => {
-    const message = (check as JsonSchemaCheck)(value);
+  const run = (compiled: JsonSchemaCheck, value: unknown): Validation<T> => {
+    const message = compiled(value);
     return message === undefined ? { ok: true, value: value as T } : { ok: false, message };
   };
   return (value) => {
-    if (check) return run(value);
-    compiling ??= compileJsonSchemaCheck(schema).finally(() => {
-      compiling = undefined; // a failed compile is tried again, and fails again with its reason
-    });
-    return compiling.then((compiled) => {
-      check = compiled;
-      return run(value);
-    });
+    if (check) return run(check, value);
+    compiling ??= compileJsonSchemaCheck(schema).then(
+      (compiled) => {
+        check = compiled;
+        return compiled;
+      },
+      (error: unknown) => {
+        compiling = undefined; // tried again on the next call, which fails again with its reason
+        throw error;
+      },
+    );
+    return compiling.then((compiled) => run(compiled, value));
   };
 }
