@@ -46,8 +46,11 @@ export function runtimeSuite(under: RuntimeUnderTest): void {
     it("serves stdio: a Node client drives it as a child process", async () => {
       const client = new Client({ name: "node-client", version: "1" });
       await client.connect(stdioClientTransport({ command: binary(), args: under.stdioServer, stderr: "pipe" }));
-      await exercisePortableServer(client, { runtime: under.userAgent, validator: "ajv" });
-      await client.close();
+      try {
+        await exercisePortableServer(client, { runtime: under.userAgent, validator: "ajv" });
+      } finally {
+        await client.close(); // ends the child process, whatever the test found
+      }
     });
   });
 
