@@ -7,3 +7,4 @@ export {
   standardToJsonSchema,
 } from "./standard.js";
 export { type CompiledSchema, compileJsonSchema, compileSchema, type Validation, type Validator } from "./validator.js";
+export { type JsonSchemaValidator, jsonSchemaValidatorInUse, setJsonSchemaValidator } from "./validator-choice.js";

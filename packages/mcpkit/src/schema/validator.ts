@@ -1,10 +1,11 @@
-import { createRequire } from "node:module";
 import type { JsonSchema } from "../protocol/types/features.js";
+import type { JsonSchemaCheck } from "./json-schema-check.js";
 import { isStandardSchema, type SchemaInput, standardToJsonSchema } from "./standard.js";
+import { compileJsonSchemaCheck } from "./validator-choice.js";
 
 export type Validation<T = unknown> = { ok: true; value: T } | { ok: false; message: string };
 
-/** Checks one value. Synchronous whenever the schema is (JSON Schema and most Standard Schemas). */
+/** Checks one value: synchronously for most Standard Schemas, and for a JSON Schema once it is compiled. */
 export type Validator<T = unknown> = (value: unknown) => Validation<T> | Promise<Validation<T>>;
 
 export interface CompiledSchema<T = unknown> {
@@ -41,44 +42,9 @@ function toValidation<T>(result: StandardResult): Validation<T> {
   return { ok: false, message };
 }
 
-// Ajv is loaded on first use: a server declaring only Standard Schemas never pays for it.
-type AjvInstance = {
-  compile(schema: object): ((value: unknown) => boolean) & {
-    errors?: { instancePath: string; message?: string; params?: Record<string, unknown> }[] | null;
-  };
-};
-const ajvByDialect = new Map<string, AjvInstance>();
-
-function ajvFor(dialect: string): AjvInstance {
-  const cached = ajvByDialect.get(dialect);
-  if (cached) return cached;
-  const require = createRequire(import.meta.url);
-  const module =
-    dialect === "draft-07"
-      ? require("ajv")
-      : dialect === "2019-09"
-        ? require("ajv/dist/2019")
-        : require("ajv/dist/2020");
-  const Ajv = module.default ?? module;
-  // strict: false keeps unknown keywords (x-mcp-header, enumNames) legal; addUsedSchema: false
-  // lets two tools share an $id.
-  const ajv = new Ajv({ strict: false, addUsedSchema: false, allErrors: false });
-  const formats = require("ajv-formats");
-  (formats.default ?? formats)(ajv);
-  ajvByDialect.set(dialect, ajv);
-  return ajv;
-}
-
-function dialectOf(schema: JsonSchema): string {
-  const uri = typeof schema.$schema === "string" ? schema.$schema : "";
-  if (uri.includes("draft-07") || uri.includes("draft-06")) return "draft-07";
-  if (uri.includes("2019-09")) return "2019-09";
-  return "2020-12"; // SEP-1613: 2020-12 is the default dialect.
-}
-
 const JSON_TYPES = new Set(["object", "array", "string", "number", "integer", "boolean", "null"]);
 
-/** What can be checked without Ajv: a schema object whose `type` names JSON types. */
+/** What can be checked before compiling: a schema object whose `type` names JSON types. */
 function shapeProblem(schema: JsonSchema): string | undefined {
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return "a schema must be an object";
   const type = (schema as { type?: unknown }).type;
@@ -89,30 +55,32 @@ function shapeProblem(schema: JsonSchema): string | undefined {
 }
 
 /**
- * A JSON Schema validator. Ajv compiles it on first use rather than at registration: its
- * load and code generation would otherwise dominate a server's start-up (most requests a
- * fresh server sees are lists, which need no validation). The shape is checked at once.
+ * A JSON Schema validator. The schema is compiled on first use rather than at registration:
+ * loading the validator library and compiling would otherwise dominate a server's start-up
+ * (most requests a fresh server sees are lists, which need no validation). The shape is
+ * checked at once. The first call answers with a promise, later ones synchronously.
  */
 export function compileJsonSchema<T>(schema: JsonSchema): Validator<T> {
   const problem = shapeProblem(schema);
   if (problem) throw new TypeError(`Invalid JSON Schema: ${problem}`);
-  let check: ReturnType<AjvInstance["compile"]> | undefined;
+  let check: JsonSchemaCheck | undefined;
+  let compiling: Promise<JsonSchemaCheck> | undefined;
+  const run = (compiled: JsonSchemaCheck, value: unknown): Validation<T> => {
+    const message = compiled(value);
+    return message === undefined ? { ok: true, value: value as T } : { ok: false, message };
+  };
   return (value) => {
-    if (!check) {
-      try {
-        check = ajvFor(dialectOf(schema)).compile(schema);
-      } catch (error) {
-        throw new TypeError(`Invalid JSON Schema: ${(error as Error).message}`);
-      }
-    }
-    if (check(value)) return { ok: true, value: value as T };
-    const message = (check.errors ?? [])
-      .map((e) => {
-        const where = e.instancePath ? e.instancePath.slice(1).replaceAll("/", ".") : "";
-        const extra = e.params?.additionalProperty ? ` (${String(e.params.additionalProperty)})` : "";
-        return `${where ? `${where}: ` : ""}${e.message ?? "is invalid"}${extra}`;
-      })
-      .join("; ");
-    return { ok: false, message: message || "does not match the schema" };
+    if (check) return run(check, value);
+    compiling ??= compileJsonSchemaCheck(schema).then(
+      (compiled) => {
+        check = compiled;
+        return compiled;
+      },
+      (error: unknown) => {
+        compiling = undefined; // tried again on the next call, which fails again with its reason
+        throw error;
+      },
+    );
+    return compiling.then((compiled) => run(compiled, value));
   };
 }

@@ -1,3 +1,4 @@
+export { type FastifyReplyLike, type FastifyRequestLike, fastifyHandler } from "../../transports/http/fastify.js";
 export type { CorsOptions } from "../../transports/http/guards.js";
 export { LOCALHOST_NAMES } from "../../transports/http/localhost.js";
 export {
@@ -5,6 +6,7 @@ export {
   type Listening,
   type ListenOptions,
   listen,
+  serveNodeRequest,
   toNodeListener,
 } from "../../transports/http/node.js";
 export { routeByPath } from "../../transports/http/router.js";

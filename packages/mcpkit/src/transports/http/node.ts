@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { exchange, type FetchHandler, type HeaderReader, type HttpReply, type HttpRequest } from "./exchange.js";
+import { BODY_GONE, bodyWasRead, parsedBodyText } from "./parsed-body.js";
 
 export type { FetchHandler } from "./exchange.js";
 
@@ -12,16 +13,34 @@ export type { FetchHandler } from "./exchange.js";
  * is written back as it is produced, SSE included.
  */
 export function toNodeListener(handler: FetchHandler): (req: IncomingMessage, res: ServerResponse) => void {
-  return (req, res) => {
-    const request = new NodeRequest(req, res);
-    exchange(handler, request)
-      .then((reply) => writeReply(reply, req, res, request))
-      .catch(() => {
-        // A failed handler or a broken body stream: never an unhandled rejection.
-        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-        res.end();
-      });
-  };
+  // A body parser in front (express.json()) leaves what it read on req.body.
+  return (req, res) => serveNodeRequest(handler, req, res, (req as { body?: unknown }).body);
+}
+
+/**
+ * Serves one node:http request with `handler`. `parsedBody` is what a framework already
+ * read from the request (used only when it did read the stream: an unread stream is read
+ * with the handler's size limit).
+ */
+export function serveNodeRequest(
+  handler: FetchHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  parsedBody?: unknown,
+): void {
+  if (req.method === "POST" && bodyWasRead(req) && parsedBody === undefined) {
+    // Waiting for the stream would hang until the client gives up: say why instead.
+    res.writeHead(500, { "content-type": "application/json" }).end(BODY_GONE);
+    return;
+  }
+  const request = new NodeRequest(req, res, parsedBody);
+  exchange(handler, request)
+    .then((reply) => writeReply(reply, req, res, request))
+    .catch(() => {
+      // A failed handler or a broken body stream: never an unhandled rejection.
+      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+      res.end();
+    });
 }
 
 class NodeHeaders implements HeaderReader {
@@ -43,6 +62,7 @@ class NodeRequest implements HttpRequest {
   constructor(
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
+    private readonly parsedBody: unknown,
   ) {
     this.headers = new NodeHeaders(req.headers);
   }
@@ -51,12 +71,17 @@ class NodeRequest implements HttpRequest {
     return this.req.method ?? "GET";
   }
 
+  /** The path as the client sent it (Express rewrites req.url under a mount point, not originalUrl). */
+  private get target(): string {
+    return (this.req as { originalUrl?: string }).originalUrl ?? this.req.url ?? "/";
+  }
+
   get url(): string {
-    return `http://${this.req.headers.host ?? "localhost"}${this.req.url ?? "/"}`;
+    return `http://${this.req.headers.host ?? "localhost"}${this.target}`;
   }
 
   get path(): string {
-    const raw = this.req.url ?? "/";
+    const raw = this.target;
     const query = raw.indexOf("?");
     return query === -1 ? raw : raw.slice(0, query);
   }
@@ -73,6 +98,10 @@ class NodeRequest implements HttpRequest {
   }
 
   text(limit: number): Promise<string | undefined> {
+    if (bodyWasRead(this.req)) {
+      const text = parsedBodyText(this.parsedBody);
+      return Promise.resolve(Buffer.byteLength(text) > limit ? undefined : text);
+    }
     const declared = Number(this.req.headers["content-length"] ?? Number.NaN);
     if (declared > limit) {
       this.overflowed = true;
@@ -116,7 +145,9 @@ class NodeRequest implements HttpRequest {
       body:
         this.method === "GET" || this.method === "HEAD"
           ? undefined
-          : (Readable.toWeb(this.req) as ReadableStream<Uint8Array>),
+          : bodyWasRead(this.req)
+            ? parsedBodyText(this.parsedBody)
+            : (Readable.toWeb(this.req) as ReadableStream<Uint8Array>),
       signal: this.abortSignal(),
       // Required by undici for a streamed request body.
       duplex: "half",

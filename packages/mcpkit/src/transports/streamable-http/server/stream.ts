@@ -12,10 +12,16 @@ export interface HttpAnswer {
 
 /**
  * Stream ids: a random prefix per process and a counter, so ids stay unique across the
- * nodes sharing an event store (resuming also needs the session, so they need not be secret).
+ * nodes sharing an event store (resuming also needs the session, so they need not be
+ * secret). The prefix is drawn on first use: Workers refuse random values at module scope.
  */
-const STREAM_PREFIX = randomBytes(6).toString("base64url");
+let streamPrefix: string | undefined;
 let streamCount = 0;
+
+function nextStreamId(): string {
+  streamPrefix ??= randomBytes(6).toString("base64url");
+  return `${streamPrefix}${(++streamCount).toString(36)}`;
+}
 
 /**
  * One logical SSE stream (transports §Resumability): a POST's answers, or the standalone
@@ -23,7 +29,7 @@ let streamCount = 0;
  * events keep their order across store appends and reconnections.
  */
 export class Stream {
-  readonly id = `${STREAM_PREFIX}${(++streamCount).toString(36)}`;
+  readonly id = nextStreamId();
   /** Requests on this stream still owed a response. */
   readonly owed: Set<RequestId>;
   readonly standalone: boolean;
