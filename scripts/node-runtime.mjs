@@ -33,18 +33,35 @@ function majorOf(binary) {
   }
 }
 
-/**
- * How to run npm: the one that runs us (npm test), else the one beside this Node.
- * @returns {[string, ...string[]]}
- */
-function npmCommand() {
-  const execPath = process.env.npm_execpath;
-  if (execPath && /npm-cli\.[cm]?js$/.test(basename(execPath))) return [process.execPath, execPath];
-  const beside = [
+/** npm's own entry script: the npm that runs us (npm test, npx), else the one beside this Node. */
+function npmCli() {
+  const running = process.env.npm_execpath;
+  if (running && /np[mx]-cli\.[cm]?js$/.test(basename(running))) return running;
+  return [
     join(dirname(process.execPath), "..", "lib", "node_modules", "npm", "bin", "npm-cli.js"),
     join(dirname(process.execPath), "node_modules", "npm", "bin", "npm-cli.js"),
   ].find((file) => existsSync(file));
-  return beside ? [process.execPath, beside] : [process.platform === "win32" ? "npm.cmd" : "npm"];
+}
+
+/**
+ * How to run npm (or npx) on the Node that runs us, where its script can be found.
+ * @param {"npm" | "npx"} tool
+ * @returns {[string, ...string[]]}
+ */
+export function npmCommand(tool = "npm") {
+  const cli = npmCli();
+  if (cli) return [process.execPath, join(dirname(cli), `${tool}-cli.js`)];
+  return [process.platform === "win32" ? `${tool}.cmd` : tool];
+}
+
+/**
+ * The environment for an npm run of another project: our own npm run's settings left out.
+ * @param {Record<string, string>} extra
+ * @returns {NodeJS.ProcessEnv}
+ */
+export function npmEnv(extra = {}) {
+  const own = /^npm_(package_|lifecycle_|config_local_prefix)/;
+  return { ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !own.test(key))), ...extra };
 }
 
 /**

@@ -52,12 +52,12 @@ describe("mcpkit serve: usage errors exit 2 and say what is wrong", () => {
 });
 
 describe("mcpkit --version", () => {
-  it("prints the CLI's version and loads neither command", async () => {
+  it("prints the CLI's version and the Node.js it runs on, and loads neither command", async () => {
     const log = join(dir, "imports.log");
     const hook = join(REPO_ROOT, "test/cli/fixtures/record-imports.mjs");
     const version = await run(["--import", hook, CLI_BIN, "--version"], { IMPORT_LOG: log });
     const manifest = JSON.parse(readFileSync(join(REPO_ROOT, "packages/cli/package.json"), "utf8"));
-    expect(version).toMatchObject({ code: 0, stdout: `${manifest.version}\n` });
+    expect(version).toMatchObject({ code: 0, stdout: `${manifest.version} (Node.js ${process.version})\n` });
     const imported = readFileSync(log, "utf8");
     expect(imported).toContain("/packages/cli/dist/main.js");
     expect(imported).not.toContain("/commands/serve.js");

@@ -11,7 +11,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 
 const program = new Command("mcpkit")
   .description("Serve the built-in MCP servers, or drive any MCP server from the terminal")
-  .version(VERSION)
+  // The Node.js too: which one runs the command is what a bug report most often needs.
+  .version(`${VERSION} (Node.js ${process.version})`)
   .showHelpAfterError()
   // An unknown command is a usage error: exit 2, as every command's own.
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT));
