@@ -98,10 +98,7 @@ export function nodeRuntime(major) {
       encoding: "utf8",
       shell: command.endsWith(".cmd"),
       timeout: 10 * 60_000,
-      // Our own npm run's settings (workspaces, the project's folder) must not leak in.
-      env: Object.fromEntries(
-        Object.entries(process.env).filter(([key]) => !/^npm_(package|lifecycle|config_local_prefix)/.test(key)),
-      ),
+      env: npmEnv(),
     });
     const installed = join(staging, "node_modules", pkg, "bin", basename(binary));
     if (run.status !== 0 || !existsSync(installed)) {
