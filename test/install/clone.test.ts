@@ -30,7 +30,8 @@ beforeAll(() => {
   copy = join(dir, "mcpkit");
   cpSync(ROOT, copy, { recursive: true, filter: (from) => !LEFT_OUT.test(relative(ROOT, from)) });
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// A whole node_modules tree to remove: more than the default hook bound under load.
+afterAll(() => rmSync(dir, { recursive: true, force: true }), 120_000);
 
 /** The copy's manifests: the root's and each workspace's. */
 function manifests(): { file: string; manifest: Record<string, unknown> }[] {

@@ -63,7 +63,8 @@ beforeAll(async () => {
   mkdirSync(dirname(join(project, "node_modules", binary)), { recursive: true });
   copyFileSync(join(ROOT, "node_modules", binary), join(project, "node_modules", binary));
 }, 300_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// A whole node_modules tree to remove: more than the default hook bound under load.
+afterAll(() => rmSync(dir, { recursive: true, force: true }), 120_000);
 
 describe("the tarballs", () => {
   it("are mcpkit (the library) and @mcpkit/cli (the one command, mcpkit)", () => {
