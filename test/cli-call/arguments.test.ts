@@ -22,6 +22,14 @@ describe("the command line's shape", () => {
     expect(parseInvocation(["https://example.com/mcp"], 0).action).toBe("info");
   });
 
+  it("reads a word that names no action as a tool to call, before -- or after a URL", () => {
+    const call = { action: "call", args: ["echo", "text=hi"] };
+    expect(parseInvocation(["http://localhost:3000/mcp", "echo", "text=hi"], 0)).toMatchObject(call);
+    expect(parseInvocation(["echo", "text=hi", "node", "s.js"], 2)).toMatchObject(call);
+    // After the command the server's own words cannot be told from a tool's name: `call` says it.
+    expect(parseInvocation(["node", "s.js", "echo"], 3)).toMatchObject({ action: "info", args: [] });
+  });
+
   it("takes a command after --, with the action before -- or after the command", () => {
     const server = ["node", "server.js", "--stdio"];
     expect(parseInvocation(["tools", ...server], 3)).toEqual({
@@ -51,7 +59,7 @@ describe("the command line's shape", () => {
   it("says what is wrong with a malformed command line", () => {
     expect(() => parseInvocation([], 0)).toThrow(/Name a server/);
     expect(() => parseInvocation(["tools"], 0)).toThrow(/not a URL.*after --/);
-    expect(() => parseInvocation(["http://x/mcp", "list"], 0)).toThrow(/Unknown action "list"/);
+    expect(() => parseInvocation(["http://x/mcp", "a=1"], 0)).toThrow(/"a=1" is an argument: name the tool first/);
     expect(() => parseInvocation(["http://x/mcp", "node"], 1)).toThrow(/either a URL or a command/);
     expect(() => parseInvocation(["tools"], 0)).toThrow(UsageError);
   });
@@ -96,12 +104,21 @@ describe("tool arguments from key=value", () => {
     expect(read(schema, '{"text":"hi","count":1}', "count=2")).toEqual({ text: "hi", count: 2 });
   });
 
+  it("rejects a key the tool does not declare, naming the ones it does, unless the schema takes others", () => {
+    expect(() => read(schema, "bogus=1")).toThrow(
+      'The tool t has no argument "bogus" (its arguments: text, count, ratio, on, tags, sizes, options, where, either)',
+    );
+    expect(read({ ...schema, additionalProperties: true }, "colour=red")).toEqual({ colour: "red" });
+    expect(read({ ...schema, additionalProperties: { type: "number" } }, "size=2")).toEqual({ size: 2 });
+    expect(read({ ...schema, patternProperties: { "^x-": {} } }, "x-y=1")).toEqual({ "x-y": "1" });
+    expect(read({ type: "object" }, "anything=1")).toEqual({ anything: "1" });
+  });
+
   it("rejects values that do not fit, missing required keys and keys the schema forbids", () => {
     expect(() => read(schema, "count=1.5")).toThrow("count=1.5: expected an integer");
     expect(() => read(schema, "on=yes")).toThrow("expected a boolean");
     expect(() => read({ ...schema, required: ["text"] }, "count=1")).toThrow("t needs text=…");
     expect(() => read({ ...schema, additionalProperties: false }, "colour=red")).toThrow(/no argument "colour"/);
-    expect(read(schema, "colour=red")).toEqual({ colour: "red" });
     expect(() => parseArgumentWords(["oops"])).toThrow(/key=value/);
     expect(() => parseArgumentWords(["--json"])).toThrow(/options go before the server/);
     expect(() => parseArgumentWords(["{nope"])).toThrow(/do not parse/);

@@ -1,4 +1,8 @@
+import { createStreamableHttpHandler, listen } from "mcpkit/http";
+import { createServer } from "mcpkit/server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { within } from "../../packages/mcpkit/test/stdio/helpers.js";
 import { mcpkit, type Running, requireBuild, serveHttp, start, stopAll, until } from "./helpers.js";
 
 // `mcpkit call` against `mcpkit serve everything --port 0` over Streamable HTTP (and the
@@ -24,8 +28,19 @@ describe("mcpkit call over HTTP against mcpkit serve everything", () => {
     const tools = await mcpkit(["call", url, "tools"]);
     expect(tools.code).toBe(0);
     expect(tools.stdout).toContain("add(a: number, b: number)");
-    const call = await mcpkit(["call", url, "call", "add", "a=2", "b=3"]);
+    const call = await mcpkit(["call", url, "add", "a=2", "b=3"]);
     expect(call).toMatchObject({ code: 0, stdout: '{"sum":5}\n' });
+    // The older spelling, with the action word, still works.
+    expect(await mcpkit(["call", url, "call", "add", "a=2", "b=3"])).toMatchObject({ code: 0, stdout: '{"sum":5}\n' });
+  });
+
+  it("refuses an argument the tool does not declare, naming the ones it does (exit 2, nothing sent)", async () => {
+    const bogus = await mcpkit(["call", url, "add", "a=2", "b=3", "bogus=1"]);
+    expect(bogus.code).toBe(2);
+    expect(bogus.stderr).toContain('The tool add has no argument "bogus" (its arguments: a, b)');
+    const typo = await mcpkit(["call", url, "tool"]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('The server has no tool "tool"; did you mean tools?');
   });
 
   it("speaks an older revision with --protocol, and HTTP+SSE at the legacy endpoint", async () => {
@@ -56,15 +71,39 @@ describe("mcpkit call over HTTP against mcpkit serve everything", () => {
     await mcpkit(["call", url, "call", "test_toggle_tool"]); // put test_optional_tool back
   });
 
-  it("Ctrl+C cancels a call under way: exit 130, and the server keeps serving", async () => {
-    const slow = start(["call", url, "call", "test_slow", "steps=40", "ms=100"]);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const started = Date.now();
-    slow.child.kill("SIGINT");
-    const run = await slow.done;
-    expect(run.code).toBe(130);
-    expect(Date.now() - started).toBeLessThan(3000);
-    expect((await mcpkit(["call", url, "call", "echo", "text=still here"])).stdout).toBe("still here\n");
+  it("Ctrl+C cancels a call under way: exit 130, the server sees the cancellation and keeps serving", async () => {
+    // A server in this process, so the test knows when the call has reached it.
+    let called = () => {};
+    const seen = new Promise<void>((resolve) => {
+      called = resolve;
+    });
+    let aborted = () => {};
+    const cancelled = new Promise<void>((resolve) => {
+      aborted = resolve;
+    });
+    const waiter = createServer({ name: "waiter", version: "1" });
+    waiter.tool("wait", { description: "Waits until cancelled", input: z.object({}) }, async (_args, ctx) => {
+      called();
+      await new Promise<void>((resolve) => ctx.signal.addEventListener("abort", () => resolve(), { once: true }));
+      aborted();
+      return "cancelled";
+    });
+    const handler = createStreamableHttpHandler(waiter);
+    const listening = await listen(handler);
+    try {
+      const endpoint = new URL("/mcp", listening.url).href;
+      const slow = start(["call", endpoint, "wait"]);
+      await within(seen, 10_000, "the server to receive the call");
+      const started = Date.now();
+      slow.child.kill("SIGINT");
+      const run = await slow.done;
+      expect(run.code).toBe(130);
+      expect(Date.now() - started).toBeLessThan(3000);
+      await within(cancelled, 5000, "the server to see the cancellation");
+      expect((await mcpkit(["call", url, "echo", "text=still here"])).stdout).toBe("still here\n");
+    } finally {
+      await listening.close();
+    }
   });
 
   it("4 for a request that times out (--timeout) and for a server that is not there", async () => {

@@ -101,7 +101,7 @@ describe("exit codes", () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ isError: true });
   });
 
-  it("2 for usage errors: unknown action, tool or option, arguments that do not fit", async () => {
+  it("2 for usage errors: unknown tool or option, arguments that do not fit", async () => {
     const unknownTool = await onServer("call", "ad", "a=1");
     expect(unknownTool.code).toBe(2);
     expect(unknownTool.stderr).toContain('The server has no tool "ad"; did you mean add?');
@@ -109,7 +109,9 @@ describe("exit codes", () => {
     expect(badValue.code).toBe(2);
     expect(badValue.stderr).toContain("a=one: expected a number");
     // Found before anything starts: no server is needed to say so.
-    expect((await call("list", "--", "nonexistent-command")).code).toBe(2);
+    const noTool = await call("a=1", "--", "nonexistent-command");
+    expect(noTool.code).toBe(2);
+    expect(noTool.stderr).toContain('"a=1" is an argument: name the tool first');
     expect((await call("--no-such-option", "tools", "--", ...MCPKIT_SERVER)).code).toBe(2);
     expect((await call("tools")).stderr).toContain('"tools" is not a URL');
   });

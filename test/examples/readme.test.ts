@@ -55,11 +55,30 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  if (!server || server.exitCode !== null) return;
-  const exited = new Promise((resolve) => server?.once("exit", resolve));
-  process.kill(-(server.pid as number), "SIGINT");
+  if (!server) return;
+  const exited = server.exitCode === null ? new Promise((resolve) => server?.once("exit", resolve)) : undefined;
+  try {
+    // The whole group: whatever a failed test left of `npm start`, as Ctrl+C would.
+    process.kill(-(server.pid as number), "SIGINT");
+  } catch {
+    // Nothing left.
+  }
   await exited;
 });
+
+/** Resolves once nothing answers at `url`; rejects after `ms`. */
+async function refused(url: string, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const answered = await fetch(url, { method: "HEAD" }).then(
+      () => true,
+      () => false,
+    );
+    if (!answered) return;
+    if (Date.now() > deadline) throw new Error(`${url} still answers ${ms} ms after npm start ended`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 describe("README quick start", () => {
   it("lists the commands it shows, each run against `npm start`", async () => {
@@ -82,6 +101,15 @@ describe("README quick start", () => {
     });
     expect(outputs[3]).toMatch(/[0-9a-f]{7}/); // commit hashes of this clone
   }, 60_000);
+
+  // After the commands above: it stops the server they use.
+  it("ends the server when npm start gets SIGTERM (no server left running on the port)", async () => {
+    const npm = server as ChildProcess;
+    const exited = new Promise((resolve) => npm.once("exit", resolve));
+    npm.kill("SIGTERM"); // npm alone, as a process manager stops it, not its group
+    await exited;
+    await refused(url, 10_000);
+  }, 30_000);
 
   it("configures Claude Desktop with a command that serves the workspace over stdio", async () => {
     const config = JSON.parse(blocks("## Quick start", "json")[0] as string) as {

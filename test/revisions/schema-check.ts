@@ -1,6 +1,6 @@
 /**
  * Validates JSON-RPC messages against one protocol revision's official schema.json
- * (/work/shared/spec/<revision>/schema.json, or $MCP_SPEC_DIR/<revision>/schema.json).
+ * (schemas/<revision>/schema.json beside this file: the specification's own, vendored).
  *
  * Each revision's document is loaded once and added to its own Ajv instance (draft-07 for
  * the `definitions` era, draft 2020-12 for `$defs`), then named definitions are compiled on
@@ -14,6 +14,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 export const REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] as const;
 export type TestedRevision = (typeof REVISIONS)[number];
@@ -22,7 +23,7 @@ export type TestedRevision = (typeof REVISIONS)[number];
 export const atLeast = (revision: TestedRevision, since: TestedRevision): boolean =>
   REVISIONS.indexOf(revision) >= REVISIONS.indexOf(since);
 
-export const SPEC_DIR = process.env.MCP_SPEC_DIR ?? "/work/shared/spec";
+const SPEC_DIR = fileURLToPath(new URL("./schemas/", import.meta.url));
 
 type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 type SchemaObject = { [key: string]: JsonValue };

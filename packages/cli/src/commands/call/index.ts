@@ -13,7 +13,8 @@ Actions (default: info):
   info                                 the server's name, revision, capabilities, instructions
   tools | resources | templates | prompts
                                        list them
-  call TOOL [key=value…] ['{…}']       call a tool; values are read by the tool's input schema
+  TOOL [key=value…] ['{…}']            call a tool; values are read by the tool's input schema
+  call TOOL [key=value…] ['{…}']       the same, for a tool named like an action (or after the command)
   read URI                             read a resource (binary goes raw to a file or pipe)
   prompt NAME [key=value…]             get a prompt
   complete prompt NAME ARG=PARTIAL [OTHER=VALUE…]
@@ -23,9 +24,10 @@ Actions (default: info):
 
 Examples:
   $ mcpkit call http://127.0.0.1:3000/mcp tools
-  $ mcpkit call http://127.0.0.1:3000/mcp call add a=1 b=2
+  $ mcpkit call http://127.0.0.1:3000/mcp add a=1 b=2
+  $ mcpkit call echo message=hi -- npx -y @modelcontextprotocol/server-everything stdio
   $ mcpkit call -- npx -y @modelcontextprotocol/server-everything stdio call echo message=hi
-  $ mcpkit call --json call get-sum '{"a": 1, "b": 2}' -- npx -y @modelcontextprotocol/server-everything stdio
+  $ mcpkit call --json get-sum '{"a": 1, "b": 2}' -- npx -y @modelcontextprotocol/server-everything stdio
 
 Exit codes:
   ${EXIT.ok}    success
@@ -40,8 +42,10 @@ export function callCommand(): Command {
   return (
     new Command("call")
       .description("Drive any MCP server from the terminal: list, call tools, read, get prompts, complete, watch")
-      .usage("[options] URL [ACTION [ARGS…]]\n       mcpkit call [options] [ACTION [ARGS…]] -- COMMAND [ARGS…]")
-      .argument("[words...]", "the server (a URL, or a command after --), then the action and its arguments")
+      .usage(
+        "[options] URL [TOOL [key=value…] | ACTION [ARGS…]]\n       mcpkit call [options] [TOOL [key=value…] | ACTION [ARGS…]] -- COMMAND [ARGS…]",
+      )
+      .argument("[words...]", "the server (a URL, or a command after --), then a tool and its arguments, or an action")
       .option("--json", "print results as JSON, for scripts")
       .option("-H, --header <header>", 'an HTTP header for every request, "Name: value" (repeatable)', collect)
       .option(

@@ -40,13 +40,14 @@ const isUrl = (word: string | undefined) => word !== undefined && /^https?:\/\//
  *                                         COMMAND, so a server argument that is an action
  *                                         word needs the form above
  *
- * No action means `info`.
+ * No action means `info`. In the first two forms a word that names no action is a tool to
+ * call, so `mcpkit call URL add a=1` reads as it sounds (`call URL call add a=1` still works).
  */
 export function parseInvocation(words: string[], dashed: number): Invocation {
   const before = words.slice(0, words.length - dashed);
   const after = words.slice(words.length - dashed);
   if (dashed === 0) {
-    const [url, action, ...args] = before;
+    const [url, ...rest] = before;
     if (!isUrl(url)) {
       throw new UsageError(
         url === undefined
@@ -54,15 +55,12 @@ export function parseInvocation(words: string[], dashed: number): Invocation {
           : `"${url}" is not a URL; to start a server over stdio, put its command after --`,
       );
     }
-    return { target: httpTarget(url as string), action: actionNamed(action), args };
+    return { target: httpTarget(url as string), ...actionOrTool(rest) };
   }
   if (after.length === 0) throw new UsageError("Give the command that starts the server after --");
   if (isUrl(before[0])) throw new UsageError("Give either a URL or a command after --, not both");
   const [command, ...rest] = after as [string, ...string[]];
-  if (before.length > 0) {
-    const [action, ...args] = before;
-    return { target: { kind: "stdio", command, args: rest }, action: actionNamed(action), args };
-  }
+  if (before.length > 0) return { target: { kind: "stdio", command, args: rest }, ...actionOrTool(before) };
   const at = rest.findIndex(isAction);
   if (at === -1) return { target: { kind: "stdio", command, args: rest }, action: "info", args: [] };
   return {
@@ -80,10 +78,13 @@ function httpTarget(url: string): Target {
   }
 }
 
-function actionNamed(word: string | undefined): ActionName {
-  if (word === undefined) return "info";
-  if (isAction(word)) return word;
-  throw new UsageError(`Unknown action "${word}"; choose one of ${ACTION_NAMES.join(", ")}`);
+/** `ACTION ARGS…`, or `TOOL ARGS…` (a call) when the first word names no action; nothing is `info`. */
+function actionOrTool([word, ...args]: string[]): { action: ActionName; args: string[] } {
+  if (word === undefined) return { action: "info", args: [] };
+  if (isAction(word)) return { action: word, args };
+  if (word.includes("=") || word.trimStart().startsWith("{"))
+    throw new UsageError(`"${word}" is an argument: name the tool first (TOOL key=value…) or an action`);
+  return { action: "call", args: [word, ...args] };
 }
 
 /**

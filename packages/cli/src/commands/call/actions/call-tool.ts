@@ -2,11 +2,12 @@ import type { CallToolResult } from "mcpkit";
 import { parseArgumentWords, toolArguments } from "../arguments.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { contentLines } from "../format/content.js";
+import { ACTION_NAMES } from "../invocation.js";
 import type { Output } from "../output.js";
 import { type Action, interruptible, suggest } from "./session.js";
 
 /**
- * `call TOOL key=value… ['{…}']`: the tool's schema (from tools/list) says how to read
+ * `[call] TOOL key=value… ['{…}']`: the tool's schema (from tools/list) says how to read
  * each value. A result with `isError: true` is the tool failing (server/tools §Error
  * Handling), which exits 1; a JSON-RPC error exits 3.
  */
@@ -19,11 +20,8 @@ export const callTool: Action = (args) => {
     const tool = tools.find((t) => t.name === name);
     if (!tool)
       throw new UsageError(
-        `The server has no tool "${name}"${suggest(
-          name,
-          tools.map((t) => t.name),
-          "tools",
-        )}`,
+        // A tool name stands where an action may: a mistyped action is suggested too.
+        `The server has no tool "${name}"${suggest(name, [...tools.map((t) => t.name), ...ACTION_NAMES], "tools")}`,
       );
     const result = await client.callTool(name, toolArguments(tool, words), { signal, onprogress });
     endProgress();

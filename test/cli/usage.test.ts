@@ -1,0 +1,72 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI_BIN, REPO_ROOT } from "../../packages/mcpkit/test/stdio/helpers.js";
+import { requireBuild } from "../cli-call/helpers.js";
+
+// The command line as a person mistypes it: every usage error exits 2 with a message that
+// says what is wrong, before any server starts; and `--version` loads no command.
+
+const run = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [...args], {
+      env: { ...process.env, NO_COLOR: "1", ...env },
+      timeout: 15_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
+    return { code, stdout, stderr };
+  }
+};
+const mcpkit = (...args: string[]) => run([CLI_BIN, ...args]);
+
+let dir = "";
+beforeAll(() => {
+  requireBuild();
+  dir = mkdtempSync(join(tmpdir(), "mcpkit-usage-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("mcpkit serve: usage errors exit 2 and say what is wrong", () => {
+  it.each([
+    [["serve", "--port", "notaport"], '--port takes a port number from 0 to 65535 (0: any free port), not "notaport"'],
+    [["serve", "--port", "70000"], 'not "70000"'],
+    [["serve", "--port", "-1"], 'not "-1"'],
+    [["serve", "nope"], 'Unknown server "nope"; choose one of everything, workspace'],
+    [["serve", "everything", "--db", "x.sqlite"], "--db applies to the workspace server only"],
+    [["serve", "--max-read-bytes", "lots"], '--max-read-bytes must be a positive whole number, not "lots"'],
+    [["serve", "--jwks-url", "http://127.0.0.1:1/jwks"], "Authorization applies to HTTP: add --port"],
+    [["serve", "--bogus"], "unknown option '--bogus'"],
+    [["serve", "--port"], "option '--port <port>' argument missing"],
+    [["serv"], "unknown command 'serv'"],
+  ])("mcpkit %j", async (args, message) => {
+    const result = await mcpkit(...args);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).not.toContain("NaN");
+    expect(result.code).toBe(2);
+  });
+});
+
+describe("mcpkit --version", () => {
+  it("prints the CLI's version and the Node.js it runs on, and loads neither command", async () => {
+    const log = join(dir, "imports.log");
+    const hook = join(REPO_ROOT, "test/cli/fixtures/record-imports.mjs");
+    const version = await run(["--import", hook, CLI_BIN, "--version"], { IMPORT_LOG: log });
+    const manifest = JSON.parse(readFileSync(join(REPO_ROOT, "packages/cli/package.json"), "utf8"));
+    expect(version).toMatchObject({ code: 0, stdout: `${manifest.version} (Node.js ${process.version})\n` });
+    const imported = readFileSync(log, "utf8");
+    expect(imported).toContain("/packages/cli/dist/main.js");
+    expect(imported).not.toContain("/commands/serve.js");
+    expect(imported).not.toContain("/commands/call/");
+    expect(imported).not.toMatch(/node_modules\/mcpkit|packages\/mcpkit\//);
+
+    // The same hook sees a command load when one runs: the check above can fail.
+    rmSync(log);
+    expect((await run(["--import", hook, CLI_BIN, "serve", "--port", "x"], { IMPORT_LOG: log })).code).toBe(2);
+    expect(readFileSync(log, "utf8")).toContain("/commands/serve.js");
+  });
+});
