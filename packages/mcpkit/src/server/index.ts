@@ -26,6 +26,8 @@ export type {
   ResourceTemplateConfig,
   TemplateReadHandler,
 } from "./registry/resource.js";
+export { readSkillDirectory } from "./registry/skill-directory.js";
+export type { SkillConfig } from "./registry/skill.js";
 export type { ToolArgs, ToolConfig, ToolHandler, ToolReturn } from "./registry/tool.js";
 export { createServer, type Handle, McpServer } from "./server.js";
 export type { ServerSession, SessionOptions } from "./session.js";
