@@ -15,4 +15,11 @@ export {
   createClient,
   type ServerDescription,
 } from "./client.js";
+export {
+  type SkillEntry,
+  type SkillFrontmatter,
+  type SkillResource,
+  SKILLS_EXTENSION,
+} from "../protocol/skills.js";
+export { type LoadedSkill, type LoadSkillOptions, type SkillRefusal, SkillVerificationError } from "./skills.js";
 export type { ListenOptions, Subscription, SubscriptionEnd, SubscriptionListener } from "./subscription.js";

@@ -26,6 +26,7 @@ export type {
   ResourceTemplateConfig,
   TemplateReadHandler,
 } from "./registry/resource.js";
+export { type SkillEntry, SKILLS_EXTENSION } from "../protocol/skills.js";
 export { readSkillDirectory } from "./registry/skill-directory.js";
 export type { SkillConfig } from "./registry/skill.js";
 export type { ToolArgs, ToolConfig, ToolHandler, ToolReturn } from "./registry/tool.js";
