@@ -29,14 +29,7 @@ import type { CallOptions, ClientEra, EraHost, ServerDescription } from "./eras/
 import { type NotificationListener, NotificationListeners } from "./listeners.js";
 import { ClientLists } from "./lists.js";
 import { type ClientOptions, implementationOf } from "./options.js";
-import {
-  getSkill,
-  type LoadedSkill,
-  type LoadSkillOptions,
-  listSkills,
-  loadSkill,
-  type SkillsPeer,
-} from "./skills.js";
+import { getSkill, type LoadedSkill, type LoadSkillOptions, listSkills, loadSkill, type SkillsPeer } from "./skills.js";
 import type { ListenOptions, Subscription, SubscriptionListener } from "./subscription.js";
 
 export type { ClientRequestContext } from "./answer.js";
@@ -233,7 +226,10 @@ export class Client {
 
   private skillsPeer(): SkillsPeer {
     if (!this.connected().serverCapabilities.extensions?.[SKILLS_EXTENSION]) {
-      throw new McpError(ErrorCode.MethodNotFound, `The server does not offer skills (no ${SKILLS_EXTENSION} extension)`);
+      throw new McpError(
+        ErrorCode.MethodNotFound,
+        `The server does not offer skills (no ${SKILLS_EXTENSION} extension)`,
+      );
     }
     return { request: (method, params) => this.request(method, params), readResource: (uri) => this.readResource(uri) };
   }

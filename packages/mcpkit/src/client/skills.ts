@@ -120,7 +120,8 @@ export async function loadSkill(
     if (!listed) return fetchBytes(peer, uri);
     const file = listed.find((r) => r.uri === uri);
     // Checked before fetching: an unlisted file is a change to the skill.
-    if (!file) throw new SkillVerificationError(uri, "unlisted", `${uri} is not listed in the skill's entry; refusing it`);
+    if (!file)
+      throw new SkillVerificationError(uri, "unlisted", `${uri} is not listed in the skill's entry; refusing it`);
     const bytes = await fetchBytes(peer, uri);
     verify(file, bytes);
     return bytes;

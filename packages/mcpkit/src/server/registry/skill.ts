@@ -93,7 +93,9 @@ export function skillDefinition(path: string, config: SkillConfig): SkillDefinit
     typeof frontmatter.description !== "string" ||
     frontmatter.description === ""
   ) {
-    throw new TypeError(`${SKILL_FILE} of skill "${path}" must begin with YAML frontmatter giving name and description`);
+    throw new TypeError(
+      `${SKILL_FILE} of skill "${path}" must begin with YAML frontmatter giving name and description`,
+    );
   }
   const name = frontmatter.name;
   const last = path.split("/").at(-1);

@@ -1,8 +1,8 @@
 import { invalidParams } from "../../../jsonrpc/errors.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
+import { DIRECTORY_MIME_TYPE, SKILLS_EXTENSION } from "../../../protocol/skills.js";
 import type { ServerCapabilities } from "../../../protocol/types/capabilities.js";
 import type { Resource } from "../../../protocol/types/features.js";
-import { DIRECTORY_MIME_TYPE, SKILLS_EXTENSION } from "../../../protocol/skills.js";
 import type { Registry } from "../../registry/registry.js";
 import type { MethodTable } from "../call.js";
 import { encodeDescriptor } from "../encode.js";
