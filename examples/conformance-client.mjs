@@ -73,8 +73,16 @@ function oauthClient(ctx) {
           client_secret: secret,
         }
       : undefined;
+  // Workload identity federation: the suite plays the platform and hands over its JWT.
+  /** @type {import("mcpkit/auth").WorkloadIdentity | undefined} */
+  const workload =
+    typeof ctx.valid_jwt === "string"
+      ? { assertion: ctx.valid_jwt, ...(clientId && { client_id: clientId }) }
+      : undefined;
   const preRegistered =
-    !machine && !enterprise && clientId ? { client_id: clientId, ...(secret && { client_secret: secret }) } : undefined;
+    !machine && !enterprise && !workload && clientId
+      ? { client_id: clientId, ...(secret && { client_secret: secret }) }
+      : undefined;
   return new OAuthClient({
     serverUrl: url,
     redirectUri: "http://localhost:3333/callback",
@@ -89,6 +97,7 @@ function oauthClient(ctx) {
     clientName: "mcpkit-conformance-client",
     ...(machine && { machine }),
     ...(enterprise && { enterprise }),
+    ...(workload && { workload }),
   });
 }
 
