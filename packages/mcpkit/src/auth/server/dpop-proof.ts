@@ -85,7 +85,7 @@ export async function verifyDPoPProof(proof: string, expected: ProofExpectations
   let payload: JWTPayload;
   try {
     const key = await importJWK(jwk, header.alg);
-    ({ payload } = await jwtVerify(proof, key, { algorithms: [header.alg], typ: "dpop+jwt" }));
+    ({ payload } = await jwtVerify(proof, key, { algorithms: [header.alg] }));
   } catch (error) {
     throw new DPoPProofError("The DPoP proof's signature does not verify with its jwk", { cause: error });
   }
