@@ -9,7 +9,13 @@ import {
   type JWK,
   SignJWT,
 } from "jose";
-import { memoryStorage, OAuthClient, type OAuthStorage, parseChallenges } from "mcpkit/auth";
+import {
+  memoryStorage,
+  OAuthClient,
+  type OAuthStorage,
+  parseChallenges,
+  type ResourceServerOptions,
+} from "mcpkit/auth";
 import { Client } from "mcpkit/client";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { createServer } from "mcpkit/server";
@@ -175,7 +181,7 @@ async function newKey() {
 }
 
 describe("a resource server accepting DPoP (RFC 9449 §7)", () => {
-  async function setup(dpop: Parameters<typeof protectedMcp>[2]["dpop"] = true) {
+  async function setup(dpop: ResourceServerOptions["dpop"] = true) {
     const mcp = await protectedMcp(server(), as, { dpop });
     closers.push(mcp.close);
     const key = await newKey();
