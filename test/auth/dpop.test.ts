@@ -19,19 +19,10 @@ import {
 import { Client } from "mcpkit/client";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { createServer } from "mcpkit/server";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startAuthorizationServer, type TestAuthorizationServer } from "./authorization-server.js";
-import { initialize, post, protectedMcp } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { initialize, perTestAuthorizationServer, post, protectedMcp } from "./helpers.js";
 
-let as: TestAuthorizationServer;
-let closers: (() => Promise<void>)[] = [];
-beforeEach(async () => {
-  as = await startAuthorizationServer();
-  closers = [() => as.close()];
-});
-afterEach(async () => {
-  for (const close of closers.reverse()) await close().catch(() => {});
-});
+const fx = perTestAuthorizationServer();
 
 function server() {
   const s = createServer({ name: "vault", version: "1" });
@@ -76,15 +67,15 @@ async function login(
   });
   const client = new Client({ name: "dpop-test", version: "1", protocolVersion });
   await client.connect(streamableHttpClientTransport(url, { auth: oauth, fetch: fetchImpl }));
-  closers.push(() => client.close());
+  fx.closers.push(() => client.close());
   return { client, oauth };
 }
 
 describe.each(["2025-11-25", "2026-07-28"] as const)("DPoP end to end (%s)", (protocolVersion) => {
   it("binds the token to the client's key and proves possession afresh on every request", async () => {
-    as.dpop = true;
-    const mcp = await protectedMcp(server(), as, { dpop: true });
-    closers.push(mcp.close);
+    fx.as.dpop = true;
+    const mcp = await protectedMcp(server(), fx.as, { dpop: true });
+    fx.closers.push(mcp.close);
     const { sent, fetchImpl } = recordingFetch();
     const { client, oauth } = await login(mcp.url, fetchImpl, protocolVersion);
     expect((await client.callTool("whoami")).content).toEqual([{ type: "text", text: "you are user-ada" }]);
@@ -92,7 +83,7 @@ describe.each(["2025-11-25", "2026-07-28"] as const)("DPoP end to end (%s)", (pr
     // The token request carried a proof, and the token is bound to that proof's key.
     const tokens = await oauth.tokens();
     expect(tokens?.token_type.toLowerCase()).toBe("dpop");
-    const tokenProof = sent.find((r) => r.url === `${as.issuer}/token`)?.headers.get("dpop") as string;
+    const tokenProof = sent.find((r) => r.url === `${fx.as.issuer}/token`)?.headers.get("dpop") as string;
     const proofKey = decodeProtectedHeader(tokenProof).jwk as JWK;
     const cnf = decodeJwt(tokens?.access_token as string).cnf as { jkt: string };
     expect(cnf.jkt).toBe(await calculateJwkThumbprint(proofKey, "sha256"));
@@ -115,9 +106,9 @@ describe.each(["2025-11-25", "2026-07-28"] as const)("DPoP end to end (%s)", (pr
   });
 
   it("never sends a bound token it holds no key for (another client sharing the storage)", async () => {
-    as.dpop = true;
-    const mcp = await protectedMcp(server(), as, { dpop: true });
-    closers.push(mcp.close);
+    fx.as.dpop = true;
+    const mcp = await protectedMcp(server(), fx.as, { dpop: true });
+    fx.closers.push(mcp.close);
     const storage = memoryStorage();
     const { oauth } = await login(mcp.url, fetch, protocolVersion, storage);
     expect((await oauth.tokens())?.dpop_jkt).toBeTruthy();
@@ -131,21 +122,21 @@ describe.each(["2025-11-25", "2026-07-28"] as const)("DPoP end to end (%s)", (pr
     // Asked to make a request, it authorizes again with its own key instead.
     const { sent, fetchImpl } = recordingFetch();
     await login(mcp.url, fetchImpl, protocolVersion, storage);
-    expect(sent.filter((r) => r.url === `${as.issuer}/token`)).toHaveLength(1);
+    expect(sent.filter((r) => r.url === `${fx.as.issuer}/token`)).toHaveLength(1);
     expect(sent.filter((r) => r.headers.get("authorization")?.startsWith("Bearer")).map((r) => r.url)).toEqual([]);
   });
 
   it("retries with the nonce the authorization server and the MCP server ask for", async () => {
-    as.dpop = true;
-    as.dpopNonce = "as-nonce-1";
-    const mcp = await protectedMcp(server(), as, { dpop: { required: true, nonce: true } });
-    closers.push(mcp.close);
+    fx.as.dpop = true;
+    fx.as.dpopNonce = "as-nonce-1";
+    const mcp = await protectedMcp(server(), fx.as, { dpop: { required: true, nonce: true } });
+    fx.closers.push(mcp.close);
     const { sent, fetchImpl } = recordingFetch();
     const { client } = await login(mcp.url, fetchImpl, protocolVersion);
     expect((await client.callTool("whoami")).content).toEqual([{ type: "text", text: "you are user-ada" }]);
 
     // Token endpoint: once without a nonce (use_dpop_nonce), once with it.
-    const tokenRequests = sent.filter((r) => r.url === `${as.issuer}/token`);
+    const tokenRequests = sent.filter((r) => r.url === `${fx.as.issuer}/token`);
     expect(tokenRequests.map((r) => [r.status, decodeJwt(r.headers.get("dpop") as string).nonce])).toEqual([
       [400, undefined],
       [200, "as-nonce-1"],
@@ -182,10 +173,10 @@ async function newKey() {
 
 describe("a resource server accepting DPoP (RFC 9449 §7)", () => {
   async function setup(dpop: ResourceServerOptions["dpop"] = true) {
-    const mcp = await protectedMcp(server(), as, { dpop });
-    closers.push(mcp.close);
+    const mcp = await protectedMcp(server(), fx.as, { dpop });
+    fx.closers.push(mcp.close);
     const key = await newKey();
-    const token = await as.sign({ aud: mcp.url, sub: "user-ada", scope: "tools:read", cnf: { jkt: key.jkt } });
+    const token = await fx.as.sign({ aud: mcp.url, sub: "user-ada", scope: "tools:read", cnf: { jkt: key.jkt } });
     const ath = createHash("sha256").update(token).digest("base64url");
     const good = (extra: Record<string, unknown> = {}) => proofOf(key, { htm: "POST", htu: mcp.url, ath, ...extra });
     const send = (proof: string | undefined, scheme = "DPoP", bearer = token) =>
@@ -286,17 +277,17 @@ describe("a resource server accepting DPoP (RFC 9449 §7)", () => {
 
   it("refuses unbound Bearer tokens when DPoP is required, naming only the DPoP scheme", async () => {
     const { mcp, send } = await setup({ required: true });
-    const unbound = await as.sign({ aud: mcp.url, sub: "user-ada", scope: "tools:read" });
+    const unbound = await fx.as.sign({ aud: mcp.url, sub: "user-ada", scope: "tools:read" });
     const response = await send(undefined, "Bearer", unbound);
     expect(response.status).toBe(401);
     expect(parseChallenges(response.headers.get("www-authenticate")).map((c) => c.scheme)).toEqual(["dpop"]);
   });
 
   it("refuses a DPoP proof when DPoP is off", async () => {
-    const mcp = await protectedMcp(server(), as);
-    closers.push(mcp.close);
+    const mcp = await protectedMcp(server(), fx.as);
+    fx.closers.push(mcp.close);
     const key = await newKey();
-    const token = await as.sign({ aud: mcp.url, sub: "user-ada", scope: "tools:read", cnf: { jkt: key.jkt } });
+    const token = await fx.as.sign({ aud: mcp.url, sub: "user-ada", scope: "tools:read", cnf: { jkt: key.jkt } });
     const proof = await proofOf(key, { htm: "POST", htu: mcp.url });
     const response = await post(mcp.url, initialize, { authorization: `DPoP ${token}`, dpop: proof });
     expect(response.status).toBe(401);

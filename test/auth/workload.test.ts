@@ -6,23 +6,16 @@ import { fileAssertion, OAuthClient } from "mcpkit/auth";
 import { Client } from "mcpkit/client";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { createServer } from "mcpkit/server";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startAuthorizationServer, type TestAuthorizationServer } from "./authorization-server.js";
-import { protectedMcp } from "./helpers.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { perTestAuthorizationServer, protectedMcp } from "./helpers.js";
 
 const PLATFORM = "https://kubernetes.default.svc";
-let as: TestAuthorizationServer;
+const fx = perTestAuthorizationServer();
 let platformKey: CryptoKey;
-let closers: (() => Promise<void>)[] = [];
 beforeEach(async () => {
-  as = await startAuthorizationServer();
   const { publicKey, privateKey } = await generateKeyPair("ES256");
   platformKey = privateKey;
-  as.trustWorkload = { issuer: PLATFORM, key: publicKey };
-  closers = [() => as.close()];
-});
-afterEach(async () => {
-  for (const close of closers.reverse()) await close().catch(() => {});
+  fx.as.trustWorkload = { issuer: PLATFORM, key: publicKey };
 });
 
 /** What the platform would mount for the workload: a short-lived JWT for one audience. */
@@ -45,14 +38,14 @@ function server() {
 async function connect(url: string, oauth: OAuthClient) {
   const client = new Client({ name: "workload-test", version: "1" });
   await client.connect(streamableHttpClientTransport(url, { auth: oauth }));
-  closers.push(() => client.close());
+  fx.closers.push(() => client.close());
   return client;
 }
 
 describe("workload identity federation (JWT bearer with a platform token)", () => {
   it("trades the platform's token for an access token, asking for it with the issuer as audience", async () => {
-    const mcp = await protectedMcp(server(), as);
-    closers.push(mcp.close);
+    const mcp = await protectedMcp(server(), fx.as);
+    fx.closers.push(mcp.close);
     const asked: { audience: string; resource: string }[] = [];
     const oauth = new OAuthClient({
       serverUrl: mcp.url,
@@ -67,14 +60,14 @@ describe("workload identity federation (JWT bearer with a platform token)", () =
     expect((await client.callTool("whoami")).content).toEqual([
       { type: "text", text: "you are system:serviceaccount:ci:builder" },
     ]);
-    expect(asked).toEqual([{ audience: as.issuer, resource: mcp.url }]);
-    expect(as.grants).toEqual(["urn:ietf:params:oauth:grant-type:jwt-bearer"]);
-    expect(as.authorizations).toEqual([]); // nobody was sent to a browser
+    expect(asked).toEqual([{ audience: fx.as.issuer, resource: mcp.url }]);
+    expect(fx.as.grants).toEqual(["urn:ietf:params:oauth:grant-type:jwt-bearer"]);
+    expect(fx.as.authorizations).toEqual([]); // nobody was sent to a browser
   });
 
   it("reports a refused assertion as it is, without retrying or trying another grant", async () => {
-    const mcp = await protectedMcp(server(), as);
-    closers.push(mcp.close);
+    const mcp = await protectedMcp(server(), fx.as);
+    fx.closers.push(mcp.close);
     const oauth = new OAuthClient({
       serverUrl: mcp.url,
       workload: { assertion: await platformToken("https://another-authorization-server.example") },
@@ -85,31 +78,31 @@ describe("workload identity federation (JWT bearer with a platform token)", () =
       },
     });
     await expect(connect(mcp.url, oauth)).rejects.toThrow(/invalid_grant/);
-    expect(as.grants).toEqual(["urn:ietf:params:oauth:grant-type:jwt-bearer"]);
-    expect(as.authorizations).toEqual([]);
+    expect(fx.as.grants).toEqual(["urn:ietf:params:oauth:grant-type:jwt-bearer"]);
+    expect(fx.as.authorizations).toEqual([]);
   });
 
   it("reads the token from the platform's file each time, so a rotated token is used", async () => {
     const dir = await mkdtemp(join(tmpdir(), "mcpkit-wif-"));
-    closers.push(() => rm(dir, { recursive: true, force: true }));
+    fx.closers.push(() => rm(dir, { recursive: true, force: true }));
     const file = join(dir, "token");
     const read = fileAssertion(file);
-    await writeFile(file, `${await platformToken(as.issuer, "first")}\n`);
+    await writeFile(file, `${await platformToken(fx.as.issuer, "first")}\n`);
     expect(decodeJwt(await read()).sub).toBe("first");
-    await writeFile(file, await platformToken(as.issuer, "second"));
+    await writeFile(file, await platformToken(fx.as.issuer, "second"));
     expect(decodeJwt(await read()).sub).toBe("second");
     await writeFile(file, "");
     await expect(read()).rejects.toThrow(/empty/);
   });
 
   it("binds the workload's token with DPoP when the authorization server supports it", async () => {
-    as.dpop = true;
-    const mcp = await protectedMcp(server(), as, { dpop: { required: true } });
-    closers.push(mcp.close);
+    fx.as.dpop = true;
+    const mcp = await protectedMcp(server(), fx.as, { dpop: { required: true } });
+    fx.closers.push(mcp.close);
     const oauth = new OAuthClient({ serverUrl: mcp.url, workload: { assertion: (r) => platformToken(r.audience) } });
     const client = await connect(mcp.url, oauth);
     expect((await client.callTool("whoami")).content).toHaveLength(1);
     expect((await oauth.tokens())?.token_type.toLowerCase()).toBe("dpop");
-    expect(as.dpopProofs).toHaveLength(1);
+    expect(fx.as.dpopProofs).toHaveLength(1);
   });
 });
