@@ -6,7 +6,7 @@
 // handshake for older servers. Each scenario does what its description asks; any other
 // scenario connects, lists and calls tools, and closes. The exit status says whether that worked.
 import { OAuthClient } from "mcpkit/auth";
-import { Client } from "mcpkit/client";
+import { Client, SkillVerificationError } from "mcpkit/client";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
 
 const url = process.argv[2] ?? "";
@@ -73,8 +73,16 @@ function oauthClient(ctx) {
           client_secret: secret,
         }
       : undefined;
+  // Workload identity federation: the suite plays the platform and hands over its JWT.
+  /** @type {import("mcpkit/auth").WorkloadIdentity | undefined} */
+  const workload =
+    typeof ctx.valid_jwt === "string"
+      ? { assertion: ctx.valid_jwt, ...(clientId && { client_id: clientId }) }
+      : undefined;
   const preRegistered =
-    !machine && !enterprise && clientId ? { client_id: clientId, ...(secret && { client_secret: secret }) } : undefined;
+    !machine && !enterprise && !workload && clientId
+      ? { client_id: clientId, ...(secret && { client_secret: secret }) }
+      : undefined;
   return new OAuthClient({
     serverUrl: url,
     redirectUri: "http://localhost:3333/callback",
@@ -89,6 +97,7 @@ function oauthClient(ctx) {
     clientName: "mcpkit-conformance-client",
     ...(machine && { machine }),
     ...(enterprise && { enterprise }),
+    ...(workload && { workload }),
   });
 }
 
@@ -231,7 +240,39 @@ const scenarios = {
       }
     });
   },
+
+  // Skills extension (SEP-2640): listing fetches no file (Lazy Retrieval).
+  async "sep-2640-client-no-prefetch"() {
+    await withClient(async (client) => {
+      const skills = await client.skills();
+      console.log(`skills: ${skills.map((s) => s.frontmatter.name).join(", ")}`);
+    });
+  },
+
+  // The server tampers with SKILL.md (digest, size, frontmatter): loading must refuse it,
+  // so the supporting file is never read.
+  "sep-2640-client-verify-digest": loadEverySkill,
+  "sep-2640-client-verify-size": loadEverySkill,
+  "sep-2640-client-verify-frontmatter": loadEverySkill,
 };
+
+/** Loads each listed skill and reads its supporting files; a refused skill is reported and skipped. */
+async function loadEverySkill() {
+  await withClient(async (client) => {
+    for (const entry of await client.skills()) {
+      try {
+        const skill = await client.loadSkill(entry);
+        const root = entry.uri.slice(0, -"SKILL.md".length);
+        for (const file of Array.isArray(entry.resources) ? entry.resources : []) {
+          if (file.uri !== entry.uri) console.log((await skill.readText(file.uri.slice(root.length))).trim());
+        }
+      } catch (error) {
+        if (!(error instanceof SkillVerificationError)) throw error;
+        console.error(`refused ${entry.uri}: ${error.message}`);
+      }
+    }
+  });
+}
 
 /** Any other scenario (auth/* and newer ones): connect, list the tools, call the first, close. */
 async function fallback() {

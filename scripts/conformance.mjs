@@ -40,21 +40,43 @@ async function scoredScenarios(node24, revision) {
   return scored;
 }
 
-/** Reads every scenario's checks.json under `dir`: scenario name → failing checks. */
-function verdicts(dir, prefix, into = new Map(), nested = "") {
+/**
+ * Extension scenarios (`--suite all`, outside every revision's requirements) that npm test
+ * counts like the scored ones. Run once, with the latest revision, one `--scenario` each.
+ */
+export const EXTENSION_SCENARIOS = {
+  server: ["sep-2640-skills-enumeration", "sep-2640-skills-manifest", "sep-2640-skills-directory"],
+  client: [
+    "sep-2640-client-no-prefetch",
+    "sep-2640-client-verify-digest",
+    "sep-2640-client-verify-size",
+    "sep-2640-client-verify-frontmatter",
+    "auth/dpop",
+    "auth/dpop-nonce",
+    "auth/wif-jwt-bearer",
+  ],
+};
+const EXTENSION_REVISION = "2026-07-28";
+
+/**
+ * Reads every scenario's checks.json under `dir`: scenario name → failing checks. With
+ * `requireSuccess`, a scenario whose checks were all skipped failed: it tested nothing.
+ */
+function verdicts(dir, prefix, requireSuccess = false, into = new Map(), nested = "") {
   if (!existsSync(dir)) return into;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (!entry.isDirectory()) continue;
     const file = join(dir, entry.name, "checks.json");
     if (!existsSync(file)) {
       // Scenario names with a slash (auth/…) are saved one folder down.
-      verdicts(join(dir, entry.name), "", into, `${nested}${entry.name}/`);
+      verdicts(join(dir, entry.name), "", requireSuccess, into, `${nested}${entry.name}/`);
       continue;
     }
     // Folder names are `<prefix><scenario>-<timestamp>`.
     const name = nested + entry.name.slice(prefix.length).replace(/-\d{4}-\d{2}-\d{2}T.*$/, "");
     const checks = JSON.parse(readFileSync(file, "utf8"));
     const failing = checks.filter((c) => c.status === "FAILURE").map((c) => `${c.id}: ${c.errorMessage ?? ""}`);
+    if (requireSuccess && !checks.some((c) => c.status === "SUCCESS")) failing.push("no check succeeded (all skipped)");
     into.set(name, [...(into.get(name) ?? []), ...failing]);
   }
   return into;
@@ -118,6 +140,13 @@ export async function runConformance(revision) {
       "60000",
     ]);
     results.push(...scoredResults("server", scored.server, verdicts(serverDir, "server-")));
+    if (revision === EXTENSION_REVISION) {
+      const extensionDir = join(out, "server-extensions");
+      for (const scenario of EXTENSION_SCENARIOS.server) {
+        await run(node24, [cli, "server", "--url", server.url, "--scenario", scenario, "-o", extensionDir]);
+      }
+      results.push(...scoredResults("server", EXTENSION_SCENARIOS.server, verdicts(extensionDir, "server-", true)));
+    }
   } finally {
     server.stop();
   }
@@ -136,6 +165,28 @@ export async function runConformance(revision) {
     "120000",
   ]);
   results.push(...scoredResults("client", scored.client, verdicts(clientDir, "")));
+  if (revision === EXTENSION_REVISION) {
+    const extensionDir = join(out, "client-extensions");
+    const queue = [...EXTENSION_SCENARIOS.client];
+    const worker = async () => {
+      for (let scenario = queue.shift(); scenario; scenario = queue.shift()) {
+        const args = [
+          "client",
+          "--command",
+          command,
+          "--scenario",
+          scenario,
+          "-o",
+          extensionDir,
+          "--timeout",
+          "120000",
+        ];
+        await run(node24, [cli, ...args]);
+      }
+    };
+    await Promise.all([worker(), worker()]);
+    results.push(...scoredResults("client", EXTENSION_SCENARIOS.client, verdicts(extensionDir, "", true)));
+  }
   rmSync(out, { recursive: true, force: true });
   return results;
 }

@@ -1,14 +1,28 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type CryptoKey, decodeProtectedHeader, exportJWK, generateKeyPair, type JWK, jwtVerify, SignJWT } from "jose";
+import {
+  type CryptoKey,
+  calculateJwkThumbprint,
+  decodeJwt,
+  decodeProtectedHeader,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  type JWK,
+  jwtVerify,
+  SignJWT,
+} from "jose";
 
 /**
  * A small OAuth 2.1 authorization server for tests, on 127.0.0.1: metadata (RFC 8414),
  * dynamic registration, an authorization endpoint that approves at once (redirecting
  * with code, state and iss), PKCE-checked code exchange, refresh, and ES256 JWT access
  * tokens for the requested `resource`; with `trustIdp`, the JWT bearer grant for ID-JAGs
- * (enterprise-managed authorization). Everything it did is recorded for assertions.
+ * (enterprise-managed authorization); with `trustWorkload`, the JWT bearer grant for
+ * platform-issued workload tokens; with `dpop`, DPoP-bound tokens (RFC 9449 §5) for
+ * requests with a valid proof, and `dpopNonce` demanded in proofs (§8). Everything it did
+ * is recorded for assertions.
  */
 export interface TestAuthorizationServer {
   issuer: string;
@@ -25,6 +39,14 @@ export interface TestAuthorizationServer {
   machineClients: Map<string, string>;
   /** Accepts ID-JAGs from this IdP, presented by this confidential client. */
   trustIdp: { issuer: string; key: CryptoKey; clientId: string; clientSecret: string } | undefined;
+  /** Accepts workload tokens (audience: this issuer) signed by this platform's key, no client authentication. */
+  trustWorkload: { issuer: string; key: CryptoKey } | undefined;
+  /** Advertises DPoP (ES256) and binds tokens to the key of a valid proof. */
+  dpop: boolean;
+  /** A nonce every token request's proof must carry (use_dpop_nonce otherwise). */
+  dpopNonce: string | undefined;
+  /** DPoP proofs seen at the token endpoint (decoded claims), valid or not. */
+  dpopProofs: Record<string, unknown>[];
   /** Signs a token directly (for verifier tests). */
   sign(
     claims: Record<string, unknown>,
@@ -62,6 +84,10 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
     tokenLifetime: 3600,
     grantScopes: undefined,
     trustIdp: undefined,
+    trustWorkload: undefined,
+    dpop: false,
+    dpopNonce: undefined,
+    dpopProofs: [],
     machineClients: new Map(),
     sign: (claims, options = {}) =>
       new SignJWT(claims)
@@ -74,8 +100,30 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
     close: async () => {},
   };
 
-  const issue = async (clientId: string, resource: string, scope: string, subject = "user-ada") => {
-    const access = await new SignJWT({ scope, client_id: clientId })
+  /** RFC 9449 §4.3 at the token endpoint: the thumbprint of a valid proof's key, or why it is not valid. */
+  const checkProof = async (proof: string): Promise<{ jkt: string } | { error: string }> => {
+    try {
+      const header = decodeProtectedHeader(proof);
+      if (header.typ !== "dpop+jwt" || header.alg !== "ES256" || !header.jwk) return { error: "bad header" };
+      const { payload } = await jwtVerify(proof, await importJWK(header.jwk, "ES256"));
+      state.dpopProofs.push(payload);
+      if (payload.htm !== "POST" || payload.htu !== `${issuer}/token` || typeof payload.jti !== "string")
+        return { error: "wrong htm, htu or jti" };
+      if (typeof payload.iat !== "number" || Math.abs(Date.now() / 1000 - payload.iat) > 60) return { error: "stale" };
+      return { jkt: await calculateJwkThumbprint(header.jwk, "sha256") };
+    } catch {
+      return { error: "unverifiable" };
+    }
+  };
+
+  const issue = async (
+    clientId: string,
+    resource: string,
+    scope: string,
+    subject = "user-ada",
+    jkt: string | undefined = undefined,
+  ) => {
+    const access = await new SignJWT({ scope, client_id: clientId, ...(jkt && { cnf: { jkt } }) })
       .setProtectedHeader({ alg: "ES256", kid: "test-key" })
       .setIssuer(issuer)
       .setSubject(subject)
@@ -87,7 +135,7 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
     refreshTokens.set(refresh, { clientId, resource, scope, subject });
     return {
       access_token: access,
-      token_type: "Bearer",
+      token_type: jkt ? "DPoP" : "Bearer",
       expires_in: state.tokenLifetime,
       refresh_token: refresh,
       scope,
@@ -109,6 +157,7 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
         token_endpoint_auth_methods_supported: ["none"],
         scopes_supported: ["tools:read", "tools:admin", "offline_access"],
         authorization_response_iss_parameter_supported: true,
+        ...(state.dpop && { dpop_signing_alg_values_supported: ["ES256"] }),
       });
     }
     if (url.pathname === "/jwks") return json(res, 200, { keys: [jwk] });
@@ -145,6 +194,18 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
       const form = await readForm(req);
       const grant = form.get("grant_type") ?? "";
       state.grants.push(grant);
+      let jkt: string | undefined;
+      const proof = req.headers.dpop;
+      if (state.dpop && typeof proof === "string") {
+        const checked = await checkProof(proof);
+        if ("error" in checked)
+          return json(res, 400, { error: "invalid_dpop_proof", error_description: checked.error });
+        if (state.dpopNonce && decodeJwt(proof).nonce !== state.dpopNonce) {
+          res.writeHead(400, { "content-type": "application/json", "dpop-nonce": state.dpopNonce });
+          return res.end(JSON.stringify({ error: "use_dpop_nonce" }));
+        }
+        jkt = checked.jkt;
+      }
       if (grant === "authorization_code") {
         const entry = codes.get(form.get("code") ?? "");
         codes.delete(form.get("code") ?? "");
@@ -154,7 +215,7 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
           return json(res, 400, { error: "invalid_grant" });
         }
         if (form.get("resource") !== entry.resource) return json(res, 400, { error: "invalid_target" });
-        return json(res, 200, await issue(entry.clientId, entry.resource, entry.scope));
+        return json(res, 200, await issue(entry.clientId, entry.resource, entry.scope, undefined, jkt));
       }
       if (grant === "refresh_token") {
         const entry = refreshTokens.get(form.get("refresh_token") ?? "");
@@ -163,7 +224,7 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
         return json(
           res,
           200,
-          await issue(entry.clientId, form.get("resource") ?? entry.resource, entry.scope, entry.subject),
+          await issue(entry.clientId, form.get("resource") ?? entry.resource, entry.scope, entry.subject, jkt),
         );
       }
       if (grant === "client_credentials") {
@@ -177,6 +238,19 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
         const resource = form.get("resource");
         if (!resource) return json(res, 400, { error: "invalid_target", error_description: "resource is required" });
         return json(res, 200, await issue(id, resource, form.get("scope") ?? "", id));
+      }
+      if (grant === "urn:ietf:params:oauth:grant-type:jwt-bearer" && state.trustWorkload) {
+        if (req.headers.authorization) return json(res, 400, { error: "invalid_request" });
+        try {
+          const { payload } = await jwtVerify(form.get("assertion") ?? "", state.trustWorkload.key, {
+            issuer: state.trustWorkload.issuer,
+            audience: issuer,
+          });
+          const resource = form.get("resource") ?? "";
+          return json(res, 200, await issue(String(payload.sub), resource, form.get("scope") ?? "", payload.sub, jkt));
+        } catch (error) {
+          return json(res, 400, { error: "invalid_grant", error_description: (error as Error).message });
+        }
       }
       if (grant === "urn:ietf:params:oauth:grant-type:jwt-bearer" && state.trustIdp) {
         const trusted = state.trustIdp;

@@ -1,7 +1,8 @@
 import { jwtVerifier, protectedResource, type ResourceServer, type ResourceServerOptions } from "mcpkit/auth";
 import { createStreamableHttpHandler, type Listening, listen, type StreamableHttpHandler } from "mcpkit/http";
 import type { McpServer } from "mcpkit/server";
-import type { TestAuthorizationServer } from "./authorization-server.js";
+import { afterEach, beforeEach } from "vitest";
+import { startAuthorizationServer, type TestAuthorizationServer } from "./authorization-server.js";
 
 /** An MCP server on 127.0.0.1 at /mcp, protected by the test authorization server's tokens. */
 export async function protectedMcp(
@@ -39,3 +40,16 @@ export const post = (url: string, body: unknown, headers: Record<string, string>
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
     body: JSON.stringify(body),
   });
+
+/** Per test: a fresh authorization server, and what to close after the test (last first). */
+export function perTestAuthorizationServer(): { as: TestAuthorizationServer; closers: (() => Promise<void>)[] } {
+  const fixture = { as: undefined as unknown as TestAuthorizationServer, closers: [] as (() => Promise<void>)[] };
+  beforeEach(async () => {
+    fixture.as = await startAuthorizationServer();
+    fixture.closers = [() => fixture.as.close()];
+  });
+  afterEach(async () => {
+    for (const close of fixture.closers.reverse()) await close().catch(() => {});
+  });
+  return fixture;
+}

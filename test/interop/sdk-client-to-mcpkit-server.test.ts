@@ -193,6 +193,7 @@ describe("official SDK client → mcpkit everything server over stdio", () => {
       prompts: { listChanged: true },
       logging: {},
       completions: {},
+      extensions: { "io.modelcontextprotocol/skills": { directoryRead: true } },
     });
   });
 
@@ -300,6 +301,10 @@ describe("official SDK client → mcpkit everything server over stdio", () => {
   it("resources/list and resources/templates/list describe the fixture resources", async () => {
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri).sort()).toEqual([
+      "skill://pdf-processing/SKILL.md",
+      "skill://pdf-processing/references/FORMS.md",
+      "skill://pdf-processing/scripts/extract.py",
+      "skill://pdf-processing/templates/invoice.md",
       "test://static-binary",
       "test://static-text",
       "test://watched-resource",

@@ -1,6 +1,7 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcNotification } from "../jsonrpc/types.js";
 import { mergeCapabilities } from "../protocol/capabilities.js";
+import { SKILLS_EXTENSION, type SkillEntry } from "../protocol/skills.js";
 import type { ClientCapabilities, ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation, LogLevel } from "../protocol/types/common.js";
 import type {
@@ -28,6 +29,7 @@ import type { CallOptions, ClientEra, EraHost, ServerDescription } from "./eras/
 import { type NotificationListener, NotificationListeners } from "./listeners.js";
 import { ClientLists } from "./lists.js";
 import { type ClientOptions, implementationOf } from "./options.js";
+import { getSkill, type LoadedSkill, type LoadSkillOptions, listSkills, loadSkill, type SkillsPeer } from "./skills.js";
 import type { ListenOptions, Subscription, SubscriptionListener } from "./subscription.js";
 
 export type { ClientRequestContext } from "./answer.js";
@@ -201,6 +203,35 @@ export class Client {
   readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
     this.require("resources");
     return this.request("resources/read", { uri }, options);
+  }
+
+  /** Every skill the server lists (the Skills extension's skills/list); fetches no file. */
+  async skills(): Promise<SkillEntry[]> {
+    return listSkills(this.skillsPeer());
+  }
+
+  /** One skill's current entry (skills/get), whether or not the server lists it. */
+  async getSkill(uri: string): Promise<SkillEntry> {
+    return getSkill(this.skillsPeer(), uri);
+  }
+
+  /**
+   * Loads a skill: its SKILL.md is fetched now and verified against the entry (size,
+   * digest, frontmatter); other files are fetched and verified when read. A mismatch is a
+   * SkillVerificationError and the content is not returned.
+   */
+  async loadSkill(skill: SkillEntry | string, options?: LoadSkillOptions): Promise<LoadedSkill> {
+    return loadSkill(this.skillsPeer(), skill, options);
+  }
+
+  private skillsPeer(): SkillsPeer {
+    if (!this.connected().serverCapabilities.extensions?.[SKILLS_EXTENSION]) {
+      throw new McpError(
+        ErrorCode.MethodNotFound,
+        `The server does not offer skills (no ${SKILLS_EXTENSION} extension)`,
+      );
+    }
+    return { request: (method, params) => this.request(method, params), readResource: (uri) => this.readResource(uri) };
   }
 
   /**

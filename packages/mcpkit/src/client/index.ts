@@ -1,4 +1,10 @@
 export { type HeaderParam, type HeaderScan, headerParamValues, scanHeaderParams } from "../protocol/mcp-headers.js";
+export {
+  SKILLS_EXTENSION,
+  type SkillEntry,
+  type SkillFrontmatter,
+  type SkillResource,
+} from "../protocol/skills.js";
 export type {
   CacheHints,
   DiscoverResult,
@@ -15,4 +21,5 @@ export {
   createClient,
   type ServerDescription,
 } from "./client.js";
+export { type LoadedSkill, type LoadSkillOptions, type SkillRefusal, SkillVerificationError } from "./skills.js";
 export type { ListenOptions, Subscription, SubscriptionEnd, SubscriptionListener } from "./subscription.js";

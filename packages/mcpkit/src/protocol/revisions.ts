@@ -91,9 +91,17 @@ const modernMethods = [
   "elicitation/create",
 ];
 
+// Extension methods, on every revision; each exists only where the server declares its extension.
+const extensionMethods = [
+  // The Skills extension (SEP-2640).
+  "skills/list",
+  "skills/get",
+  "resources/directory/read",
+];
+
 function rules(revision: Revision): RevisionRules {
   const modern = isModernRevision(revision);
-  const methods = new Set(modern ? modernMethods : base2024);
+  const methods = new Set([...(modern ? modernMethods : base2024), ...extensionMethods]);
   if (!modern && atLeast(revision, "2025-06-18")) methods.add("elicitation/create");
   if (revision === "2025-11-25") methods.add("notifications/elicitation/complete");
   const contentTypes = new Set(["text", "image", "resource"]);

@@ -1,4 +1,5 @@
 export * from "../content.js";
+export { SKILLS_EXTENSION, type SkillEntry } from "../protocol/skills.js";
 export type {
   Context,
   ElicitFormRequest,
@@ -26,6 +27,8 @@ export type {
   ResourceTemplateConfig,
   TemplateReadHandler,
 } from "./registry/resource.js";
+export type { SkillConfig } from "./registry/skill.js";
+export { readSkillDirectory } from "./registry/skill-directory.js";
 export type { ToolArgs, ToolConfig, ToolHandler, ToolReturn } from "./registry/tool.js";
 export { createServer, type Handle, McpServer } from "./server.js";
 export type { ServerSession, SessionOptions } from "./session.js";

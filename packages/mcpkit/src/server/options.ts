@@ -22,6 +22,8 @@ export interface CachingOptions {
   resourceTemplates?: CacheHint;
   /** resources/read results; a resource's own `cache` setting comes first. */
   reads?: CacheHint;
+  /** skills/list and skills/get results (the Skills extension). */
+  skills?: CacheHint;
 }
 
 export interface ServerOptions extends Implementation {

@@ -1,4 +1,5 @@
 import { mergeCapabilities } from "../protocol/capabilities.js";
+import { SKILL_FILE, SKILLS_EXTENSION } from "../protocol/skills.js";
 import type { ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation } from "../protocol/types/common.js";
 import { REVISIONS, type Revision } from "../protocol/versions.js";
@@ -27,6 +28,7 @@ import {
   type TemplateReadHandler,
   templateEntry,
 } from "./registry/resource.js";
+import { type SkillConfig, type SkillDefinition, skillDefinition } from "./registry/skill.js";
 import { type ToolConfig, type ToolEntry, type ToolHandler, toolEntry } from "./registry/tool.js";
 import type { ServerSession, SessionOptions } from "./session.js";
 
@@ -59,6 +61,7 @@ export class McpServer implements SessionHost {
   readonly resources: FeatureSet<ResourceEntry>;
   readonly templates: FeatureSet<TemplateEntry>;
   readonly prompts: FeatureSet<PromptEntry>;
+  readonly skills: FeatureSet<SkillDefinition>;
   readonly pageSize: number;
   readonly revisions: readonly Revision[];
   readonly onError: (error: unknown) => void;
@@ -93,6 +96,10 @@ export class McpServer implements SessionHost {
     this.resources = new FeatureSet(() => this.listChanged("resources"));
     this.templates = new FeatureSet(() => this.listChanged("resources"));
     this.prompts = new FeatureSet(() => this.listChanged("prompts"));
+    // The extension defines no list_changed of its own; its files are resources, which do.
+    this.skills = new FeatureSet(() => {
+      this.capabilityCache = undefined;
+    });
   }
 
   tool<In extends SchemaInput | undefined = undefined, Out extends SchemaInput | undefined = undefined>(
@@ -121,6 +128,47 @@ export class McpServer implements SessionHost {
     return this.register(this.prompts, entry, "Prompt");
   }
 
+  /**
+   * Publishes a skill (the Skills extension, SEP-2640) at `skill://<path>/`: each file is
+   * a resource, the skill an entry of skills/list and skills/get with every file's digest
+   * and size, and the server declares `io.modelcontextprotocol/skills` with directory reads.
+   */
+  skill(path: string, config: SkillConfig): Handle {
+    const definition = skillDefinition(path, config);
+    const { frontmatter } = definition.entry;
+    const handles = definition.files.map((file) => {
+      const isSkillMd = file.path === SKILL_FILE;
+      const resource = resourceEntry(
+        file.uri,
+        {
+          // SEP-2640 §Resource Metadata: SKILL.md is named and described by its frontmatter.
+          name: isSkillMd ? frontmatter.name : (file.path.split("/").at(-1) as string),
+          ...(isSkillMd && { description: frontmatter.description }),
+          mimeType: file.mimeType,
+          size: typeof file.content === "string" ? Buffer.byteLength(file.content) : file.content.byteLength,
+          enabled: definition.enabled,
+        },
+        () => file.content,
+      );
+      return this.register(this.resources, resource, "Resource");
+    });
+    handles.push(this.register(this.skills, definition, "Skill"));
+    return {
+      get enabled() {
+        return definition.enabled;
+      },
+      enable: () => {
+        for (const h of handles) h.enable();
+      },
+      disable: () => {
+        for (const h of handles) h.disable();
+      },
+      remove: () => {
+        for (const h of handles) h.remove();
+      },
+    };
+  }
+
   /** Tells every session and subscription stream watching `uri` that it changed (notifications/resources/updated). */
   resourceUpdated(uri: string): void {
     void this.events.publish({ type: "resource_updated", uri });
@@ -141,6 +189,7 @@ export class McpServer implements SessionHost {
     if (this.resources.size > 0 || this.templates.size > 0) caps.resources = { subscribe: true, listChanged: true };
     if (this.prompts.size > 0) caps.prompts = { listChanged: true };
     if (this.prompts.size > 0 || this.templates.size > 0) caps.completions = {};
+    if (this.skills.enabled().length > 0) caps.extensions = { [SKILLS_EXTENSION]: { directoryRead: true } };
     return mergeCapabilities(caps, this.options.capabilities);
   }
 

@@ -2,6 +2,7 @@ import { createServer, type McpServer, type ServerOptions } from "mcpkit/server"
 import { registerModernFixtures } from "./modern.js";
 import { registerPrompts } from "./prompts.js";
 import { registerResources } from "./resources.js";
+import { registerSkills } from "./skills.js";
 import { registerTools } from "./tools.js";
 
 /**
@@ -30,5 +31,6 @@ export function createEverythingServer(options: Partial<ServerOptions> = {}): Mc
   registerResources(server, state);
   registerPrompts(server);
   registerModernFixtures(server);
+  registerSkills(server);
   return server;
 }

@@ -1,8 +1,15 @@
 import { importPKCS8 } from "jose";
 import * as oauth from "oauth4webapi";
 import { isLoopbackUrl } from "../../transports/http/localhost.js";
+import type { DPoPSigner } from "./dpop.js";
 import { OAuthError } from "./errors.js";
-import type { ClientRegistration, EnterpriseCredentials, MachineCredentials, StoredTokens } from "./types.js";
+import type {
+  ClientRegistration,
+  EnterpriseCredentials,
+  MachineCredentials,
+  StoredTokens,
+  WorkloadIdentity,
+} from "./types.js";
 
 /**
  * Token endpoint calls through oauth4webapi: the authorization code (with PKCE), refresh,
@@ -16,13 +23,35 @@ export interface GrantContext {
   fetch: typeof fetch;
   /** Plain HTTP is allowed for loopback authorization servers only. */
   insecure: boolean;
+  /** Proves possession of this key at the token endpoint (RFC 9449 §5), when the server supports DPoP. */
+  dpop?: DPoPSigner;
 }
 
 const requestOptions = (ctx: GrantContext, extra: Record<string, string>) => ({
   additionalParameters: { resource: ctx.resource, ...extra },
   [oauth.customFetch]: ctx.fetch,
   ...(ctx.insecure && { [oauth.allowInsecureRequests]: true }),
+  ...(ctx.dpop && { DPoP: ctx.dpop.handle }),
 });
+
+/**
+ * One token request and its processing. RFC 9449 §8: an authorization server that wants a
+ * nonce answers use_dpop_nonce with one (the DPoP handle keeps it); the request is made
+ * once more, with a fresh proof carrying it.
+ */
+async function tokenRequest(
+  ctx: GrantContext,
+  exchange: () => Promise<oauth.TokenEndpointResponse>,
+): Promise<StoredTokens> {
+  let response: oauth.TokenEndpointResponse;
+  try {
+    response = await exchange();
+  } catch (error) {
+    if (!ctx.dpop || !oauth.isDPoPNonceError(error)) throw error;
+    response = await exchange();
+  }
+  return stored(response, ctx.as.issuer, ctx.dpop);
+}
 
 /**
  * client_secret_basic (RFC 6749 §2.3.1): id and secret form-encoded, then Base64. Only
@@ -52,16 +81,17 @@ export function clientAuth(as: oauth.AuthorizationServer, client: ClientRegistra
     : secretBasic(client.client_secret);
 }
 
-function stored(response: oauth.TokenEndpointResponse, issuer: string, previous?: StoredTokens): StoredTokens {
+function stored(response: oauth.TokenEndpointResponse, issuer: string, dpop: DPoPSigner | undefined): StoredTokens {
   const tokens: StoredTokens = {
     access_token: response.access_token,
     token_type: response.token_type,
     issuer,
     obtained_at: Date.now(),
   };
-  const refresh = response.refresh_token ?? previous?.refresh_token;
-  if (refresh) tokens.refresh_token = refresh;
-  if (response.scope ?? previous?.scope) tokens.scope = (response.scope ?? previous?.scope) as string;
+  // RFC 9449 §5: token_type DPoP means the token is bound to the key that made the proof.
+  if (response.token_type.toLowerCase() === "dpop" && dpop) tokens.dpop_jkt = dpop.jkt;
+  if (response.refresh_token) tokens.refresh_token = response.refresh_token;
+  if (response.scope) tokens.scope = response.scope;
   if (typeof response.expires_in === "number") tokens.expires_at = Date.now() + response.expires_in * 1000;
   return tokens;
 }
@@ -83,19 +113,18 @@ export async function exchangeCode(
   codeVerifier: string,
 ): Promise<StoredTokens> {
   try {
-    const response = await oauth.authorizationCodeGrantRequest(
-      ctx.as,
-      { client_id: client.client_id },
-      clientAuth(ctx.as, client),
-      callback,
-      redirectUri,
-      codeVerifier,
-      requestOptions(ctx, {}),
-    );
-    return stored(
-      await oauth.processAuthorizationCodeResponse(ctx.as, { client_id: client.client_id }, response),
-      ctx.as.issuer,
-    );
+    return await tokenRequest(ctx, async () => {
+      const response = await oauth.authorizationCodeGrantRequest(
+        ctx.as,
+        { client_id: client.client_id },
+        clientAuth(ctx.as, client),
+        callback,
+        redirectUri,
+        codeVerifier,
+        requestOptions(ctx, {}),
+      );
+      return oauth.processAuthorizationCodeResponse(ctx.as, { client_id: client.client_id }, response);
+    });
   } catch (error) {
     throw failed("The authorization code token request", error);
   }
@@ -107,19 +136,23 @@ export async function refresh(
   tokens: StoredTokens,
 ): Promise<StoredTokens> {
   if (!tokens.refresh_token) throw new OAuthError("no_refresh_token", "There is no refresh token");
+  const refreshToken = tokens.refresh_token;
   try {
-    const response = await oauth.refreshTokenGrantRequest(
-      ctx.as,
-      { client_id: client.client_id },
-      clientAuth(ctx.as, client),
-      tokens.refresh_token,
-      requestOptions(ctx, {}),
-    );
-    return stored(
-      await oauth.processRefreshTokenResponse(ctx.as, { client_id: client.client_id }, response),
-      ctx.as.issuer,
-      tokens,
-    );
+    const refreshed = await tokenRequest(ctx, async () => {
+      const response = await oauth.refreshTokenGrantRequest(
+        ctx.as,
+        { client_id: client.client_id },
+        clientAuth(ctx.as, client),
+        refreshToken,
+        requestOptions(ctx, {}),
+      );
+      return oauth.processRefreshTokenResponse(ctx.as, { client_id: client.client_id }, response);
+    });
+    return {
+      ...refreshed,
+      ...(!refreshed.refresh_token && { refresh_token: refreshToken }),
+      ...(!refreshed.scope && tokens.scope && { scope: tokens.scope }),
+    };
   } catch (error) {
     throw failed("The refresh token request", error);
   }
@@ -144,14 +177,16 @@ export async function clientCredentials(
   try {
     // oauth4webapi sends additionalParameters only for code and refresh grants: resource goes here.
     const parameters = new URLSearchParams({ resource: ctx.resource, ...(scope && { scope }) });
-    const response = await oauth.clientCredentialsGrantRequest(
-      ctx.as,
-      client,
-      auth,
-      parameters,
-      requestOptions(ctx, {}),
-    );
-    return stored(await oauth.processClientCredentialsResponse(ctx.as, client, response), ctx.as.issuer);
+    return await tokenRequest(ctx, async () => {
+      const response = await oauth.clientCredentialsGrantRequest(
+        ctx.as,
+        client,
+        auth,
+        parameters,
+        requestOptions(ctx, {}),
+      );
+      return oauth.processClientCredentialsResponse(ctx.as, client, response);
+    });
   } catch (error) {
     throw failed("The client credentials token request", error);
   }
@@ -213,16 +248,72 @@ export async function enterpriseGrant(
   }
   const client = { client_id: enterprise.client_id };
   try {
+    return await jwtBearer(
+      ctx,
+      client,
+      enterprise.client_secret ? secretBasic(enterprise.client_secret) : oauth.None(),
+      assertion,
+      scope,
+    );
+  } catch (error) {
+    throw failed("The JWT bearer (ID-JAG) token request", error);
+  }
+}
+
+/** RFC 7523 §2.1: the assertion is the grant; the resource and scope ride along. */
+function jwtBearer(
+  ctx: GrantContext,
+  client: oauth.Client,
+  auth: oauth.ClientAuth,
+  assertion: string,
+  scope: string | undefined,
+): Promise<StoredTokens> {
+  const parameters = new URLSearchParams({ assertion, resource: ctx.resource, ...(scope && { scope }) });
+  return tokenRequest(ctx, async () => {
     const response = await oauth.genericTokenEndpointRequest(
       ctx.as,
       client,
-      enterprise.client_secret ? secretBasic(enterprise.client_secret) : oauth.None(),
+      auth,
       JWT_BEARER,
-      new URLSearchParams({ assertion, resource: ctx.resource, ...(scope && { scope }) }),
+      parameters,
       requestOptions(ctx, {}),
     );
-    return stored(await oauth.processGenericTokenEndpointResponse(ctx.as, client, response), ctx.as.issuer);
+    return oauth.processGenericTokenEndpointResponse(ctx.as, client, response);
+  });
+}
+
+/** No client authentication and no client_id: the assertion alone identifies the workload. */
+const anonymous: oauth.ClientAuth = () => {};
+
+/**
+ * Workload identity federation (the io.modelcontextprotocol/auth/wif extension): the
+ * platform-issued JWT (a Kubernetes service account token, a SPIFFE JWT-SVID, a cloud
+ * identity token) is presented with the JWT bearer grant, audience the authorization
+ * server. A refusal (invalid_grant, invalid_scope, unauthorized_client) is reported as it
+ * is: no retry, no other grant.
+ */
+export async function workloadGrant(
+  ctx: GrantContext,
+  workload: WorkloadIdentity,
+  scope: string | undefined,
+): Promise<StoredTokens> {
+  const request = { audience: ctx.as.issuer, resource: ctx.resource };
+  let assertion: string;
+  try {
+    assertion = typeof workload.assertion === "string" ? workload.assertion : await workload.assertion(request);
   } catch (error) {
-    throw failed("The JWT bearer (ID-JAG) token request", error);
+    throw new OAuthError(
+      "no_assertion",
+      `The workload identity token could not be obtained: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  const client = { client_id: workload.client_id ?? "workload" };
+  try {
+    return await jwtBearer(ctx, client, workload.client_id ? oauth.None() : anonymous, assertion, scope);
+  } catch (error) {
+    throw failed("The JWT bearer (workload identity) token request", error);
   }
 }

@@ -1,10 +1,18 @@
-export { type BearerChallenge, bearerChallenge, parseBearerChallenge } from "../challenge.js";
+export {
+  type AuthChallenge,
+  type BearerChallenge,
+  bearerChallenge,
+  parseAuthChallenge,
+  parseBearerChallenge,
+  parseChallenges,
+} from "../challenge.js";
 export {
   canonicalResource,
   discoverAuthorizationServer,
   discoverResource,
   type ResourceMetadata,
 } from "./discovery.js";
+export type { DPoPKey } from "./dpop.js";
 export { OAuthError } from "./errors.js";
 export { type LoopbackOptions, loopbackRedirect } from "./loopback.js";
 export { OAuthClient, type OAuthClientOptions } from "./oauth-client.js";
@@ -15,4 +23,6 @@ export type {
   MachineCredentials,
   RedirectHandler,
   StoredTokens,
+  WorkloadIdentity,
 } from "./types.js";
+export { fileAssertion } from "./workload.js";

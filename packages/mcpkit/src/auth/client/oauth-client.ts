@@ -1,6 +1,6 @@
 import * as oauth from "oauth4webapi";
 import { isLoopbackUrl } from "../../transports/http/localhost.js";
-import { type BearerChallenge, parseBearerChallenge } from "../challenge.js";
+import { type BearerChallenge, parseAuthChallenge, parseChallenges } from "../challenge.js";
 import {
   canonicalResource,
   discoverAuthorizationServer,
@@ -8,8 +8,16 @@ import {
   fallbackAuthorizationServer,
   type ResourceMetadata,
 } from "./discovery.js";
+import { type DPoPKey, DPoPSigner } from "./dpop.js";
 import { OAuthError } from "./errors.js";
-import { clientCredentials, enterpriseGrant, exchangeCode, type GrantContext, refresh } from "./grants.js";
+import {
+  clientCredentials,
+  enterpriseGrant,
+  exchangeCode,
+  type GrantContext,
+  refresh,
+  workloadGrant,
+} from "./grants.js";
 import { clientFor, forgetClient, type RegistrationOptions } from "./registration.js";
 import { memoryStorage, type OAuthStorage } from "./storage.js";
 import type {
@@ -18,6 +26,7 @@ import type {
   MachineCredentials,
   RedirectHandler,
   StoredTokens,
+  WorkloadIdentity,
 } from "./types.js";
 
 export interface OAuthClientOptions {
@@ -38,6 +47,15 @@ export interface OAuthClientOptions {
   machine?: MachineCredentials;
   /** Enterprise-managed authorization through the organization's IdP (no redirect either). */
   enterprise?: EnterpriseCredentials;
+  /** Workload identity federation: a platform-issued JWT and the JWT bearer grant (no redirect). */
+  workload?: WorkloadIdentity;
+  /**
+   * DPoP (RFC 9449): by default, when the authorization server lists
+   * dpop_signing_alg_values_supported, tokens are bound to a key made for this client and
+   * every request carries a fresh proof. `false` never uses DPoP; a `{ keyPair, alg }`
+   * uses that key (one that outlives the process, for tokens kept in storage).
+   */
+  dpop?: false | DPoPKey;
   /** Scopes to ask for instead of the spec's selection (challenge, then scopes_supported). */
   scope?: string;
   /** Ask for offline_access (a refresh token) when the server supports it (default true). */
@@ -70,6 +88,7 @@ export class OAuthClient {
   private readonly fetchImpl: typeof fetch;
   private authority: Authority | undefined;
   private pending: Promise<void> | undefined;
+  private dpop: DPoPSigner | undefined;
 
   constructor(options: OAuthClientOptions) {
     this.options = options;
@@ -89,6 +108,17 @@ export class OAuthClient {
 
   /** A usable access token: refreshed first when it is about to expire. */
   async accessToken(): Promise<string | undefined> {
+    return (await this.usableTokens())?.access_token;
+  }
+
+  /** The tokens to send, refreshed when about to expire; a token bound to a key this client lacks is unusable. */
+  private async usableTokens(): Promise<StoredTokens | undefined> {
+    const tokens = await this.currentTokens();
+    if (tokens?.dpop_jkt && tokens.dpop_jkt !== this.dpop?.jkt) return undefined;
+    return tokens;
+  }
+
+  private async currentTokens(): Promise<StoredTokens | undefined> {
     const tokens = await this.tokens();
     if (!tokens) return undefined;
     // Refresh ahead of expiry, but never earlier than half of the token's life.
@@ -98,10 +128,10 @@ export class OAuthClient {
         : Number.POSITIVE_INFINITY;
     const skew = Math.min(this.options.refreshSkewMs ?? 60_000, life / 2);
     if (tokens.expires_at !== undefined && tokens.expires_at - skew < Date.now()) {
-      if (tokens.refresh_token && (await this.tryRefresh(tokens))) return (await this.tokens())?.access_token;
+      if (tokens.refresh_token && (await this.tryRefresh(tokens))) return this.tokens();
       if (tokens.expires_at < Date.now()) return undefined;
     }
-    return tokens.access_token;
+    return tokens;
   }
 
   /** Forgets the tokens (the credentials stay). */
@@ -113,14 +143,14 @@ export class OAuthClient {
   readonly fetch: typeof fetch = async (input, init) => {
     let response = await this.send(input, init);
     if (response.status === 401) {
-      const challenge = parseBearerChallenge(response.headers.get("www-authenticate"));
+      const challenge = parseAuthChallenge(response.headers.get("www-authenticate"));
       await response.body?.cancel().catch(() => {});
       await this.authorizeOnce(challenge, true);
       response = await this.send(input, init);
     }
     let stepUps = 0;
     while (response.status === 403) {
-      const challenge = parseBearerChallenge(response.headers.get("www-authenticate"));
+      const challenge = parseAuthChallenge(response.headers.get("www-authenticate"));
       if (challenge?.error !== "insufficient_scope" || stepUps >= (this.options.maxStepUps ?? 2)) break;
       stepUps++;
       await response.body?.cancel().catch(() => {});
@@ -130,11 +160,30 @@ export class OAuthClient {
     return response;
   };
 
+  /**
+   * One request with the token: as `Bearer`, or for a DPoP-bound token as `DPoP` with a
+   * fresh proof (RFC 9449 §7.1). A 401 use_dpop_nonce that brings a new nonce is answered
+   * once with a proof carrying it (§9).
+   */
   private async send(input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1]): Promise<Response> {
-    const token = await this.accessToken();
-    const headers = new Headers(init?.headers);
-    if (token) headers.set("authorization", `Bearer ${token}`);
-    return this.fetchImpl(input, { ...init, headers });
+    const tokens = await this.usableTokens();
+    const signer = tokens?.dpop_jkt ? this.dpop : undefined;
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const method = init?.method ?? (input instanceof Request ? input.method : "GET");
+    const attempt = async () => {
+      const headers = new Headers(init?.headers);
+      if (tokens && signer) {
+        headers.set("authorization", `DPoP ${tokens.access_token}`);
+        headers.set("dpop", await signer.proof(method, url, tokens.access_token));
+      } else if (tokens) headers.set("authorization", `Bearer ${tokens.access_token}`);
+      return this.fetchImpl(input, { ...init, headers });
+    };
+    const response = await attempt();
+    if (!signer?.noteNonce(url, response) || response.status !== 401) return response;
+    const challenges = parseChallenges(response.headers.get("www-authenticate"));
+    if (!challenges.some((c) => c.scheme === "dpop" && c.params.error === "use_dpop_nonce")) return response;
+    await response.body?.cancel().catch(() => {});
+    return attempt();
   }
 
   /** Concurrent 401s share one authorization. */
@@ -158,18 +207,26 @@ export class OAuthClient {
       return;
     const ctx = this.grantContext(authority);
     const scope = this.chooseScope(authority, challenge, current);
-    const { machine, enterprise } = this.options;
+    const { machine, enterprise, workload } = this.options;
     const tokens = machine
       ? await clientCredentials(ctx, machine, scope)
       : enterprise
         ? await enterpriseGrant(ctx, enterprise, scope)
-        : await this.authorizationCode(ctx, authority, scope);
+        : workload
+          ? await workloadGrant(ctx, workload, scope)
+          : await this.authorizationCode(ctx, authority, scope);
     await this.storage.set(this.tokenKey, tokens);
   }
 
   private grantContext(authority: Authority): GrantContext {
     const insecure = isLoopbackUrl(authority.as.issuer);
-    return { as: authority.as, resource: authority.resource, fetch: this.fetchImpl, insecure };
+    return {
+      as: authority.as,
+      resource: authority.resource,
+      fetch: this.fetchImpl,
+      insecure,
+      ...(this.dpop && { dpop: this.dpop }),
+    };
   }
 
   /** authorization §Authorization Server Discovery, with the 2025-03-26 fallbacks. */
@@ -190,6 +247,11 @@ export class OAuthClient {
       await this.logout();
     }
     this.authority = { as, resource, metadata };
+    // RFC 9449 §5.1: the server lists the proof algorithms it takes; one key serves every request.
+    const algs = as.dpop_signing_alg_values_supported;
+    if (!this.dpop && this.options.dpop !== false && Array.isArray(algs) && algs.length > 0) {
+      this.dpop = await DPoPSigner.create(algs, this.options.dpop);
+    }
     return this.authority;
   }
 
@@ -216,6 +278,7 @@ export class OAuthClient {
       this.options.offlineAccess !== false &&
       !this.options.machine &&
       !this.options.enterprise &&
+      !this.options.workload &&
       offered?.includes("offline_access")
     ) {
       scopes = [...(scopes ?? []), "offline_access"];
@@ -294,7 +357,8 @@ export class OAuthClient {
   private async tryRefresh(tokens: StoredTokens): Promise<boolean> {
     try {
       const authority = this.authority ?? (await this.discover(undefined));
-      if (authority.as.issuer !== tokens.issuer) return false;
+      // A workload presents a fresh platform token instead of refreshing.
+      if (authority.as.issuer !== tokens.issuer || this.options.workload) return false;
       const fixed = this.options.machine ?? this.options.enterprise;
       const client: ClientRegistration | undefined = fixed
         ? { client_id: fixed.client_id, client_secret: "client_secret" in fixed ? fixed.client_secret : undefined }

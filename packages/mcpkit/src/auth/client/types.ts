@@ -19,6 +19,8 @@ export interface StoredTokens {
   obtained_at?: number;
   /** The authorization server that issued them. */
   issuer: string;
+  /** For a DPoP-bound token (RFC 9449): the thumbprint of the key it is bound to. */
+  dpop_jkt?: string;
 }
 
 /**
@@ -51,4 +53,20 @@ export interface EnterpriseCredentials {
   /** This client's credentials at the MCP authorization server. */
   client_id: string;
   client_secret?: string;
+}
+
+/**
+ * Workload identity federation (the io.modelcontextprotocol/auth/wif extension): a
+ * platform-issued JWT presented with the RFC 7523 JWT bearer grant. No user, no redirect,
+ * no client secret and no registration.
+ */
+export interface WorkloadIdentity {
+  /**
+   * The JWT, or a function returning a current one (called for every token request, so a
+   * rotated token is picked up), given the authorization server's issuer as the audience
+   * the JWT must name and the MCP server's resource URI. See `fileAssertion`.
+   */
+  assertion: string | ((request: { audience: string; resource: string }) => string | Promise<string>);
+  /** A client_id, if the authorization server expects one (sent without authentication). */
+  client_id?: string;
 }

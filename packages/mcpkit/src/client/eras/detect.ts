@@ -95,8 +95,10 @@ function verdict(error: unknown, http: boolean): "legacy" | "modern" | "unknown"
     // the fallback must not depend on one code (legacy servers use -32601, -32602, ...).
     return rpc && !modernCodes.includes(rpc.code) ? "legacy" : rpc ? "modern" : "unknown";
   }
-  // A server that cannot be reached, or does not answer, is no older for it.
-  if (reason === "network-error" || error.code === ErrorCode.RequestTimeout) return "unknown";
+  // A server that cannot be reached, does not answer, or that this client could not get
+  // authorized for, is no older for it (and asking again would repeat the authorization).
+  if (reason === "network-error" || reason === "authorization-failed" || error.code === ErrorCode.RequestTimeout)
+    return "unknown";
   if (rpc?.status !== undefined) {
     // transports/streamable-http §Backward Compatibility: a 400 carrying a modern error is
     // a modern server (-32602 with 400 is what one says about a malformed _meta).

@@ -10,6 +10,8 @@ const CACHEABLE: Record<string, keyof CachingOptions> = {
   "resources/list": "resources",
   "resources/templates/list": "resourceTemplates",
   "resources/read": "reads",
+  "skills/list": "skills",
+  "skills/get": "skills",
 };
 
 export const isCacheable = (method: string) => Object.hasOwn(CACHEABLE, method);

@@ -8,6 +8,7 @@ import { discoverMethods } from "./handlers/discover.js";
 import { loggingMethods } from "./handlers/logging.js";
 import { promptMethods } from "./handlers/prompts.js";
 import { resourceMethods } from "./handlers/resources.js";
+import { skillMethods } from "./handlers/skills.js";
 import { subscriptionMethods } from "./handlers/subscriptions.js";
 import { toolMethods } from "./handlers/tools.js";
 import type { ClientPeer } from "./peer.js";
@@ -23,6 +24,7 @@ export const serverMethods: MethodTable = {
   ...loggingMethods,
   ...discoverMethods,
   ...subscriptionMethods,
+  ...skillMethods,
 };
 
 class ServerCall implements Call {

@@ -6,6 +6,7 @@ import type { ServerOptions } from "../options.js";
 import type { FeatureSet } from "./feature-set.js";
 import type { PromptEntry } from "./prompt.js";
 import type { ResourceEntry, TemplateEntry } from "./resource.js";
+import type { SkillDefinition } from "./skill.js";
 import type { ToolEntry } from "./tool.js";
 
 /**
@@ -20,6 +21,8 @@ export interface Registry {
   readonly resources: FeatureSet<ResourceEntry>;
   readonly templates: FeatureSet<TemplateEntry>;
   readonly prompts: FeatureSet<PromptEntry>;
+  /** Skills (the Skills extension): their files are in `resources` too. */
+  readonly skills: FeatureSet<SkillDefinition>;
   readonly pageSize: number;
   /** The revisions served, oldest first. */
   readonly revisions: readonly Revision[];

@@ -1,0 +1,79 @@
+import { invalidParams } from "../../../jsonrpc/errors.js";
+import type { JsonObject } from "../../../jsonrpc/types.js";
+import { DIRECTORY_MIME_TYPE, SKILLS_EXTENSION } from "../../../protocol/skills.js";
+import type { ServerCapabilities } from "../../../protocol/types/capabilities.js";
+import type { Resource } from "../../../protocol/types/features.js";
+import type { Registry } from "../../registry/registry.js";
+import type { MethodTable } from "../call.js";
+import { encodeDescriptor } from "../encode.js";
+
+const declared = (caps: ServerCapabilities) => caps.extensions?.[SKILLS_EXTENSION];
+
+/** The Skills extension (SEP-2640): skills/list, skills/get and resources/directory/read. */
+export const skillMethods: MethodTable = {
+  "skills/list": {
+    capability: declared,
+    handler(params, call) {
+      // An entry is atomic: a page holds whole entries (SEP-2640 §Enumeration).
+      const page = call.server.skills.page(params.cursor, call.server.pageSize);
+      const skills = page.items.map((s) => s.entry) as unknown as JsonObject[];
+      return page.nextCursor === undefined ? { skills } : { skills, nextCursor: page.nextCursor };
+    },
+  },
+  "skills/get": {
+    capability: declared,
+    handler(params, call) {
+      const uri = requireUri(params, "skills/get");
+      const skill = call.server.skills.get(uri);
+      if (!skill) throw invalidParams(`No skill is served at ${uri}`, { uri });
+      return { skill: skill.entry as unknown as JsonObject };
+    },
+  },
+  "resources/directory/read": {
+    capability: (caps) => (declared(caps) as { directoryRead?: unknown } | undefined)?.directoryRead,
+    handler(params, call) {
+      const uri = requireUri(params, "resources/directory/read");
+      const children = directoryChildren(call.server, uri);
+      if (!children) throw invalidParams(`${uri} is not a directory this server serves`, { uri });
+      const { cursor } = params;
+      if (cursor !== undefined && typeof cursor !== "string") throw invalidParams("Invalid cursor");
+      // The cursor is the last URI of the previous page (children are in URI order).
+      const from = cursor === undefined ? 0 : children.filter((c) => c.uri <= cursor).length;
+      const items = children.slice(from, from + call.server.pageSize);
+      const resources = items.map((r) => encodeDescriptor(r, call.peer.rules));
+      const last = items.at(-1);
+      return from + items.length < children.length && last ? { resources, nextCursor: last.uri } : { resources };
+    },
+  },
+};
+
+function requireUri(params: JsonObject, method: string): string {
+  if (typeof params.uri !== "string" || params.uri === "") throw invalidParams(`${method} needs a string "uri"`);
+  return params.uri;
+}
+
+/**
+ * SEP-2640 §Directory Listing: the direct children of a directory within the served skills
+ * (files with their resource metadata, subdirectories as `inode/directory`), in URI order;
+ * undefined when `uri` is no such directory.
+ */
+function directoryChildren(server: Registry, uri: string): Resource[] | undefined {
+  const prefix = `${uri}/`;
+  const children = new Map<string, Resource>();
+  for (const skill of server.skills.enabled()) {
+    for (const file of skill.files) {
+      if (!file.uri.startsWith(prefix)) continue;
+      const [name, ...rest] = file.uri.slice(prefix.length).split("/") as [string, ...string[]];
+      const childUri = `${prefix}${name}`;
+      if (children.has(childUri)) continue;
+      children.set(
+        childUri,
+        rest.length > 0
+          ? { uri: childUri, name, mimeType: DIRECTORY_MIME_TYPE }
+          : (server.resources.get(childUri)?.definition ?? { uri: childUri, name, mimeType: file.mimeType }),
+      );
+    }
+  }
+  if (children.size === 0) return undefined;
+  return [...children.values()].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+}
