@@ -133,10 +133,30 @@ describe("skills extension, server side (SEP-2640)", () => {
     const md = (name: string) => `---\nname: ${name}\ndescription: d\n---\n`;
     expect(() => server.skill("a", { files: { "README.md": "x" } })).toThrow(/no SKILL.md/);
     expect(() => server.skill("a", { files: { "SKILL.md": "no frontmatter" } })).toThrow(/frontmatter/);
-    expect(() => server.skill("team/a", { files: { "SKILL.md": md("b") } })).toThrow(/must end in/);
     expect(() => server.skill("Bad--Name", { files: { "SKILL.md": md("Bad--Name") } })).toThrow(/lowercase/);
     expect(() => server.skill("a", { files: { "SKILL.md": md("a"), "../escape.md": "x" } })).toThrow(/relative path/);
     expect(server.capabilities().extensions).toBeUndefined();
+  });
+
+  it("reports a SKILL.md whose frontmatter names another skill, and serves nothing of it", async () => {
+    const errors: unknown[] = [];
+    let reported!: () => void;
+    const wasReported = new Promise<void>((resolve) => {
+      reported = resolve;
+    });
+    const server = createServer({
+      name: "s",
+      version: "1",
+      onError: (error) => {
+        errors.push(error);
+        reported();
+      },
+    });
+    server.skill("team/a", { files: { "SKILL.md": "---\nname: b\ndescription: d\n---\n" } });
+    await wasReported;
+    expect(String(errors[0])).toMatch(/must end in the skill's name "b"/);
+    expect(server.skills.size).toBe(0);
+    expect(server.resources.size).toBe(0);
   });
 
   it("declares nothing and answers -32601 without skills", async () => {

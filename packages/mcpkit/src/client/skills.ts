@@ -127,7 +127,7 @@ export async function loadSkill(
     return bytes;
   };
   const text = Buffer.from(await readVerified(entry.uri)).toString("utf8");
-  const frontmatter = parseFrontmatter(text);
+  const frontmatter = await parseFrontmatter(text);
   if (!frontmatter || !sameJson(frontmatter, entry.frontmatter)) {
     throw new SkillVerificationError(
       entry.uri,

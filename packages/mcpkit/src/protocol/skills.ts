@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { parse as parseYaml } from "yaml";
 
 /**
  * The Skills extension (SEP-2640, `io.modelcontextprotocol/skills`): a skill is a
@@ -45,18 +44,28 @@ export function skillDigest(bytes: Uint8Array): string {
 /** Agent Skills naming rules: 1–64 lowercase letters, digits and single hyphens, not at either end. */
 export const SKILL_NAME = /^(?!.*--)[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
+/** The `---` block a SKILL.md begins with, undefined when it has none. */
+export function frontmatterBlock(text: string): string | undefined {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(body)?.[1];
+}
+
+/** The YAML parser, loaded on first use: only skill publishers and readers pay for it. */
+let yaml: Promise<typeof import("yaml")> | undefined;
+
 /**
  * The YAML frontmatter a SKILL.md begins with, as a plain object; undefined when the file
  * has no `---` block or the block is not a YAML mapping.
  */
-export function parseFrontmatter(text: string): Record<string, unknown> | undefined {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const block = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(body);
-  if (!block) return undefined;
+export async function parseFrontmatter(text: string): Promise<Record<string, unknown> | undefined> {
+  const block = frontmatterBlock(text);
+  if (block === undefined) return undefined;
+  yaml ??= import("yaml");
+  const { parse } = await yaml;
   let value: unknown;
   try {
     // The core schema: dates and other YAML 1.1 types stay strings, as JSON would carry them.
-    value = parseYaml(block[1] as string, { schema: "core" });
+    value = parse(block, { schema: "core" });
   } catch {
     return undefined;
   }

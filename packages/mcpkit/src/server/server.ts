@@ -135,24 +135,35 @@ export class McpServer implements SessionHost {
    */
   skill(path: string, config: SkillConfig): Handle {
     const definition = skillDefinition(path, config);
-    const { frontmatter } = definition.entry;
+    let skillMd: ResourceEntry | undefined;
     const handles = definition.files.map((file) => {
       const isSkillMd = file.path === SKILL_FILE;
       const resource = resourceEntry(
         file.uri,
         {
-          // SEP-2640 §Resource Metadata: SKILL.md is named and described by its frontmatter.
-          name: isSkillMd ? frontmatter.name : (file.path.split("/").at(-1) as string),
-          ...(isSkillMd && { description: frontmatter.description }),
+          // SEP-2640 §Resource Metadata: SKILL.md is named (and, once read, described) by its
+          // frontmatter; the name is the path's last segment, which must equal it.
+          name: (isSkillMd ? path : file.path).split("/").at(-1) as string,
           mimeType: file.mimeType,
           size: typeof file.content === "string" ? Buffer.byteLength(file.content) : file.content.byteLength,
           enabled: definition.enabled,
         },
         () => file.content,
       );
+      if (isSkillMd) skillMd = resource;
       return this.register(this.resources, resource, "Resource");
     });
     handles.push(this.register(this.skills, definition, "Skill"));
+    definition.ready.then(
+      () => {
+        if (skillMd) skillMd.definition.description = definition.entry.frontmatter.description;
+      },
+      (error: unknown) => {
+        // A SKILL.md that does not name and describe the skill is not served.
+        for (const h of handles) h.remove();
+        this.onError(error);
+      },
+    );
     return {
       get enabled() {
         return definition.enabled;

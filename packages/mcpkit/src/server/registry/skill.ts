@@ -1,4 +1,5 @@
 import {
+  frontmatterBlock,
   parseFrontmatter,
   SKILL_FILE,
   SKILL_NAME,
@@ -33,9 +34,15 @@ export interface SkillFile {
 }
 
 export interface SkillDefinition extends Keyed {
-  /** What skills/list and skills/get answer. */
+  /** What skills/list and skills/get answer, once `ready`. */
   entry: SkillEntry & { resources: NonNullable<SkillEntry["resources"]> };
   files: SkillFile[];
+  /**
+   * Settles once SKILL.md's frontmatter is read into `entry` (the YAML parser loads on
+   * first use, so a server without skills never pays for it); rejects when it does not
+   * name and describe the skill as its path says.
+   */
+  ready: Promise<void>;
 }
 
 const MIME_TYPES: Record<string, string> = {
@@ -74,10 +81,14 @@ function checkPath(path: string, what: string): void {
   }
 }
 
+const noFrontmatter = (path: string) =>
+  new TypeError(`${SKILL_FILE} of skill "${path}" must begin with YAML frontmatter giving name and description`);
+
 /**
  * A skill at `skill://<path>/`, checked against SEP-2640 §Skill Format and §Resource
- * Mapping at registration: SKILL.md with name and description, the path's last segment
- * equal to the name, the Agent Skills naming rules, and the size limits.
+ * Mapping: at registration, the paths, SKILL.md and its frontmatter block, the Agent
+ * Skills naming rules for the path's last segment, and the size limits; once `ready`, the
+ * frontmatter's name (equal to that segment) and description.
  */
 export function skillDefinition(path: string, config: SkillConfig): SkillDefinition {
   checkPath(path, "Skill path");
@@ -85,21 +96,9 @@ export function skillDefinition(path: string, config: SkillConfig): SkillDefinit
   for (const file of paths) checkPath(file, "Skill file");
   const skillMd = config.files[SKILL_FILE];
   if (skillMd === undefined) throw new TypeError(`Skill "${path}" has no ${SKILL_FILE}`);
-  const frontmatter = parseFrontmatter(typeof skillMd === "string" ? skillMd : Buffer.from(skillMd).toString("utf8"));
-  if (
-    !frontmatter ||
-    typeof frontmatter.name !== "string" ||
-    frontmatter.name === "" ||
-    typeof frontmatter.description !== "string" ||
-    frontmatter.description === ""
-  ) {
-    throw new TypeError(
-      `${SKILL_FILE} of skill "${path}" must begin with YAML frontmatter giving name and description`,
-    );
-  }
-  const name = frontmatter.name;
-  const last = path.split("/").at(-1);
-  if (last !== name) throw new TypeError(`Skill path "${path}" must end in the skill's name "${name}"`);
+  const skillText = typeof skillMd === "string" ? skillMd : Buffer.from(skillMd).toString("utf8");
+  if (frontmatterBlock(skillText) === undefined) throw noFrontmatter(path);
+  const name = path.split("/").at(-1) as string;
   if (!SKILL_NAME.test(name)) {
     throw new TypeError(
       `Skill name "${name}" must be 1-64 lowercase letters, digits and single hyphens, not starting or ending with one`,
@@ -124,10 +123,20 @@ export function skillDefinition(path: string, config: SkillConfig): SkillDefinit
     throw new RangeError(`Skill "${path}" has ${total} bytes of files; the limit is ${MAX_SKILL_BYTES}`);
   }
   const uri = `${root}/${SKILL_FILE}`;
-  return {
-    key: uri,
-    enabled: config.enabled ?? true,
-    entry: { uri, frontmatter: frontmatter as SkillFrontmatter, resources },
-    files,
-  };
+  const entry: SkillDefinition["entry"] = { uri, frontmatter: {} as SkillFrontmatter, resources };
+  const ready = parseFrontmatter(skillText).then((frontmatter) => {
+    if (
+      !frontmatter ||
+      typeof frontmatter.name !== "string" ||
+      frontmatter.name === "" ||
+      typeof frontmatter.description !== "string" ||
+      frontmatter.description === ""
+    ) {
+      throw noFrontmatter(path);
+    }
+    if (frontmatter.name !== name)
+      throw new TypeError(`Skill path "${path}" must end in the skill's name "${frontmatter.name}"`);
+    entry.frontmatter = frontmatter as SkillFrontmatter;
+  });
+  return { key: uri, enabled: config.enabled ?? true, entry, files, ready };
 }

@@ -48,6 +48,8 @@ export const resourceMethods: MethodTable = {
  * cursor is the static page's cursor until the static ones are exhausted.
  */
 async function listResources(params: JsonObject, call: Call): Promise<JsonObject> {
+  // SKILL.md resources are described once their skill's frontmatter is read.
+  if (call.server.skills.size > 0) await Promise.allSettled(call.server.skills.enabled().map((s) => s.ready));
   const page = listPage(call.server.resources, params, call, "resources");
   if (page.nextCursor !== undefined) return page;
   let resources = page.resources as Resource[];

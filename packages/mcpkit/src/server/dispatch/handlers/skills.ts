@@ -13,19 +13,29 @@ const declared = (caps: ServerCapabilities) => caps.extensions?.[SKILLS_EXTENSIO
 export const skillMethods: MethodTable = {
   "skills/list": {
     capability: declared,
-    handler(params, call) {
+    async handler(params, call) {
       // An entry is atomic: a page holds whole entries (SEP-2640 §Enumeration).
       const page = call.server.skills.page(params.cursor, call.server.pageSize);
-      const skills = page.items.map((s) => s.entry) as unknown as JsonObject[];
+      const read = await Promise.allSettled(page.items.map((s) => s.ready));
+      const skills = page.items
+        .filter((_, i) => read[i]?.status === "fulfilled")
+        .map((s) => s.entry) as unknown as JsonObject[];
       return page.nextCursor === undefined ? { skills } : { skills, nextCursor: page.nextCursor };
     },
   },
   "skills/get": {
     capability: declared,
-    handler(params, call) {
+    async handler(params, call) {
       const uri = requireUri(params, "skills/get");
       const skill = call.server.skills.get(uri);
-      if (!skill) throw invalidParams(`No skill is served at ${uri}`, { uri });
+      if (
+        !skill ||
+        !(await skill.ready.then(
+          () => true,
+          () => false,
+        ))
+      )
+        throw invalidParams(`No skill is served at ${uri}`, { uri });
       return { skill: skill.entry as unknown as JsonObject };
     },
   },
