@@ -1,31 +1,15 @@
 import { type ChildProcess, execFile, type SpawnOptions, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { Client } from "mcpkit/client";
 import { stdioClientTransport } from "mcpkit/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { blocks, CLI, ROOT, words } from "./readme-blocks.js";
 
 // The README's quick start, as a reader would follow it: `npm start`, then the commands it
 // lists, then the Claude Desktop configuration it shows.
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const README = readFileSync(`${ROOT}README.md`, "utf8");
-const CLI = `${ROOT}packages/cli/bin/mcpkit.js`;
 const run = promisify(execFile);
-
-/** The fenced blocks of one language in the README section that starts with `heading`. */
-function blocks(heading: string, language: string): string[] {
-  const start = README.indexOf(heading);
-  const section = README.slice(start, README.indexOf("\n## ", start + heading.length));
-  return [...section.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, "g"))].map((m) => m[1] as string);
-}
-
-/** Shell words: double and single quotes group, nothing else is interpreted. */
-const words = (line: string) =>
-  [...line.matchAll(/([^\s"']+)?(?:"([^"]*)"|'([^']*)')?([^\s"']*)/g)]
-    .map((m) => (m[1] ?? "") + (m[2] ?? m[3] ?? "") + (m[4] ?? ""))
-    .filter((w) => w !== "");
 
 let server: ChildProcess | undefined;
 let url = "";

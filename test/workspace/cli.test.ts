@@ -21,7 +21,7 @@ describe("mcpkit serve workspace options", () => {
   // 2: the command line is wrong (as in mcpkit call); 1: what it names is not there.
   it.each([
     [["serve", "everything", "--root", "."], /--root applies to the workspace server only/, 2],
-    [["serve", "everything", "--allow-write"], /--allow-write applies to the workspace server only/, 2],
+    [["serve", "everything", "--allow-write"], /--allow-write applies to the workspace and github servers only/, 2],
     [["serve", "workspace", "--root", "/no/such/dir"], /--root \/no\/such\/dir: no such directory/, 1],
     [
       ["serve", "workspace", "--max-read-bytes", "lots"],

@@ -77,7 +77,13 @@ async function exercise(client: SdkClient): Promise<void> {
   );
 
   const { prompts } = await client.listPrompts();
-  expect(prompts.map((p) => p.name).sort()).toEqual(["analyze_data", "code_review", "explain_error"]);
+  expect(prompts.map((p) => p.name).sort()).toEqual([
+    "analyze_data",
+    "code_review",
+    "explain-code",
+    "explain_error",
+    "review_code",
+  ]);
   const review = await client.getPrompt({ name: "code_review", arguments: { code: "let x = 1" } });
   expect(review.messages[0]?.content).toMatchObject({ type: "text", text: expect.stringContaining("let x = 1") });
   const explain = await client.getPrompt({ name: "explain_error", arguments: { error_message: "ENOENT: x" } });

@@ -11,6 +11,8 @@ import {
 import type { McpServer } from "mcpkit/server";
 import { stdioServerTransport } from "mcpkit/stdio";
 import { createEverythingServer } from "../servers/everything/index.js";
+import { gitHubFlags } from "../servers/github/flags.js";
+import { weatherFlags } from "../servers/weather/flags.js";
 import { createWorkspaceServer } from "../servers/workspace/index.js";
 import { type AuthFlags, authOptions, checkAuthFlags, resourceServer } from "./serve-auth.js";
 import { USAGE_EXIT, UsageError } from "./usage-error.js";
@@ -43,16 +45,21 @@ const SERVERS: Record<string, (options: ServeOptions) => Promise<Served>> = {
       ...(options.maxReadBytes !== undefined && { maxReadBytes: positive(options.maxReadBytes, "--max-read-bytes") }),
       ...(options.queryTimeout !== undefined && { queryTimeoutMs: positive(options.queryTimeout, "--query-timeout") }),
     }),
+  weather: (options) => weatherFlags.create(options as unknown as Record<string, unknown>),
+  github: (options) => gitHubFlags.create(options as unknown as Record<string, unknown>),
 };
 
-/** The options only the workspace server understands, as commander names them. */
-const WORKSPACE_ONLY = {
-  root: "--root",
-  db: "--db",
-  allowWrite: "--allow-write",
-  maxReadBytes: "--max-read-bytes",
-  queryTimeout: "--query-timeout",
-} as const;
+/** The options only some servers understand: commander's key, the flag, and those servers. */
+const OWN_OPTIONS: { key: string; flag: string; servers: string[] }[] = [
+  ...["--root", "--db", "--max-read-bytes", "--query-timeout"].map((flag) => ({
+    key: new Option(flag).attributeName(),
+    flag,
+    servers: ["workspace"],
+  })),
+  { key: "allowWrite", flag: "--allow-write", servers: ["workspace", "github"] },
+  ...weatherFlags.options.map((o) => ({ key: o.attributeName(), flag: o.long ?? o.flags, servers: ["weather"] })),
+  ...gitHubFlags.options.map((o) => ({ key: o.attributeName(), flag: o.long ?? o.flags, servers: ["github"] })),
+];
 
 function positive(value: string, flag: string): number {
   const n = Number(value);
@@ -77,27 +84,34 @@ export function serveCommand(): Command {
     .addOption(new Option("--host <host>", "the address to bind with --port").default("127.0.0.1"))
     .addOption(new Option("--root <dir...>", "workspace: a directory the file tools may use (repeatable; default: .)"))
     .addOption(new Option("--db <file>", "workspace: a SQLite database (default: a built-in sample database)"))
-    .addOption(new Option("--allow-write", "workspace: allow changing files and the database"))
+    .addOption(
+      new Option(
+        "--allow-write",
+        "workspace: allow changing files and the database; github: register the tools that write",
+      ),
+    )
     .addOption(new Option("--max-read-bytes <n>", "workspace: the largest file a read returns (default 1048576)"))
     .addOption(new Option("--query-timeout <ms>", "workspace: how long one SQL statement may run (default 5000)"));
-  for (const option of authOptions()) command.addOption(option);
+  for (const option of [...weatherFlags.options, ...gitHubFlags.options, ...authOptions()]) command.addOption(option);
   // Commander's own usage errors (an unknown option, a missing value) exit 2, as ours do.
   command.exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT));
   return command.action(async (name: string, options: ServeOptions) => {
     const make = SERVERS[name];
     if (!make) throw new UsageError(`Unknown server "${name}"; choose one of ${Object.keys(SERVERS).join(", ")}`);
-    if (name !== "workspace") {
-      const stray = Object.entries(WORKSPACE_ONLY).find(([key]) => options[key as keyof ServeOptions] !== undefined);
-      if (stray) throw new UsageError(`${stray[1]} applies to the workspace server only`);
-    }
+    const values = options as unknown as Record<string, unknown>;
+    const stray = OWN_OPTIONS.find((o) => !o.servers.includes(name) && values[o.key] !== undefined);
+    if (stray)
+      throw new UsageError(
+        `${stray.flag} applies to the ${stray.servers.join(" and ")} server${stray.servers.length > 1 ? "s" : ""} only`,
+      );
     const port = options.port === undefined ? undefined : portNumber(options.port);
     const authorized = checkAuthFlags(options, options.port !== undefined);
     const served = await make(options);
     try {
       if (served.summary) process.stderr.write(`mcpkit serve ${name}:\n${indent(served.summary)}\n`);
-      if (name === "workspace" && options.port !== undefined && !isLocal(options.host) && !authorized) {
+      if (name in EXPOSES && options.port !== undefined && !isLocal(options.host) && !authorized) {
         process.stderr.write(
-          `mcpkit: warning: --host ${options.host} serves these files to the network without authentication (see --auth-server)\n`,
+          `mcpkit: warning: --host ${options.host} serves ${EXPOSES[name]} to the network without authentication (see --auth-server)\n`,
         );
       }
       if (port !== undefined) await serveHttp(served.server, port, options.host, authorized ? options : undefined);
@@ -107,6 +121,9 @@ export function serveCommand(): Command {
     }
   });
 }
+
+/** What a server exposes to whoever reaches it: warned about on a non-local --host without authentication. */
+const EXPOSES: Record<string, string> = { workspace: "these files", github: "its GitHub identity" };
 
 const isLocal = (host: string) => LOCALHOST_NAMES.includes(host) || host === "::1";
 

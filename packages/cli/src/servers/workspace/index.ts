@@ -100,7 +100,7 @@ export async function createWorkspaceServer(options: WorkspaceOptions = {}): Pro
     registerGitTools(server, repos, scope);
     registerGitResources(server, repos, scope);
   }
-  registerPrompts(server, { scope, repos, engine });
+  registerPrompts(server, { scope, repos, engine, maxReadBytes });
 
   const watcher = watchAreas(
     areas,

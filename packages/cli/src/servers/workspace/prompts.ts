@@ -1,22 +1,15 @@
-import type { PromptMessage } from "mcpkit";
 import type { McpServer } from "mcpkit/server";
+import { registerCodePrompts } from "./code-prompts.js";
 import { asProtocolError, WorkspaceError } from "./errors.js";
 import { gitBranches, gitLog } from "./git/commands.js";
+import { registerCommitPrompt } from "./git/commit-prompt.js";
 import { pickRepo, type Repo, repoScope } from "./git/repos.js";
+import { fenced, user } from "./prompt-parts.js";
 import type { Area } from "./roots/area.js";
 import type { RootScope } from "./roots/client-roots.js";
 import type { SqlEngine } from "./sqlite/engine.js";
 import type { TableDescription, TableInfo } from "./sqlite/protocol.js";
 import { SCHEMA_URI } from "./sqlite/resources.js";
-
-/** A fence longer than any run of backticks in the text, so the text cannot close it. */
-function fenced(text: string, language = ""): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = "`".repeat(longest + 1);
-  return `${fence}${language}\n${text}\n${fence}`;
-}
-
-const user = (text: string): PromptMessage => ({ role: "user", content: { type: "text", text } });
 
 /** Of the repositories the request may see, the first that has the branch (else the first). */
 async function repoWithBranch(repos: readonly Repo[], areas: readonly Area[], branch: string): Promise<Repo> {
@@ -31,11 +24,17 @@ async function repoWithBranch(repos: readonly Repo[], areas: readonly Area[], br
   return pickRepo(repos, areas, undefined);
 }
 
-/** The prompts of the seed documents: code_review, explain_error, analyze_commits, analyze_data. */
+/**
+ * The prompts of the seed documents: code_review, explain_error, review_code and
+ * explain-code; with a repository analyze_commits and git-commit; with SQLite analyze_data.
+ */
 export function registerPrompts(
   server: McpServer,
-  deps: { scope: RootScope; repos: readonly Repo[]; engine: SqlEngine | undefined },
+  deps: { scope: RootScope; repos: readonly Repo[]; engine: SqlEngine | undefined; maxReadBytes: number },
 ) {
+  registerCodePrompts(server, deps);
+  if (deps.repos.length > 0) registerCommitPrompt(server, deps);
+
   server.prompt(
     "code_review",
     {

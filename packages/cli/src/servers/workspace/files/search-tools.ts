@@ -9,6 +9,7 @@ import { compileGlob } from "./glob.js";
 import { displayPath } from "./guard.js";
 import { looksLikeText } from "./mime.js";
 import { readRegularFile } from "./open.js";
+import { rankForArgument, rankLines } from "./rank.js";
 import { walk } from "./walk.js";
 
 const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
@@ -33,10 +34,11 @@ export function registerSearchTools(server: McpServer, access: FileAccess): void
         pattern: z.string().describe('A glob, such as "**/*.test.ts" or "README*"'),
         path: z.string().describe("Where to search (default: the first allowed directory)").optional(),
         exclude: z.array(z.string()).max(20).describe("Globs of paths to leave out").optional(),
+        rankFor: rankForArgument.optional(),
       }),
       annotations: READ_ONLY,
     },
-    async ({ pattern, path, exclude }, ctx) => {
+    async ({ pattern, path, exclude, rankFor }, ctx) => {
       const target = await guardDirectory(await access.scope.areas(ctx), path);
       const matches = glob(pattern);
       const excluded = (exclude ?? []).map(glob);
@@ -59,7 +61,7 @@ export function registerSearchTools(server: McpServer, access: FileAccess): void
         found.push(entry.kind === "directory" ? `${entry.rel}/` : entry.rel);
       }
       const header = `${found.length} match${found.length === 1 ? "" : "es"} for ${pattern} in ${displayPath(target.area, target.real)}`;
-      return [header, ...found, ...(note ? [note] : [])].join("\n");
+      return [header, ...(await rankLines(found, (line) => line, rankFor, ctx)), ...(note ? [note] : [])].join("\n");
     },
   );
 
@@ -73,10 +75,11 @@ export function registerSearchTools(server: McpServer, access: FileAccess): void
         path: z.string().describe("Where to search (default: the first allowed directory)").optional(),
         include: z.string().describe('A glob of files to search, such as "*.ts"').optional(),
         caseSensitive: z.boolean().describe("Match case exactly (default false)").optional(),
+        rankFor: rankForArgument.optional(),
       }),
       annotations: READ_ONLY,
     },
-    async ({ query, path, include, caseSensitive }, ctx) => {
+    async ({ query, path, include, caseSensitive, rankFor }, ctx) => {
       const target = await guardDirectory(await access.scope.areas(ctx), path);
       const wanted = include === undefined ? () => true : glob(include);
       const needle = caseSensitive ? query : query.toLowerCase();
@@ -117,7 +120,8 @@ export function registerSearchTools(server: McpServer, access: FileAccess): void
         }
       }
       const header = `${lines.length} matching line${lines.length === 1 ? "" : "s"} in ${files} file${files === 1 ? "" : "s"} searched under ${displayPath(target.area, target.real)}`;
-      return [header, ...lines, ...(note ? [note] : [])].join("\n");
+      const byLine = (line: string) => line.slice(0, line.indexOf(": "));
+      return [header, ...(await rankLines(lines, byLine, rankFor, ctx)), ...(note ? [note] : [])].join("\n");
     },
   );
 }
