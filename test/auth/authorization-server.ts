@@ -29,6 +29,10 @@ export interface TestAuthorizationServer {
   jwksUrl: string;
   /** Grants seen at the token endpoint, in order. */
   grants: string[];
+  /** The token endpoint's requests (their form parameters), in order. */
+  tokenRequests: URLSearchParams[];
+  /** Replaces entries of the metadata document (RFC 8414), e.g. to drop PKCE S256. */
+  metadata: Record<string, unknown>;
   /** Authorization requests seen (their query parameters). */
   authorizations: URLSearchParams[];
   /** Access token lifetime for the next tokens, seconds. */
@@ -80,6 +84,8 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
     issuer: "",
     jwksUrl: "",
     grants: [],
+    tokenRequests: [],
+    metadata: {},
     authorizations: [],
     tokenLifetime: 3600,
     grantScopes: undefined,
@@ -158,6 +164,7 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
         scopes_supported: ["tools:read", "tools:admin", "offline_access"],
         authorization_response_iss_parameter_supported: true,
         ...(state.dpop && { dpop_signing_alg_values_supported: ["ES256"] }),
+        ...state.metadata,
       });
     }
     if (url.pathname === "/jwks") return json(res, 200, { keys: [jwk] });
@@ -194,6 +201,7 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
       const form = await readForm(req);
       const grant = form.get("grant_type") ?? "";
       state.grants.push(grant);
+      state.tokenRequests.push(form);
       let jkt: string | undefined;
       const proof = req.headers.dpop;
       if (state.dpop && typeof proof === "string") {
