@@ -29,6 +29,8 @@ export interface TestAuthorizationServer {
   jwksUrl: string;
   /** Grants seen at the token endpoint, in order. */
   grants: string[];
+  /** Client ids issued by dynamic registration, in order. */
+  registered: string[];
   /** The token endpoint's requests (their form parameters), in order. */
   tokenRequests: URLSearchParams[];
   /** Replaces entries of the metadata document (RFC 8414), e.g. to drop PKCE S256. */
@@ -85,6 +87,7 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
     jwksUrl: "",
     grants: [],
     tokenRequests: [],
+    registered: [],
     metadata: {},
     authorizations: [],
     tokenLifetime: 3600,
@@ -174,6 +177,7 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
       const metadata = JSON.parse(body) as { redirect_uris: string[] };
       const clientId = `client-${randomBytes(6).toString("hex")}`;
       clients.set(clientId, { redirect_uris: metadata.redirect_uris });
+      state.registered.push(clientId);
       return json(res, 201, { ...metadata, client_id: clientId, token_endpoint_auth_method: "none" });
     }
     if (url.pathname === "/authorize") {

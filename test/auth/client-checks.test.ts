@@ -91,4 +91,69 @@ describe("the OAuth client's checks", () => {
     const refresh = as.tokenRequests[1] as URLSearchParams;
     expect(refresh.get("resource")).toBe(mcp.url);
   });
+
+  it("registers once, and reuses the registration after a failed attempt and for a new login", async () => {
+    const { as, closers } = fixture;
+    const mcp = await protectedMcp(server(), as);
+    closers.push(mcp.close);
+    const storage = memoryStorage();
+    let userClosedTheBrowser = true;
+    const oauth = new OAuthClient({
+      serverUrl: mcp.url,
+      redirectUri: "http://127.0.0.1:9/callback",
+      redirect: async (url) => {
+        if (userClosedTheBrowser) throw new Error("the user closed the browser");
+        return browser(url);
+      },
+      storage,
+    });
+    await expect(connect(mcp.url, oauth)).rejects.toThrow(/closed the browser/);
+    userClosedTheBrowser = false;
+    await connect(mcp.url, oauth);
+    expect(as.registered).toHaveLength(1);
+
+    // Another process with the same storage, whose tokens are gone: it logs in again as the same client.
+    await storage.delete(`tokens ${mcp.url}`);
+    const again = new OAuthClient({
+      serverUrl: mcp.url,
+      redirectUri: "http://127.0.0.1:9/callback",
+      redirect: browser,
+      storage,
+    });
+    await connect(mcp.url, again);
+    expect(as.registered).toHaveLength(1);
+    expect(as.authorizations.map((a) => a.get("client_id"))).toEqual([as.registered[0], as.registered[0]]);
+  });
+
+  it("sends exactly one Authorization header, its own, even when the transport was given one", async () => {
+    const { as, closers } = fixture;
+    const mcp = await protectedMcp(server(), as);
+    closers.push(mcp.close);
+    const sent: (string | null)[] = [];
+    const oauth = new OAuthClient({
+      serverUrl: mcp.url,
+      redirectUri: "http://127.0.0.1:9/callback",
+      redirect: browser,
+      fetch: (input, init) => {
+        const request = new Request(input, init);
+        if (request.url === mcp.url) sent.push(request.headers.get("authorization"));
+        return fetch(request);
+      },
+    });
+    const client = new Client({ name: "checks-test", version: "1" });
+    closers.push(() => client.close());
+    await client.connect(
+      streamableHttpClientTransport(mcp.url, {
+        auth: oauth,
+        headers: { Authorization: "Bearer configured-elsewhere" },
+      }),
+    );
+    expect((await client.callTool("whoami")).content).toEqual([{ type: "text", text: "you are user-ada" }]);
+    const token = (await oauth.tokens())?.access_token;
+    // Before any login the configured header is what the caller asked for; once the client
+    // holds a token, that token replaces it (never "Bearer a, Bearer b").
+    expect(sent[0]).toBe("Bearer configured-elsewhere");
+    expect(sent.length).toBeGreaterThan(2);
+    for (const value of sent.slice(1)) expect(value).toBe(`Bearer ${token}`);
+  });
 });

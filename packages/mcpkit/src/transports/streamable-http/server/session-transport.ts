@@ -24,6 +24,9 @@ export interface SessionTransportOptions {
 
 const isResponse = (m: JsonRpcMessage) => !("method" in m);
 
+/** How many messages for the GET stream are kept for a client that has not opened it yet. */
+const MAX_EARLY_MESSAGES = 100;
+
 /**
  * The server side of one Streamable HTTP session, as a Transport: messages arrive from
  * POSTs, and each message the connection sends is routed to the stream of the request it
@@ -40,6 +43,8 @@ export class HttpSessionTransport implements Transport {
   private byRequest: Map<RequestId, Stream> | undefined;
   private finishedOrder: string[] | undefined;
   private standalone: Stream | undefined;
+  /** Messages for the GET stream sent before the client first opened it, oldest first. */
+  private early: JsonRpcMessage[] | undefined;
   /** The stream of the POST being dispatched: where answers without a readable id go. */
   private capture: Stream | undefined;
   private closed = false;
@@ -142,6 +147,9 @@ export class HttpSessionTransport implements Transport {
     const stream = this.standalone;
     const connection = this.connect(stream);
     stream.enqueue(() => this.prime(stream, connection));
+    const early = this.early;
+    this.early = undefined;
+    for (const message of early ?? []) this.deliver(stream, message);
     return sseReply(connection);
   }
 
@@ -149,6 +157,18 @@ export class HttpSessionTransport implements Transport {
     if (this.closed) return;
     const stream = this.route(message, options?.relatedRequestId);
     if (stream) this.deliver(stream, message);
+    else if (!this.standalone && !Array.isArray(message) && !isResponse(message)) this.keepEarly(message);
+  }
+
+  /**
+   * A notification or request for the GET stream before the client opened it (it may open
+   * it just after initialize, racing the server's first list change): kept until it does,
+   * the newest MAX_EARLY_MESSAGES at most.
+   */
+  private keepEarly(message: JsonRpcMessage): void {
+    this.early ??= [];
+    this.early.push(message);
+    if (this.early.length > MAX_EARLY_MESSAGES) this.early.shift();
   }
 
   async close(): Promise<void> {
@@ -164,6 +184,7 @@ export class HttpSessionTransport implements Transport {
     this.streams = undefined;
     this.byRequest = undefined;
     this.finishedOrder = undefined;
+    this.early = undefined;
     const waiters = this.settledWaiters ?? [];
     this.settledWaiters = undefined;
     for (const resolve of waiters) resolve();
