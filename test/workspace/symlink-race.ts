@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 import type { Client } from "mcpkit/client";
 import { connectInMemory } from "mcpkit/testing";
 import { createWorkspaceServer } from "../../packages/cli/src/servers/workspace/index.js";
-import { makeFixture, type ToolResult, textOf } from "./helpers.js";
+import { makeFixture, textOf } from "./helpers.js";
 
 /**
  * The symlink-swap race of issue #17: a local process flips ROOT/<flip> between a real
@@ -136,4 +136,3 @@ export async function runSymlinkRace(options: { seconds: number; readers: number
     fx.cleanup();
   }
 }
-
