@@ -26,6 +26,7 @@ interface ServeOptions extends AuthFlags {
   allowWrite?: boolean;
   maxReadBytes?: string;
   queryTimeout?: string;
+  maxAnswerBytes?: string;
 }
 
 /** A built-in server, made ready to serve, and how to release what it holds. */
@@ -44,6 +45,9 @@ const SERVERS: Record<string, (options: ServeOptions) => Promise<Served>> = {
       allowWrite: options.allowWrite === true,
       ...(options.maxReadBytes !== undefined && { maxReadBytes: positive(options.maxReadBytes, "--max-read-bytes") }),
       ...(options.queryTimeout !== undefined && { queryTimeoutMs: positive(options.queryTimeout, "--query-timeout") }),
+      ...(options.maxAnswerBytes !== undefined && {
+        maxAnswerBytes: positive(options.maxAnswerBytes, "--max-answer-bytes"),
+      }),
     }),
   weather: (options) => weatherFlags.create(options as unknown as Record<string, unknown>),
   github: (options) => gitHubFlags.create(options as unknown as Record<string, unknown>),
@@ -51,7 +55,7 @@ const SERVERS: Record<string, (options: ServeOptions) => Promise<Served>> = {
 
 /** The options only some servers understand: commander's key, the flag, and those servers. */
 const OWN_OPTIONS: { key: string; flag: string; servers: string[] }[] = [
-  ...["--root", "--db", "--max-read-bytes", "--query-timeout"].map((flag) => ({
+  ...["--root", "--db", "--max-read-bytes", "--query-timeout", "--max-answer-bytes"].map((flag) => ({
     key: new Option(flag).attributeName(),
     flag,
     servers: ["workspace"],
@@ -91,7 +95,15 @@ export function serveCommand(): Command {
       ),
     )
     .addOption(new Option("--max-read-bytes <n>", "workspace: the largest file a read returns (default 1048576)"))
-    .addOption(new Option("--query-timeout <ms>", "workspace: how long one SQL statement may run (default 5000)"));
+    .addOption(
+      new Option(
+        "--query-timeout <ms>",
+        "workspace: how long one SQL request may take before the statement is killed (default 5000)",
+      ),
+    )
+    .addOption(
+      new Option("--max-answer-bytes <n>", "workspace: the most bytes one SQL answer may take (default 1048576)"),
+    );
   for (const option of [...weatherFlags.options, ...gitHubFlags.options, ...authOptions()]) command.addOption(option);
   // Commander's own usage errors (an unknown option, a missing value) exit 2, as ours do.
   command.exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT));

@@ -30,7 +30,9 @@ export function registerReadTools(server: McpServer, access: FileAccess): void {
     },
     async ({ path }, ctx) => {
       const target = await guardPath(await access.scope.areas(ctx), path);
-      return { content: [fileBlock(target.real, await readRegularFile(target.real, path, access.maxReadBytes))] };
+      return {
+        content: [fileBlock(target.real, await readRegularFile([target.area], target.real, path, access.maxReadBytes))],
+      };
     },
   );
 
@@ -51,7 +53,7 @@ export function registerReadTools(server: McpServer, access: FileAccess): void {
       for (const path of paths) {
         try {
           const target = await guardPath(areas, path);
-          const bytes = await readRegularFile(target.real, path, access.maxReadBytes);
+          const bytes = await readRegularFile(areas, target.real, path, access.maxReadBytes);
           if (bytes.length > budget) {
             throw new WorkspaceError(
               `skipped: this call already returned ${formatBytes(4 * access.maxReadBytes - budget)}; read it on its own`,
