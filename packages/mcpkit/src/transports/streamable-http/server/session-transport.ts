@@ -151,6 +151,23 @@ export class HttpSessionTransport implements Transport {
     if (stream) this.deliver(stream, message);
   }
 
+  /**
+   * basic/utilities/cancellation: a cancelled request gets no response, so once nothing
+   * else is owed on its POST's stream, the stream ends (as SSE without an answer, if it had
+   * not begun) and the session is no longer busy with it.
+   */
+  unanswered(requestId: RequestId): void {
+    const stream = this.byRequest?.get(requestId);
+    if (!stream?.owed.delete(requestId)) return;
+    this.answered(requestId);
+    if (stream.owed.size > 0) return;
+    stream.enqueue(async () => {
+      if (stream.finished) return;
+      if (stream.undecided) await this.prime(stream, this.connect(stream, true));
+      this.finish(stream);
+    });
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
