@@ -81,6 +81,10 @@ class NodeRequest implements HttpRequest {
     return `http://${this.req.headers.host ?? "localhost"}${this.target}`;
   }
 
+  get remoteAddress(): string | undefined {
+    return this.req.socket.remoteAddress;
+  }
+
   get path(): string {
     const raw = this.target;
     const query = raw.indexOf("?");

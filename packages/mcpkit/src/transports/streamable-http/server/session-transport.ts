@@ -45,6 +45,8 @@ export class HttpSessionTransport implements Transport {
   private closed = false;
   private settledWaiters: (() => void)[] | undefined;
   lastActivity = Date.now();
+  /** POSTs that carried requests (initialize is the first): a session at 1 was never used. */
+  requestCount = 0;
 
   constructor(sessionId: string | undefined, options: SessionTransportOptions) {
     this.options = options;
@@ -98,6 +100,7 @@ export class HttpSessionTransport implements Transport {
       sink.message(value, info);
       return Promise.resolve({ status: 202, headers: {} });
     }
+    this.requestCount++;
     const stream = this.openStream(requestIds, false);
     const response = new Promise<HttpReply>((resolve) => {
       stream.undecided = resolve;
