@@ -259,6 +259,7 @@ export class Connection {
     if (!inbound || inbound.method === "initialize") return;
     const reason = typeof params?.reason === "string" ? params.reason : "Cancelled by the peer";
     inbound.cancel(abortError(reason));
+    this.transport.unanswered?.(id);
   }
 
   private receiveProgress(params: JsonObject | undefined): void {

@@ -50,6 +50,8 @@ export class HttpSessionTransport implements Transport {
   private closed = false;
   private settledWaiters: (() => void)[] | undefined;
   lastActivity = Date.now();
+  /** POSTs that carried requests (initialize is the first): a session at 1 was never used. */
+  requestCount = 0;
 
   constructor(sessionId: string | undefined, options: SessionTransportOptions) {
     this.options = options;
@@ -103,6 +105,7 @@ export class HttpSessionTransport implements Transport {
       sink.message(value, info);
       return Promise.resolve({ status: 202, headers: {} });
     }
+    this.requestCount++;
     const stream = this.openStream(requestIds, false);
     const response = new Promise<HttpReply>((resolve) => {
       stream.undecided = resolve;
@@ -169,6 +172,23 @@ export class HttpSessionTransport implements Transport {
     this.early ??= [];
     this.early.push(message);
     if (this.early.length > MAX_EARLY_MESSAGES) this.early.shift();
+  }
+
+  /**
+   * basic/utilities/cancellation: a cancelled request gets no response, so once nothing
+   * else is owed on its POST's stream, the stream ends (as SSE without an answer, if it had
+   * not begun) and the session is no longer busy with it.
+   */
+  unanswered(requestId: RequestId): void {
+    const stream = this.byRequest?.get(requestId);
+    if (!stream?.owed.delete(requestId)) return;
+    this.answered(requestId);
+    if (stream.owed.size > 0) return;
+    stream.enqueue(async () => {
+      if (stream.finished) return;
+      if (stream.undecided) await this.prime(stream, this.connect(stream, true));
+      this.finish(stream);
+    });
   }
 
   async close(): Promise<void> {
