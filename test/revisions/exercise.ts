@@ -31,6 +31,9 @@ export const TOOL_ARGS: Readonly<Record<string, Record<string, unknown>>> = {
   json_schema_2020_12_tool: { name: "Ada", contactMethod: "email", email: "ada@example.com" },
   test_update_watched_resource: { text: "Watched resource, version 2" },
   test_x_mcp_header: { region: "eu-west" },
+  greet: { name: "Ada" },
+  slow_compute: { seconds: 0 },
+  confirm_delete: { filename: "notes.txt" },
 };
 
 /** Tools whose progress we ask for (a progressToken in _meta). */
