@@ -118,6 +118,14 @@ export async function exerciseEverything(h: Harness): Promise<Exercised> {
     "tools/call test_slow cancelled",
     client.callTool("test_slow", { steps: 5, ms: 20 }, { signal: abort.signal, onprogress: () => abort.abort() }),
   );
+  // Tasks (2025-11-25): a task that asks on the session, the list, and a cancellation.
+  if (h.revision === "2025-11-25") {
+    const confirm = await client.callToolAsTask("confirm_delete", { filename: "task.txt" }, { ttlMs: 60_000 });
+    await step("tasks: confirm_delete as a task", confirm.task ? confirm.task.result() : Promise.reject(confirm));
+    await step("tasks/list", client.request("tasks/list", {}));
+    const slow = await client.callToolAsTask("slow_compute", { seconds: 60, label: "cancelled" });
+    await step("tasks/cancel", client.request("tasks/cancel", { taskId: slow.task?.taskId ?? "none" }));
+  }
   // Roots changed (client → server notification).
   client.setRoots([...ROOTS, { uri: "file:///tmp/mcpkit-other", name: "other" }]);
 
