@@ -2,6 +2,7 @@ import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcNotification } from "../jsonrpc/types.js";
 import { mergeCapabilities } from "../protocol/capabilities.js";
 import { SKILLS_EXTENSION, type SkillEntry } from "../protocol/skills.js";
+import type { WireTask } from "../protocol/tasks.js";
 import type { ClientCapabilities, ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation, LogLevel } from "../protocol/types/common.js";
 import type {
@@ -31,6 +32,7 @@ import { ClientLists } from "./lists.js";
 import { type ClientOptions, implementationOf } from "./options.js";
 import { getSkill, type LoadedSkill, type LoadSkillOptions, listSkills, loadSkill, type SkillsPeer } from "./skills.js";
 import type { ListenOptions, Subscription, SubscriptionListener } from "./subscription.js";
+import { createdTask, type TaskHost, ToolTask } from "./tasks.js";
 
 export type { ClientRequestContext } from "./answer.js";
 export type { CallOptions, ServerDescription } from "./eras/era.js";
@@ -177,9 +179,67 @@ export class Client {
     return this.lists.tools.get();
   }
 
-  /** Calls a tool (on Streamable HTTP with a 2026-07-28 server, with its `Mcp-Param-*` headers). */
+  /**
+   * Calls a tool (on Streamable HTTP with a 2026-07-28 server, with its `Mcp-Param-*` headers).
+   * If the server runs it as a task (a client that declares the Tasks extension), this
+   * waits for the task, answering what it asks, and gives its result.
+   */
   async callTool(name: string, args: Record<string, unknown> = {}, options?: CallOptions): Promise<CallToolResult> {
-    return this.require("tools").callTool(name, args, options);
+    const era = this.require("tools");
+    const result = await era.callTool(name, args, options);
+    const created = options?.asTask || era.kind === "modern" ? createdTask(result as unknown as JsonObject) : undefined;
+    if (!created) return result;
+    return this.task(created.taskId, created).result(options?.signal ? { signal: options.signal } : {});
+  }
+
+  /**
+   * Calls a tool and lets the server run it as a task (tasks, docs/tasks.md): resolves
+   * with the task's handle once the server created it, or with the result when the server
+   * answered at once (or cannot run this tool as a task). `ttlMs` asks a 2025-11-25
+   * server to keep the task that long.
+   */
+  async callToolAsTask(
+    name: string,
+    args: Record<string, unknown> = {},
+    options?: CallOptions & { ttlMs?: number },
+  ): Promise<{ task: ToolTask; result?: undefined } | { result: CallToolResult; task?: undefined }> {
+    const era = this.require("tools");
+    const { ttlMs, ...rest } = options ?? {};
+    const asTask = (await this.mayRunAsTask(era, name)) ? { ...(ttlMs !== undefined && { ttlMs }) } : undefined;
+    const result = await era.callTool(name, args, asTask ? { ...rest, asTask } : rest);
+    const created = asTask ? createdTask(result as unknown as JsonObject) : undefined;
+    return created ? { task: this.task(created.taskId, created) } : { result };
+  }
+
+  /** A task by id, to poll, answer, cancel or wait for: one created earlier, by this client or another. */
+  task(taskId: string, seen?: WireTask): ToolTask {
+    this.connected();
+    return new ToolTask(this.taskHost, taskId, seen);
+  }
+
+  /** 2025-11-25: only tools the server lets run as tasks may be asked to (§Tool-Level Negotiation). */
+  private async mayRunAsTask(era: ClientEra, name: string): Promise<boolean> {
+    if (era.kind === "modern") return true;
+    const caps = era.serverCapabilities.tasks as { requests?: { tools?: { call?: unknown } } } | undefined;
+    if (!caps?.requests?.tools?.call) return false;
+    const support = (await this.tools()).find((t) => t.name === name)?.execution?.taskSupport;
+    return support === "optional" || support === "required";
+  }
+
+  private get taskHost(): TaskHost {
+    return {
+      era: this.connected().kind,
+      // On 2026-07-28 every tasks/* request declares the extension.
+      request: (method, params, options) => this.request(method, params, { ...options, asTask: {} }),
+      answer: (key, request, signal) =>
+        answerServerRequest(
+          request.method,
+          (request.params ?? {}) as JsonObject,
+          { signal: signal ?? new AbortController().signal, requestId: key, inputKey: key },
+          this.answerer,
+        ),
+      on: (method, listener) => this.on(method, (params) => listener(params)),
+    };
   }
 
   listResources(cursor?: string, options?: CallOptions): Promise<ListResourcesResult> {

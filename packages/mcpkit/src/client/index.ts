@@ -5,6 +5,7 @@ export {
   type SkillFrontmatter,
   type SkillResource,
 } from "../protocol/skills.js";
+export { TASKS_EXTENSION, type TaskStatus, type WireTask } from "../protocol/tasks.js";
 export type {
   CacheHints,
   DiscoverResult,
@@ -23,3 +24,4 @@ export {
 } from "./client.js";
 export { type LoadedSkill, type LoadSkillOptions, type SkillRefusal, SkillVerificationError } from "./skills.js";
 export type { ListenOptions, Subscription, SubscriptionEnd, SubscriptionListener } from "./subscription.js";
+export { type TaskResultOptions, ToolTask, type WatchOptions } from "./tasks.js";

@@ -1,5 +1,6 @@
 export * from "../content.js";
 export { SKILLS_EXTENSION, type SkillEntry } from "../protocol/skills.js";
+export { TASKS_EXTENSION, type TaskStatus, type TaskSupport, type WireTask } from "../protocol/tasks.js";
 export type {
   Context,
   ElicitFormRequest,
@@ -32,3 +33,5 @@ export { readSkillDirectory } from "./registry/skill-directory.js";
 export type { ToolArgs, ToolConfig, ToolHandler, ToolReturn } from "./registry/tool.js";
 export { createServer, type Handle, McpServer } from "./server.js";
 export type { ServerSession, SessionOptions } from "./session.js";
+export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from "./tasks/memory-store.js";
+export type { TaskPage, TaskPatch, TaskRecord, TaskStore } from "./tasks/store.js";

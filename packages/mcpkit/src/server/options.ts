@@ -5,6 +5,7 @@ import type { CacheHints } from "../protocol/types/modern.js";
 import type { Revision } from "../protocol/versions.js";
 import type { EventBus } from "./events.js";
 import type { ServerSession } from "./session.js";
+import type { TaskServerOptions } from "./tasks/settings.js";
 
 /** server/utilities/caching (2026-07-28): how long a result stays fresh, and who may share it. */
 export interface CacheHint {
@@ -61,6 +62,8 @@ export interface ServerOptions extends Implementation {
    * listed nor usable).
    */
   scopePolicy?: "step-up" | "hide";
+  /** Tasks (tools declared with `task`): the store, TTL and polling interval. See docs/tasks.md. */
+  tasks?: TaskServerOptions;
   /** Unexpected failures inside handlers (default: printed to stderr). Peers only see "Internal error". */
   onError?: (error: unknown) => void;
 }

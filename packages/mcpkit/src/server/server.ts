@@ -1,5 +1,6 @@
 import { mergeCapabilities } from "../protocol/capabilities.js";
 import { SKILL_FILE, SKILLS_EXTENSION } from "../protocol/skills.js";
+import { TASKS_EXTENSION } from "../protocol/tasks.js";
 import type { ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation } from "../protocol/types/common.js";
 import { REVISIONS, type Revision } from "../protocol/versions.js";
@@ -31,6 +32,8 @@ import {
 import { type SkillConfig, type SkillDefinition, skillDefinition } from "./registry/skill.js";
 import { type ToolConfig, type ToolEntry, type ToolHandler, toolEntry } from "./registry/tool.js";
 import type { ServerSession, SessionOptions } from "./session.js";
+import { InMemoryTaskStore } from "./tasks/memory-store.js";
+import type { TaskSettings } from "./tasks/settings.js";
 
 export type { ListKind } from "./events.js";
 export type { ServerOptions } from "./options.js";
@@ -73,6 +76,7 @@ export class McpServer implements SessionHost {
   private capabilityCache: ServerCapabilities | undefined;
   private readonly closers = new Set<() => void>();
   private readonly pendingChanges = new Set<ListKind>();
+  private tasksSettings: TaskSettings | undefined;
 
   constructor(options: ServerOptions) {
     const { name, version, title, description, icons, websiteUrl } = options;
@@ -109,6 +113,22 @@ export class McpServer implements SessionHost {
   ): Handle {
     const entry = toolEntry(name, config, handler as ToolHandler<unknown, unknown>);
     return this.register(this.tools, entry, "Tool");
+  }
+
+  /** Where tasks are kept, and their defaults (ServerOptions.tasks); the store is made on first use. */
+  get taskSettings(): TaskSettings {
+    if (!this.tasksSettings) {
+      const o = this.options.tasks ?? {};
+      const now = o.now ?? Date.now;
+      this.tasksSettings = {
+        store: o.store ?? new InMemoryTaskStore({ now }),
+        ttlMs: o.ttlMs === undefined ? 3_600_000 : o.ttlMs,
+        maxTtlMs: o.maxTtlMs ?? 86_400_000,
+        pollIntervalMs: o.pollIntervalMs ?? 1000,
+        now,
+      };
+    }
+    return this.tasksSettings;
   }
 
   resource(uri: string, config: ResourceConfig, read: ReadHandler): Handle {
@@ -201,6 +221,7 @@ export class McpServer implements SessionHost {
     if (this.prompts.size > 0) caps.prompts = { listChanged: true };
     if (this.prompts.size > 0 || this.templates.size > 0) caps.completions = {};
     if (this.skills.enabled().length > 0) caps.extensions = { [SKILLS_EXTENSION]: { directoryRead: true } };
+    if (this.tools.enabled().some((tool) => tool.task)) caps.extensions = { ...caps.extensions, [TASKS_EXTENSION]: {} };
     return mergeCapabilities(caps, this.options.capabilities);
   }
 

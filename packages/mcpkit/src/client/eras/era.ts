@@ -20,6 +20,11 @@ export interface CallOptions extends RequestOptions {
    * `tracestate`, `baggage`; basic/index §OpenTelemetry trace context).
    */
   meta?: Record<string, unknown>;
+  /**
+   * tools/call only: let the server run the call as a task (2026-07-28: declares the
+   * Tasks extension on this request; 2025-11-25: sends `task`, with `ttl` when given).
+   */
+  asTask?: { ttlMs?: number };
 }
 
 /** What connect() learned: the InitializeResult of a handshake, or its equivalent from server/discover. */

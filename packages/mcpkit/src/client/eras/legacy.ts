@@ -130,7 +130,10 @@ export class LegacyEra implements ClientEra {
   }
 
   async callTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult> {
-    return (await this.request("tools/call", { name, arguments: args }, options)) as unknown as CallToolResult;
+    const params: JsonObject = { name, arguments: args };
+    // basic/utilities/tasks §Creating Tasks: a task-augmented request carries `task`.
+    if (options?.asTask) params.task = options.asTask.ttlMs === undefined ? {} : { ttl: options.asTask.ttlMs };
+    return (await this.request("tools/call", params, options)) as unknown as CallToolResult;
   }
 
   acceptTools(tools: Tool[], _whole: boolean): Tool[] {

@@ -1,6 +1,7 @@
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import { META } from "../../protocol/meta.js";
+import { TASKS_EXTENSION } from "../../protocol/tasks.js";
 import type { Implementation } from "../../protocol/types/common.js";
 import type { InputRequest } from "../../protocol/types/modern.js";
 import { isModernRevision, type ModernRevision, type Revision } from "../../protocol/versions.js";
@@ -47,18 +48,29 @@ export class ModernRequests {
   /** The call as the user sees it, whatever rounds it takes. */
   request(method: string, params: JsonObject | undefined, options?: CallOptions): Promise<JsonObject> {
     const signal = options?.signal;
+    const acceptsTask =
+      method === "tools/call" &&
+      (options?.asTask !== undefined ||
+        this.host.envelope(this.version).capabilities.extensions?.[TASKS_EXTENSION] !== undefined);
     return untilComplete(
       method,
       params ?? {},
       (attempt) => this.attempt(method, attempt, options),
       (key, request) => this.answerInput(key, request, signal),
       this.host.maxRounds,
+      acceptsTask,
     );
   }
 
   /** Sends one request as it is (no retries) and tells its JSON-RPC id. */
   sendOnce(method: string, params: JsonObject, options?: CallOptions): SentRequest {
-    const sent = withEnvelope(params, this.host.envelope(this.version), options?.meta);
+    let envelope = this.host.envelope(this.version);
+    if (options?.asTask) {
+      // The Tasks extension: declared on this request, the server may answer with a task.
+      const caps = envelope.capabilities;
+      envelope = { ...envelope, capabilities: { ...caps, extensions: { ...caps.extensions, [TASKS_EXTENSION]: {} } } };
+    }
+    const sent = withEnvelope(params, envelope, options?.meta);
     return this.host.connection.sendRequest(method, sent, options);
   }
 

@@ -10,6 +10,7 @@ import { promptMethods } from "./handlers/prompts.js";
 import { resourceMethods } from "./handlers/resources.js";
 import { skillMethods } from "./handlers/skills.js";
 import { subscriptionMethods } from "./handlers/subscriptions.js";
+import { taskMethods } from "./handlers/tasks.js";
 import { toolMethods } from "./handlers/tools.js";
 import type { ClientPeer } from "./peer.js";
 import { RequestContext } from "./request-context.js";
@@ -25,6 +26,7 @@ export const serverMethods: MethodTable = {
   ...discoverMethods,
   ...subscriptionMethods,
   ...skillMethods,
+  ...taskMethods,
 };
 
 class ServerCall implements Call {

@@ -3,6 +3,7 @@ import type { Implementation } from "../../protocol/types/common.js";
 import type { Revision } from "../../protocol/versions.js";
 import type { EventBus } from "../events.js";
 import type { ServerOptions } from "../options.js";
+import type { TaskSettings } from "../tasks/settings.js";
 import type { FeatureSet } from "./feature-set.js";
 import type { PromptEntry } from "./prompt.js";
 import type { ResourceEntry, TemplateEntry } from "./resource.js";
@@ -29,6 +30,8 @@ export interface Registry {
   readonly events: EventBus;
   /** Signs multi round-trip request state (ServerOptions.requestStateKey). */
   readonly requestStateKey: Buffer;
+  /** Where tasks are kept, and their defaults (ServerOptions.tasks). */
+  readonly taskSettings: TaskSettings;
   /** What this server declares: derived from what is registered, shared until it changes. */
   capabilities(): ServerCapabilities;
   /** Unexpected failures (ServerOptions.onError). */
