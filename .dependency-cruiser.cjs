@@ -58,6 +58,12 @@ module.exports = {
       ["jsonrpc/", "protocol/", "session/", "client/", "transports/transport\\.ts$"],
     ),
     only(
+      "middleware-is-generic",
+      "middleware/ works on any side: it knows messages (session/), never a server or client.",
+      "middleware/",
+      ["jsonrpc/", "protocol/", "session/", "middleware/"],
+    ),
+    only(
       "auth-stands-alone",
       "auth/ is OAuth on both sides: it knows no session, server, client or endpoint.",
       "auth/",

@@ -22,18 +22,21 @@ import type {
 } from "../protocol/types/features.js";
 import type { DiscoverResult, SubscriptionFilter } from "../protocol/types/modern.js";
 import type { Revision } from "../protocol/versions.js";
+import { runChain } from "../session/middleware.js";
 import type { Transport } from "../transports/transport.js";
-import { type Answerer, answerServerRequest } from "./answer.js";
+import { type Answerer, answerServerRequest, type ClientRequestContext } from "./answer.js";
 import { connectEra } from "./connect.js";
 import type { CallOptions, ClientEra, EraHost, ServerDescription } from "./eras/era.js";
 import { type NotificationListener, NotificationListeners } from "./listeners.js";
 import { ClientLists } from "./lists.js";
+import { type ClientFacts, type ClientMiddleware, type ClientMiddlewareContext, clientMessage } from "./middleware.js";
 import { type ClientOptions, implementationOf } from "./options.js";
 import { getSkill, type LoadedSkill, type LoadSkillOptions, listSkills, loadSkill, type SkillsPeer } from "./skills.js";
 import type { ListenOptions, Subscription, SubscriptionListener } from "./subscription.js";
 
 export type { ClientRequestContext } from "./answer.js";
 export type { CallOptions, ServerDescription } from "./eras/era.js";
+export type { ClientMiddleware, ClientMiddlewareContext } from "./middleware.js";
 export type { ClientOptions } from "./options.js";
 
 const notConnected = () => new Error("The client is not connected: call connect first");
@@ -50,6 +53,8 @@ export class Client {
   private era: ClientEra | undefined;
   private host: EraHost | undefined;
   private roots: Root[];
+  /** Undefined until middleware is installed, so the plain path checks one field and allocates nothing. */
+  private middleware: ClientMiddleware[] | undefined;
   private readonly listeners: NotificationListeners;
   private readonly lists = new ClientLists(
     (method, params) => this.request(method, params),
@@ -60,6 +65,7 @@ export class Client {
     if (!options.name || !options.version) throw new TypeError("A client needs a name and a version");
     this.options = options;
     this.roots = options.roots ?? [];
+    this.middleware = options.middleware && options.middleware.length > 0 ? [...options.middleware] : undefined;
     this.listeners = new NotificationListeners(options.onError);
   }
 
@@ -94,7 +100,7 @@ export class Client {
       answerer: () => this.answerer,
       wantsLogs: () => this.listeners.has("notifications/message"),
       invalidateCaches: () => this.lists.invalidateAll(),
-      onRequest: (method, params, ctx) => answerServerRequest(method, params, ctx, this.answerer),
+      onRequest: (method, params, ctx) => this.answer(method, params, ctx),
       onNotification: (notification) => this.onNotification(notification),
       rules: () => this.era?.rules,
       onClose: (reason) => this.era?.closed(reason),
@@ -132,8 +138,59 @@ export class Client {
    * complete, and a lost HTTP stream or a version the server no longer takes is retried once.
    */
   request<T = JsonObject>(method: string, params?: JsonObject, options?: CallOptions): Promise<T> {
-    if (!this.era) return Promise.reject(notConnected());
-    return this.era.request(method, params, options) as Promise<T>;
+    const era = this.era;
+    if (!era) return Promise.reject(notConnected());
+    if (this.middleware === undefined) return era.request(method, params, options) as Promise<T>;
+    return this.outbound(method, params, options, (ctx) =>
+      era.request(ctx.method, ctx.params, ctx.options),
+    ) as Promise<T>;
+  }
+
+  /**
+   * Adds middleware around every call to the server and every request or notification
+   * from it, after those already installed (the first added is the outermost). See
+   * docs/middleware.md.
+   */
+  use(...middleware: ClientMiddleware[]): this {
+    if (middleware.length > 0) this.middleware = [...(this.middleware ?? []), ...middleware];
+    return this;
+  }
+
+  private facts(): ClientFacts {
+    const era = this.era;
+    return {
+      era: era?.kind,
+      revision: era?.protocolVersion,
+      sessionId: this.host?.connection.transport.sessionId,
+      server: era?.serverInfo,
+      transport: this.host?.connection.transport.binding,
+    };
+  }
+
+  private outbound(
+    method: string,
+    params: JsonObject | undefined,
+    options: CallOptions | undefined,
+    terminal: (ctx: ClientMiddlewareContext) => Promise<JsonObject>,
+  ): Promise<JsonObject> {
+    const ctx = clientMessage("request", "outbound", method, params, undefined, options, undefined, this.facts());
+    return runChain(this.middleware ?? [], ctx, terminal);
+  }
+
+  /** A request of the server (or an input request of a modern one), through the middleware. */
+  private answer(method: string, params: JsonObject, rctx: ClientRequestContext): Promise<JsonObject> {
+    if (this.middleware === undefined) return answerServerRequest(method, params, rctx, this.answerer);
+    const ctx = clientMessage(
+      "request",
+      "inbound",
+      method,
+      params,
+      rctx.requestId,
+      undefined,
+      () => rctx.signal,
+      this.facts(),
+    );
+    return runChain(this.middleware, ctx, (c) => answerServerRequest(c.method, c.params ?? {}, rctx, this.answerer));
   }
 
   private get answerer(): Answerer {
@@ -179,7 +236,17 @@ export class Client {
 
   /** Calls a tool (on Streamable HTTP with a 2026-07-28 server, with its `Mcp-Param-*` headers). */
   async callTool(name: string, args: Record<string, unknown> = {}, options?: CallOptions): Promise<CallToolResult> {
-    return this.require("tools").callTool(name, args, options);
+    const era = this.require("tools");
+    if (this.middleware === undefined) return era.callTool(name, args, options);
+    const result = await this.outbound("tools/call", { name, arguments: args }, options, (ctx) => {
+      const p = ctx.params ?? {};
+      return era.callTool(
+        p.name as string,
+        (p.arguments ?? {}) as Record<string, unknown>,
+        ctx.options,
+      ) as unknown as Promise<JsonObject>;
+    });
+    return result as unknown as CallToolResult;
   }
 
   listResources(cursor?: string, options?: CallOptions): Promise<ListResourcesResult> {
@@ -311,6 +378,27 @@ export class Client {
   }
 
   private onNotification(notification: JsonRpcNotification): void {
+    if (this.middleware === undefined) {
+      this.deliver(notification);
+      return;
+    }
+    const ctx = clientMessage(
+      "notification",
+      "inbound",
+      notification.method,
+      notification.params,
+      undefined,
+      undefined,
+      undefined,
+      this.facts(),
+    );
+    runChain(this.middleware, ctx, (c) => {
+      this.deliver(c.params === notification.params ? notification : { ...notification, params: c.params });
+      return Promise.resolve({});
+    }).catch((error: unknown) => this.options.onError?.(error));
+  }
+
+  private deliver(notification: JsonRpcNotification): void {
     this.listeners.guard(() => this.era?.route(notification));
     this.lists.noteChange(notification);
     this.listeners.deliver(notification);

@@ -17,6 +17,8 @@ export type { ClientHandlers, ClientRequestContext } from "./answer.js";
 export {
   type CallOptions,
   Client,
+  type ClientMiddleware,
+  type ClientMiddlewareContext,
   type ClientOptions,
   createClient,
   type ServerDescription,

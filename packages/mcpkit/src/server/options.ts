@@ -4,6 +4,7 @@ import type { Implementation } from "../protocol/types/common.js";
 import type { CacheHints } from "../protocol/types/modern.js";
 import type { Revision } from "../protocol/versions.js";
 import type { EventBus } from "./events.js";
+import type { ServerMiddleware } from "./middleware/context.js";
 import type { ServerSession } from "./session.js";
 
 /** server/utilities/caching (2026-07-28): how long a result stays fresh, and who may share it. */
@@ -61,6 +62,11 @@ export interface ServerOptions extends Implementation {
    * listed nor usable).
    */
   scopePolicy?: "step-up" | "hide";
+  /**
+   * Middleware around every request and notification from a client, outermost first
+   * (add more with `server.use`). See docs/middleware.md.
+   */
+  middleware?: readonly ServerMiddleware[];
   /** Unexpected failures inside handlers (default: printed to stderr). Peers only see "Internal error". */
   onError?: (error: unknown) => void;
 }
