@@ -63,6 +63,28 @@ module.exports = {
       "middleware/",
       ["jsonrpc/", "protocol/", "session/", "middleware/"],
     ),
+    {
+      name: "opentelemetry-only-in-otel",
+      comment: "@opentelemetry/api is an optional peer: only the mcpkit/otel entry point (otel/) imports it.",
+      severity: "error",
+      from: { path: `${src}`, pathNot: `${src}otel/` },
+      to: { path: "node_modules/@opentelemetry/" },
+    },
+    only(
+      "otel-on-middleware",
+      "otel/ is middleware: it knows messages and the middleware contexts, not the server or client classes.",
+      "otel/",
+      [
+        "jsonrpc/",
+        "protocol/",
+        "session/",
+        "otel/",
+        "transports/transport\\.ts$",
+        "server/middleware/",
+        "server/session\\.ts$",
+        "client/middleware\\.ts$",
+      ],
+    ),
     only(
       "auth-stands-alone",
       "auth/ is OAuth on both sides: it knows no session, server, client or endpoint.",

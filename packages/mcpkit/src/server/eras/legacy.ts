@@ -131,6 +131,7 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
       session: this,
       client: this.clientInfo,
       server: this.server.info,
+      transport: this.connection.transport.binding,
       signal: () => inbound.signal,
     });
     return runChain(chain, ctx, (c) => this.handle(inbound, c.params));
@@ -180,6 +181,7 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
       session: this,
       client: this.clientInfo,
       server: this.server.info,
+      transport: this.connection.transport.binding,
     });
     runChain(chain, ctx, (c) => {
       this.handleNotification(c.params === notification.params ? notification : { ...notification, params: c.params });

@@ -1,7 +1,7 @@
 import type { JsonObject, RequestId } from "../../jsonrpc/types.js";
 import type { Implementation } from "../../protocol/types/common.js";
 import type { Middleware, MiddlewareContext } from "../../session/middleware.js";
-import type { HeaderReader } from "../../transports/transport.js";
+import type { HeaderReader, TransportBinding } from "../../transports/transport.js";
 import type { ServerSession } from "../session.js";
 
 /** What a server middleware sees of one message from a client. */
@@ -18,6 +18,8 @@ export interface ServerMiddlewareContext extends MiddlewareContext {
   readonly headers: HeaderReader | undefined;
   /** This server's name and version. */
   readonly server: Implementation;
+  /** The binding of the connection the message came on, when known (legacy sessions). */
+  readonly transport: TransportBinding | undefined;
 }
 
 /** A server middleware: `server.use(mw)` or `ServerOptions.middleware`. */
@@ -36,6 +38,7 @@ export interface MessageFacts {
   session: ServerSession | undefined;
   client: Implementation | undefined;
   server: Implementation;
+  transport?: TransportBinding;
   /** How to get the request's signal, when it is a request. */
   signal?: () => AbortSignal;
 }
@@ -56,6 +59,7 @@ class ServerMessage implements ServerMiddlewareContext {
   readonly session: ServerSession | undefined;
   readonly client: Implementation | undefined;
   readonly server: Implementation;
+  readonly transport: TransportBinding | undefined;
   private readonly signalOf: (() => AbortSignal) | undefined;
 
   constructor(facts: MessageFacts) {
@@ -71,6 +75,7 @@ class ServerMessage implements ServerMiddlewareContext {
     this.session = facts.session;
     this.client = facts.client;
     this.server = facts.server;
+    this.transport = facts.transport;
     this.signalOf = facts.signal;
   }
 
