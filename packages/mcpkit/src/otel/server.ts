@@ -88,10 +88,11 @@ export function serverTelemetry(options: TelemetryOptions = {}): ServerMiddlewar
       ? propagator.extract(active, ctx.headers, headerGetter)
       : undefined;
     const parent: Context = fromMeta ?? fromHeaders ?? active;
+    // The transport's context is linked when it is another one (an HTTP proxy's span, say).
     const links: Link[] = [];
-    const linked = fromMeta && fromHeaders ? trace.getSpanContext(fromHeaders) : undefined;
-    if (linked) links.push({ context: linked });
-
+    const transportSpan = fromMeta && fromHeaders ? trace.getSpanContext(fromHeaders) : undefined;
+    if (transportSpan && transportSpan.spanId !== trace.getSpanContext(fromMeta as Context)?.spanId)
+      links.push({ context: transportSpan });
     const span = tracer.startSpan(
       spanName(ctx),
       { kind: SpanKind.SERVER, attributes: spanAttributes(ctx, metricAttrs), links },

@@ -8,7 +8,7 @@ import type { Connection } from "../../session/connection.js";
 import type { InboundRequest } from "../../session/inbound.js";
 import { runChain } from "../../session/middleware.js";
 import type { ConnectionOptions, RequestOptions } from "../../session/options.js";
-import type { MessageInfo } from "../../transports/transport.js";
+import type { MessageInfo, TransportBinding } from "../../transports/transport.js";
 import type { ClientPeer } from "../dispatch/peer.js";
 import { shouldLog } from "../dispatch/request-context.js";
 import { dispatch } from "../dispatch/table.js";
@@ -115,6 +115,11 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
     return this.connection.transport.sessionId;
   }
 
+  /** @internal The binding of this session's transport (for middleware). */
+  get binding(): TransportBinding | undefined {
+    return this.connection.transport.binding;
+  }
+
   /** @internal ConnectionOptions */
   onRequest(inbound: InboundRequest): JsonObject | Promise<JsonObject> {
     const chain = this.server.middleware;
@@ -131,7 +136,7 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
       session: this,
       client: this.clientInfo,
       server: this.server.info,
-      transport: this.connection.transport.binding,
+      transport: this.binding,
       signal: () => inbound.signal,
     });
     return runChain(chain, ctx, (c) => this.handle(inbound, c.params));
@@ -181,7 +186,7 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
       session: this,
       client: this.clientInfo,
       server: this.server.info,
-      transport: this.connection.transport.binding,
+      transport: this.binding,
     });
     runChain(chain, ctx, (c) => {
       this.handleNotification(c.params === notification.params ? notification : { ...notification, params: c.params });

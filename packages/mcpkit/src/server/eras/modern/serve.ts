@@ -3,6 +3,7 @@ import { META } from "../../../protocol/meta.js";
 import { INPUT_METHODS } from "../../../protocol/methods.js";
 import type { InboundRequest } from "../../../session/inbound.js";
 import { runChain } from "../../../session/middleware.js";
+import type { TransportBinding } from "../../../transports/transport.js";
 import { cacheFields, isCacheable } from "../../dispatch/caching.js";
 import { dispatch } from "../../dispatch/table.js";
 import { serverMessage } from "../../middleware/context.js";
@@ -24,6 +25,7 @@ export async function serveModern(
   server: Registry,
   inbound: InboundRequest,
   notify: (method: string, params: JsonObject) => void,
+  transport?: TransportBinding,
 ): Promise<JsonObject> {
   const envelope = readEnvelope(inbound.params, server.revisions);
   const chain = server.middleware;
@@ -40,6 +42,7 @@ export async function serveModern(
     session: undefined,
     client: envelope.clientInfo,
     server: server.info,
+    transport,
     signal: () => inbound.signal,
   });
   return runChain(chain, ctx, (c) => serveRound(server, inbound, envelope, notify, c.params));
