@@ -29,7 +29,14 @@ import { connectEra } from "./connect.js";
 import type { CallOptions, ClientEra, EraHost, ServerDescription } from "./eras/era.js";
 import { type NotificationListener, NotificationListeners } from "./listeners.js";
 import { ClientLists } from "./lists.js";
-import { type ClientFacts, type ClientMiddleware, type ClientMiddlewareContext, clientMessage } from "./middleware.js";
+import {
+  type ClientFacts,
+  type ClientMiddleware,
+  type ClientMiddlewareContext,
+  type ClientSession,
+  clientMessage,
+  openSession,
+} from "./middleware.js";
 import { type ClientOptions, implementationOf } from "./options.js";
 import { getSkill, type LoadedSkill, type LoadSkillOptions, listSkills, loadSkill, type SkillsPeer } from "./skills.js";
 import type { ListenOptions, Subscription, SubscriptionListener } from "./subscription.js";
@@ -55,6 +62,8 @@ export class Client {
   private roots: Root[];
   /** Undefined until middleware is installed, so the plain path checks one field and allocates nothing. */
   private middleware: ClientMiddleware[] | undefined;
+  /** The connection as middleware sees it (made on connect when middleware is installed). */
+  private session: (ClientSession & { end(reason?: Error): void }) | undefined;
   private readonly listeners: NotificationListeners;
   private readonly lists = new ClientLists(
     (method, params) => this.request(method, params),
@@ -92,6 +101,7 @@ export class Client {
     if (this.host && !this.host.connection.isClosed) throw new Error("This client is already connected");
     this.era = undefined;
     this.lists.invalidateAll();
+    const session = this.middleware === undefined ? undefined : openSession();
     const connected = await connectEra(transport, {
       options: this.options,
       clientInfo: implementationOf(this.options),
@@ -103,8 +113,12 @@ export class Client {
       onRequest: (method, params, ctx) => this.answer(method, params, ctx),
       onNotification: (notification) => this.onNotification(notification),
       rules: () => this.era?.rules,
-      onClose: (reason) => this.era?.closed(reason),
+      onClose: (reason) => {
+        this.era?.closed(reason);
+        session?.end(reason);
+      },
     });
+    this.session = session;
     this.host = connected.host;
     this.era = connected.era;
     return connected.era.describe();
@@ -164,6 +178,7 @@ export class Client {
       sessionId: this.host?.connection.transport.sessionId,
       server: era?.serverInfo,
       transport: this.host?.connection.transport.binding,
+      session: this.session,
     };
   }
 

@@ -19,8 +19,27 @@ export interface ClientMiddlewareContext extends MiddlewareContext {
   readonly server: Implementation | undefined;
   /** The binding of the transport the client is connected over. */
   readonly transport: TransportBinding | undefined;
+  /** The connection the message belongs to (undefined if middleware was added after connect). */
+  readonly session: ClientSession | undefined;
   /** The call's signal (outbound), or the one aborted when the server cancels its request (inbound). */
   readonly signal: AbortSignal | undefined;
+}
+
+/** One connection of the client, as middleware sees it: when it opened, and when it closes. */
+export interface ClientSession {
+  /** `performance.now()` when connect() began. */
+  readonly openedAt: number;
+  /** Resolves when the connection closes: with the failure that closed it, if one did. */
+  readonly closed: Promise<Error | undefined>;
+}
+
+/** A client's session record; only made when middleware is installed. */
+export function openSession(): ClientSession & { end(reason?: Error): void } {
+  let end!: (reason?: Error) => void;
+  const closed = new Promise<Error | undefined>((resolve) => {
+    end = resolve;
+  });
+  return { openedAt: performance.now(), closed, end };
 }
 
 /** A client middleware: `client.use(mw)` or `ClientOptions.middleware`. */
@@ -33,6 +52,7 @@ export interface ClientFacts {
   sessionId: string | undefined;
   server: Implementation | undefined;
   transport: TransportBinding | undefined;
+  session: ClientSession | undefined;
 }
 
 /** Made only when middleware is installed. */
@@ -44,6 +64,7 @@ class ClientMessage implements ClientMiddlewareContext {
   readonly sessionId: string | undefined;
   readonly server: Implementation | undefined;
   readonly transport: TransportBinding | undefined;
+  readonly session: ClientSession | undefined;
 
   constructor(
     readonly kind: "request" | "notification",
@@ -60,6 +81,7 @@ class ClientMessage implements ClientMiddlewareContext {
     this.sessionId = facts.sessionId;
     this.server = facts.server;
     this.transport = facts.transport;
+    this.session = facts.session;
   }
 
   get signal(): AbortSignal | undefined {

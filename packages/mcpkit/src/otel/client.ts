@@ -1,5 +1,5 @@
 import { type Attributes, context, metrics, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
-import type { ClientMiddleware } from "../client/middleware.js";
+import type { ClientMiddleware, ClientSession } from "../client/middleware.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import {
   ATTR,
@@ -22,7 +22,8 @@ const SCOPE = "mcpkit";
  * span per call, named `{mcp.method.name} {target}`, child of the active span, its
  * context injected into `params._meta` (and, on Streamable HTTP, into the request's
  * `traceparent`/`tracestate` headers); a SERVER span for each request the server makes
- * of the client. Records mcp.client.operation.duration (seconds).
+ * of the client. Records mcp.client.operation.duration and mcp.client.session.duration
+ * (seconds; a session is counted from connect() once a message of it passed).
  */
 export function clientTelemetry(options: TelemetryOptions = {}): ClientMiddleware {
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE);
@@ -34,10 +35,30 @@ export function clientTelemetry(options: TelemetryOptions = {}): ClientMiddlewar
     advice: { explicitBucketBoundaries: DURATION_BUCKETS },
   });
 
+  const sessionDuration = meter.createHistogram("mcp.client.session.duration", {
+    unit: "s",
+    description: "The duration of an MCP session as observed on the client",
+    advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+  });
+  const sessions = new WeakSet<ClientSession>();
+  const watchSession = (session: ClientSession, attrs: Attributes) => {
+    sessions.add(session);
+    void session.closed.then((reason) => {
+      if (reason) attrs[ATTR.errorType] = reason.name && reason.name !== "Error" ? reason.name : "_OTHER";
+      sessionDuration.record((performance.now() - session.openedAt) / 1000, attrs);
+    });
+  };
+
   return async (ctx, next) => {
     const start = performance.now();
     const metricAttrs: Attributes = operationAttributes(ctx);
     networkAttributes(ctx.transport, metricAttrs);
+    if (ctx.session && !sessions.has(ctx.session)) {
+      const attrs: Attributes = {};
+      if (ctx.revision !== undefined) attrs[ATTR.protocolVersion] = ctx.revision;
+      networkAttributes(ctx.transport, attrs);
+      watchSession(ctx.session, attrs);
+    }
     const outbound = ctx.direction === "outbound";
     const active = context.active();
     // What the server asks of us is served here: its context, if it sent one, is the parent.

@@ -89,6 +89,22 @@ describe.each(ERAS)("OpenTelemetry, in memory (%s)", (era) => {
 });
 
 describe("OpenTelemetry session duration", () => {
+  it.each(ERAS)("records mcp.client.session.duration when the client closes (%s)", async (era) => {
+    const otel = telemetry();
+    const server = createServer({ name: "traced", version: "1" });
+    server.tool("ok", {}, () => "fine");
+    const { client, close } = await connectInMemory(server, {
+      protocolVersion: era,
+      middleware: [clientTelemetry(otel.options)],
+    });
+    await client.callTool("ok");
+    expect(await otel.points("mcp.client.session.duration")).toEqual([]);
+    await close();
+    await expect
+      .poll(async () => otel.points("mcp.client.session.duration"))
+      .toEqual([{ count: 1, unit: "s", attributes: { "mcp.protocol.version": era } }]);
+  });
+
   it("records mcp.server.session.duration when a legacy session closes", async () => {
     const otel = telemetry();
     const server = createServer({ name: "traced", version: "1", middleware: [serverTelemetry(otel.options)] });
