@@ -17,7 +17,7 @@ export interface RateLimitOptions<C extends MiddlewareContext> {
    * (an OAuth token's), else the session id, else one bucket shared by every anonymous caller.
    */
   key?: (ctx: C) => string;
-  /** Messages that never count (default: notifications, and initialize and ping). */
+  /** Messages that never count (default: notifications, and initialize, server/discover and ping). */
   exempt?: (ctx: C) => boolean;
   /** Buckets kept at most; the least recently used go first (default 10 000). */
   maxKeys?: number;
@@ -30,8 +30,9 @@ interface Bucket {
   at: number;
 }
 
-const defaultExempt = (ctx: MiddlewareContext) =>
-  ctx.kind === "notification" || ctx.method === "initialize" || ctx.method === "ping";
+/** What connecting and staying connected takes is never refused. */
+const CONNECTING = new Set(["initialize", "server/discover", "ping"]);
+const defaultExempt = (ctx: MiddlewareContext) => ctx.kind === "notification" || CONNECTING.has(ctx.method);
 
 /** The default key: who the token says, else the session, else everyone anonymous together. */
 export function principalKey(ctx: MiddlewareContext & { sessionId?: string }): string {
