@@ -21,13 +21,19 @@ import { Rounds } from "./rounds.js";
  * `notify` delivers what the handler sends before its result (progress, logs, subscription
  * notifications) on the request's own channel.
  */
-export async function serveModern(
+export function serveModern(
   server: Registry,
   inbound: InboundRequest,
   notify: (method: string, params: JsonObject) => void,
   transport?: TransportBinding,
 ): Promise<JsonObject> {
-  const envelope = readEnvelope(inbound.params, server.revisions);
+  let envelope: Envelope;
+  try {
+    envelope = readEnvelope(inbound.params, server.revisions);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  // Not async itself: without middleware the request costs what it did before (one async call).
   const chain = server.middleware;
   if (chain === undefined) return serveRound(server, inbound, envelope, notify, inbound.params);
   const ctx = serverMessage({
