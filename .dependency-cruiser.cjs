@@ -55,7 +55,7 @@ module.exports = {
       "client-never-imports-server",
       "client/ talks to servers over transports; it never imports server code.",
       "client/",
-      ["jsonrpc/", "protocol/", "session/", "client/", "transports/transport\\.ts$"],
+      ["jsonrpc/", "protocol/", "schema/", "session/", "client/", "transports/transport\\.ts$"],
     ),
     only(
       "middleware-is-generic",

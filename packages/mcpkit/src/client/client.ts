@@ -38,6 +38,7 @@ import {
   openSession,
 } from "./middleware.js";
 import { type ClientOptions, implementationOf } from "./options.js";
+import { OutputSchemas } from "./output-schemas.js";
 import { getSkill, type LoadedSkill, type LoadSkillOptions, listSkills, loadSkill, type SkillsPeer } from "./skills.js";
 import type { ListenOptions, Subscription, SubscriptionListener } from "./subscription.js";
 
@@ -65,9 +66,12 @@ export class Client {
   /** The connection as middleware sees it (made on connect when middleware is installed). */
   private session: (ClientSession & { end(reason?: Error): void }) | undefined;
   private readonly listeners: NotificationListeners;
+  /** The outputSchemas of listed tools, to check results against (undefined when turned off). */
+  private readonly outputs: OutputSchemas | undefined;
   private readonly lists = new ClientLists(
     (method, params) => this.request(method, params),
     () => this.era,
+    (tools) => this.outputs?.note(tools),
   );
 
   constructor(options: ClientOptions) {
@@ -76,6 +80,7 @@ export class Client {
     this.roots = options.roots ?? [];
     this.middleware = options.middleware && options.middleware.length > 0 ? [...options.middleware] : undefined;
     this.listeners = new NotificationListeners(options.onError);
+    this.outputs = options.validateToolOutput === false ? undefined : new OutputSchemas(options.onError);
   }
 
   /** The capabilities this client declares (in initialize, or in every request's `_meta`). */
@@ -101,6 +106,7 @@ export class Client {
     if (this.host && !this.host.connection.isClosed) throw new Error("This client is already connected");
     this.era = undefined;
     this.lists.invalidateAll();
+    this.outputs?.forget();
     const session = this.middleware === undefined ? undefined : openSession();
     const connected = await connectEra(transport, {
       options: this.options,
@@ -241,7 +247,9 @@ export class Client {
       cursor === undefined ? undefined : { cursor },
       options,
     );
-    return { ...page, tools: era.acceptTools(page.tools ?? [], false) };
+    const tools = era.acceptTools(page.tools ?? [], false);
+    this.outputs?.note(tools);
+    return { ...page, tools };
   }
 
   /** Every tool, following cursors; cached until the server says the list changed or its ttlMs ran out. */
@@ -249,19 +257,25 @@ export class Client {
     return this.lists.tools.get();
   }
 
-  /** Calls a tool (on Streamable HTTP with a 2026-07-28 server, with its `Mcp-Param-*` headers). */
+  /**
+   * Calls a tool (on Streamable HTTP with a 2026-07-28 server, with its `Mcp-Param-*`
+   * headers). When the client has listed the tool and it declares an outputSchema, a result
+   * that breaks it (no structuredContent, or content that does not match) is a
+   * ToolOutputError (server/tools §Output Schema); turn that off with `validateToolOutput: false`.
+   */
   async callTool(name: string, args: Record<string, unknown> = {}, options?: CallOptions): Promise<CallToolResult> {
     const era = this.require("tools");
-    if (this.middleware === undefined) return era.callTool(name, args, options);
-    const result = await this.outbound("tools/call", { name, arguments: args }, options, (ctx) => {
-      const p = ctx.params ?? {};
-      return era.callTool(
-        p.name as string,
-        (p.arguments ?? {}) as Record<string, unknown>,
-        ctx.options,
-      ) as unknown as Promise<JsonObject>;
-    });
-    return result as unknown as CallToolResult;
+    let result: CallToolResult;
+    if (this.middleware === undefined) result = await era.callTool(name, args, options);
+    else {
+      const answer = await this.outbound("tools/call", { name, arguments: args }, options, (ctx) => {
+        const p = ctx.params ?? {};
+        const called = era.callTool(p.name as string, (p.arguments ?? {}) as Record<string, unknown>, ctx.options);
+        return called as unknown as Promise<JsonObject>;
+      });
+      result = answer as unknown as CallToolResult;
+    }
+    return this.outputs ? this.outputs.check(name, result) : result;
   }
 
   listResources(cursor?: string, options?: CallOptions): Promise<ListResourcesResult> {
@@ -414,6 +428,7 @@ export class Client {
   }
 
   private deliver(notification: JsonRpcNotification): void {
+    if (notification.method === "notifications/tools/list_changed") this.outputs?.forget();
     this.listeners.guard(() => this.era?.route(notification));
     this.lists.noteChange(notification);
     this.listeners.deliver(notification);

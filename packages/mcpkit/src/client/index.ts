@@ -23,5 +23,6 @@ export {
   createClient,
   type ServerDescription,
 } from "./client.js";
+export { ToolOutputError } from "./output-schemas.js";
 export { type LoadedSkill, type LoadSkillOptions, type SkillRefusal, SkillVerificationError } from "./skills.js";
 export type { ListenOptions, Subscription, SubscriptionEnd, SubscriptionListener } from "./subscription.js";

@@ -27,6 +27,11 @@ export interface ClientOptions extends Implementation, ClientHandlers {
   /** The most input-required rounds one call may take (basic/patterns/mrtr; default 16). */
   maxInputRounds?: number;
   /**
+   * Check each tool result against the tool's outputSchema, as listed by tools/list
+   * (default true): a result that breaks it is a ToolOutputError.
+   */
+  validateToolOutput?: boolean;
+  /**
    * Middleware around every call to the server and every request or notification from it,
    * outermost first (add more with `client.use`). See docs/middleware.md.
    */
