@@ -8,6 +8,7 @@ import { connectInMemory } from "../../src/testing/index.js";
 import { listen } from "../../src/transports/http/node.js";
 import { stdioClientTransport } from "../../src/transports/stdio/index.js";
 import { streamableHttpClientTransport } from "../../src/transports/streamable-http/client/index.js";
+import { serveHttp, sessionHeaders } from "../http-server/helpers.js";
 import { only, type SpanSummary, telemetry } from "./setup.js";
 
 const ERAS = ["2025-11-25", "2026-07-28"] as const;
@@ -124,4 +125,26 @@ describe.each(ERAS)("one trace across processes and transports (%s)", (era) => {
     if (era === "2025-11-25") expect(relayed.attributes["mcp.session.id"]).toEqual(expect.any(String));
     else expect(relayed.attributes["mcp.session.id"]).toBeUndefined();
   }, 30_000);
+});
+
+describe("a transport context that differs from _meta's", () => {
+  it("is a link of the server span, while _meta's context stays its parent", async () => {
+    const otel = telemetry();
+    const server = createServer({ name: "linked", version: "1", middleware: [serverTelemetry(otel.options)] });
+    server.tool("t", {}, () => "ok");
+    const http = await serveHttp(server);
+    cleanup.push(() => http.close());
+    const session = await http.open();
+    const fromMeta = "00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01";
+    const proxySpan = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+    const response = await http.post(
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "t", _meta: { traceparent: fromMeta } } },
+      { ...sessionHeaders(session), traceparent: proxySpan },
+    );
+    await response.text();
+    const span = only(otel.spans(), "tools/call t", "server");
+    expect(span.traceId).toBe("0af7651916cd43dd8448eb211c80319c");
+    expect(span.parentSpanId).toBe("00f067aa0ba902b7");
+    expect(span.links).toBe(1);
+  });
 });
