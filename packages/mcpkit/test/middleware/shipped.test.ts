@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ErrorCode, McpError } from "../../src/jsonrpc/errors.js";
 import {
+  forMethod,
   logging,
   type MiddlewareContext,
   mapErrors,
@@ -134,6 +135,31 @@ describe.each(ERAS)("the middleware mcpkit ships (%s)", (era) => {
       expect.stringMatching(/^mcp <- tools\/call fails [\d.]+ms tool-error$/),
       expect.stringMatching(/^mcp <- prompts\/get missing [\d.]+ms error: -32601 /),
     ]);
+    await close();
+  });
+
+  it("forMethod: typed params and result for one method; other messages pass untouched", async () => {
+    const seen: string[] = [];
+    const server = createServer({
+      name: "typed",
+      version: "1",
+      middleware: [
+        forMethod("tools/call", async (ctx, next) => {
+          seen.push(ctx.params.name);
+          const result = await next();
+          return { ...result, content: [...result.content, { type: "text", text: `(${ctx.params.name})` }] };
+        }),
+      ],
+    });
+    server.tool("a", {}, () => "A");
+    server.prompt("p", {}, () => "P");
+    const { client, close } = await connect(server);
+    expect((await client.callTool("a")).content).toEqual([
+      { type: "text", text: "A" },
+      { type: "text", text: "(a)" },
+    ]);
+    expect((await client.getPrompt("p")).messages).toHaveLength(1);
+    expect(seen).toEqual(["a"]);
     await close();
   });
 
