@@ -10,6 +10,7 @@ import { serveConnection } from "./connect.js";
 import type { LegacySession, SessionHost } from "./eras/legacy.js";
 import { makeKey } from "./eras/modern/request-state.js";
 import { type EventBus, InMemoryEventBus, type ListKind } from "./events.js";
+import type { ServerMiddleware } from "./middleware/context.js";
 import type { ServerOptions } from "./options.js";
 import { FeatureSet } from "./registry/feature-set.js";
 import {
@@ -71,6 +72,8 @@ export class McpServer implements SessionHost {
   readonly events: EventBus;
   /** Signs multi round-trip request state (see ServerOptions.requestStateKey). */
   readonly requestStateKey: Buffer;
+  /** Undefined until middleware is installed, so the plain path checks one field and allocates nothing. */
+  middleware: ServerMiddleware[] | undefined;
   private readonly sessionList = new Set<LegacySession>();
   private busSubscription: (() => void) | undefined;
   private capabilityCache: ServerCapabilities | undefined;
@@ -96,6 +99,7 @@ export class McpServer implements SessionHost {
     this.onError = options.onError ?? defaultOnError;
     this.events = options.eventBus ?? new InMemoryEventBus({ onError: (error) => this.onError(error) });
     this.requestStateKey = makeKey(options.requestStateKey);
+    this.middleware = options.middleware && options.middleware.length > 0 ? [...options.middleware] : undefined;
     this.tools = new FeatureSet(() => this.listChanged("tools"));
     this.resources = new FeatureSet(() => this.listChanged("resources"));
     this.templates = new FeatureSet(() => this.listChanged("resources"));
@@ -104,6 +108,16 @@ export class McpServer implements SessionHost {
     this.skills = new FeatureSet(() => {
       this.capabilityCache = undefined;
     });
+  }
+
+  /**
+   * Adds middleware around every request and notification from a client, after those
+   * already installed (the first added is the outermost). Applies to messages that
+   * arrive from now on, on every session. See docs/middleware.md.
+   */
+  use(...middleware: ServerMiddleware[]): this {
+    if (middleware.length > 0) this.middleware = [...(this.middleware ?? []), ...middleware];
+    return this;
   }
 
   tool<In extends SchemaInput | undefined = undefined, Out extends SchemaInput | undefined = undefined>(

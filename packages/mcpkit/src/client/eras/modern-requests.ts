@@ -7,7 +7,7 @@ import type { InputRequest } from "../../protocol/types/modern.js";
 import { isModernRevision, type ModernRevision, type Revision } from "../../protocol/versions.js";
 import type { Connection } from "../../session/connection.js";
 import type { SentRequest } from "../../session/options.js";
-import { type Answerer, answerServerRequest, type ClientRequestContext } from "../answer.js";
+import type { ClientRequestContext } from "../answer.js";
 import { chooseVersion, supportedFrom } from "./detect.js";
 import { type Envelope, withEnvelope } from "./envelope.js";
 import type { CallOptions } from "./era.js";
@@ -18,8 +18,8 @@ export interface ModernHost {
   readonly connection: Connection;
   /** The per-request protocol fields for `version`. */
   envelope(version: string): Envelope;
-  /** The handlers and declarations that answer input requests. */
-  answerer(): Answerer;
+  /** Answers one input request (the client's handlers, through its middleware). */
+  answer(method: string, params: JsonObject, ctx: ClientRequestContext): Promise<JsonObject>;
   maxRounds: number;
   /** The revision the user insists on, if any: a retry never picks another. */
   forced: Revision | undefined;
@@ -118,7 +118,7 @@ export class ModernRequests {
   private async answerInput(key: string, request: InputRequest, signal: AbortSignal | undefined): Promise<JsonObject> {
     const ctx: ClientRequestContext = { signal: signal ?? NEVER, requestId: key, inputKey: key };
     try {
-      return await answerServerRequest(request.method, request.params ?? {}, ctx, this.host.answerer());
+      return await this.host.answer(request.method, request.params ?? {}, ctx);
     } catch (error) {
       if (!(error instanceof McpError) || error.code !== ErrorCode.MethodNotFound) throw error;
       // basic/patterns/mrtr §Server Requirements: servers MUST NOT ask for what the client

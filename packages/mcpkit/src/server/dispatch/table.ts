@@ -55,6 +55,7 @@ export function dispatch(
   server: Registry,
   peer: ClientPeer,
   inbound: InboundRequest,
+  params: JsonObject | undefined = inbound.params,
 ): JsonObject | Promise<JsonObject> {
   const method = inbound.method;
   // The revision's set is checked first, so names like "constructor" never reach the table.
@@ -68,5 +69,5 @@ export function dispatch(
       `Method not found: ${method} (this server did not declare the capability it belongs to)`,
     );
   }
-  return entry.handler(inbound.params ?? {}, new ServerCall(server, peer, inbound));
+  return entry.handler(params ?? {}, new ServerCall(server, peer, inbound));
 }
