@@ -5,7 +5,7 @@ import { fileStorage, OAuthClient, parseBearerChallenge } from "mcpkit/auth";
 import { Client } from "mcpkit/client";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { createServer } from "mcpkit/server";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { startAuthorizationServer, type TestAuthorizationServer } from "./authorization-server.js";
 import { protectedMcp } from "./helpers.js";
 import { startIdentityProvider } from "./identity-provider.js";
@@ -17,6 +17,7 @@ beforeEach(async () => {
   closers = [() => as.close()];
 });
 afterEach(async () => {
+  vi.useRealTimers();
   for (const close of closers.reverse()) await close().catch(() => {});
 });
 
@@ -64,7 +65,9 @@ describe.each(["2025-11-25", "2026-07-28"] as const)("authorization end to end (
     expect(authorization.searchParams.get("scope")).toBe("tools:read offline_access");
     expect(as.grants, JSON.stringify(as.grants)).toEqual(["authorization_code"]);
 
-    await new Promise((r) => setTimeout(r, 2100));
+    // 2.1 s pass on every clock in this process (client, resource server, authorization
+    // server); timers stay real, so the HTTP exchanges run as usual.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 2100 });
     expect((await client.callTool("whoami")).content).toEqual([{ type: "text", text: "you are user-ada" }]);
     expect(as.grants).toEqual(["authorization_code", "refresh_token"]);
     expect(redirects).toHaveLength(1); // no user action for the refresh
