@@ -5,7 +5,6 @@ import { SKILLS_EXTENSION, type SkillEntry } from "../protocol/skills.js";
 import type { ClientCapabilities, ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation, LogLevel } from "../protocol/types/common.js";
 import type {
-  CallToolResult,
   CompleteParams,
   CompleteResult,
   GetPromptResult,
@@ -22,6 +21,7 @@ import type {
 } from "../protocol/types/features.js";
 import type { DiscoverResult, SubscriptionFilter } from "../protocol/types/modern.js";
 import type { Revision } from "../protocol/versions.js";
+import type { StandardSchemaV1 } from "../schema/standard.js";
 import type { Transport } from "../transports/transport.js";
 import { type Answerer, answerServerRequest } from "./answer.js";
 import { connectEra } from "./connect.js";
@@ -31,6 +31,7 @@ import { ClientLists } from "./lists.js";
 import { type ClientOptions, implementationOf } from "./options.js";
 import { getSkill, type LoadedSkill, type LoadSkillOptions, listSkills, loadSkill, type SkillsPeer } from "./skills.js";
 import type { ListenOptions, Subscription, SubscriptionListener } from "./subscription.js";
+import { checkStructured, type ToolResultOf } from "./typed-result.js";
 
 export type { ClientRequestContext } from "./answer.js";
 export type { CallOptions, ServerDescription } from "./eras/era.js";
@@ -131,9 +132,9 @@ export class Client {
    * the `_meta` envelope is added, input-required results are answered and retried until
    * complete, and a lost HTTP stream or a version the server no longer takes is retried once.
    */
-  request<T = JsonObject>(method: string, params?: JsonObject, options?: CallOptions): Promise<T> {
+  request<T extends object = JsonObject>(method: string, params?: object, options?: CallOptions): Promise<T> {
     if (!this.era) return Promise.reject(notConnected());
-    return this.era.request(method, params, options) as Promise<T>;
+    return this.era.request<T>(method, params, options);
   }
 
   private get answerer(): Answerer {
@@ -177,9 +178,19 @@ export class Client {
     return this.lists.tools.get();
   }
 
-  /** Calls a tool (on Streamable HTTP with a 2026-07-28 server, with its `Mcp-Param-*` headers). */
-  async callTool(name: string, args: Record<string, unknown> = {}, options?: CallOptions): Promise<CallToolResult> {
-    return this.require("tools").callTool(name, args, options);
+  /**
+   * Calls a tool (on Streamable HTTP with a 2026-07-28 server, with its `Mcp-Param-*` headers).
+   * With `output` (a Standard Schema for the tool's structuredContent, e.g. the one the server
+   * was written with), the result's structuredContent is checked against it and typed by it.
+   */
+  async callTool<S extends StandardSchemaV1 | undefined = undefined>(
+    name: string,
+    args: Record<string, unknown> = {},
+    options?: CallOptions & { output?: S },
+  ): Promise<ToolResultOf<S>> {
+    const { output, ...callOptions } = options ?? {};
+    const result = await this.require("tools").callTool(name, args, options && callOptions);
+    return (output ? await checkStructured(name, result, output) : result) as ToolResultOf<S>;
   }
 
   listResources(cursor?: string, options?: CallOptions): Promise<ListResourcesResult> {
@@ -266,7 +277,7 @@ export class Client {
     if (this.protocolVersion !== "2024-11-05") this.require("completions");
     const { context, ...rest } = params;
     const sent = context && this.era?.rules?.completionContext ? params : rest;
-    return this.request("completion/complete", sent as unknown as JsonObject, options);
+    return this.request("completion/complete", sent, options);
   }
 
   /**

@@ -23,3 +23,4 @@ export {
 } from "./client.js";
 export { type LoadedSkill, type LoadSkillOptions, type SkillRefusal, SkillVerificationError } from "./skills.js";
 export type { ListenOptions, Subscription, SubscriptionEnd, SubscriptionListener } from "./subscription.js";
+export type { ToolResultOf } from "./typed-result.js";
