@@ -1,3 +1,4 @@
+import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcNotification } from "../jsonrpc/types.js";
 import { mergeCapabilities } from "../protocol/capabilities.js";
@@ -21,7 +22,6 @@ import type {
 } from "../protocol/types/features.js";
 import type { DiscoverResult, SubscriptionFilter } from "../protocol/types/modern.js";
 import type { Revision } from "../protocol/versions.js";
-import type { StandardSchemaV1 } from "../schema/standard.js";
 import type { Transport } from "../transports/transport.js";
 import { type Answerer, answerServerRequest } from "./answer.js";
 import { connectEra } from "./connect.js";

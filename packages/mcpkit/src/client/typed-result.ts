@@ -1,6 +1,6 @@
+import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { CallToolResult } from "../protocol/types/features.js";
-import type { StandardSchemaV1 } from "../schema/standard.js";
 
 /** What `callTool` resolves with: `structuredContent` typed by the caller's output schema when it gave one. */
 export type ToolResultOf<S> = [S] extends [StandardSchemaV1]
