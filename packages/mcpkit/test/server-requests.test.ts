@@ -1,9 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { Client } from "../src/client/client.js";
+import { McpError } from "../src/jsonrpc/errors.js";
 import type { JsonRpcNotification } from "../src/jsonrpc/types.js";
 import type { CreateMessageParams, ElicitParams } from "../src/protocol/types/features.js";
-import { createServer } from "../src/server/index.js";
+import { ClientRequestError, createServer } from "../src/server/index.js";
 import { connectInMemory, createLinkedPair } from "../src/testing/index.js";
 import { nextNotification, recordSent, recordSentMethods } from "./helpers.js";
 
@@ -155,6 +156,36 @@ describe("server to client requests", () => {
     await client.ping(); // the server reads the notification before this later request
     expect(notes.map((n) => n.method)).toEqual(["notifications/roots/list_changed"]);
     expect((await client.callTool("roots")).content[0]).toMatchObject({ text: '[{"uri":"file:///tmp"}]' });
+  });
+});
+
+describe("a client that answers a handler's request with an error", () => {
+  it("gives the handler a ClientRequestError with the client's code, data and cause", async () => {
+    const server = createServer({ name: "s", version: "1" });
+    let caught: unknown;
+    server.tool("ask", {}, async (_a, ctx) => {
+      try {
+        await ctx.sample({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 });
+      } catch (error) {
+        caught = error;
+        throw error;
+      }
+      return "unreachable";
+    });
+    const { client } = await connectInMemory(server, {
+      sampling: () => {
+        throw new McpError(-32600, "the user refused", { why: "busy" });
+      },
+    });
+    const result = await client.callTool("ask");
+    expect(caught).toBeInstanceOf(ClientRequestError);
+    expect(caught).toMatchObject({ code: -32600, data: { why: "busy" } });
+    expect((caught as Error).cause).toBeInstanceOf(McpError);
+    // Uncaught in a tool: an isError result naming what the client refused.
+    expect(result.isError).toBe(true);
+    expect(result.content[0]).toMatchObject({
+      text: expect.stringContaining("sampling/createMessage: the user refused"),
+    });
   });
 });
 

@@ -327,7 +327,3 @@ export class Client {
     this.listeners.deliver(notification);
   }
 }
-
-export function createClient(options: ClientOptions): Client {
-  return new Client(options);
-}

@@ -18,7 +18,6 @@ export {
   type CallOptions,
   Client,
   type ClientOptions,
-  createClient,
   type ServerDescription,
 } from "./client.js";
 export { type LoadedSkill, type LoadSkillOptions, type SkillRefusal, SkillVerificationError } from "./skills.js";
