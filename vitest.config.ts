@@ -25,6 +25,8 @@ export default defineConfig({
     alias: [...sourceAliases("./packages/mcpkit"), ...sourceAliases("./packages/cli")],
   },
   test: {
+    // The process tests run packages/cli/dist: rebuilt first when a source is newer.
+    globalSetup: ["./test/fresh-build.ts"],
     include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
     pool: "forks",
     maxWorkers: 2,

@@ -39,6 +39,8 @@ export interface TestAuthorizationServer {
   authorizations: URLSearchParams[];
   /** Access token lifetime for the next tokens, seconds. */
   tokenLifetime: number;
+  /** When set, refresh requests are answered with this status and OAuth error. */
+  refreshFailure: { status: number; error: string } | undefined;
   /** Scopes the next authorizations grant (default: what was asked). */
   grantScopes: string | undefined;
   /** Confidential clients allowed the client_credentials grant: id → secret. */
@@ -91,6 +93,7 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
     metadata: {},
     authorizations: [],
     tokenLifetime: 3600,
+    refreshFailure: undefined,
     grantScopes: undefined,
     trustIdp: undefined,
     trustWorkload: undefined,
@@ -230,6 +233,7 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
         return json(res, 200, await issue(entry.clientId, entry.resource, entry.scope, undefined, jkt));
       }
       if (grant === "refresh_token") {
+        if (state.refreshFailure) return json(res, state.refreshFailure.status, { error: state.refreshFailure.error });
         const entry = refreshTokens.get(form.get("refresh_token") ?? "");
         refreshTokens.delete(form.get("refresh_token") ?? "");
         if (!entry) return json(res, 400, { error: "invalid_grant" });

@@ -1,11 +1,11 @@
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileStorage, OAuthClient, parseBearerChallenge } from "mcpkit/auth";
+import { fileStorage, OAuthClient, type OAuthError, parseBearerChallenge } from "mcpkit/auth";
 import { Client } from "mcpkit/client";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { createServer } from "mcpkit/server";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { startAuthorizationServer, type TestAuthorizationServer } from "./authorization-server.js";
 import { protectedMcp } from "./helpers.js";
 import { startIdentityProvider } from "./identity-provider.js";
@@ -17,6 +17,7 @@ beforeEach(async () => {
   closers = [() => as.close()];
 });
 afterEach(async () => {
+  vi.useRealTimers();
   for (const close of closers.reverse()) await close().catch(() => {});
 });
 
@@ -64,10 +65,49 @@ describe.each(["2025-11-25", "2026-07-28"] as const)("authorization end to end (
     expect(authorization.searchParams.get("scope")).toBe("tools:read offline_access");
     expect(as.grants, JSON.stringify(as.grants)).toEqual(["authorization_code"]);
 
-    await new Promise((r) => setTimeout(r, 2100));
+    // 2.1 s pass on every clock in this process (client, resource server, authorization
+    // server); timers stay real, so the HTTP exchanges run as usual.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 2100 });
     expect((await client.callTool("whoami")).content).toEqual([{ type: "text", text: "you are user-ada" }]);
     expect(as.grants).toEqual(["authorization_code", "refresh_token"]);
     expect(redirects).toHaveLength(1); // no user action for the refresh
+  });
+
+  it("rejects the call with the cause when a refresh fails for a passing reason, and sends nobody to log in", async () => {
+    const mcp = await protectedMcp(server(), as);
+    closers.push(mcp.close);
+    const redirects: URL[] = [];
+    const refused: unknown[] = [];
+    const oauth = new OAuthClient({
+      serverUrl: mcp.url,
+      redirectUri: "http://127.0.0.1:9/callback",
+      redirect: async (url) => {
+        redirects.push(url);
+        return browser(url);
+      },
+      onRefreshRefused: (error) => refused.push(error),
+    });
+    as.tokenLifetime = 2;
+    const client = await connect(mcp.url, oauth, protocolVersion);
+    await client.callTool("whoami");
+    as.refreshFailure = { status: 503, error: "temporarily_unavailable" };
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 2100 });
+    // The transport answers the request with a typed error naming the OAuth step and its cause.
+    await expect(client.callTool("whoami")).rejects.toMatchObject({
+      code: -32000,
+      message: expect.stringContaining("Refreshing the access token failed: The refresh token request failed"),
+      data: { reason: "authorization-failed", oauthError: "refresh_failed" },
+    });
+    expect(redirects).toHaveLength(1);
+    expect(refused).toEqual([]);
+
+    // A refresh token the server refuses for good: the caller is told why, then a new login.
+    as.refreshFailure = { status: 400, error: "invalid_grant" };
+    vi.setSystemTime(Date.now() + 2100);
+    expect((await client.callTool("whoami")).content).toEqual([{ type: "text", text: "you are user-ada" }]);
+    expect(refused).toHaveLength(1);
+    expect(String((refused[0] as OAuthError).message)).toContain("invalid_grant");
+    expect(redirects).toHaveLength(2);
   });
 
   it("steps up to the scope a tool needs, once, and gives up when the server keeps refusing", async () => {

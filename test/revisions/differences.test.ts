@@ -207,14 +207,33 @@ describe("capabilities a client declares beyond its negotiated revision", () => 
 
   it.each(older)("%s: test_sampling_with_tools with sampling.tools declared", async (revision) => {
     const h = await connect(revision, { sampling: true, samplingTools: true });
-    await h.client.callTool("test_sampling_with_tools", { prompt: "What time is it?" }).catch(() => undefined);
+    const outcome = await h.client.callTool("test_sampling_with_tools", { prompt: "What time is it?" }).then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error }),
+    );
+    // Not sent: the tool fails with the capability it needed, named for this revision.
+    expect(flat(h.wire.server).filter((m) => m.method === "sampling/createMessage")).toEqual([]);
+    expect("error" in outcome && outcome.error).toMatchObject({
+      code: -32600,
+      message: expect.stringContaining(`revision ${revision} has none`),
+      data: { requiredCapabilities: { sampling: { tools: {} } } },
+    });
     expect(wireProblems(h, "server")).toEqual([]);
     expect(wireProblems(h, "server", true)).toEqual([]);
   });
 
   it.each(older)("%s: test_url_elicitation with elicitation.url declared", async (revision) => {
     const h = await connect(revision, { elicitation: true, elicitationUrl: true });
-    await h.client.callTool("test_url_elicitation", { url: "https://example.com/authorize" }).catch(() => undefined);
+    const outcome = await h.client.callTool("test_url_elicitation", { url: "https://example.com/authorize" }).then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error }),
+    );
+    // Not sent: the tool fails with the capability it needed (no elicitation at all before 2025-06-18).
+    expect(flat(h.wire.server).filter((m) => m.method === "elicitation/create")).toEqual([]);
+    expect("error" in outcome && outcome.error).toMatchObject({
+      code: -32600,
+      data: { requiredCapabilities: { elicitation: atLeast(revision, "2025-06-18") ? { url: {} } : {} } },
+    });
     expect(wireProblems(h, "server")).toEqual([]);
     expect(wireProblems(h, "server", true)).toEqual([]);
   });
@@ -232,8 +251,8 @@ describe("JSON-RPC batches", () => {
     const before = h.wire.server.length;
     h.clientTransport.send(batch as never);
     await waitFor(() => h.wire.server.length > before, "an answer to the batch");
-    // Anything else the server would send for the batch arrives in the same few ticks.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Anything else the server sends for the batch comes before its answer to a later request.
+    await h.client.ping();
     return h.wire.server[before];
   }
 
@@ -254,7 +273,11 @@ describe("JSON-RPC batches", () => {
       // Nothing in the batch was run.
       expect(ids).not.toContain("batch-1");
       expect(ids).not.toContain("batch-2");
-      expect(h.wire.server.length).toBe(h.wire.server.indexOf(answer as never) + 1);
+      // Nothing but the answer to the later ping follows the refusal.
+      const after = flat(h.wire.server.slice(h.wire.server.indexOf(answer as never) + 1));
+      expect(after).toHaveLength(1);
+      expect(after[0]).toMatchObject({ result: {} });
+      expect(String(after[0]?.id)).not.toMatch(/^batch-/);
     }
   });
 

@@ -7,7 +7,6 @@ import type {
   ResourceLink,
   TextContent,
 } from "./protocol/types/content.js";
-import type { CallToolResult } from "./protocol/types/features.js";
 
 /** Small builders for content blocks and tool results. */
 
@@ -50,14 +49,19 @@ export const embedded = (resource: ResourceContents, extra?: { annotations?: Ann
   ...extra,
 });
 
-/** A tool execution error (server/tools §Error Handling): shown to the model, not a protocol error. */
-export const toolError = (message: string): CallToolResult => ({
+/**
+ * A tool execution error (server/tools §Error Handling): shown to the model, not a protocol
+ * error. Usable in any tool, one with an `output` schema included.
+ */
+export const toolError = (message: string): { content: TextContent[]; isError: true } => ({
   content: [{ type: "text", text: message }],
   isError: true,
 });
 
 /** A structured result with the text fallback older clients read (server/tools §Structured Content). */
-export const structured = <T extends Record<string, unknown>>(value: T): CallToolResult & { structuredContent: T } => ({
+export const structured = <T extends Record<string, unknown>>(
+  value: T,
+): { content: TextContent[]; structuredContent: T } => ({
   content: [{ type: "text", text: JSON.stringify(value) }],
   structuredContent: value,
 });

@@ -3,7 +3,13 @@ export * from "./jsonrpc/index.js";
 export { META } from "./protocol/meta.js";
 export { LOG_LEVELS } from "./protocol/types/common.js";
 export type * from "./protocol/types/index.js";
-export { type TemplateValue, type TemplateVariables, UriTemplate } from "./protocol/uri-template.js";
+export {
+  type TemplateValue,
+  type TemplateVariableName,
+  type TemplateVariables,
+  type TemplateVariablesOf,
+  UriTemplate,
+} from "./protocol/uri-template.js";
 export {
   atLeast,
   DEFAULT_NEGOTIATED_REVISION,

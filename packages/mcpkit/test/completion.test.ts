@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createServer } from "../src/server/index.js";
+import { createServer, MAX_COMPLETION_VALUES } from "../src/server/index.js";
 import { connectInMemory } from "../src/testing/index.js";
 
 function server() {
@@ -54,7 +54,8 @@ describe("server/utilities/completion", () => {
       ref: { type: "ref/resource", uri: "items://{id}" },
       argument: { name: "id", value: "item" },
     });
-    expect(result.completion.values).toHaveLength(100);
+    expect(MAX_COMPLETION_VALUES).toBe(100);
+    expect(result.completion.values).toHaveLength(MAX_COMPLETION_VALUES);
     expect(result.completion.values[0]).toBe("item0");
     expect(result.completion).toMatchObject({ total: 250, hasMore: true });
   });

@@ -1,8 +1,21 @@
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ErrorCode, McpError } from "../src/jsonrpc/errors.js";
 import { Connection } from "../src/session/connection.js";
 import { createLinkedPair } from "../src/transports/memory/linked-pair.js";
-import { rawPeer, sleep } from "./helpers.js";
+import { rawPeer, recordSent } from "./helpers.js";
+
+/** A promise and the function that settles it. */
+function deferred<T = void>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 /** Two raw JSON-RPC peers over the in-memory pair. */
 function pair(onRequest: ConstructorParameters<typeof Connection>[1]["onRequest"], options = {}) {
@@ -14,13 +27,20 @@ function pair(onRequest: ConstructorParameters<typeof Connection>[1]["onRequest"
 
 describe("JSON-RPC connection", () => {
   it("correlates each response with its request, whatever the completion order", async () => {
+    const gates = new Map([30, 10, 20].map((n) => [n, deferred()]));
     const { client, start } = pair(async (req) => {
-      await sleep(Number(req.params?.delay));
-      return { echo: req.params?.delay };
+      await gates.get(Number(req.params?.n))?.promise;
+      return { echo: req.params?.n };
     });
     await start();
-    const results = await Promise.all([30, 10, 20].map((delay) => client.request("x", { delay })));
-    expect(results).toEqual([{ echo: 30 }, { echo: 10 }, { echo: 20 }]);
+    const [a, b, c] = [30, 10, 20].map((n) => client.request("x", { n }));
+    // Finished in the order 10, 20, 30: each answer is awaited before the next is released.
+    gates.get(10)?.resolve();
+    await expect(b).resolves.toEqual({ echo: 10 });
+    gates.get(20)?.resolve();
+    await expect(c).resolves.toEqual({ echo: 20 });
+    gates.get(30)?.resolve();
+    await expect(a).resolves.toEqual({ echo: 30 });
   });
 
   it("never delivers one connection's response to another connection using the same ids", async () => {
@@ -74,27 +94,33 @@ describe("JSON-RPC connection", () => {
   });
 
   it("times out a request and tells the peer it is cancelled", async () => {
-    const seen: unknown[] = [];
+    const cancelled = deferred<unknown>();
     const { client, start } = pair(
       (req) =>
         new Promise((resolve) => {
-          req.signal.addEventListener("abort", () => seen.push(req.signal.reason));
-          setTimeout(() => resolve({}), 500);
+          req.signal.addEventListener("abort", () => {
+            cancelled.resolve(req.signal.reason);
+            resolve({});
+          });
         }),
     );
     await start();
     const error = await client.request("slow", {}, { timeoutMs: 50 }).catch((e) => e);
     expect(error).toBeInstanceOf(McpError);
     expect(error.code).toBe(ErrorCode.RequestTimeout);
-    await sleep(20);
-    expect(seen).toHaveLength(1); // the server's handler saw notifications/cancelled
+    // The server's handler saw notifications/cancelled.
+    expect(String(await cancelled.promise)).toContain("timed out");
   });
 
   it("restarts the timeout on progress, unless told not to, and honours a total limit", async () => {
+    // Timers and Date are fake: the in-memory pair delivers in microtasks, so the clock
+    // alone decides which of 40 ms steps and the 70 ms timeout comes first.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
     let server!: Connection;
     const env = pair(async (req) => {
       for (let i = 1; i <= 4; i++) {
-        await sleep(40);
+        await tick(40);
         server.notify(
           "notifications/progress",
           { progressToken: req.progressToken ?? "", progress: i, total: 4 },
@@ -106,48 +132,86 @@ describe("JSON-RPC connection", () => {
     server = env.server;
     await env.start();
     const progress: number[] = [];
+    const settled = async (request: Promise<unknown>, ms: number) => {
+      const outcome = request.then(
+        (value) => ({ value, at: Date.now() }),
+        (error) => ({ error, at: Date.now() }),
+      );
+      const from = Date.now();
+      await vi.advanceTimersByTimeAsync(ms);
+      const { at, ...rest } = await outcome;
+      return { ...rest, after: at - from };
+    };
     // 160 ms of work against a 70 ms timeout: only the progress keeps the request alive.
-    await expect(
-      env.client.request("work", {}, { timeoutMs: 70, onprogress: (p) => progress.push(p.progress) }),
-    ).resolves.toEqual({ done: true });
+    expect(
+      await settled(
+        env.client.request("work", {}, { timeoutMs: 70, onprogress: (p) => progress.push(p.progress) }),
+        200,
+      ),
+    ).toEqual({ value: { done: true }, after: 160 });
     expect(progress).toEqual([1, 2, 3, 4]);
-    await expect(
+    const once = await settled(
       env.client.request("work", {}, { timeoutMs: 70, resetTimeoutOnProgress: false, onprogress: () => {} }),
-    ).rejects.toMatchObject({ code: ErrorCode.RequestTimeout });
-    await expect(
+      200,
+    );
+    expect(once).toMatchObject({ error: { code: ErrorCode.RequestTimeout }, after: 70 });
+    const total = await settled(
       env.client.request("work", {}, { timeoutMs: 70, maxTotalTimeoutMs: 100, onprogress: () => {} }),
-    ).rejects.toMatchObject({ code: ErrorCode.RequestTimeout });
+      200,
+    );
+    expect(total).toMatchObject({ error: { code: ErrorCode.RequestTimeout }, after: 100 });
   });
 
-  it("sends notifications/cancelled when the caller aborts, and the handler's signal fires", async () => {
-    let aborted: unknown;
-    const { client, start } = pair(
-      (req) =>
-        new Promise((resolve) => {
-          req.signal.addEventListener("abort", () => {
-            aborted = req.signal.reason;
-            resolve({ late: true }); // must not be sent: the request was cancelled
-          });
-        }),
-    );
-    await start();
+  it("sends notifications/cancelled when the caller aborts, the handler's signal fires, and its late answer is not sent", async () => {
+    const running = deferred();
+    const aborted = deferred<unknown>();
+    const [a, b] = createLinkedPair();
+    const sent = recordSent(b);
+    const server = new Connection(b, {
+      onRequest: (req) =>
+        req.method !== "x"
+          ? {}
+          : new Promise((resolve) => {
+              running.resolve();
+              req.signal.addEventListener("abort", () => {
+                resolve({ late: true }); // must not be sent: the request was cancelled
+                aborted.resolve(req.signal.reason);
+              });
+            }),
+    });
+    const client = new Connection(a, { onRequest: () => ({}) });
+    await Promise.all([server.start(), client.start()]);
     const controller = new AbortController();
     const pending = client.request("x", {}, { signal: controller.signal });
-    await sleep(10);
+    await running.promise;
     controller.abort(new Error("user gave up"));
     await expect(pending).rejects.toThrow("user gave up");
-    await sleep(10);
-    expect(String(aborted)).toContain("user gave up");
+    expect(String(await aborted.promise)).toContain("user gave up");
+    // The handler has answered; the answer to a later request comes after anything it caused.
+    await client.request("later");
+    expect(sent).toEqual([{ jsonrpc: "2.0", id: expect.anything(), result: {} }]);
   });
 
   it("sends no response for a request the peer cancelled", async () => {
     const [a, b] = createLinkedPair();
-    const server = new Connection(b, { onRequest: () => new Promise((r) => setTimeout(() => r({ late: true }), 30)) });
+    const aborted = deferred();
+    const server = new Connection(b, {
+      onRequest: (req) =>
+        req.method !== "x"
+          ? {}
+          : new Promise((resolve) =>
+              req.signal.addEventListener("abort", () => {
+                resolve({ late: true }); // the handler finishes anyway, after the cancellation
+                aborted.resolve();
+              }),
+            ),
+    });
     await server.start();
     const peer = rawPeer(a);
     peer.send({ jsonrpc: "2.0", id: 1, method: "x" });
     peer.notify("notifications/cancelled", { requestId: 1, reason: "no longer needed" });
-    await sleep(60);
+    await aborted.promise;
+    await peer.request("later"); // answered after anything the cancelled request caused
     expect(peer.received.filter((m) => "id" in m && m.id === 1)).toEqual([]);
   });
 
@@ -162,10 +226,14 @@ describe("JSON-RPC connection", () => {
   });
 
   it("rejects pending requests when the transport closes", async () => {
-    const { client, server, start } = pair(() => new Promise(() => {}));
+    const arrived = deferred();
+    const { client, server, start } = pair(() => {
+      arrived.resolve();
+      return new Promise(() => {});
+    });
     await start();
     const pending = client.request("never");
-    await sleep(5);
+    await arrived.promise;
     await server.close();
     const error = await pending.catch((e) => e);
     expect(error).toBeInstanceOf(McpError);
@@ -175,21 +243,26 @@ describe("JSON-RPC connection", () => {
 
   it("refuses a second request with an id still in progress, with that id", async () => {
     const [a, b] = createLinkedPair();
-    const server = new Connection(b, { onRequest: () => new Promise((r) => setTimeout(() => r({ ok: 1 }), 50)) });
+    const finish = deferred();
+    const server = new Connection(b, { onRequest: () => finish.promise.then(() => ({ ok: 1 })) });
     await server.start();
     const peer = rawPeer(a);
     peer.send({ jsonrpc: "2.0", id: 7, method: "x" });
     peer.send({ jsonrpc: "2.0", id: 7, method: "x" });
     const first = await peer.next((m) => "error" in m);
     expect(first).toMatchObject({ id: 7, error: { code: -32600 } });
+    finish.resolve(); // the first one is still in progress until now
     await expect(peer.next((m) => "result" in m)).resolves.toMatchObject({ id: 7, result: { ok: 1 } });
   });
 
   it("answers a batch with one array, in request order, when the revision allows batches", async () => {
     const [a, b] = createLinkedPair();
+    const secondDone = deferred();
     const server = new Connection(b, {
       onRequest: async (req) => {
-        await sleep(req.params?.n === 1 ? 30 : 0);
+        // The first request finishes last.
+        if (req.params?.n === 1) await secondDone.promise;
+        else secondDone.resolve();
         return { n: req.params?.n };
       },
       batchesAllowed: () => true,
@@ -202,7 +275,7 @@ describe("JSON-RPC connection", () => {
       { jsonrpc: "2.0", id: 2, method: "x", params: { n: 2 } },
       { jsonrpc: "1.0", id: 3, method: "x" },
     ]);
-    await sleep(60);
+    await peer.next((m) => "id" in m && m.id === 1); // the batch's answer arrives as one
     expect(peer.batches).toHaveLength(1);
     expect(peer.batches[0]).toEqual([
       { jsonrpc: "2.0", id: 1, result: { n: 1 } },

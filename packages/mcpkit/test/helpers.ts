@@ -1,3 +1,4 @@
+import type { Client } from "../src/client/client.js";
 import type { JsonObject, JsonRpcMessage } from "../src/jsonrpc/types.js";
 import type { Transport, TransportSink } from "../src/transports/transport.js";
 
@@ -6,6 +7,10 @@ export function rawPeer(transport: Transport) {
   const received: JsonRpcMessage[] = [];
   const waiters: { test: (m: JsonRpcMessage) => boolean; resolve: (m: JsonRpcMessage) => void }[] = [];
   let closed = false;
+  let markClosed = () => {};
+  const whenClosed = new Promise<void>((resolve) => {
+    markClosed = resolve;
+  });
   const sink: TransportSink = {
     message(value) {
       const message = value as JsonRpcMessage;
@@ -20,6 +25,7 @@ export function rawPeer(transport: Transport) {
     invalid() {},
     close() {
       closed = true;
+      markClosed();
     },
   };
   const batches: JsonRpcMessage[][] = [];
@@ -31,6 +37,8 @@ export function rawPeer(transport: Transport) {
     get closed() {
       return closed;
     },
+    /** Settles when the transport has closed. */
+    whenClosed,
     send(value: unknown) {
       transport.send(value as JsonRpcMessage);
     },
@@ -68,6 +76,17 @@ export const initializeParams = (protocolVersion = "2025-11-25", capabilities: J
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Records every message sent through `transport`, responses included. */
+export function recordSent(transport: Transport): JsonRpcMessage[] {
+  const sent: JsonRpcMessage[] = [];
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    sent.push(...(Array.isArray(message) ? message : [message]));
+    send(message, options);
+  };
+  return sent;
+}
+
 /** Records the method of every request and notification sent through `transport`. */
 export function recordSentMethods(transport: Transport): string[] {
   const methods: string[] = [];
@@ -77,4 +96,14 @@ export function recordSentMethods(transport: Transport): string[] {
     send(message, options);
   };
   return methods;
+}
+
+/** Resolves with the params of the next `method` notification `client` receives. */
+export function nextNotification(client: Pick<Client, "on">, method: string): Promise<unknown> {
+  return new Promise((resolve) => {
+    const off = client.on(method, (params) => {
+      off();
+      resolve(params);
+    });
+  });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createServer } from "../src/server/index.js";
 import { connectInMemory } from "../src/testing/index.js";
-import { sleep } from "./helpers.js";
+import { nextNotification } from "./helpers.js";
 
 function chatty() {
   const server = createServer({ name: "s", version: "1" });
@@ -24,8 +24,7 @@ describe("server/utilities/logging", () => {
     b.client.on("notifications/message", (p) => levelsB.push(p.level as string));
     await a.client.setLogLevel("warning");
     await a.client.callTool("speak");
-    await b.client.callTool("speak");
-    await sleep(5);
+    await b.client.callTool("speak"); // a tool's log messages arrive before its result
     expect(levelsA).toEqual(["warning", "error", "emergency"]);
     expect(levelsB).toEqual(["debug", "info", "warning", "error", "emergency"]);
   });
@@ -52,8 +51,10 @@ describe("server/utilities/logging", () => {
     const { client, session } = await connectInMemory(server);
     const seen: unknown[] = [];
     client.on("notifications/message", (p) => seen.push(p));
+    const logged = nextNotification(client, "notifications/message");
     session.log("notice", "server started", "boot");
-    await sleep(5);
+    await logged;
+    await client.ping(); // and nothing else came before the answer to a later request
     expect(seen).toEqual([{ level: "notice", logger: "boot", data: "server started" }]);
   });
 });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createServer } from "../src/server/index.js";
 import { connectInMemory } from "../src/testing/index.js";
-import { sleep } from "./helpers.js";
 
 function library() {
   const server = createServer({ name: "lib", version: "1" });
@@ -96,12 +95,14 @@ describe("server/resources", () => {
     server.resourceUpdated("file:///readme.md");
     server.resourceUpdated("books://austen/emma");
     server.resourceUpdated("file:///logo.png");
-    await sleep(5);
+    // Updates go out at once, and a connection answers in order: after these pings, every
+    // update sent before them has arrived.
+    await Promise.all([a.client.ping(), b.client.ping()]);
     expect(seenA).toEqual(["file:///readme.md", "books://austen/emma"]);
     expect(seenB).toEqual([]);
     await a.client.unsubscribe("file:///readme.md");
     server.resourceUpdated("file:///readme.md");
-    await sleep(5);
+    await a.client.ping();
     expect(seenA).toHaveLength(2);
   });
 

@@ -1,11 +1,12 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { Client } from "../src/client/client.js";
+import { McpError } from "../src/jsonrpc/errors.js";
 import type { JsonRpcNotification } from "../src/jsonrpc/types.js";
 import type { CreateMessageParams, ElicitParams } from "../src/protocol/types/features.js";
-import { createServer } from "../src/server/index.js";
+import { ClientRequestError, createServer } from "../src/server/index.js";
 import { connectInMemory, createLinkedPair } from "../src/testing/index.js";
-import { recordSentMethods, sleep } from "./helpers.js";
+import { nextNotification, recordSent, recordSentMethods } from "./helpers.js";
 
 function asker() {
   const server = createServer({ name: "s", version: "1" });
@@ -127,9 +128,11 @@ describe("server to client requests", () => {
       capabilities: { elicitation: { url: {} } },
     });
     client.on("notifications/elicitation/complete", (p) => completed.push(p.elicitationId));
+    const notified = nextNotification(client, "notifications/elicitation/complete");
     const text = (await client.callTool("visit")).content[0] as { text: string };
     const id = text.text.split(":")[1];
-    await sleep(5);
+    await notified;
+    await client.ping(); // and no second one came before the answer to a later request
     expect(text.text.startsWith("accept:")).toBe(true);
     expect(completed).toEqual([id]);
   });
@@ -150,9 +153,39 @@ describe("server to client requests", () => {
       text: '[{"uri":"file:///home/me/project","name":"project"}]',
     });
     client.setRoots([{ uri: "file:///tmp" }]);
-    await sleep(5);
+    await client.ping(); // the server reads the notification before this later request
     expect(notes.map((n) => n.method)).toEqual(["notifications/roots/list_changed"]);
     expect((await client.callTool("roots")).content[0]).toMatchObject({ text: '[{"uri":"file:///tmp"}]' });
+  });
+});
+
+describe("a client that answers a handler's request with an error", () => {
+  it("gives the handler a ClientRequestError with the client's code, data and cause", async () => {
+    const server = createServer({ name: "s", version: "1" });
+    let caught: unknown;
+    server.tool("ask", {}, async (_a, ctx) => {
+      try {
+        await ctx.sample({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 });
+      } catch (error) {
+        caught = error;
+        throw error;
+      }
+      return "unreachable";
+    });
+    const { client } = await connectInMemory(server, {
+      sampling: () => {
+        throw new McpError(-32600, "the user refused", { why: "busy" });
+      },
+    });
+    const result = await client.callTool("ask");
+    expect(caught).toBeInstanceOf(ClientRequestError);
+    expect(caught).toMatchObject({ code: -32600, data: { why: "busy" } });
+    expect((caught as Error).cause).toBeInstanceOf(McpError);
+    // Uncaught in a tool: an isError result naming what the client refused.
+    expect(result.isError).toBe(true);
+    expect(result.content[0]).toMatchObject({
+      text: expect.stringContaining("sampling/createMessage: the user refused"),
+    });
   });
 });
 
@@ -192,23 +225,37 @@ describe("progress and cancellation inside handlers", () => {
 
   it("aborts the handler's signal when the client cancels, and the client gets no late answer", async () => {
     const server = createServer({ name: "s", version: "1" });
-    let reason: unknown;
+    let started = () => {};
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    let answered = (_reason: unknown) => {};
+    const lateAnswer = new Promise<unknown>((resolve) => {
+      answered = resolve;
+    });
     server.tool("wait", {}, (_a, ctx) => {
+      started();
       return new Promise((resolve) => {
         ctx.signal.addEventListener("abort", () => {
-          reason = ctx.signal.reason;
           resolve("too late");
+          answered(ctx.signal.reason);
         });
       });
     });
-    const { client } = await connectInMemory(server);
+    const [clientSide, serverSide] = createLinkedPair();
+    const sent = recordSent(serverSide);
+    await server.connect(serverSide);
+    const client = new Client({ name: "c", version: "1" });
+    await client.connect(clientSide);
     const controller = new AbortController();
     const call = client.callTool("wait", {}, { signal: controller.signal });
-    await sleep(5);
+    await running;
     controller.abort("stop");
     await expect(call).rejects.toBe("stop");
-    await sleep(5);
-    expect(String((reason as Error).message)).toBe("stop");
+    expect(String(((await lateAnswer) as Error).message)).toBe("stop");
+    // The handler has answered; a ping sent after it is answered after anything it caused.
     await expect(client.ping()).resolves.toBeUndefined();
+    expect(JSON.stringify(sent)).not.toContain("too late");
+    expect(sent.filter((m) => "result" in m || "error" in m)).toHaveLength(2); // initialize and ping
   });
 });

@@ -6,7 +6,6 @@ import { describe, expect, it } from "vitest";
 import { SkillVerificationError } from "../src/client/index.js";
 import { loadSkill, type SkillsPeer } from "../src/client/skills.js";
 import { ErrorCode } from "../src/jsonrpc/errors.js";
-import type { JsonObject } from "../src/jsonrpc/types.js";
 import type { SkillEntry } from "../src/protocol/skills.js";
 import { createServer, readSkillDirectory } from "../src/server/index.js";
 import { connectInMemory } from "../src/testing/index.js";
@@ -186,7 +185,7 @@ async function peerOf(tamper: (uri: string, text: string) => string = (_uri, tex
   const { client, close } = await connectInMemory(skillServer());
   const reads: string[] = [];
   const peer: SkillsPeer = {
-    request: (method, params) => client.request<JsonObject>(method, params),
+    request: <R extends object>(method: string, params?: object) => client.request<R>(method, params),
     async readResource(uri) {
       reads.push(uri);
       const result = await client.readResource(uri);

@@ -181,6 +181,7 @@ describe("server/tools: calling tools", () => {
     const output = z.object({ sum: z.number() });
     server.tool("good", { output }, () => ({ structuredContent: { sum: 3 } }));
     server.tool("wrong", { output }, () => ({ structuredContent: { sum: "three" } as never }));
+    // @ts-expect-error the compiler refuses it too; this checks what a plain JavaScript caller gets
     server.tool("missing", { output }, () => "just text");
     server.tool("failed", { output }, () => ({ content: [{ type: "text", text: "nope" }], isError: true }));
     const { client } = await connectInMemory(server);

@@ -1,3 +1,4 @@
+import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcNotification } from "../jsonrpc/types.js";
 import { mergeCapabilities } from "../protocol/capabilities.js";
@@ -43,6 +44,7 @@ import { OutputSchemas } from "./output-schemas.js";
 import { getSkill, type LoadedSkill, type LoadSkillOptions, listSkills, loadSkill, type SkillsPeer } from "./skills.js";
 import type { ListenOptions, Subscription, SubscriptionListener } from "./subscription.js";
 import { createdTask, type TaskHost, ToolTask } from "./tasks.js";
+import { checkStructured, type ToolResultOf } from "./typed-result.js";
 
 export type { ClientRequestContext } from "./answer.js";
 export type { CallOptions, ServerDescription } from "./eras/era.js";
@@ -159,13 +161,13 @@ export class Client {
    * the `_meta` envelope is added, input-required results are answered and retried until
    * complete, and a lost HTTP stream or a version the server no longer takes is retried once.
    */
-  request<T = JsonObject>(method: string, params?: JsonObject, options?: CallOptions): Promise<T> {
+  request<T extends object = JsonObject>(method: string, params?: object, options?: CallOptions): Promise<T> {
     const era = this.era;
     if (!era) return Promise.reject(notConnected());
-    if (this.middleware === undefined) return era.request(method, params, options) as Promise<T>;
-    return this.outbound(method, params, options, (ctx) =>
+    if (this.middleware === undefined) return era.request<T>(method, params, options);
+    return this.outbound(method, params as JsonObject | undefined, options, (ctx) =>
       era.request(ctx.method, ctx.params, ctx.options),
-    ) as Promise<T>;
+    ) as Promise<object> as Promise<T>;
   }
 
   /**
@@ -265,14 +267,22 @@ export class Client {
    * this waits for the task, answering what it asks, and gives its result. When the client
    * has listed the tool and it declares an outputSchema, a result that breaks it (no
    * structuredContent, or content that does not match) is a ToolOutputError (server/tools
-   * §Output Schema); turn that off with `validateToolOutput: false`.
+   * §Output Schema); turn that off with `validateToolOutput: false`. With `output` (a
+   * Standard Schema for the tool's structuredContent, e.g. the one the server was written
+   * with), the result's structuredContent is checked against it and typed by it.
    */
-  async callTool(name: string, args: Record<string, unknown> = {}, options?: CallOptions): Promise<CallToolResult> {
+  async callTool<S extends StandardSchemaV1 | undefined = undefined>(
+    name: string,
+    args: Record<string, unknown> = {},
+    options?: CallOptions & { output?: S },
+  ): Promise<ToolResultOf<S>> {
+    const { output, ...rest } = options ?? {};
+    const callOptions = options && rest;
     const era = this.require("tools");
     let result: CallToolResult;
-    if (this.middleware === undefined) result = await era.callTool(name, args, options);
+    if (this.middleware === undefined) result = await era.callTool(name, args, callOptions);
     else {
-      const answer = await this.outbound("tools/call", { name, arguments: args }, options, (ctx) => {
+      const answer = await this.outbound("tools/call", { name, arguments: args }, callOptions, (ctx) => {
         const p = ctx.params ?? {};
         const called = era.callTool(p.name as string, (p.arguments ?? {}) as Record<string, unknown>, ctx.options);
         return called as unknown as Promise<JsonObject>;
@@ -283,7 +293,8 @@ export class Client {
     if (created) {
       result = await this.task(created.taskId, created).result(options?.signal ? { signal: options.signal } : {});
     }
-    return this.outputs ? this.outputs.check(name, result) : result;
+    const checked = this.outputs ? await this.outputs.check(name, result) : result;
+    return (output ? await checkStructured(name, checked, output) : checked) as ToolResultOf<S>;
   }
 
   /**
@@ -420,7 +431,7 @@ export class Client {
     if (this.protocolVersion !== "2024-11-05") this.require("completions");
     const { context, ...rest } = params;
     const sent = context && this.era?.rules?.completionContext ? params : rest;
-    return this.request("completion/complete", sent as unknown as JsonObject, options);
+    return this.request("completion/complete", sent, options);
   }
 
   /**
@@ -491,8 +502,4 @@ export class Client {
     this.lists.noteChange(notification);
     this.listeners.deliver(notification);
   }
-}
-
-export function createClient(options: ClientOptions): Client {
-  return new Client(options);
 }

@@ -21,10 +21,10 @@ export {
   type ClientMiddleware,
   type ClientMiddlewareContext,
   type ClientOptions,
-  createClient,
   type ServerDescription,
 } from "./client.js";
 export { ToolOutputError } from "./output-schemas.js";
 export { type LoadedSkill, type LoadSkillOptions, type SkillRefusal, SkillVerificationError } from "./skills.js";
 export type { ListenOptions, Subscription, SubscriptionEnd, SubscriptionListener } from "./subscription.js";
 export { type TaskResultOptions, ToolTask, type WatchOptions } from "./tasks.js";
+export type { ToolResultOf } from "./typed-result.js";

@@ -13,7 +13,7 @@ import { listAll } from "./list-all.js";
 
 /** What the skill functions need of a client. */
 export interface SkillsPeer {
-  request(method: string, params?: JsonObject): Promise<JsonObject>;
+  request<R extends object = JsonObject>(method: string, params?: object): Promise<R>;
   readResource(uri: string): Promise<ReadResourceResult>;
 }
 
@@ -60,8 +60,8 @@ export async function listSkills(peer: SkillsPeer): Promise<SkillEntry[]> {
 
 /** One skill's current entry (skills/get), listed or not. */
 export async function getSkill(peer: SkillsPeer, uri: string): Promise<SkillEntry> {
-  const result = await peer.request("skills/get", { uri });
-  return result.skill as unknown as SkillEntry;
+  const result = await peer.request<{ skill: SkillEntry }>("skills/get", { uri });
+  return result.skill;
 }
 
 /** The raw bytes of a resource read: the text as UTF-8, or the decoded blob. */

@@ -51,5 +51,3 @@ export class McpError extends Error {
 export const invalidParams = (message: string, data?: unknown) => new McpError(ErrorCode.InvalidParams, message, data);
 
 export const methodNotFound = (method: string) => new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
-
-export const internalError = (message = "Internal error") => new McpError(ErrorCode.InternalError, message);

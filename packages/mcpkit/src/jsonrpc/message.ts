@@ -52,9 +52,6 @@ export function readableId(value: unknown): RequestId | undefined {
 export const isRequest = (m: JsonRpcMessage): m is Extract<JsonRpcMessage, { method: string; id: RequestId }> =>
   "method" in m && "id" in m;
 
-export const isNotification = (m: JsonRpcMessage): m is Extract<JsonRpcMessage, { method: string }> =>
-  "method" in m && !("id" in m);
-
 export const success = (id: RequestId, result: JsonObject): JsonRpcSuccess => ({ jsonrpc: "2.0", id, result });
 
 /** An error response; `id` undefined leaves it out (2025-11-25's form for an unreadable id). */

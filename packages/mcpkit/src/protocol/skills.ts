@@ -67,6 +67,7 @@ export async function parseFrontmatter(text: string): Promise<Record<string, unk
     // The core schema: dates and other YAML 1.1 types stay strings, as JSON would carry them.
     value = parse(block, { schema: "core" });
   } catch {
+    // Unreadable YAML: no frontmatter, which the caller reports as a skill it cannot serve.
     return undefined;
   }
   return typeof value === "object" && value !== null && !Array.isArray(value)

@@ -6,6 +6,34 @@
 export type TemplateValue = string | string[];
 export type TemplateVariables = Record<string, TemplateValue>;
 
+// The variables of a template, read from its text at compile time (RFC 6570 §2.2–2.4), so
+// a misspelt name does not compile. Query-like expressions ({?q}, {&p}, {;m}) may be
+// absent from a URI; an exploded one ({/path*}) is a list.
+type Expressions<T extends string> = T extends `${string}{${infer E}}${infer Rest}` ? E | Expressions<Rest> : never;
+type SplitSpecs<S extends string> = S extends `${infer Head},${infer Tail}` ? Head | SplitSpecs<Tail> : S;
+type OptionalSpecs<E> = E extends `${"?" | "&" | ";"}${infer List}` ? SplitSpecs<List> : never;
+type RequiredSpecs<E> = E extends `${"?" | "&" | ";"}${string}`
+  ? never
+  : SplitSpecs<E extends `${"+" | "#" | "." | "/"}${infer List}` ? List : E & string>;
+type NameOf<Spec> = Spec extends `${infer Name}*` ? Name : Spec extends `${infer Name}:${string}` ? Name : Spec;
+type ValueOf<Spec> = Spec extends `${string}*` ? string[] : TemplateValue;
+
+/** The names of the variables in template `T` (any string when `T` is not a literal). */
+export type TemplateVariableName<T extends string> = string extends T
+  ? string
+  : NameOf<SplitSpecs<StripOperator<Expressions<T>>>> & string;
+type StripOperator<E> = E extends `${"+" | "#" | "." | "/" | "?" | "&" | ";"}${infer List}` ? List : E & string;
+
+/** The variables a URI matched against template `T` yields. */
+export type TemplateVariablesOf<T extends string> = string extends T
+  ? TemplateVariables
+  : Flat<
+      { [Spec in RequiredSpecs<Expressions<T>> as NameOf<Spec>]: ValueOf<Spec> } & {
+        [Spec in OptionalSpecs<Expressions<T>> as NameOf<Spec>]?: ValueOf<Spec>;
+      }
+    >;
+type Flat<O> = { [K in keyof O]: O[K] };
+
 interface VarSpec {
   name: string;
   explode: boolean;

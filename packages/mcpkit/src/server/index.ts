@@ -15,6 +15,7 @@ export type { CacheHint, CachingOptions, ServerOptions } from "./options.js";
 export type { Completer, CompletionContext } from "./registry/completion.js";
 export { MAX_COMPLETION_VALUES } from "./registry/completion.js";
 export type {
+  PromptArgName,
   PromptArgs,
   PromptArgumentSpec,
   PromptArgValues,
@@ -31,7 +32,7 @@ export type {
 } from "./registry/resource.js";
 export type { SkillConfig } from "./registry/skill.js";
 export { readSkillDirectory } from "./registry/skill-directory.js";
-export type { ToolArgs, ToolConfig, ToolHandler, ToolReturn } from "./registry/tool.js";
+export type { ToolArgs, ToolConfig, ToolErrorResult, ToolHandler, ToolReturn } from "./registry/tool.js";
 export { createServer, type Handle, McpServer } from "./server.js";
 export type { ServerSession, SessionOptions } from "./session.js";
 export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from "./tasks/memory-store.js";

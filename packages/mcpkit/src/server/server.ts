@@ -120,13 +120,24 @@ export class McpServer implements SessionHost {
     return this;
   }
 
-  tool<In extends SchemaInput | undefined = undefined, Out extends SchemaInput | undefined = undefined>(
+  /** A tool without an `output` schema: the handler returns a string or a result. */
+  tool<In extends SchemaInput | undefined = undefined>(
     name: string,
-    config: ToolConfig<In, Out>,
-    handler: ToolHandler<In, Out>,
+    config: ToolConfig<In, undefined>,
+    handler: ToolHandler<NoInfer<In>, undefined>,
+  ): Handle;
+  /** A tool with an `output` schema: the handler returns structuredContent of its type, or `toolError()`. */
+  tool<In extends SchemaInput | undefined = undefined, Out extends SchemaInput = SchemaInput>(
+    name: string,
+    config: ToolConfig<In, Out> & { output: Out },
+    handler: ToolHandler<NoInfer<In>, NoInfer<Out>>,
+  ): Handle;
+  tool(
+    name: string,
+    config: ToolConfig<SchemaInput | undefined, SchemaInput | undefined>,
+    handler: ToolHandler<unknown, unknown>,
   ): Handle {
-    const entry = toolEntry(name, config, handler as ToolHandler<unknown, unknown>);
-    return this.register(this.tools, entry, "Tool");
+    return this.register(this.tools, toolEntry(name, config, handler), "Tool");
   }
 
   /** Where tasks are kept, and their defaults (ServerOptions.tasks); the store is made on first use. */
@@ -149,11 +160,16 @@ export class McpServer implements SessionHost {
     return this.register(this.resources, resourceEntry(uri, config, read), "Resource");
   }
 
-  resourceTemplate(uriTemplate: string, config: ResourceTemplateConfig, read: TemplateReadHandler): Handle {
-    return this.register(this.templates, templateEntry(uriTemplate, config, read), "Resource template");
+  resourceTemplate<const T extends string>(
+    uriTemplate: T,
+    config: ResourceTemplateConfig<T>,
+    read: TemplateReadHandler<T>,
+  ): Handle {
+    const entry = templateEntry(uriTemplate, config as ResourceTemplateConfig, read as TemplateReadHandler);
+    return this.register(this.templates, entry, "Resource template");
   }
 
-  prompt<A extends PromptArgs | undefined = undefined>(
+  prompt<const A extends PromptArgs | undefined = undefined>(
     name: string,
     config: PromptConfig<A>,
     handler: PromptHandler<A>,

@@ -47,9 +47,14 @@ export class Connection {
     return this.closed;
   }
 
-  /** Sends a request and resolves with its result, or rejects with McpError. */
-  request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject> {
-    return this.sendRequest(method, params, options).response;
+  /**
+   * Sends a request and resolves with its result, or rejects with McpError. `R` is the
+   * result type the method's specification gives and `params` any JSON-shaped object: the
+   * one unchecked step between JSON and typed values is taken here, so callers need no cast.
+   */
+  request<R extends object = JsonObject>(method: string, params?: object, options?: RequestOptions): Promise<R> {
+    return this.sendRequest(method, params as JsonObject | undefined, options)
+      .response as Promise<object> as Promise<R>;
   }
 
   /**

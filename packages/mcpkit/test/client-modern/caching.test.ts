@@ -1,15 +1,17 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { Client } from "../../src/client/index.js";
 import { McpServer } from "../../src/server/server.js";
 import { createLinkedPair } from "../../src/transports/memory/linked-pair.js";
-import { sleep } from "../http-client/helpers.js";
 import { cleanup, complete, connectHttp, fakeServer } from "./fake-http.js";
 
 // server/utilities/caching: a list is fresh for its ttlMs from when it arrived (0 or absent:
 // fetch every time); a list_changed notification makes it stale at once. Pages count
 // separately, so the whole list is fresh only while every page is.
 
-afterEach(cleanup);
+afterEach(async () => {
+  vi.useRealTimers();
+  await cleanup();
+});
 
 const tool = (name: string) => ({ name, inputSchema: { type: "object" } });
 
@@ -34,11 +36,15 @@ describe("list caches on a 2026-07-28 server", () => {
       "tools/list": () => complete({ tools: [tool(`v${version}`)], ttlMs: 300, cacheScope: "public" }),
     });
     const { client } = await connectHttp(server.url);
+    // The client's clock stands still until the test moves it; timers stay real.
+    vi.useFakeTimers({ toFake: ["Date"] });
     expect((await client.tools()).map((t) => t.name)).toEqual(["v1"]);
     version = 2;
     expect((await client.tools()).map((t) => t.name)).toEqual(["v1"]);
     expect(server.of("tools/list")).toHaveLength(1);
-    await sleep(350);
+    vi.setSystemTime(Date.now() + 299);
+    expect((await client.tools()).map((t) => t.name)).toEqual(["v1"]);
+    vi.setSystemTime(Date.now() + 2);
     expect((await client.tools()).map((t) => t.name)).toEqual(["v2"]);
     expect(server.of("tools/list")).toHaveLength(2);
   });
@@ -58,14 +64,27 @@ describe("list caches on a 2026-07-28 server", () => {
   });
 
   it("shares one fetch between callers that come while it runs", async () => {
+    let received!: () => void;
+    const arrived = new Promise<void>((resolve) => {
+      received = resolve;
+    });
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
     const server = await fakeServer({
       "tools/list": async () => {
-        await sleep(50);
+        received();
+        await answered;
         return complete({ tools: [tool("t")], ttlMs: 0 });
       },
     });
     const { client } = await connectHttp(server.url);
-    const lists = await Promise.all([client.tools(), client.tools(), client.tools()]);
+    const first = client.tools();
+    await arrived; // the fetch is on the wire: the next callers come while it runs
+    const later = [client.tools(), client.tools()];
+    answer();
+    const lists = await Promise.all([first, ...later]);
     expect(lists.map((l) => l.length)).toEqual([1, 1, 1]);
     expect(server.of("tools/list")).toHaveLength(1);
   });
@@ -116,7 +135,7 @@ describe("list caches on a handshake-era server", () => {
     try {
       expect(client.protocolEra).toBe("legacy");
       expect((await client.tools()).map((t) => t.name)).toEqual(["first"]);
-      await sleep(20);
+      vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 3_600_000 }); // no ttl on this era: time alone changes nothing
       expect((await client.tools()).map((t) => t.name)).toEqual(["first"]);
       const changed = new Promise<void>((resolve) => client.on("notifications/tools/list_changed", () => resolve()));
       server.tool("second", {}, () => "2");

@@ -61,8 +61,9 @@ describe("connecting over Streamable HTTP", () => {
     expect(client.instructions).toBe("Use the fake tools.");
     expect(client.discoverResult?.supportedVersions).toEqual(["2026-07-28"]);
     expect(transport.sessionId).toBeUndefined();
-    // 2026-07-28 has no GET stream (change notifications come on subscriptions/listen).
-    await new Promise((r) => setTimeout(r, 50));
+    // 2026-07-28 has no GET stream (change notifications come on subscriptions/listen); one
+    // would be opened on connecting, before this later request.
+    await client.ping();
     expect(server.seen.some((s) => s.method === "GET")).toBe(false);
   });
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { McpError } from "../../src/jsonrpc/errors.js";
-import { sleep, until, within } from "../http-client/helpers.js";
+import { until, within } from "../http-client/helpers.js";
 import { cleanup, complete, connectHttp, fakeServer } from "./fake-http.js";
 
 // 2026-07-28 Streamable HTTP: closing a request's stream is its cancellation (no
@@ -31,11 +31,10 @@ describe("cancellation over Streamable HTTP", () => {
     controller.abort(new Error("changed my mind"));
     await expect(call).rejects.toThrow("changed my mind");
     await until(() => closed, "the server to see the stream close");
-    await sleep(50);
-    expect(server.of("notifications/cancelled")).toHaveLength(0);
-    // The connection goes on.
+    // The connection goes on; a cancellation POST would have been sent before this later request.
     expect(client.isConnected).toBe(true);
     await client.ping();
+    expect(server.of("notifications/cancelled")).toHaveLength(0);
   });
 
   it("a timeout cancels the same way", async () => {
@@ -54,7 +53,7 @@ describe("cancellation over Streamable HTTP", () => {
     const error = await client.callTool("slow", {}, { timeoutMs: 100 }).catch((e: unknown) => e);
     expect((error as McpError).code).toBe(-32001);
     await until(() => closed, "the server to see the stream close");
-    await sleep(50);
+    await client.ping(); // POSTed after any cancellation would have been
     expect(server.of("notifications/cancelled")).toHaveLength(0);
   });
 });

@@ -4,7 +4,7 @@ import { Client } from "../../src/client/index.js";
 import type { JsonRpcNotification } from "../../src/jsonrpc/types.js";
 import { McpServer } from "../../src/server/server.js";
 import { createLinkedPair } from "../../src/transports/memory/linked-pair.js";
-import { sleep, until, within } from "../http-client/helpers.js";
+import { until, within } from "../http-client/helpers.js";
 import { cleanup, connectHttp, type Exchange, fakeServer, META_SUB, META_VERSION } from "./fake-http.js";
 
 // basic/patterns/subscriptions: subscriptions/listen opens a stream; the server
@@ -110,7 +110,7 @@ describe("subscriptions/listen over Streamable HTTP", () => {
     await subscription.close();
     expect(await subscription.closed).toEqual({ reason: "closed" });
     await until(() => streams[0]?.closed === true, "the server to see the stream close");
-    await sleep(50);
+    await client.ping(); // POSTed after any cancellation would have been
     expect(server.of("notifications/cancelled")).toHaveLength(0);
     expect(client.isConnected).toBe(true);
   });

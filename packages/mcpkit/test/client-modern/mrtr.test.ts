@@ -241,14 +241,19 @@ describe("multi round-trip requests", () => {
         return oneRound({ who: ELICIT }, "mine")(params);
       },
     });
+    let asking!: () => void;
+    const asked = new Promise<void>((resolve) => {
+      asking = resolve;
+    });
     const { client } = await connectHttp(server.url, {
       elicitation: async () => {
+        asking();
         await answered;
         return { action: "decline" };
       },
     });
     const slow = client.callTool("slow", {});
-    await new Promise((r) => setTimeout(r, 30));
+    await asked; // the slow call is between its rounds
     await client.callTool("other", {});
     release();
     await slow;

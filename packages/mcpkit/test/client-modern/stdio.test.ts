@@ -5,7 +5,7 @@ import { OFFICIAL_SERVER_ENTRY } from "../../../../test/interop/helpers.js";
 import { Client, type ClientOptions } from "../../src/client/index.js";
 import type { JsonRpcMessage } from "../../src/jsonrpc/types.js";
 import { type StdioClientTransport, stdioClientTransport } from "../../src/transports/stdio/index.js";
-import { CLI_BIN, forceKill, sleep, within } from "../stdio/helpers.js";
+import { CLI_BIN, eventually, forceKill, within } from "../stdio/helpers.js";
 
 // transports/stdio §Backward Compatibility: the client probes with server/discover; a
 // DiscoverResult means a 2026-07-28 server, any other error or silence means an older one
@@ -93,7 +93,8 @@ describe("a 2026-07-28 server on stdio", () => {
     const { client, wire } = await connect([FAKE]);
     const controller = new AbortController();
     const call = client.callTool("slow", {}, { signal: controller.signal });
-    await sleep(50);
+    // Once the request is on the pipe, the cancellation follows it there.
+    expect(await eventually(() => wire.sent.some((m) => "method" in m && m.method === "tools/call"), 5000)).toBe(true);
     controller.abort(new Error("enough"));
     await expect(call).rejects.toThrow("enough");
     const slowId = (wire.sent.find((m) => "method" in m && m.method === "tools/call") as { id: number }).id;
@@ -111,8 +112,7 @@ describe("a 2026-07-28 server on stdio", () => {
     ]);
     expect(toolsSub.filter).toEqual({ toolsListChanged: true });
     expect(resourceSub.filter).toEqual({ resourceSubscriptions: ["file:///watched"] });
-    await client.callTool("poke", {});
-    await sleep(50);
+    await client.callTool("poke", {}); // the server sends its notifications before the result
     expect(tools).toEqual(["notifications/tools/list_changed"]);
     expect(updates).toEqual(["file:///watched"]);
 
@@ -122,7 +122,6 @@ describe("a 2026-07-28 server on stdio", () => {
       toolsSub.id,
     ]);
     await client.callTool("poke", {});
-    await sleep(50);
     expect(tools).toHaveLength(1);
     expect(updates).toEqual(["file:///watched", "file:///watched"]);
   });

@@ -156,6 +156,8 @@ export interface SdkServer extends Listening {
   sessions: Map<string, { transport: StreamableHTTPServerTransport; server: McpServer }>;
   /** Ids of sessions the client ended with DELETE. */
   deleted: string[];
+  /** Every event the event store kept (resumable servers), in order. */
+  stored: { id: string; message: unknown }[];
 }
 
 /** The OFFICIAL SDK's StreamableHTTPServerTransport, one McpServer per session, as its examples do. */
@@ -163,6 +165,15 @@ export async function sdkServer(options: SdkServerOptions = {}): Promise<SdkServ
   const sessions: SdkServer["sessions"] = new Map();
   const deleted: string[] = [];
   const eventStore = options.resumable ? new InMemoryEventStore() : undefined;
+  const stored: SdkServer["stored"] = [];
+  if (eventStore) {
+    const store = eventStore.storeEvent.bind(eventStore);
+    eventStore.storeEvent = async (streamId, message) => {
+      const id = await store(streamId, message);
+      stored.push({ id, message });
+      return id;
+    };
+  }
   const listening = await listen(async (req, res, body) => {
     const id = req.headers["mcp-session-id"];
     if (typeof id === "string") {
@@ -202,6 +213,7 @@ export async function sdkServer(options: SdkServerOptions = {}): Promise<SdkServ
   return Object.assign(listening, {
     sessions,
     deleted,
+    stored,
     async close() {
       await Promise.all([...sessions.values()].map((s) => s.server.close().catch(() => {})));
       sessions.clear();

@@ -58,8 +58,11 @@ describe("against the official SDK server with an event store", () => {
     expect(progressOf(progress)).toEqual([1, 2, 3]);
     const resumed = server.seen.filter((s) => s.method === "GET");
     expect(resumed).toHaveLength(1);
-    expect(resumed[0]?.headers["last-event-id"]).toBeTruthy();
-    expect(resumed[0]?.headers["mcp-session-id"]).toBeTruthy();
+    // The last event the client had before the server closed the stream: progress 1.
+    const progress1 = server.stored.find((e) => JSON.stringify(e.message).includes('"progress":1'));
+    expect(progress1).toBeDefined();
+    expect(resumed[0]?.headers["last-event-id"]).toBe(progress1?.id);
+    expect(resumed[0]?.headers["mcp-session-id"]).toBe([...server.sessions.keys()][0]);
     // The SDK sends `retry: 150` in its priming event; the client must wait at least that.
     expect((resumed[0]?.at ?? 0) - started).toBeGreaterThanOrEqual(140);
   });

@@ -5,6 +5,9 @@ import { allEvents, messagesOf, serveHttp, sessionHeaders, sseEvents } from "./h
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Told when the "progress" tool has returned, and when "slow" has started; "slow" finishes on `finishSlow`. */
+const hooks = { progressDone: () => {}, slowStarted: () => {}, finishSlow: Promise.resolve() };
+
 /** Resolvers the "polling" tool waits on: the test calls one after each reconnection. */
 const reconnected: (() => void)[] = [];
 
@@ -13,8 +16,9 @@ function streamingServer() {
   server.tool("progress", { input: z.object({ steps: z.number() }) }, async ({ steps }, ctx) => {
     for (let i = 1; i <= steps; i++) {
       ctx.progress(i, steps);
-      await sleep(5);
+      await sleep(5); // work, paced so the client can drop in the middle of it
     }
+    hooks.progressDone();
     return "done";
   });
   // Drops its connection twice while it works: the answer must survive both.
@@ -36,7 +40,8 @@ function streamingServer() {
     return tag;
   });
   server.tool("slow", {}, async () => {
-    await sleep(300);
+    hooks.slowStarted();
+    await hooks.finishSlow;
     return "slow done";
   });
   return server;
@@ -142,6 +147,9 @@ describe("Streamable HTTP: SSE answers", () => {
   it("keeps working when the client's connection drops, and replays what it missed on resumption", async () => {
     served = await serveHttp(streamingServer());
     const session = await served.open();
+    const toolDone = new Promise<void>((resolve) => {
+      hooks.progressDone = resolve;
+    });
     const controller = new AbortController();
     const response = await fetch(served.url, {
       method: "POST",
@@ -164,7 +172,7 @@ describe("Streamable HTTP: SSE answers", () => {
     } catch {
       // Aborted.
     }
-    await sleep(150); // the tool finishes while nobody is listening
+    await toolDone; // the tool finishes while nobody is listening
     const resumed = await fetch(served.url, {
       headers: { ...sessionHeaders(session), accept: "text/event-stream", "last-event-id": lastId },
     });
@@ -306,12 +314,20 @@ describe("Streamable HTTP: session lifetime", () => {
   it("drains a request in progress on close before ending its session", async () => {
     served = await serveHttp(streamingServer());
     const session = await served.open();
+    const started = new Promise<void>((resolve) => {
+      hooks.slowStarted = resolve;
+    });
+    let finish = () => {};
+    hooks.finishSlow = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
     const pending = served.post(
       { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "slow", arguments: {} } },
       sessionHeaders(session),
     );
-    await sleep(50);
+    await started;
     const closing = served.handler.close();
+    finish(); // the request was in progress when close() began
     const answer = await (await pending).json();
     expect(answer).toMatchObject({ id: 2, result: { content: [{ text: "slow done" }] } });
     await closing;

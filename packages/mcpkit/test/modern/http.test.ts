@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createServer } from "../../src/server/index.js";
 import { allEvents, messagesOf, serveHttp, sseEvents } from "../http-server/helpers.js";
+import { within } from "../stdio/helpers.js";
 import { MODERN, meta } from "./helpers.js";
 
 let served: Awaited<ReturnType<typeof serveHttp>> | undefined;
@@ -27,17 +28,27 @@ function server() {
   );
   s.tool("needs_sampling", {}, async (_a, ctx) => (await ctx.sample({ messages: [], maxTokens: 1 })).model);
   let aborted = false;
+  let started = () => {};
+  const running = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  let abortSeen = () => {};
+  const abortedOnce = new Promise<void>((resolve) => {
+    abortSeen = resolve;
+  });
   s.tool("wait_for_abort", {}, (_a, ctx) => {
+    started();
     ctx.progress(0, 1);
     return new Promise((resolve) => {
       ctx.signal.addEventListener("abort", () => {
         aborted = true;
+        abortSeen();
         resolve("aborted");
       });
     });
   });
   s.resource("file:///caf%C3%A9.txt", { name: "café" }, () => "coffee");
-  return { s, wasAborted: () => aborted };
+  return { s, wasAborted: () => aborted, running, aborted: abortedOnce };
 }
 
 /** A 2026-07-28 POST with the standard headers derived from the body (overridable). */
@@ -163,9 +174,7 @@ describe("2026-07-28 over Streamable HTTP", () => {
     const first = await events.next();
     expect(JSON.parse((first.value as { data: string }).data)).toMatchObject({ method: "notifications/progress" });
     controller.abort();
-    const deadline = Date.now() + 2000;
-    while (!fixture.wasAborted() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    expect(fixture.wasAborted()).toBe(true);
+    await within(fixture.aborted, 2000, "the handler's signal to abort");
   });
 
   it("cancels the request when the client leaves before the server has answered anything", async () => {
@@ -174,13 +183,11 @@ describe("2026-07-28 over Streamable HTTP", () => {
     const controller = new AbortController();
     // No progress token: the handler sends nothing, so no response has started yet.
     const pending = callWaitForAbort(11, controller.signal);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(fixture.wasAborted()).toBe(false);
+    await within(fixture.running, 2000, "the handler to start");
+    expect(fixture.wasAborted()).toBe(false); // running, and not cancelled while the client waits
     controller.abort();
     await expect(pending).rejects.toThrow();
-    const deadline = Date.now() + 2000;
-    while (!fixture.wasAborted() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    expect(fixture.wasAborted()).toBe(true);
+    await within(fixture.aborted, 2000, "the handler's signal to abort");
   });
 
   it("keeps a subscriptions/listen stream open with the acknowledgement first", async () => {

@@ -1,7 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { createServer } from "../../src/server/index.js";
 import { modernPeer } from "./helpers.js";
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const ALL = { elicitation: {}, sampling: {}, roots: {} };
 
@@ -147,21 +151,31 @@ describe("2026-07-28 multi round-trip requests", () => {
   });
 
   it("rejects tampered, expired and transplanted state with -32602", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] }); // the state's clock moves only when the test moves it
     const { call } = await modernPeer(server({ requestStateTtlMs: 50 }));
     const first = (await call("tools/call", { name: "two_steps" }, ALL)).result as Result;
     const state = first.requestState as string;
     const tampered = `${state.slice(0, -2)}${state.endsWith("AA") ? "BB" : "AA"}`;
     const bad = await call("tools/call", { name: "two_steps", requestState: tampered }, ALL);
     expect(bad.error).toMatchObject({ code: -32602, message: expect.stringContaining("integrity") });
+    // A payload that would pass every other check (same request, fresh) with answers added:
+    // only the signature stops it.
+    const [body, signature] = state.split(".") as [string, string];
     const forged = Buffer.from(
-      JSON.stringify({ request: "x", answers: { first: { action: "accept" } }, expires: 9e15 }),
+      JSON.stringify({
+        ...JSON.parse(Buffer.from(body, "base64url").toString("utf8")),
+        answers: { first: { action: "accept", content: { v: "forged" } } },
+      }),
     ).toString("base64url");
     expect(
-      (await call("tools/call", { name: "two_steps", requestState: `${forged}.${state.split(".")[1]}` }, ALL)).error,
-    ).toMatchObject({ code: -32602 });
+      (await call("tools/call", { name: "two_steps", requestState: `${forged}.${signature}` }, ALL)).error,
+    ).toMatchObject({ code: -32602, message: expect.stringContaining("integrity") });
     const elsewhere = await call("tools/call", { name: "book", arguments: { date: "x" }, requestState: state }, ALL);
     expect(elsewhere.error).toMatchObject({ code: -32602, message: expect.stringContaining("different request") });
-    await new Promise((r) => setTimeout(r, 60));
+    vi.setSystemTime(Date.now() + 49);
+    const fresh = (await call("tools/call", { name: "two_steps", requestState: state }, ALL)).result as Result;
+    expect(fresh.resultType).toBe("input_required");
+    vi.setSystemTime(Date.now() + 2);
     const expired = await call("tools/call", { name: "two_steps", requestState: state }, ALL);
     expect(expired.error).toMatchObject({ code: -32602, message: expect.stringContaining("expired") });
   });

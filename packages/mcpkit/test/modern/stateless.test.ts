@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createServer } from "../../src/server/index.js";
-import { sleep } from "../helpers.js";
 import { MODERN, meta, modernPeer } from "./helpers.js";
 
 function server() {
@@ -107,8 +106,8 @@ describe("2026-07-28: requests without a handshake", () => {
 
   it("sends logs only when the request's _meta names a level, and then only at or above it", async () => {
     const { call, peer } = await modernPeer(server());
+    // A request's notifications come before its response.
     await call("tools/call", { name: "echo", arguments: { text: "quiet" } });
-    await sleep(5);
     expect(peer.received.filter((m) => "method" in m && m.method === "notifications/message")).toEqual([]);
     await call(
       "tools/call",
@@ -116,7 +115,6 @@ describe("2026-07-28: requests without a handshake", () => {
       {},
       { "io.modelcontextprotocol/logLevel": "info" },
     );
-    await sleep(5);
     const logs = peer.received.filter((m) => "method" in m && m.method === "notifications/message");
     expect(logs.map((m) => (m as unknown as { params: { level: string } }).params.level)).toEqual(["warning"]);
   });

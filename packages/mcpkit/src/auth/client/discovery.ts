@@ -29,6 +29,7 @@ async function fetchDocument(url: string, fetch: Fetch): Promise<Response | unde
     throw new OAuthError("discovery_failed", `Could not fetch ${url}: ${(error as Error).message}`, { cause: error });
   }
   if (response.ok) return response;
+  // Only discarding the body: a failed cancel leaves nothing to clean up.
   await response.body?.cancel().catch(() => {});
   return undefined;
 }
@@ -40,6 +41,7 @@ async function getJson(url: string, fetch: Fetch): Promise<Record<string, unknow
     const body = (await response.json()) as unknown;
     return typeof body === "object" && body !== null ? (body as Record<string, unknown>) : undefined;
   } catch {
+    // Not a JSON document: as if absent, so discovery tries the next well-known location.
     return undefined;
   }
 }

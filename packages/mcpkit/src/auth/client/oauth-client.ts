@@ -67,6 +67,13 @@ export interface OAuthClientOptions {
   maxStepUps?: number;
   /** Refresh this long before expiry, ms (default 60 000). */
   refreshSkewMs?: number;
+  /**
+   * The authorization server refused the refresh token (invalid_grant or invalid_client:
+   * expired, revoked, or a client it forgot); a new grant follows, which may send the user
+   * to log in again. Any other refresh failure (network, server error) rejects the request
+   * with an OAuthError "refresh_failed" carrying the cause instead.
+   */
+  onRefreshRefused?: (error: OAuthError) => void;
 }
 
 interface Authority {
@@ -144,6 +151,7 @@ export class OAuthClient {
     let response = await this.send(input, init);
     if (response.status === 401) {
       const challenge = parseAuthChallenge(response.headers.get("www-authenticate"));
+      // Only discarding the body: a failed cancel leaves nothing to clean up.
       await response.body?.cancel().catch(() => {});
       await this.authorizeOnce(challenge, true);
       response = await this.send(input, init);
@@ -153,6 +161,7 @@ export class OAuthClient {
       const challenge = parseAuthChallenge(response.headers.get("www-authenticate"));
       if (challenge?.error !== "insufficient_scope" || stepUps >= (this.options.maxStepUps ?? 2)) break;
       stepUps++;
+      // Only discarding the body: a failed cancel leaves nothing to clean up.
       await response.body?.cancel().catch(() => {});
       await this.authorizeOnce(challenge, false);
       response = await this.send(input, init);
@@ -182,6 +191,7 @@ export class OAuthClient {
     if (!signer?.noteNonce(url, response) || response.status !== 401) return response;
     const challenges = parseChallenges(response.headers.get("www-authenticate"));
     if (!challenges.some((c) => c.scheme === "dpop" && c.params.error === "use_dpop_nonce")) return response;
+    // Only discarding the body: a failed cancel leaves nothing to clean up.
     await response.body?.cancel().catch(() => {});
     return attempt();
   }
@@ -374,8 +384,26 @@ export class OAuthClient {
       const refreshed = await refresh(this.grantContext(authority), client, tokens);
       await this.storage.set(this.tokenKey, refreshed);
       return true;
-    } catch {
-      return false;
+    } catch (error) {
+      if (refusedGrant(error)) {
+        // The refresh token is spent: forgotten, so it is not tried again; a new grant is the
+        // way on, and the caller hears why.
+        const { refresh_token: _spent, ...rest } = tokens;
+        await this.storage.set(this.tokenKey, rest);
+        this.options.onRefreshRefused?.(error);
+        return false;
+      }
+      throw new OAuthError("refresh_failed", `Refreshing the access token failed: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
   }
+}
+
+/** RFC 6749 §5.2: the server refused this refresh token or client for good (not a passing failure). */
+function refusedGrant(error: unknown): error is OAuthError {
+  const cause = error instanceof OAuthError ? error.cause : undefined;
+  return (
+    cause instanceof oauth.ResponseBodyError && (cause.error === "invalid_grant" || cause.error === "invalid_client")
+  );
 }

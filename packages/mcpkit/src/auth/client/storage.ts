@@ -50,7 +50,7 @@ export function fileStorage(path: string): OAuthStorage {
       await chmod(temp, 0o600);
       await rename(temp, path);
     });
-    queue = next.catch(() => {});
+    queue = next.catch(() => {}); // the caller gets this write's failure from `next`; the queue goes on
     return next;
   };
   return {

@@ -51,7 +51,8 @@ export interface ClientEra {
   /** Whether list results expire by their ttlMs (server/utilities/caching, modern only). */
   readonly listsExpire: boolean;
   describe(): ServerDescription;
-  request(method: string, params: JsonObject | undefined, options?: CallOptions): Promise<JsonObject>;
+  /** Sends a request; `R` is the result type the method's specification gives (see Connection.request). */
+  request<R extends object = JsonObject>(method: string, params: object | undefined, options?: CallOptions): Promise<R>;
   callTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
   /**
    * The tools of a list result that may be offered (HTTP drops invalid x-mcp-header

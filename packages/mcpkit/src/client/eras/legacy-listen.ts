@@ -47,6 +47,7 @@ export class LegacySubscriptions {
         done.push(uri);
       }
     } catch (error) {
+      // Undoing on the way out: the error that matters is the one rethrown below.
       for (const uri of done) await this.release(uri).catch(() => {});
       throw error;
     }
@@ -60,6 +61,7 @@ export class LegacySubscriptions {
     const close = () => {
       closing ??= (async () => {
         this.open.delete(entry);
+        // Closing is best effort: a server that is gone has no subscription left to end.
         for (const uri of agreed.resourceSubscriptions ?? []) await this.release(uri).catch(() => {});
         finish({ reason: "closed" });
       })();

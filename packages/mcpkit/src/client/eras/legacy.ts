@@ -56,11 +56,11 @@ export class LegacyEra implements ClientEra {
   /** basic/lifecycle §Initialization: initialize, check the revision, then notifications/initialized. */
   private async handshake(version: string): Promise<void> {
     const { connection } = this.host;
-    const result = (await connection.request("initialize", {
+    const result = await connection.request<InitializeResult>("initialize", {
       protocolVersion: version,
       capabilities: this.host.capabilities(false),
       clientInfo: this.host.clientInfo,
-    } as unknown as JsonObject)) as unknown as InitializeResult;
+    });
     // basic/lifecycle §Version Negotiation: a revision we do not speak ends the connection.
     if (!isLegacyRevision(result.protocolVersion)) {
       throw new McpError(
@@ -98,14 +98,18 @@ export class LegacyEra implements ClientEra {
     return { ...this.init, era: "legacy" };
   }
 
-  request(method: string, params: JsonObject | undefined, options?: CallOptions): Promise<JsonObject> {
+  request<R extends object = JsonObject>(
+    method: string,
+    params: object | undefined,
+    options?: CallOptions,
+  ): Promise<R> {
     const { connection } = this.host;
     const generation = this.generation;
-    const sent = withMeta(params, options?.meta);
-    return connection.request(method, sent, options).catch(async (error: unknown) => {
+    const sent = withMeta(params as JsonObject | undefined, options?.meta);
+    return connection.request<R>(method, sent, options).catch(async (error: unknown) => {
       if (!isSessionExpired(error) || connection.isClosed) throw error;
       await this.renewSession(generation);
-      return connection.request(method, sent, options);
+      return connection.request<R>(method, sent, options);
     });
   }
 
@@ -133,7 +137,7 @@ export class LegacyEra implements ClientEra {
     const params: JsonObject = { name, arguments: args };
     // basic/utilities/tasks §Creating Tasks: a task-augmented request carries `task`.
     if (options?.asTask) params.task = options.asTask.ttlMs === undefined ? {} : { ttl: options.asTask.ttlMs };
-    return (await this.request("tools/call", params, options)) as unknown as CallToolResult;
+    return this.request<CallToolResult>("tools/call", params, options);
   }
 
   acceptTools(tools: Tool[], _whole: boolean): Tool[] {

@@ -64,7 +64,7 @@ export class Subscriptions {
     const ended = closed.then((end) => {
       throw end.error ?? new McpError(ErrorCode.ConnectionClosed, "The subscription ended before it was acknowledged");
     });
-    ended.catch(() => {});
+    ended.catch(() => {}); // observed below by the race; marked handled so an unraced end is no unhandled rejection
     try {
       const agreed = await Promise.race([acknowledged, silence, ended]);
       return {

@@ -46,20 +46,25 @@ export class ModernRequests {
   }
 
   /** The call as the user sees it, whatever rounds it takes. */
-  request(method: string, params: JsonObject | undefined, options?: CallOptions): Promise<JsonObject> {
+  request<R extends object = JsonObject>(
+    method: string,
+    params: object | undefined,
+    options?: CallOptions,
+  ): Promise<R> {
     const signal = options?.signal;
     const acceptsTask =
       method === "tools/call" &&
       (options?.asTask !== undefined ||
         this.host.envelope(this.version).capabilities.extensions?.[TASKS_EXTENSION] !== undefined);
+    // The result of the last round is the method's result: typed as the caller names it (see Connection.request).
     return untilComplete(
       method,
-      params ?? {},
+      (params ?? {}) as JsonObject,
       (attempt) => this.attempt(method, attempt, options),
       (key, request) => this.answerInput(key, request, signal),
       this.host.maxRounds,
       acceptsTask,
-    );
+    ) as Promise<object> as Promise<R>;
   }
 
   /** Sends one request as it is (no retries) and tells its JSON-RPC id. */

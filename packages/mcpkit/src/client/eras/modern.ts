@@ -87,8 +87,12 @@ export class ModernEra implements ClientEra {
     return description;
   }
 
-  request(method: string, params: JsonObject | undefined, options?: CallOptions): Promise<JsonObject> {
-    return this.requests.request(method, params, options);
+  request<R extends object = JsonObject>(
+    method: string,
+    params: object | undefined,
+    options?: CallOptions,
+  ): Promise<R> {
+    return this.requests.request<R>(method, params, options);
   }
 
   /**
@@ -98,8 +102,7 @@ export class ModernEra implements ClientEra {
    */
   async callTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult> {
     const params = { name, arguments: args };
-    const call = async (opts?: CallOptions) =>
-      (await this.request("tools/call", params, opts)) as unknown as CallToolResult;
+    const call = (opts?: CallOptions) => this.request<CallToolResult>("tools/call", params, opts);
     if (!this.host.http) return call(options);
     const tools = this.host.tools;
     // The schema says which arguments go in headers: list the tools once if this one is new.

@@ -8,6 +8,7 @@ import {
   fromWebRequest,
   type HttpReply,
   type HttpRequest,
+  REPORT_ERROR,
   replyFromResponse,
   toResponse,
 } from "../../transports/http/exchange.js";
@@ -62,6 +63,7 @@ export function createStreamableHttpHandler(
             retryMs: options.retryMs ?? 1000,
             keepAliveMs,
             answer: (message) => httpAnswer(message, false, auth),
+            onError: (error) => server.onError(error),
           },
         });
   let closing = false;
@@ -179,6 +181,8 @@ export function createStreamableHttpHandler(
     },
 
     [EXCHANGE]: serve,
+
+    [REPORT_ERROR]: (error: unknown) => server.onError(error),
 
     async close() {
       closing = true;

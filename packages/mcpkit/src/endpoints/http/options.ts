@@ -1,5 +1,5 @@
 import type { ResourceServer } from "../../auth/server/resource-server.js";
-import type { ExchangeHandler } from "../../transports/http/exchange.js";
+import type { ExchangeHandler, ReportingHandler } from "../../transports/http/exchange.js";
 import type { CorsOptions } from "../../transports/http/guards.js";
 import type { EventStore } from "../../transports/streamable-http/server/event-store.js";
 
@@ -44,7 +44,7 @@ export interface StreamableHttpOptions {
   auth?: ResourceServer;
 }
 
-export interface StreamableHttpHandler extends ExchangeHandler {
+export interface StreamableHttpHandler extends ExchangeHandler, ReportingHandler {
   /** The Web-standard handler: works on Node (through the adapter), Bun, Deno and Workers. */
   fetch(request: Request): Promise<Response>;
   /** Stops accepting sessions, lets requests in progress finish, then closes every session. */

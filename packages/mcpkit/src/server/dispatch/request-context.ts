@@ -168,10 +168,7 @@ export class RequestContext implements Context {
       if (!caps?.url) throw missingCapability(this.peer.rules, "URL-mode elicitation", { elicitation: { url: {} } });
       const elicitationId = request.elicitationId ?? randomUUID();
       const params: ElicitUrlParams = { mode: "url", message: request.message, url: request.url, elicitationId };
-      const result = (await this.send(
-        "elicitation/create",
-        params as unknown as JsonObject,
-      )) as unknown as ElicitResult;
+      const result = await this.send<ElicitResult>("elicitation/create", params);
       return { ...result, elicitationId } as ElicitResult;
     }
     // An empty elicitation object means form mode (client/elicitation §Capabilities).
@@ -184,7 +181,7 @@ export class RequestContext implements Context {
     };
     // The mode field arrived with URL mode in 2025-11-25; older clients know only forms.
     if (this.peer.rules.urlElicitation) params.mode = "form";
-    const result = (await this.send("elicitation/create", params, request.key)) as unknown as ElicitResult;
+    const result = await this.send<ElicitResult>("elicitation/create", params, request.key);
     if (result.action === "accept") {
       const checked = await validate(result.content ?? {});
       if (!checked.ok) throw new Error(`The client's elicitation answer does not match the schema: ${checked.message}`);
@@ -210,13 +207,12 @@ export class RequestContext implements Context {
     }
     if (params.includeContext && params.includeContext !== "none" && !caps.context)
       throw missingCapability(this.peer.rules, "sampling context inclusion", { sampling: { context: {} } });
-    const result = await this.send("sampling/createMessage", params as unknown as JsonObject, options?.key);
-    return result as unknown as CreateMessageResult;
+    return this.send<CreateMessageResult>("sampling/createMessage", params, options?.key);
   }
 
   async listRoots(options?: InputOptions): Promise<Root[]> {
     if (!this.peer.clientCapabilities.roots) throw missingCapability(this.peer.rules, "roots", { roots: {} });
-    const result = await this.send("roots/list", {}, options?.key);
+    const result = await this.send<{ roots?: unknown }>("roots/list", {}, options?.key);
     return Array.isArray(result.roots) ? (result.roots as Root[]) : [];
   }
 
@@ -241,17 +237,21 @@ export class RequestContext implements Context {
     }
   }
 
-  private send(method: string, params: JsonObject, inputKey?: string): Promise<JsonObject> {
+  /** Asks the client; `R` is the result type the method's specification gives (see Connection.request). */
+  private send<R extends object>(method: string, params: object, inputKey?: string): Promise<R> {
     const run = this.running;
+    const body = params as JsonObject;
     const asked = run
-      ? run.input(method, params, inputKey)
-      : this.peer.request(method, params, { signal: this.inbound.signal, relatedRequestId: this.inbound.id, inputKey });
-    return asked.catch((error: unknown) => {
-      // The client's error answer is a failure of this handler's work, not of the request
-      // the handler is serving: a tool reports it as an isError result (server/tools §Error Handling).
-      if (error instanceof McpError && !(error instanceof InputResponseError))
-        throw new ClientRequestError(method, error);
-      throw error;
-    });
+      ? run.input(method, body, inputKey)
+      : this.peer.request(method, body, { signal: this.inbound.signal, relatedRequestId: this.inbound.id, inputKey });
+    return asked
+      .then((result) => result as object as R)
+      .catch((error: unknown) => {
+        // The client's error answer is a failure of this handler's work, not of the request
+        // the handler is serving: a tool reports it as an isError result (server/tools §Error Handling).
+        if (error instanceof McpError && !(error instanceof InputResponseError))
+          throw new ClientRequestError(method, error);
+        throw error;
+      });
   }
 }

@@ -20,8 +20,8 @@ export interface PromptConfig<A extends PromptArgs | undefined> {
   title?: string;
   description?: string;
   args?: A;
-  /** Completion for argument values (completion/complete with ref/prompt). */
-  complete?: Record<string, Completer>;
+  /** Completion for argument values (completion/complete with ref/prompt), by argument name. */
+  complete?: { [K in PromptArgName<A>]?: Completer };
   icons?: Icon[];
   _meta?: Meta;
   enabled?: boolean;
@@ -29,7 +29,28 @@ export interface PromptConfig<A extends PromptArgs | undefined> {
   scopes?: string[];
 }
 
-export type PromptArgValues<A> = A extends StandardSchemaV1 ? Infer<A> : Record<string, string>;
+/** The names of the declared arguments (any string while they are not known). */
+export type PromptArgName<A> = A extends StandardSchemaV1
+  ? keyof Infer<A> & string
+  : A extends Record<string, PromptArgumentSpec>
+    ? keyof A & string
+    : never;
+
+type RequiredArg<A> = { [K in keyof A]: A[K] extends { required: true } ? K : never }[keyof A];
+
+/**
+ * The values a handler gets: the schema's type, or for the record form a string for each
+ * declared argument, present when it is `required: true` (the server checks), else optional.
+ */
+export type PromptArgValues<A> = unknown extends A
+  ? Record<string, string>
+  : A extends StandardSchemaV1
+    ? Infer<A>
+    : A extends Record<string, PromptArgumentSpec>
+      ? string extends keyof A
+        ? Record<string, string>
+        : { [K in RequiredArg<A> & string]: string } & { [K in Exclude<keyof A, RequiredArg<A>> & string]?: string }
+      : Record<string, never>;
 
 /** What a prompt handler may return: a full result, a message list, or a string for one user message. */
 export type PromptReturn = GetPromptResult | PromptMessage[] | string;
@@ -41,7 +62,7 @@ export interface PromptEntry extends Keyed {
   scopes: string[] | undefined;
   /** Checks required arguments (record form) or the whole schema (schema form). */
   validate: Validator<Record<string, unknown>>;
-  complete: Record<string, Completer>;
+  complete: Partial<Record<string, Completer>>;
   handler: PromptHandler<unknown>;
 }
 

@@ -1,7 +1,7 @@
 import type { Annotations, Icon, Meta } from "../../protocol/types/common.js";
 import type { ResourceContents } from "../../protocol/types/content.js";
 import type { ReadResourceResult, Resource, ResourceTemplate } from "../../protocol/types/features.js";
-import { type TemplateVariables, UriTemplate } from "../../protocol/uri-template.js";
+import { type TemplateVariableName, type TemplateVariablesOf, UriTemplate } from "../../protocol/uri-template.js";
 import type { Context } from "../context.js";
 import type { CacheHint } from "../options.js";
 import type { Completer } from "./completion.js";
@@ -28,10 +28,10 @@ export interface ResourceConfig extends ResourceMetadata {
   size?: number;
 }
 
-export interface ResourceTemplateConfig extends ResourceMetadata {
+export interface ResourceTemplateConfig<T extends string = string> extends ResourceMetadata {
   name: string;
-  /** Completion for template variables (completion/complete with ref/resource). */
-  complete?: Record<string, Completer>;
+  /** Completion for template variables (completion/complete with ref/resource), by variable name. */
+  complete?: { [K in TemplateVariableName<T>]?: Completer };
   /** Concrete resources this template can produce, added to resources/list. */
   list?: (ctx: Context) => Resource[] | Promise<Resource[]>;
 }
@@ -44,9 +44,10 @@ export type ReadReturn = ReadResourceResult | ResourceContents | ResourceContent
 
 export type ReadHandler = (uri: string, ctx: Context) => ReadReturn | Promise<ReadReturn>;
 
-export type TemplateReadHandler = (
+/** Reads a template's resource; `variables` are typed from the template's text. */
+export type TemplateReadHandler<T extends string = string> = (
   uri: string,
-  variables: TemplateVariables,
+  variables: TemplateVariablesOf<T>,
   ctx: Context,
 ) => ReadReturn | Promise<ReadReturn>;
 
@@ -62,7 +63,7 @@ export interface TemplateEntry extends Keyed {
   scopes: string[] | undefined;
   cache: CacheHint | undefined;
   template: UriTemplate;
-  complete: Record<string, Completer>;
+  complete: Partial<Record<string, Completer>>;
   list: ResourceTemplateConfig["list"];
   read: TemplateReadHandler;
 }

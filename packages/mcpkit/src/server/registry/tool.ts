@@ -44,15 +44,27 @@ export interface TaskOptions {
   startsAt?: "call" | "handler";
 }
 
-type Structured<Out> = Out extends SchemaInput ? Infer<Out> : Record<string, unknown>;
+/** A tool execution error (server/tools §Error Handling): what `toolError()` builds. It needs no structuredContent. */
+export interface ToolErrorResult {
+  content: ContentBlock[];
+  isError: true;
+  structuredContent?: undefined;
+  _meta?: Meta;
+}
 
-/** What a tool handler may return: a full result, or a string for one text block. */
-export type ToolReturn<Out = undefined> =
-  | string
-  | (Omit<CallToolResult, "content" | "structuredContent"> & {
-      content?: ContentBlock[];
-      structuredContent?: Structured<Out>;
-    });
+type ResultFields = Omit<CallToolResult, "content" | "structuredContent" | "isError">;
+
+/**
+ * What a tool handler may return. Without an `output` schema: a full result, or a string
+ * for one text block. With one: a result carrying `structuredContent` of the schema's type
+ * (what `structured()` builds), or an error result (`toolError()`); a string or a result
+ * without structuredContent does not compile, as it would fail at run time.
+ */
+export type ToolReturn<Out = undefined> = [Out] extends [SchemaInput]
+  ? (ResultFields & { content?: ContentBlock[]; structuredContent: Infer<Out>; isError?: false }) | ToolErrorResult
+  :
+      | string
+      | (ResultFields & { content?: ContentBlock[]; structuredContent?: Record<string, unknown>; isError?: boolean });
 
 export type ToolArgs<In> = In extends SchemaInput ? Infer<In> : Record<string, unknown>;
 

@@ -40,6 +40,23 @@ export interface ExchangeHandler {
   [EXCHANGE](request: HttpRequest): Promise<HttpReply>;
 }
 
+/**
+ * Where a handler wants the failures an adapter meets while serving it (a reply that
+ * could not be written): mcpkit's handlers pass them to the server's onError.
+ */
+export const REPORT_ERROR: unique symbol = Symbol.for("mcpkit.http.reportError");
+
+export interface ReportingHandler {
+  [REPORT_ERROR](error: unknown): void;
+}
+
+/** Tells `handler`'s reporter about `error`, or stderr when it has none: never silence. */
+export function reportHttpError(handler: object, error: unknown): void {
+  const report = (handler as Partial<ReportingHandler>)[REPORT_ERROR];
+  if (typeof report === "function") report.call(handler, error);
+  else process.stderr.write(`mcpkit: serving an HTTP request failed: ${String(error)}\n`);
+}
+
 /** Anything with a Web-standard fetch handler (a Streamable HTTP handler, a router). */
 export interface FetchHandler {
   fetch(request: Request): Promise<Response>;
@@ -67,6 +84,7 @@ export async function readWebBody(request: Request, limit: number): Promise<stri
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
+      // Only discarding the body: a failed cancel leaves nothing to clean up.
       await reader.cancel().catch(() => {});
       return undefined;
     }

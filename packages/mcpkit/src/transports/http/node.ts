@@ -1,7 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
-import { exchange, type FetchHandler, type HeaderReader, type HttpReply, type HttpRequest } from "./exchange.js";
+import {
+  exchange,
+  type FetchHandler,
+  type HeaderReader,
+  type HttpReply,
+  type HttpRequest,
+  reportHttpError,
+} from "./exchange.js";
 import { BODY_GONE, bodyWasRead, parsedBodyText } from "./parsed-body.js";
 import { applyServerLimits, lingerAfterAnswer, lingerOf, type ServerLimits } from "./server-limits.js";
 
@@ -13,9 +20,21 @@ export type { FetchHandler } from "./exchange.js";
  * length. Any other fetch handler gets a Web Request (its body streamed) and its Response
  * is written back as it is produced, SSE included.
  */
-export function toNodeListener(handler: FetchHandler): (req: IncomingMessage, res: ServerResponse) => void {
+export function toNodeListener(
+  handler: FetchHandler,
+  options: NodeListenerOptions = {},
+): (req: IncomingMessage, res: ServerResponse) => void {
   // A body parser in front (express.json()) leaves what it read on req.body.
-  return (req, res) => serveNodeRequest(handler, req, res, (req as { body?: unknown }).body);
+  return (req, res) => serveNodeRequest(handler, req, res, (req as { body?: unknown }).body, options);
+}
+
+export interface NodeListenerOptions {
+  /**
+   * A request that failed unexpectedly (the handler threw, the reply could not be written).
+   * Default: mcpkit's handlers pass it to the server's onError; any other handler's goes to
+   * stderr.
+   */
+  onError?: (error: unknown) => void;
 }
 
 /**
@@ -28,6 +47,7 @@ export function serveNodeRequest(
   req: IncomingMessage,
   res: ServerResponse,
   parsedBody?: unknown,
+  options: NodeListenerOptions = {},
 ): void {
   if (req.method === "POST" && bodyWasRead(req) && parsedBody === undefined) {
     // Waiting for the stream would hang until the client gives up: say why instead.
@@ -37,8 +57,10 @@ export function serveNodeRequest(
   const request = new NodeRequest(req, res, parsedBody);
   exchange(handler, request)
     .then((reply) => writeReply(reply, req, res, request))
-    .catch(() => {
-      // A failed handler or a broken body stream: never an unhandled rejection.
+    .catch((error: unknown) => {
+      // A failed handler or a broken body stream: reported, and never an unhandled rejection.
+      if (options.onError) options.onError(error);
+      else reportHttpError(handler, error);
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
       res.end();
     });
@@ -198,6 +220,7 @@ async function writeReply(
     req.socket.setNoDelay(true);
   }
   const reader = body.getReader();
+  // The client left: the stream's own failure to cancel is of no further use to anyone.
   res.on("close", () => void reader.cancel().catch(() => {}));
   try {
     for (;;) {

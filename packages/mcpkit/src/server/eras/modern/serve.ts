@@ -67,7 +67,7 @@ async function serveRound(
   const outcome = rounds ? await Promise.race([work, rounds.suspended]) : await work;
   if (outcome === Rounds.SUSPENDED && rounds) {
     // The handler waits for answers the client has not given: end this round here.
-    work.catch(() => {});
+    work.catch(() => {}); // the abandoned handler's outcome belongs to no round: the next round replays it
     inbound.abandon(new Error("Waiting for the client's input (multi round-trip request)"));
     return withServerInfo(server, rounds.inputRequired() as unknown as JsonObject);
   }

@@ -11,6 +11,7 @@ export class BodyTooLarge extends Error {
 export async function readText(response: Response, limit: number): Promise<string> {
   const declared = Number(response.headers.get("content-length"));
   if (declared > limit) {
+    // Only discarding the body: a failed cancel leaves nothing to clean up.
     await response.body?.cancel().catch(() => {});
     throw new BodyTooLarge(limit);
   }
@@ -24,6 +25,7 @@ export async function readText(response: Response, limit: number): Promise<strin
     if (done) return text + decoder.decode();
     size += value.byteLength;
     if (size > limit) {
+      // Only discarding the body: a failed cancel leaves nothing to clean up.
       await reader.cancel().catch(() => {});
       throw new BodyTooLarge(limit);
     }
@@ -33,6 +35,7 @@ export async function readText(response: Response, limit: number): Promise<strin
 
 /** Reads and drops a body so the connection can be reused; never throws. */
 export async function discard(response: Response): Promise<void> {
+  // Only discarding the body: a failed cancel leaves nothing to clean up.
   await response.body?.cancel().catch(() => {});
 }
 

@@ -50,6 +50,7 @@ export async function readSse(
       if (tooLarge) throw new SseEventTooLarge(maxBytes);
     }
   } catch (error) {
+    // Only discarding the body: a failed cancel leaves nothing to clean up.
     reader.cancel().catch(() => {});
     throw error;
   }

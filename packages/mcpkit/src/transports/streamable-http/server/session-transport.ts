@@ -20,7 +20,12 @@ export interface SessionTransportOptions {
   answer?: (message: JsonRpcMessage) => HttpAnswer;
   /** Told when a session's transport closes. */
   onClosed?: (sessionId: string) => void;
+  /** A write, replay or store operation that failed (default: stderr). */
+  onError?: (error: unknown) => void;
 }
+
+const toStderr = (error: unknown) =>
+  process.stderr.write(`mcpkit: a Streamable HTTP stream failed: ${String(error)}\n`);
 
 const isResponse = (m: JsonRpcMessage) => !("method" in m);
 
@@ -199,7 +204,7 @@ export class HttpSessionTransport implements Transport {
       stream.undecided?.(sessionGone());
       stream.undecided = undefined;
       stream.connection?.close();
-      if (store) void store.dropStream(stream.id).catch(() => {});
+      if (store) void store.dropStream(stream.id).catch(this.report);
     }
     this.streams = undefined;
     this.byRequest = undefined;
@@ -213,7 +218,7 @@ export class HttpSessionTransport implements Transport {
   }
 
   private openStream(requestIds: RequestId[], standalone: boolean): Stream {
-    const stream = new Stream(requestIds, standalone);
+    const stream = new Stream(requestIds, standalone, (error) => this.failed(stream, error));
     this.streams ??= new Map();
     this.streams.set(stream.id, stream);
     if (requestIds.length > 0) {
@@ -357,6 +362,24 @@ export class HttpSessionTransport implements Transport {
     return sseReply(connection);
   }
 
+  private readonly report = (error: unknown) => (this.options.onError ?? toStderr)(error);
+
+  /**
+   * A queued task failed (the event store refused an append or a replay): reported, and
+   * the client is not left waiting on a silent stream. An unanswered POST gets a 500; an
+   * open stream is closed, so the client resumes or gives up.
+   */
+  private failed(stream: Stream, error: unknown): void {
+    this.report(error);
+    if (stream.undecided) {
+      stream.undecided(jsonRpcErrorReply(500, -32603, "Internal error"));
+      stream.undecided = undefined;
+    }
+    const connection = stream.connection;
+    stream.connection = undefined;
+    connection?.close();
+  }
+
   private answered(id: RequestId): void {
     this.byRequest?.delete(id);
     if (this.byRequest?.size === 0) this.byRequest = undefined;
@@ -387,7 +410,7 @@ export class HttpSessionTransport implements Transport {
     if (finished.length > (this.options.maxFinishedStreams ?? 100)) {
       const oldest = finished.shift() as string;
       this.dropStream(oldest);
-      void this.options.eventStore.dropStream(oldest).catch(() => {});
+      void this.options.eventStore.dropStream(oldest).catch(this.report);
     }
   }
 }

@@ -42,10 +42,13 @@ export class Stream {
   finished = false;
   private tail: Promise<void> | undefined;
   private pending = 0;
+  private readonly onFailure: (error: unknown) => void;
 
-  constructor(owed: RequestId[], standalone: boolean) {
+  /** `onFailure` hears of a task that failed; the tasks after it still run. */
+  constructor(owed: RequestId[], standalone: boolean, onFailure: (error: unknown) => void) {
     this.owed = new Set(owed);
     this.standalone = standalone;
+    this.onFailure = onFailure;
   }
 
   /** Runs tasks in order; one that finds nothing queued runs at once. */
@@ -53,20 +56,25 @@ export class Stream {
     const done = () => {
       this.pending--;
     };
+    const failed = (error: unknown) => {
+      this.pending--;
+      this.onFailure(error);
+    };
     if (this.pending === 0) {
       let result: void | Promise<void>;
       try {
         result = task();
-      } catch {
+      } catch (error) {
+        this.onFailure(error);
         return;
       }
       if (!result) return;
       this.pending++;
-      this.tail = result.then(done, done);
+      this.tail = result.then(done, failed);
       return;
     }
     this.pending++;
-    this.tail = (this.tail as Promise<void>).then(task).then(done, done);
+    this.tail = (this.tail as Promise<void>).then(task).then(done, failed);
   }
 }
 

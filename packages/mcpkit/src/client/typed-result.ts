@@ -1,0 +1,31 @@
+import type { StandardSchemaV1 } from "@standard-schema/spec";
+import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import type { CallToolResult } from "../protocol/types/features.js";
+
+/** What `callTool` resolves with: `structuredContent` typed by the caller's output schema when it gave one. */
+export type ToolResultOf<S> = [S] extends [StandardSchemaV1]
+  ? Omit<CallToolResult, "structuredContent"> & { structuredContent?: StandardSchemaV1.InferOutput<S> }
+  : CallToolResult;
+
+/**
+ * Checks a result's structuredContent against the schema the caller expects (an error
+ * result carries none to check). A mismatch rejects the call with -32603, reason
+ * "invalid-result", rather than handing the caller a value its type misdescribes.
+ */
+export async function checkStructured(
+  tool: string,
+  result: CallToolResult,
+  schema: StandardSchemaV1,
+): Promise<CallToolResult> {
+  if (result.isError || result.structuredContent === undefined) return result;
+  const checked = await schema["~standard"].validate(result.structuredContent);
+  if (checked.issues) {
+    const why = checked.issues.map((issue) => issue.message).join("; ");
+    throw new McpError(
+      ErrorCode.InternalError,
+      `Tool ${tool} returned structuredContent that does not match the output schema given: ${why}`,
+      { reason: "invalid-result", tool },
+    );
+  }
+  return { ...result, structuredContent: checked.value as Record<string, unknown> };
+}

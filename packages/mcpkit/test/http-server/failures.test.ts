@@ -1,0 +1,138 @@
+import { createServer as createNodeServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { createStreamableHttpHandler, InMemoryEventStore, toNodeListener } from "../../src/endpoints/http/index.js";
+import type { JsonRpcMessage } from "../../src/jsonrpc/types.js";
+import { createServer } from "../../src/server/index.js";
+import { REPORT_ERROR } from "../../src/transports/http/exchange.js";
+import { allEvents, messagesOf, serveHttp, sessionHeaders } from "./helpers.js";
+
+// Every unexpected failure while serving HTTP reaches the operator (server onError), and
+// the client is never left waiting on a request or a stream that went silent.
+
+let closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.reverse()) await close();
+  closers = [];
+});
+
+/** An event store that fails the operations named in `failing` (a store that went away). */
+class FailingStore extends InMemoryEventStore {
+  failing = new Set<"append" | "replay">();
+  override append(streamId: string, message: JsonRpcMessage | JsonRpcMessage[] | undefined): Promise<string> {
+    if (this.failing.has("append")) return Promise.reject(new Error("store unavailable: append"));
+    return super.append(streamId, message);
+  }
+  override replayAfter(
+    eventId: string,
+    send: (eventId: string, message: JsonRpcMessage | JsonRpcMessage[]) => void,
+  ): Promise<void> {
+    if (this.failing.has("replay")) return Promise.reject(new Error("store unavailable: replay"));
+    return super.replayAfter(eventId, send);
+  }
+}
+
+function reportingServer() {
+  const errors: unknown[] = [];
+  const server = createServer({ name: "failing", version: "1", onError: (error) => errors.push(error) });
+  server.tool("steps", {}, async (_a, ctx) => {
+    ctx.progress(1, 2); // progress first: the answer goes out as an SSE stream
+    ctx.progress(2, 2);
+    return "done";
+  });
+  return { server, errors };
+}
+
+const callSteps = {
+  jsonrpc: "2.0",
+  id: 2,
+  method: "tools/call",
+  params: { name: "steps", _meta: { progressToken: 1 } },
+};
+
+describe("failures while serving Streamable HTTP", () => {
+  it("reports a stream write the event store refused, and ends the POST's stream instead of leaving it open", async () => {
+    const { server, errors } = reportingServer();
+    const eventStore = new FailingStore();
+    const served = await serveHttp(server, { eventStore });
+    closers.push(served.close);
+    const session = await served.open();
+    eventStore.failing.add("append");
+    const response = await served.post(callSteps, sessionHeaders(session));
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    // allEvents gives up after 5 s: a stream that ends at once is one the server closed.
+    const started = Date.now();
+    expect(messagesOf(await allEvents(response, 5000))).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(errors.map(String)).toContain("Error: store unavailable: append");
+  });
+
+  it("reports a replay that failed, and ends the resumed stream rather than leaving it silent", async () => {
+    const { server, errors } = reportingServer();
+    const eventStore = new FailingStore();
+    const served = await serveHttp(server, { eventStore });
+    closers.push(served.close);
+    const session = await served.open();
+    const events = await allEvents(await served.post(callSteps, sessionHeaders(session)));
+    expect(messagesOf(events).at(-1)).toMatchObject({ id: 2, result: { content: [{ text: "done" }] } });
+    const first = events.find((e) => e.id)?.id as string;
+    eventStore.failing.add("replay");
+    const resumed = await fetch(served.url, {
+      headers: { ...sessionHeaders(session), accept: "text/event-stream", "last-event-id": first },
+    });
+    expect(resumed.status).toBe(200);
+    // allEvents gives up after 5 s: a stream that ends at once is one the server closed.
+    const started = Date.now();
+    expect(await allEvents(resumed, 5000)).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(errors.map(String)).toContain("Error: store unavailable: replay");
+  });
+
+  it("reports an event bus listener that throws, and still delivers to the others", async () => {
+    const { server, errors } = reportingServer();
+    const delivered: string[] = [];
+    server.events.subscribe(() => {
+      throw new Error("listener broke");
+    });
+    server.events.subscribe((event) => delivered.push(event.type));
+    server.tool("added", {}, () => "");
+    await new Promise<void>((resolve) => queueMicrotask(resolve)); // list_changed is published in a microtask
+    expect(errors.map(String)).toContain("Error: listener broke");
+    expect(delivered.length).toBeGreaterThan(0);
+  });
+
+  it("passes a reply the Node adapter could not write to the handler's reporter, or to onError", async () => {
+    // A fetch handler whose body fails halfway, as a proxied or generated body can.
+    const broken = () => ({
+      async fetch() {
+        let sent = false;
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (sent) controller.error(new Error("body stream broke"));
+            else controller.enqueue(new TextEncoder().encode("partial"));
+            sent = true;
+          },
+        });
+        return new Response(body, { status: 200, headers: { "content-type": "text/plain" } });
+      },
+    });
+    const reported: unknown[] = [];
+    const viaOption = toNodeListener(broken(), { onError: (error) => reported.push(error) });
+    const reporting = Object.assign(broken(), { [REPORT_ERROR]: (error: unknown) => reported.push(error) });
+    const viaReporter = toNodeListener(reporting);
+    for (const listener of [viaOption, viaReporter]) {
+      const http = createNodeServer(listener);
+      await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+      closers.push(() => new Promise((resolve) => http.close(() => resolve())));
+      const { port } = http.address() as AddressInfo;
+      const response = await fetch(`http://127.0.0.1:${port}/`);
+      await response.text().catch(() => "the body ended early: expected");
+    }
+    expect(reported.map(String)).toEqual(["Error: body stream broke", "Error: body stream broke"]);
+
+    // mcpkit's handler reports to its server's onError.
+    const { server, errors } = reportingServer();
+    createStreamableHttpHandler(server)[REPORT_ERROR](new Error("reply not written"));
+    expect(errors.map(String)).toEqual(["Error: reply not written"]);
+  });
+});

@@ -1,0 +1,42 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, statSync, utimesSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * vitest globalSetup: the process tests run the built CLI (packages/cli/dist), so a source
+ * edit must reach dist before they start. Rebuilds (tsc -b) when any source file is newer
+ * than its package's build info; a fresh build costs one stat per file.
+ */
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const PACKAGES = ["packages/mcpkit", "packages/cli"];
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
+    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts"))
+      newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+export function staleBuilds(): string[] {
+  return PACKAGES.filter((pkg) => {
+    const info = join(ROOT, pkg, "tsconfig.tsbuildinfo");
+    return !existsSync(info) || newestSource(join(ROOT, pkg, "src")) > statSync(info).mtimeMs;
+  });
+}
+
+export default function setup(): void {
+  const stale = staleBuilds();
+  if (stale.length === 0) return;
+  execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-b", ...PACKAGES], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
+  // tsc -b leaves the build info alone when an edit changed no output; mark it fresh.
+  const now = new Date();
+  for (const pkg of stale) utimesSync(join(ROOT, pkg, "tsconfig.tsbuildinfo"), now, now);
+}
