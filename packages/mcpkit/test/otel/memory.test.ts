@@ -45,6 +45,8 @@ describe.each(ERAS)("OpenTelemetry, in memory (%s)", (era) => {
       expect(s.status.code).toBe(0); // UNSET: no error
     }
     expect(serverCall.attributes["jsonrpc.request.id"]).toEqual(expect.any(String));
+    // Both sides name the same JSON-RPC request.
+    expect(clientCall.attributes["jsonrpc.request.id"]).toBe(serverCall.attributes["jsonrpc.request.id"]);
     expect(only(spans, "prompts/get greet", "server").attributes).toMatchObject({ "gen_ai.prompt.name": "greet" });
     // A resource URI is high-cardinality: an attribute, never the span name.
     expect(only(spans, "resources/read", "server").attributes).toMatchObject({ "mcp.resource.uri": "file:///a.txt" });
