@@ -207,7 +207,8 @@ export class Client {
       "inbound",
       method,
       params,
-      rctx.requestId,
+      // An input request of a multi round-trip request has a key, not a JSON-RPC id.
+      rctx.inputKey === undefined ? rctx.requestId : undefined,
       undefined,
       () => rctx.signal,
       this.facts(),
