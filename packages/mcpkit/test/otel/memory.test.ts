@@ -71,6 +71,30 @@ describe.each(ERAS)("OpenTelemetry, in memory (%s)", (era) => {
     await close();
   });
 
+  it("makes a SERVER span on the client for what the server asks of it (elicitation)", async () => {
+    const otel = telemetry();
+    const server = createServer({ name: "asks", version: "1", middleware: [serverTelemetry(otel.options)] });
+    server.tool("ask", {}, async (_args, ctx) => {
+      const answer = await ctx.elicit({ message: "OK?", schema: { type: "object", properties: {} } });
+      return answer.action;
+    });
+    const { client, close } = await connectInMemory(server, {
+      protocolVersion: era,
+      elicitation: () => ({ action: "accept", content: {} }),
+      middleware: [clientTelemetry(otel.options)],
+    });
+    expect((await client.callTool("ask")).content).toEqual([{ type: "text", text: "accept" }]);
+    const answered = otel.spans().filter((s) => s.name === "elicitation/create");
+    expect(answered.length).toBeGreaterThan(0);
+    for (const span of answered) {
+      expect(span.kind).toBe("server");
+      expect(span.attributes).toMatchObject({ "mcp.method.name": "elicitation/create", "mcp.protocol.version": era });
+      // A modern server's input request has a key, not a JSON-RPC id.
+      if (era === "2026-07-28") expect(span.attributes["jsonrpc.request.id"]).toBeUndefined();
+    }
+    await close();
+  });
+
   it("records operation durations in seconds on both sides, with error.type when they failed", async () => {
     const { otel, client, close } = await setup();
     await client.callTool("ok");
