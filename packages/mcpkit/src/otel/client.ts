@@ -109,7 +109,8 @@ export function clientTelemetry(options: TelemetryOptions = {}): ClientMiddlewar
         span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
       }
       span.end();
-      if (ctx.kind === "request") duration.record((performance.now() - start) / 1000, metricAttrs);
+      // The sender's view only: what the server asks of us is not an operation of this client.
+      if (outbound) duration.record((performance.now() - start) / 1000, metricAttrs);
     }
   };
 }
