@@ -67,7 +67,7 @@ export class Client {
   private roots: Root[];
   /** Undefined until middleware is installed, so the plain path checks one field and allocates nothing. */
   private middleware: ClientMiddleware[] | undefined;
-  /** The connection as middleware sees it (made on connect when middleware is installed). */
+  /** The connection as middleware sees it. */
   private session: (ClientSession & { end(reason?: Error): void }) | undefined;
   private readonly listeners: NotificationListeners;
   /** The outputSchemas of listed tools, to check results against (undefined when turned off). */
@@ -111,7 +111,8 @@ export class Client {
     this.era = undefined;
     this.lists.invalidateAll();
     this.outputs?.forget();
-    const session = this.middleware === undefined ? undefined : openSession();
+    // One record per connection (not per call), so middleware added later sees it too.
+    const session = openSession();
     const connected = await connectEra(transport, {
       options: this.options,
       clientInfo: implementationOf(this.options),
@@ -125,7 +126,7 @@ export class Client {
       rules: () => this.era?.rules,
       onClose: (reason) => {
         this.era?.closed(reason);
-        session?.end(reason);
+        session.end(reason);
       },
     });
     this.session = session;
@@ -210,7 +211,8 @@ export class Client {
       "inbound",
       method,
       params,
-      rctx.requestId,
+      // An input request of a multi round-trip request has a key, not a JSON-RPC id.
+      rctx.inputKey === undefined ? rctx.requestId : undefined,
       undefined,
       () => rctx.signal,
       this.facts(),

@@ -19,7 +19,7 @@ export interface ClientMiddlewareContext extends MiddlewareContext {
   readonly server: Implementation | undefined;
   /** The binding of the transport the client is connected over. */
   readonly transport: TransportBinding | undefined;
-  /** The connection the message belongs to (undefined if middleware was added after connect). */
+  /** The connection the message belongs to. */
   readonly session: ClientSession | undefined;
   /** The call's signal (outbound), or the one aborted when the server cancels its request (inbound). */
   readonly signal: AbortSignal | undefined;
@@ -33,7 +33,7 @@ export interface ClientSession {
   readonly closed: Promise<Error | undefined>;
 }
 
-/** A client's session record; only made when middleware is installed. */
+/** A client's record of one connection. */
 export function openSession(): ClientSession & { end(reason?: Error): void } {
   let end!: (reason?: Error) => void;
   const closed = new Promise<Error | undefined>((resolve) => {

@@ -1,6 +1,13 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { Middleware, MiddlewareContext } from "../session/middleware.js";
 
+const encoder = new TextEncoder();
+/** UTF-8 bytes of a string: Buffer where there is one (no copy), else an encoding. */
+const utf8Bytes =
+  typeof Buffer === "function"
+    ? (text: string) => Buffer.byteLength(text)
+    : (text: string) => encoder.encode(text).byteLength;
+
 export interface ResponseSizeOptions {
   /** The largest result, in bytes of UTF-8 JSON. */
   maxBytes: number;
@@ -20,7 +27,7 @@ export function responseSizeLimit<C extends MiddlewareContext = MiddlewareContex
   return async (ctx, next) => {
     const result = await next();
     if (ctx.kind === "notification") return result;
-    const bytes = Buffer.byteLength(JSON.stringify(result));
+    const bytes = utf8Bytes(JSON.stringify(result));
     if (bytes <= maxBytes) return result;
     const what =
       ctx.method === "tools/call" && typeof ctx.params?.name === "string" ? `tool ${ctx.params.name}` : ctx.method;

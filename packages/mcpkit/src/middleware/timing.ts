@@ -45,7 +45,8 @@ const errorText = (error: unknown) => {
 
 /** One line per message: direction, method (and tool name), duration, outcome. */
 export function logging<C extends MiddlewareContext = MiddlewareContext>(options: LoggingOptions = {}): Middleware<C> {
-  const write = options.write ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // console.error is stderr on Node, Deno and Bun, and the log on Workers.
+  const write = options.write ?? ((line: string) => console.error(line));
   const report = timing<C>(({ ctx, durationMs, outcome, error }) => {
     const name = typeof ctx.params?.name === "string" ? ` ${ctx.params.name}` : "";
     const arrow = ctx.direction === "inbound" ? "<-" : "->";

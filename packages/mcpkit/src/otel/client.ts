@@ -73,13 +73,22 @@ export function clientTelemetry(options: TelemetryOptions = {}): ClientMiddlewar
     if (outbound) {
       const carrier: Record<string, unknown> = {};
       propagator.inject(spanContext, carrier, recordSetter);
+      const given = ctx.options?.onRequestId;
+      const options = {
+        ...ctx.options,
+        // The id the connection gives the request (the last one, for a call of several rounds).
+        onRequestId: (id: string | number) => {
+          span.setAttribute(ATTR.requestId, String(id));
+          given?.(id);
+        },
+      };
       if (Object.keys(carrier).length > 0) {
-        const options = { ...ctx.options, meta: { ...ctx.options?.meta, ...carrier } };
+        options.meta = { ...ctx.options?.meta, ...carrier };
         // On HTTP the same context goes in headers, for proxies and HTTP-level tracing.
         if (ctx.transport === "streamable-http")
           options.headers = { ...ctx.options?.headers, ...(carrier as Record<string, string>) };
-        ctx.options = options;
       }
+      ctx.options = options;
     }
     let failure: Failure | undefined;
     try {
@@ -100,7 +109,8 @@ export function clientTelemetry(options: TelemetryOptions = {}): ClientMiddlewar
         span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
       }
       span.end();
-      if (ctx.kind === "request") duration.record((performance.now() - start) / 1000, metricAttrs);
+      // The sender's view only: what the server asks of us is not an operation of this client.
+      if (outbound) duration.record((performance.now() - start) / 1000, metricAttrs);
     }
   };
 }

@@ -72,6 +72,7 @@ export class Connection {
     }
     const message: JsonRpcRequest =
       sent === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: sent };
+    options?.onRequestId?.(id);
     const response = new Promise<JsonObject>((resolve, reject) => {
       const entry = new OutboundRequest(method, options, resolve, reject);
       this.pending ??= new Map();

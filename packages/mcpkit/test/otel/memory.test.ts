@@ -45,6 +45,8 @@ describe.each(ERAS)("OpenTelemetry, in memory (%s)", (era) => {
       expect(s.status.code).toBe(0); // UNSET: no error
     }
     expect(serverCall.attributes["jsonrpc.request.id"]).toEqual(expect.any(String));
+    // Both sides name the same JSON-RPC request.
+    expect(clientCall.attributes["jsonrpc.request.id"]).toBe(serverCall.attributes["jsonrpc.request.id"]);
     expect(only(spans, "prompts/get greet", "server").attributes).toMatchObject({ "gen_ai.prompt.name": "greet" });
     // A resource URI is high-cardinality: an attribute, never the span name.
     expect(only(spans, "resources/read", "server").attributes).toMatchObject({ "mcp.resource.uri": "file:///a.txt" });
@@ -65,6 +67,30 @@ describe.each(ERAS)("OpenTelemetry, in memory (%s)", (era) => {
       const missing = only(spans, "prompts/get missing", kind);
       expect(missing.attributes).toMatchObject({ "error.type": "-32602", "rpc.response.status_code": "-32602" });
       expect(missing.status).toMatchObject({ code: 2, message: expect.stringContaining("missing") });
+    }
+    await close();
+  });
+
+  it("makes a SERVER span on the client for what the server asks of it (elicitation)", async () => {
+    const otel = telemetry();
+    const server = createServer({ name: "asks", version: "1", middleware: [serverTelemetry(otel.options)] });
+    server.tool("ask", {}, async (_args, ctx) => {
+      const answer = await ctx.elicit({ message: "OK?", schema: { type: "object", properties: {} } });
+      return answer.action;
+    });
+    const { client, close } = await connectInMemory(server, {
+      protocolVersion: era,
+      elicitation: () => ({ action: "accept", content: {} }),
+      middleware: [clientTelemetry(otel.options)],
+    });
+    expect((await client.callTool("ask")).content).toEqual([{ type: "text", text: "accept" }]);
+    const answered = otel.spans().filter((s) => s.name === "elicitation/create");
+    expect(answered.length).toBeGreaterThan(0);
+    for (const span of answered) {
+      expect(span.kind).toBe("server");
+      expect(span.attributes).toMatchObject({ "mcp.method.name": "elicitation/create", "mcp.protocol.version": era });
+      // A modern server's input request has a key, not a JSON-RPC id.
+      if (era === "2026-07-28") expect(span.attributes["jsonrpc.request.id"]).toBeUndefined();
     }
     await close();
   });
