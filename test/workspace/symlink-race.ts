@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Client } from "mcpkit/client";
 import { connectInMemory } from "mcpkit/testing";
 import { createWorkspaceServer } from "../../packages/cli/src/servers/workspace/index.js";
+import { type Flipper, startFlipper } from "./flipper.js";
 import { makeFixture, textOf } from "./helpers.js";
 
 /**
@@ -16,27 +16,6 @@ import { makeFixture, textOf } from "./helpers.js";
 
 const INSIDE = "INSIDE-MARKER";
 const OUTSIDE = "OUTSIDE-SECRET-MARKER";
-
-/** The flipper: renames a directory and a link in turn until its stdin closes; prints its count. */
-const FLIPPER = `
-const fs = require("fs");
-const [dir, real, link] = process.argv.slice(1);
-let flips = 0, stop = false;
-process.stdin.on("end", () => { stop = true; }).resume();
-process.stdout.write("ready\\n");
-const burst = () => {
-  for (let i = 0; i < 200; i++) {
-    try {
-      fs.renameSync(dir, real); fs.renameSync(link, dir);
-      fs.renameSync(dir, link); fs.renameSync(real, dir);
-      flips += 2;
-    } catch {}
-  }
-  if (stop) { process.stdout.write("flips " + flips + "\\n"); process.exit(0); }
-  setImmediate(burst);
-};
-burst();
-`;
 
 export interface RaceFigures {
   seconds: number;
@@ -85,22 +64,10 @@ export async function runSymlinkRace(options: { seconds: number; readers: number
     flips: 0,
     byWay: Object.fromEntries(Object.keys(WAYS).map((w) => [w, { reads: 0, outside: 0 }])),
   };
-  let flipper: ChildProcess | undefined;
+  let flipper: Flipper | undefined;
   const connections: { close(): Promise<void> }[] = [];
   try {
-    flipper = spawn(process.execPath, ["-e", FLIPPER, dir, join(base, ".real"), join(base, ".link")], {
-      stdio: ["pipe", "pipe", "inherit"],
-    });
-    let out = "";
-    const started = new Promise<void>((resolve, reject) => {
-      flipper?.stdout?.on("data", (chunk: Buffer) => {
-        out += chunk.toString("utf8");
-        if (out.includes("ready")) resolve();
-      });
-      flipper?.once("exit", () => reject(new Error(`the flipper exited early: ${out}`)));
-    });
-    const ended = new Promise<void>((resolve) => flipper?.once("exit", () => resolve()));
-    await started;
+    flipper = await startFlipper(dir, join(base, ".real"), join(base, ".link"));
     const deadline = Date.now() + options.seconds * 1000;
     const names = Object.keys(WAYS);
     const reader = async (n: number) => {
@@ -125,12 +92,11 @@ export async function runSymlinkRace(options: { seconds: number; readers: number
       }
     };
     await Promise.all(Array.from({ length: options.readers }, (_, n) => reader(n)));
-    flipper.stdin?.end();
-    await ended;
-    figures.flips = Number(/flips (\d+)/.exec(out)?.[1] ?? 0);
+    figures.flips = await flipper.stop();
+    flipper = undefined;
     return figures;
   } finally {
-    flipper?.kill("SIGKILL");
+    await flipper?.stop();
     for (const c of connections) await c.close().catch(() => undefined);
     await workspace.close();
     fx.cleanup();
