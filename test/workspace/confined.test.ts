@@ -6,6 +6,7 @@ import {
   openInside,
   readDirectoryInside,
   renameInside,
+  statInside,
 } from "../../packages/cli/src/servers/workspace/files/confined.js";
 import type { Area } from "../../packages/cli/src/servers/workspace/roots/area.js";
 import { type Fixture, makeFixture, snapshot } from "./helpers.js";
@@ -103,6 +104,14 @@ describe("the descriptor-verified file operations", () => {
     await expect(
       renameInside(areas, join(fx.root, "README.md"), join(fx.root, "escape", "README.md"), { from: "a", to: "b" }),
     ).rejects.toThrow(/symbolic link/);
+  });
+
+  it("looks at metadata only inside: a FIFO without blocking, the root itself, nothing outside", async () => {
+    expect((await statInside(areas, join(fx.root, "fifo"), "fifo")).isFIFO()).toBe(true);
+    expect((await statInside(areas, fx.root, ".")).isDirectory()).toBe(true);
+    expect((await statInside(areas, join(fx.root, "big.bin"), "big.bin")).size).toBe(1024 ** 3);
+    await expect(statInside(areas, join(fx.outside, "secret.txt"), "secret.txt")).rejects.toThrow(/led outside/);
+    await expect(statInside(areas, join(fx.root, "escape", "secret.txt"), "x")).rejects.toThrow(/symbolic link/);
   });
 
   it("makes directories only inside, one verified level at a time", async () => {

@@ -114,6 +114,35 @@ export async function openInside(
   }
 }
 
+/** Linux's O_PATH: a descriptor to look at, not to read, so opening a FIFO or a device does nothing. */
+const O_PATH = 0o10000000;
+
+/** The metadata of `real` (not following a link in its last component), verified inside the areas. */
+export async function statInside(areas: readonly Area[], real: string, shown: string): Promise<Stats> {
+  if (!PROC_FD) {
+    const info = await lstat(real);
+    const resolved = await realpath(real);
+    if (!areaOf(areas, resolved) || !sameFile(info, await lstat(resolved))) throw escaped(shown);
+    return info;
+  }
+  const opened = areas.some((area) => area.real === real)
+    ? await openDirectory(areas, real, shown)
+    : await (async () => {
+        const parent = await openDirectory(areas, dirname(real), shown);
+        try {
+          const handle = await open(within(parent, basename(real)), O_PATH | constants.O_NOFOLLOW);
+          return await verify(areas, handle, real, shown);
+        } finally {
+          await parent.handle.close();
+        }
+      })();
+  try {
+    return await opened.handle.stat();
+  } finally {
+    await opened.handle.close();
+  }
+}
+
 /** The entries of a verified directory: read through its descriptor on Linux. */
 export async function readDirectoryInside(areas: readonly Area[], real: string, shown: string): Promise<Dirent[]> {
   const dir = await openDirectory(areas, real, shown);
