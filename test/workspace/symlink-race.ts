@@ -38,7 +38,7 @@ const WAYS: Record<string, Way> = {
   },
   read_multiple_files: async (client, file) => textOf(await client.callTool("read_multiple_files", { paths: [file] })),
   search_content: async (client, file) => {
-    const under = join(file, "..", "..");
+    const under = join(file, "..");
     return textOf(await client.callTool("search_content", { query: "MARKER", path: under }));
   },
 };
@@ -48,10 +48,14 @@ export async function runSymlinkRace(options: { seconds: number; readers: number
   const fx = makeFixture();
   const base = join(fx.root, "node_modules", "victim");
   const dir = join(base, "dir");
-  mkdirSync(dir, { recursive: true });
+  // The flipped directory is the file's parent, or further up (then it is followed on the way).
+  mkdirSync(join(dir, "sub"), { recursive: true });
   writeFileSync(join(dir, "f.txt"), `${INSIDE}\n`);
-  mkdirSync(join(fx.outside, "target"));
+  writeFileSync(join(dir, "sub", "f.txt"), `${INSIDE}\n`);
+  mkdirSync(join(fx.outside, "target", "sub"), { recursive: true });
   writeFileSync(join(fx.outside, "target", "f.txt"), `${OUTSIDE}\n`);
+  writeFileSync(join(fx.outside, "target", "sub", "f.txt"), `${OUTSIDE}\n`);
+  const files = [join(dir, "f.txt"), join(dir, "sub", "f.txt")];
   symlinkSync(join(fx.outside, "target"), join(base, ".link"));
   const workspace = await createWorkspaceServer({ roots: [fx.root] });
   const figures: RaceFigures = {
@@ -73,11 +77,12 @@ export async function runSymlinkRace(options: { seconds: number; readers: number
     const reader = async (n: number) => {
       const connected = await connectInMemory(workspace.server);
       connections.push(connected);
+      const read = (way: string, file: string) => (WAYS[way] as Way)(connected.client, file);
       for (let i = n; Date.now() < deadline; i++) {
         const way = names[i % names.length] as string;
         let seen: string;
         try {
-          seen = await (WAYS[way] as Way)(connected.client, join(dir, "f.txt"));
+          seen = await read(way, files[Math.floor(i / names.length) % files.length] as string);
         } catch (error) {
           seen = (error as Error).message;
         }
