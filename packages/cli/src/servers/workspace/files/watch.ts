@@ -23,8 +23,10 @@ export interface AreaWatcher {
 
 const CHANGE_DELAY_MS = 50;
 const LIST_DELAY_MS = 200;
-/** Paths one batch notifies, and renamed paths it looks at again; the rest of a flood is dropped. */
+/** Paths one batch notifies, and renamed paths it looks at again; the rest wait for the next batch. */
 const BATCH_PATHS = 256;
+/** Paths waiting at most: past it, a flood of new names is dropped rather than held. */
+const MAX_WAITING = 10_000;
 
 /**
  * Watches the allowed areas for resource subscriptions: one non-recursive fs.watch per
@@ -45,12 +47,22 @@ export function watchAreas(areas: readonly Area[], events: WatchEvents, maxDirec
   let closed = false;
   let warned = false;
 
+  /** Takes up to BATCH_PATHS paths out of a set. */
+  const take = (set: Set<string>) => {
+    const out: string[] = [];
+    for (const path of set) {
+      if (out.length === BATCH_PATHS) break;
+      out.push(path);
+    }
+    for (const path of out) set.delete(path);
+    return out;
+  };
+
   const flush = () => {
     batchTimer = undefined;
-    const changedPaths = [...dirty].slice(0, BATCH_PATHS);
-    const renamedPaths = [...renamed].slice(0, BATCH_PATHS);
-    dirty.clear();
-    renamed.clear();
+    const changedPaths = take(dirty);
+    const renamedPaths = take(renamed);
+    if (dirty.size > 0 || renamed.size > 0) batchTimer = setTimeout(flush, CHANGE_DELAY_MS);
     for (const path of changedPaths) events.changed(path);
     // A rename is a creation or a deletion: watch a new directory, forget a removed one.
     for (const path of renamedPaths) {
@@ -65,7 +77,7 @@ export function watchAreas(areas: readonly Area[], events: WatchEvents, maxDirec
   };
 
   const mark = (set: Set<string>, path: string) => {
-    if (closed) return;
+    if (closed || (set.size >= MAX_WAITING && !set.has(path))) return;
     set.add(path);
     batchTimer ??= setTimeout(flush, CHANGE_DELAY_MS);
   };
