@@ -1,11 +1,21 @@
-import { constants, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  constants,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  makeDirectoryInside,
-  openInside,
-  readDirectoryInside,
-  renameInside,
+  type Confinement,
+  confinement,
+  descriptorRelative,
+  portableConfinement,
 } from "../../packages/cli/src/servers/workspace/files/confined.js";
 import type { Area } from "../../packages/cli/src/servers/workspace/roots/area.js";
 import { type Fixture, makeFixture, snapshot } from "./helpers.js";
@@ -27,7 +37,12 @@ beforeAll(() => {
 });
 afterAll(() => fx.cleanup());
 
-describe("the descriptor-verified file operations", () => {
+describe.each([
+  [descriptorRelative ? "descriptor-relative (this system's)" : "this system's", confinement],
+  ["portable (without /proc/self/fd)", portableConfinement],
+] as [string, Confinement][])("the descriptor-verified file operations, %s", (_way, c) => {
+  const { makeDirectoryInside, openInside, readDirectoryInside, renameInside, statInside } = c;
+
   it("reads a file inside and says where it really is", async () => {
     const opened = await openInside(areas, join(fx.root, "README.md"), constants.O_RDONLY, "README.md");
     try {
@@ -90,7 +105,7 @@ describe("the descriptor-verified file operations", () => {
       ).rejects.toThrow(/\.git/);
     } finally {
       // The link goes again, so the snapshot below compares like with like.
-      (await import("node:fs")).unlinkSync(join(fx.root, "hooks-link"));
+      unlinkSync(join(fx.root, "hooks-link"));
     }
     expect(existsSync(join(fx.root, ".git", "hooks", "pre-commit"))).toBe(false);
     expect(existsSync(join(fx.root, ".git", "hooks", "new"))).toBe(false);
@@ -105,6 +120,16 @@ describe("the descriptor-verified file operations", () => {
     ).rejects.toThrow(/symbolic link/);
   });
 
+  it("looks at metadata only inside: a FIFO without blocking, the root itself, nothing outside", async () => {
+    expect((await statInside(areas, join(fx.root, "fifo"), "fifo")).isFIFO()).toBe(true);
+    expect((await statInside(areas, fx.root, ".")).isDirectory()).toBe(true);
+    expect((await statInside(areas, join(fx.root, "big.bin"), "big.bin")).size).toBe(1024 ** 3);
+    await expect(statInside(areas, join(fx.outside, "secret.txt"), "secret.txt")).rejects.toThrow(/led outside/);
+    await expect(statInside(areas, join(fx.root, "escape", "secret.txt"), "x")).rejects.toThrow(
+      /symbolic link|led outside/,
+    );
+  });
+
   it("makes directories only inside, one verified level at a time", async () => {
     await expect(makeDirectoryInside(areas, join(fx.root, "escape", "a", "b"), "escape/a/b")).rejects.toThrow(
       /symbolic link/,
@@ -113,5 +138,6 @@ describe("the descriptor-verified file operations", () => {
     expect(snapshot(fx.dir)).toEqual(before);
     await makeDirectoryInside(areas, join(fx.root, "made", "deep"), "made/deep");
     expect(existsSync(join(fx.root, "made", "deep"))).toBe(true);
+    rmSync(join(fx.root, "made"), { recursive: true });
   });
 });

@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Client } from "mcpkit/client";
 import { connectInMemory } from "mcpkit/testing";
 import { createWorkspaceServer } from "../../packages/cli/src/servers/workspace/index.js";
+import { type Flipper, startFlipper } from "./flipper.js";
 import { makeFixture, textOf } from "./helpers.js";
 
 /**
@@ -16,27 +16,6 @@ import { makeFixture, textOf } from "./helpers.js";
 
 const INSIDE = "INSIDE-MARKER";
 const OUTSIDE = "OUTSIDE-SECRET-MARKER";
-
-/** The flipper: renames a directory and a link in turn until its stdin closes; prints its count. */
-const FLIPPER = `
-const fs = require("fs");
-const [dir, real, link] = process.argv.slice(1);
-let flips = 0, stop = false;
-process.stdin.on("end", () => { stop = true; }).resume();
-process.stdout.write("ready\\n");
-const burst = () => {
-  for (let i = 0; i < 200; i++) {
-    try {
-      fs.renameSync(dir, real); fs.renameSync(link, dir);
-      fs.renameSync(dir, link); fs.renameSync(real, dir);
-      flips += 2;
-    } catch {}
-  }
-  if (stop) { process.stdout.write("flips " + flips + "\\n"); process.exit(0); }
-  setImmediate(burst);
-};
-burst();
-`;
 
 export interface RaceFigures {
   seconds: number;
@@ -59,7 +38,7 @@ const WAYS: Record<string, Way> = {
   },
   read_multiple_files: async (client, file) => textOf(await client.callTool("read_multiple_files", { paths: [file] })),
   search_content: async (client, file) => {
-    const under = join(file, "..", "..");
+    const under = join(file, "..");
     return textOf(await client.callTool("search_content", { query: "MARKER", path: under }));
   },
 };
@@ -69,10 +48,14 @@ export async function runSymlinkRace(options: { seconds: number; readers: number
   const fx = makeFixture();
   const base = join(fx.root, "node_modules", "victim");
   const dir = join(base, "dir");
-  mkdirSync(dir, { recursive: true });
+  // The flipped directory is the file's parent, or further up (then it is followed on the way).
+  mkdirSync(join(dir, "sub"), { recursive: true });
   writeFileSync(join(dir, "f.txt"), `${INSIDE}\n`);
-  mkdirSync(join(fx.outside, "target"));
+  writeFileSync(join(dir, "sub", "f.txt"), `${INSIDE}\n`);
+  mkdirSync(join(fx.outside, "target", "sub"), { recursive: true });
   writeFileSync(join(fx.outside, "target", "f.txt"), `${OUTSIDE}\n`);
+  writeFileSync(join(fx.outside, "target", "sub", "f.txt"), `${OUTSIDE}\n`);
+  const files = [join(dir, "f.txt"), join(dir, "sub", "f.txt")];
   symlinkSync(join(fx.outside, "target"), join(base, ".link"));
   const workspace = await createWorkspaceServer({ roots: [fx.root] });
   const figures: RaceFigures = {
@@ -85,32 +68,21 @@ export async function runSymlinkRace(options: { seconds: number; readers: number
     flips: 0,
     byWay: Object.fromEntries(Object.keys(WAYS).map((w) => [w, { reads: 0, outside: 0 }])),
   };
-  let flipper: ChildProcess | undefined;
+  let flipper: Flipper | undefined;
   const connections: { close(): Promise<void> }[] = [];
   try {
-    flipper = spawn(process.execPath, ["-e", FLIPPER, dir, join(base, ".real"), join(base, ".link")], {
-      stdio: ["pipe", "pipe", "inherit"],
-    });
-    let out = "";
-    const started = new Promise<void>((resolve, reject) => {
-      flipper?.stdout?.on("data", (chunk: Buffer) => {
-        out += chunk.toString("utf8");
-        if (out.includes("ready")) resolve();
-      });
-      flipper?.once("exit", () => reject(new Error(`the flipper exited early: ${out}`)));
-    });
-    const ended = new Promise<void>((resolve) => flipper?.once("exit", () => resolve()));
-    await started;
+    flipper = await startFlipper(dir, join(base, ".real"), join(base, ".link"));
     const deadline = Date.now() + options.seconds * 1000;
     const names = Object.keys(WAYS);
     const reader = async (n: number) => {
       const connected = await connectInMemory(workspace.server);
       connections.push(connected);
+      const read = (way: string, file: string) => (WAYS[way] as Way)(connected.client, file);
       for (let i = n; Date.now() < deadline; i++) {
         const way = names[i % names.length] as string;
         let seen: string;
         try {
-          seen = await (WAYS[way] as Way)(connected.client, join(dir, "f.txt"));
+          seen = await read(way, files[Math.floor(i / names.length) % files.length] as string);
         } catch (error) {
           seen = (error as Error).message;
         }
@@ -125,12 +97,11 @@ export async function runSymlinkRace(options: { seconds: number; readers: number
       }
     };
     await Promise.all(Array.from({ length: options.readers }, (_, n) => reader(n)));
-    flipper.stdin?.end();
-    await ended;
-    figures.flips = Number(/flips (\d+)/.exec(out)?.[1] ?? 0);
+    figures.flips = await flipper.stop();
+    flipper = undefined;
     return figures;
   } finally {
-    flipper?.kill("SIGKILL");
+    await flipper?.stop();
     for (const c of connections) await c.close().catch(() => undefined);
     await workspace.close();
     fx.cleanup();

@@ -107,7 +107,7 @@ export function serveCommand(): Command {
     .addOption(
       new Option(
         "--query-timeout <ms>",
-        "workspace: how long one SQL request may take before the statement is killed (default 5000)",
+        "workspace: how long one SQL statement may run before the process running it is killed (default 5000)",
       ),
     )
     .addOption(

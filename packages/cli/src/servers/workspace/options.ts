@@ -9,8 +9,8 @@ export interface WorkspaceOptions {
   /** The largest file a read returns, bytes (default 1 MiB). */
   maxReadBytes?: number;
   /**
-   * How long one SQL request may take, ms (default 5000): then the process running the
-   * statement is killed, so the statement stops and its CPU is freed.
+   * How long one SQL statement may run, ms (default 5000): then the process running it is
+   * killed, so the statement stops and its CPU is freed.
    */
   queryTimeoutMs?: number;
   /** The most bytes one SQL answer may take; past it rows are left out and long values cut, saying so (default 1 MiB). */

@@ -1,4 +1,4 @@
-import { lstat, stat } from "node:fs/promises";
+import { lstat } from "node:fs/promises";
 import { basename } from "node:path";
 import type { ContentBlock } from "mcpkit";
 import { type McpServer, structured, text } from "mcpkit/server";
@@ -6,6 +6,7 @@ import { z } from "zod";
 import { fsError, WorkspaceError } from "../errors.js";
 import { LIMITS } from "../options.js";
 import type { FileAccess } from "./access.js";
+import { statInside } from "./confined.js";
 import { fileBlock } from "./content.js";
 import { formatBytes } from "./format.js";
 import { displayPath, guardPath } from "./guard.js";
@@ -82,7 +83,7 @@ export function registerReadTools(server: McpServer, access: FileAccess): void {
     async ({ path }, ctx) => {
       const target = await guardPath(await access.scope.areas(ctx), path);
       try {
-        const info = await stat(target.real);
+        const info = await statInside([target.area], target.real, path);
         const link = await lstat(target.absolute);
         return structured({
           path: target.absolute,

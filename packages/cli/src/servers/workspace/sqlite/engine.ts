@@ -51,8 +51,13 @@ const QUERY_PROCESS = fileURLToPath(new URL("./query-process.js", import.meta.ur
  * child process, which a timeout or a cancellation kills outright: the CPU is free at
  * once, and the next statement starts a fresh process. The child never outlives this one.
  */
+/** How long a fresh child may take to open the database and say it is ready. */
+const START_TIMEOUT_MS = 15_000;
+
 export function createSqlEngine(options: EngineOptions): SqlEngine {
   let child: ChildProcess | undefined;
+  /** Settles once the current child has opened the database: the time limit starts then. */
+  let ready: Promise<void> | undefined;
   let pending: Pending | undefined;
   let nextId = 1;
   let tail: Promise<unknown> = Promise.resolve();
@@ -63,6 +68,7 @@ export function createSqlEngine(options: EngineOptions): SqlEngine {
     pending = undefined;
     child?.kill("SIGKILL");
     child = undefined;
+    ready = undefined;
     current?.reject(new WorkspaceError(why));
   };
 
@@ -83,7 +89,27 @@ export function createSqlEngine(options: EngineOptions): SqlEngine {
     c.channel?.unref();
     const killOnExit = () => c.kill("SIGKILL");
     process.on("exit", killOnExit);
-    c.on("message", (reply: ProcessReply) => {
+    ready = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new WorkspaceError("The SQLite process did not start in time")),
+        START_TIMEOUT_MS,
+      );
+      const settle = (error?: Error) => {
+        clearTimeout(timer);
+        if (error) reject(error);
+        else resolve();
+      };
+      c.once("message", (first: ProcessReply | { ready: true }) =>
+        "ready" in first ? settle() : settle(new WorkspaceError("The SQLite process did not start")),
+      );
+      c.once("exit", (code, signal) =>
+        settle(new WorkspaceError(`The SQLite process stopped while starting (${signal ?? `exit code ${code}`})`)),
+      );
+    });
+    // A failed start is reported to the request that waits for it, never unhandled.
+    ready.catch(() => undefined);
+    c.on("message", (reply: ProcessReply | { ready: true }) => {
+      if ("ready" in reply) return;
       if (c !== child || !pending || reply.id !== pending.id) return;
       const current = pending;
       pending = undefined;
@@ -100,11 +126,26 @@ export function createSqlEngine(options: EngineOptions): SqlEngine {
     return c;
   };
 
-  const exec = (request: QueryRequest, signal: AbortSignal | undefined) =>
-    new Promise<unknown>((resolve, reject) => {
+  /** A child ready to take a statement: the current one, or a fresh one once it has started. */
+  const ensureStarted = async (): Promise<ChildProcess> => {
+    child ??= start();
+    const current = child;
+    try {
+      await ready;
+    } catch (error) {
+      if (child === current) stop((error as Error).message);
+      throw error;
+    }
+    return current;
+  };
+
+  const exec = async (request: QueryRequest, signal: AbortSignal | undefined): Promise<unknown> => {
+    if (closed) throw new WorkspaceError("The database is closed");
+    const c = await ensureStarted();
+    return new Promise<unknown>((resolve, reject) => {
       if (closed) return reject(new WorkspaceError("The database is closed"));
       if (signal?.aborted) return reject(signal.reason);
-      child ??= start();
+      if (c !== child) return reject(new WorkspaceError("The SQLite process stopped; try again"));
       const id = nextId++;
       const timer = setTimeout(
         () =>
@@ -131,8 +172,9 @@ export function createSqlEngine(options: EngineOptions): SqlEngine {
           reject(error);
         },
       };
-      child.send({ id, request });
+      c.send({ id, request });
     });
+  };
 
   return {
     label: options.label,
@@ -147,6 +189,7 @@ export function createSqlEngine(options: EngineOptions): SqlEngine {
       closed = true;
       const c = child;
       child = undefined;
+      ready = undefined;
       pending?.reject(new WorkspaceError("The database is closed"));
       pending = undefined;
       if (c && c.exitCode === null && c.signalCode === null) {

@@ -170,6 +170,7 @@ function handle(request: QueryRequest): unknown {
   }
 }
 
+process.send?.({ ready: true });
 process.on("message", ({ id, request }: { id: number; request: QueryRequest }) => {
   try {
     process.send?.({ id, ok: true, value: handle(request) });
