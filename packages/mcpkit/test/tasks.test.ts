@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ErrorCode, McpError } from "../src/jsonrpc/errors.js";
 import type { WireTask } from "../src/protocol/tasks.js";
+import type { SubscriptionFilter } from "../src/protocol/types/modern.js";
 import { createServer, InMemoryTaskStore } from "../src/server/index.js";
 import { connectInMemory } from "../src/testing/index.js";
 
@@ -157,6 +158,49 @@ describe("tasks, 2026-07-28 (the Tasks extension)", () => {
     expect((await task.get()).ttlMs).toBe(1000);
     now += 1;
     await expect(task.get()).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/not found/) });
+    await close();
+  });
+
+  it("sends notifications/tasks on a subscriptions/listen stream for the caller's tasks", async () => {
+    const { server, proceed } = taskServer();
+    const { client, close } = await connectInMemory(server, {
+      protocolVersion: "2026-07-28",
+      capabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } },
+      ...confirm,
+    });
+    const { task } = await client.callToolAsTask("deploy", { target: "eu" });
+    if (!task) throw new Error("expected a task");
+    const seen: Record<string, unknown>[] = [];
+    const done = gate();
+    const filter = { taskIds: [task.taskId, "someone-elses-or-unknown"] } as SubscriptionFilter;
+    const subscription = await client.listen(filter, (n) => {
+      seen.push(n.params as Record<string, unknown>);
+      if (n.params?.status === "input_required")
+        void task.answer({ "elicit-1": { action: "accept", content: { ok: true } } });
+      if (n.params?.status === "completed") done.open();
+    });
+    proceed.open();
+    await done.opened;
+    expect(seen.map((p) => p.status)).toContain("input_required");
+    expect(seen.find((p) => p.status === "input_required")).toMatchObject({
+      taskId: task.taskId,
+      inputRequests: { "elicit-1": { method: "elicitation/create" } },
+    });
+    expect(seen.at(-1)).toMatchObject({
+      taskId: task.taskId,
+      status: "completed",
+      result: { content: [{ type: "text" }] },
+    });
+    await subscription.close();
+    await close();
+  });
+
+  it("refuses task notifications to a listen request that does not declare the extension", async () => {
+    const { server } = taskServer();
+    const { client, close } = await connectInMemory(server, { protocolVersion: "2026-07-28" });
+    // client.listen declares it for taskIds; a raw request does not.
+    const listen = client.request("subscriptions/listen", { notifications: { taskIds: ["x"] } });
+    await expect(listen).rejects.toMatchObject({ code: -32021 });
     await close();
   });
 
