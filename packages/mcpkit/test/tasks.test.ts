@@ -195,6 +195,27 @@ describe("tasks, 2026-07-28 (the Tasks extension)", () => {
     await close();
   });
 
+  it("tasks/update refuses a malformed answer to a pending question and ignores unknown keys", async () => {
+    const { server, proceed } = taskServer();
+    proceed.open();
+    const { client, close } = await connectInMemory(server, { protocolVersion: "2026-07-28", ...confirm });
+    const { task } = await client.callToolAsTask("deploy", { target: "db" });
+    if (!task) throw new Error("expected a task");
+    let state = await task.get();
+    while (state.status !== "input_required") state = await new Promise((r) => setTimeout(r, 5)).then(() => task.get());
+    await expect(task.answer({ "elicit-1": { action: "maybe" } })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('"action" must be accept, decline or cancel'),
+    });
+    await task.answer({ "not-asked": { whatever: true } });
+    expect(await task.get()).toMatchObject({ status: "input_required", inputRequests: { "elicit-1": {} } });
+    await task.answer({ "elicit-1": { action: "accept", content: { ok: true } } });
+    expect(await task.result({ answerInput: false })).toMatchObject({
+      content: [{ text: expect.stringMatching(/^deployed to db/) }],
+    });
+    await close();
+  });
+
   it("refuses task notifications to a listen request that does not declare the extension", async () => {
     const { server } = taskServer();
     const { client, close } = await connectInMemory(server, { protocolVersion: "2026-07-28" });

@@ -1,5 +1,6 @@
 import { invalidParams, McpError } from "../../../jsonrpc/errors.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
+import { answerProblem } from "../../../protocol/input-answer.js";
 import { isTerminal, TASKS_EXTENSION, toLegacyTask } from "../../../protocol/tasks.js";
 import type { ServerCapabilities } from "../../../protocol/types/capabilities.js";
 import { principalOf } from "../../principal.js";
@@ -32,7 +33,14 @@ export const taskMethods: MethodTable = {
       const responses = params.inputResponses;
       if (typeof responses !== "object" || responses === null || Array.isArray(responses))
         throw invalidParams('tasks/update needs "inputResponses": an object of answers by inputRequests key');
-      // Answers to keys the task is not waiting for are ignored (the extension §Task Update Requests).
+      // Answers to keys the task is not waiting for are ignored (the extension §Task Update Requests);
+      // one it is waiting for must have the shape of the result it stands for.
+      for (const [key, answer] of Object.entries(responses)) {
+        const asked = record.inputRequests?.[key];
+        const problem = asked && Object.hasOwn(record.inputRequests ?? {}, key) && answerProblem(asked.method, answer);
+        if (problem)
+          throw invalidParams(`inputResponses["${key}"] is not a valid answer to ${asked.method}: ${problem}`, { key });
+      }
       await store(call).update(record.taskId, { answer: responses as Record<string, unknown> });
       return {};
     },
