@@ -31,7 +31,7 @@ export class InMemoryTaskStore implements TaskStore {
     const task = this.live(taskId);
     if (!task) return undefined;
     if (isTerminal(task.status)) return structuredClone(task);
-    applyPatch(task, structuredClone(patch), this.now());
+    applyTaskPatch(task, structuredClone(patch), this.now());
     const copy = structuredClone(task);
     for (const listener of [...(this.watchers.get(taskId) ?? [])]) listener(structuredClone(copy));
     return copy;
@@ -88,7 +88,7 @@ function expired(task: TaskRecord, now: number): boolean {
 }
 
 /** The patch rules of TaskPatch, for stores that apply them in this process. */
-export function applyPatch(task: TaskRecord, patch: TaskPatch, now: number): void {
+export function applyTaskPatch(task: TaskRecord, patch: TaskPatch, now: number): void {
   if (patch.ask) {
     task.inputRequests = { ...task.inputRequests, ...patch.ask };
     task.status = "input_required";
