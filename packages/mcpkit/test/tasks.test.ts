@@ -262,6 +262,22 @@ describe("tasks, 2025-11-25 (basic/utilities/tasks)", () => {
     await close();
   });
 
+  it("tasks/list shows an anonymous caller only the tasks of its own session", async () => {
+    const { server } = taskServer();
+    const a = await connectInMemory(server, { protocolVersion: "2025-11-25" });
+    const b = await connectInMemory(server, { protocolVersion: "2025-11-25" });
+    const { task } = await a.client.callToolAsTask("broken");
+    const ids = async (client: typeof a.client) =>
+      ((await client.request("tasks/list", {})) as { tasks: { taskId: string }[] }).tasks.map((t) => t.taskId);
+    expect(await ids(a.client)).toEqual([task?.taskId]);
+    expect(await ids(b.client)).toEqual([]);
+    // The id itself is the key: whoever holds it may read the task (no principal to bind it to).
+    expect(await b.client.task(task?.taskId as string).get()).toMatchObject({ taskId: task?.taskId });
+    await expect(a.client.request("tasks/list", { cursor: "bogus" })).rejects.toMatchObject({ code: -32602 });
+    await a.close();
+    await b.close();
+  });
+
   it("refuses a task for a tool that forbids one, and a call without one for a tool that requires it", async () => {
     const { server } = taskServer();
     const { client, close } = await connectInMemory(server, { protocolVersion: "2025-11-25" });

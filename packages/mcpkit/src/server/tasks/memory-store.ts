@@ -44,7 +44,7 @@ export class InMemoryTaskStore implements TaskStore {
     let start = 0;
     if (options.cursor !== undefined) {
       start = mine.findIndex((t) => t.taskId === options.cursor) + 1;
-      if (start === 0) throw new RangeError("Unknown cursor");
+      if (start === 0) throw new RangeError(`Unknown cursor ${options.cursor}`);
     }
     const page = mine.slice(start, start + limit);
     const last = page.at(-1);

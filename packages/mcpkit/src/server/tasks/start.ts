@@ -4,6 +4,7 @@ import { principalOf } from "../principal.js";
 import type { ToolEntry } from "../registry/tool.js";
 import type { TaskPlan } from "./plan.js";
 import { TaskRun } from "./run.js";
+import { sessionKey } from "./session-key.js";
 
 type Outcome = { ok: true; value: JsonObject } | { ok: false; error: unknown };
 
@@ -25,6 +26,7 @@ export async function runAsTask(
     peer: call.peer,
     method: call.inbound.method,
     owner: principalOf(call.inbound.info?.auth),
+    session: sessionKey(call.peer.session),
     tool: options,
     requestedTtlMs: plan.requestedTtlMs,
     onError: (error) => call.server.onError(error),

@@ -5,6 +5,7 @@ import { isTerminal, TASKS_EXTENSION, toLegacyTask } from "../../../protocol/tas
 import type { ServerCapabilities } from "../../../protocol/types/capabilities.js";
 import { principalOf } from "../../principal.js";
 import { tasksCapabilityMissing } from "../../tasks/plan.js";
+import { sessionKey } from "../../tasks/session-key.js";
 import type { TaskRecord, TaskStore } from "../../tasks/store.js";
 import { detailedTask, plainTask, relatedTaskMeta } from "../../tasks/wire.js";
 import type { Call, MethodTable } from "../call.js";
@@ -91,10 +92,16 @@ export const taskMethods: MethodTable = {
           limit: call.server.pageSize,
           ...(cursor !== undefined && { cursor }),
         });
-      } catch {
-        throw invalidParams("Invalid cursor: list tasks again from the start");
+      } catch (error) {
+        if (error instanceof RangeError) throw invalidParams("Invalid cursor: list tasks again from the start");
+        throw error;
       }
-      const tasks = page.tasks.map(legacyTask);
+      // Without a principal every caller is "nobody": show only this session's tasks
+      // (basic/utilities/tasks §Task Isolation and Access Control).
+      const session = sessionKey(call.peer.session);
+      const visible =
+        owner === undefined ? page.tasks.filter((t) => session !== undefined && t.session === session) : page.tasks;
+      const tasks = visible.map(legacyTask);
       return page.nextCursor === undefined ? { tasks } : { tasks, nextCursor: page.nextCursor };
     },
   },
