@@ -309,6 +309,48 @@ describe("tasks, 2025-11-25 (basic/utilities/tasks)", () => {
   });
 });
 
+describe('tasks that start in the handler (startsAt: "handler")', () => {
+  function gatedServer() {
+    const server = createServer({ name: "gated", version: "1", tasks: { pollIntervalMs: 5 } });
+    server.tool(
+      "maybe-long",
+      { input: z.object({ long: z.boolean() }), task: { support: "optional", startsAt: "handler" } },
+      async ({ long }, ctx) => {
+        const answer = await ctx.elicit({
+          message: "Who?",
+          schema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+        });
+        if (!long) return `quick for ${answer.content?.name}, task: ${ctx.task?.id ?? "none"}`;
+        await ctx.startTask();
+        return `long for ${answer.content?.name}, task: ${ctx.task?.id}`;
+      },
+    );
+    return server;
+  }
+  const ada = { elicitation: () => ({ action: "accept" as const, content: { name: "Ada" } }) };
+
+  it("2026-07-28: asks on the request first, then becomes a task only if the handler says so", async () => {
+    const { client, close } = await connectInMemory(gatedServer(), { protocolVersion: "2026-07-28", ...ada });
+    expect(await client.callToolAsTask("maybe-long", { long: false })).toEqual({
+      result: expect.objectContaining({ content: [{ type: "text", text: "quick for Ada, task: none" }] }),
+    });
+    const started = await client.callToolAsTask("maybe-long", { long: true });
+    if (!started.task) throw new Error("expected a task");
+    const result = await started.task.result();
+    expect(result.content).toEqual([{ type: "text", text: `long for Ada, task: ${started.task.taskId}` }]);
+    await close();
+  });
+
+  it("2025-11-25: a client that asked for a task gets one at once; the question comes inside it", async () => {
+    const { client, close } = await connectInMemory(gatedServer(), { protocolVersion: "2025-11-25", ...ada });
+    const quick = await client.callToolAsTask("maybe-long", { long: false });
+    if (!quick.task) throw new Error("expected a task");
+    const result = await quick.task.result();
+    expect(result.content).toEqual([{ type: "text", text: `quick for Ada, task: ${quick.task.taskId}` }]);
+    await close();
+  });
+});
+
 describe("tasks on revisions without them", () => {
   it("2025-06-18: no execution field, and a task-only tool is refused", async () => {
     const { server } = taskServer();

@@ -11,8 +11,8 @@ type Outcome = { ok: true; value: JsonObject } | { ok: false; error: unknown };
 /**
  * Runs a call as a task: the request is answered with the task (CreateTaskResult) once
  * it is stored, and the handler's outcome completes or fails it later. With
- * `startsAt: "handler"` the call stays an ordinary request until the handler calls
- * `ctx.startTask()`; if it finishes first, its result is the answer.
+ * `startsAt: "handler"` (2026-07-28) the call stays an ordinary request until the handler
+ * calls `ctx.startTask()`; if it finishes first, its result is the answer.
  */
 export async function runAsTask(
   call: Call,
@@ -32,7 +32,8 @@ export async function runAsTask(
     onError: (error) => call.server.onError(error),
   });
   call.context().bindTask(run);
-  if ((options.startsAt ?? "call") === "call") await run.start();
+  // 2025-11-25: a client that asked for a task gets one (§Result Retrieval), whatever the handler does.
+  if ((options.startsAt ?? "call") === "call" || call.peer.rules.tasks === "legacy") await run.start();
   const finished: Promise<Outcome> = work().then(
     (value) => ({ ok: true, value }),
     (error: unknown) => ({ ok: false, error }),
