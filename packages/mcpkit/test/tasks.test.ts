@@ -309,59 +309,6 @@ describe("tasks, 2025-11-25 (basic/utilities/tasks)", () => {
   });
 });
 
-describe("tasks on two servers sharing a store (two nodes)", () => {
-  it("a task made on node A is answered, followed and cancelled through node B", async () => {
-    const store = new InMemoryTaskStore();
-    const nodeA = createServer({ name: "a", version: "1", tasks: { store, pollIntervalMs: 5 } });
-    const nodeB = createServer({ name: "b", version: "1", tasks: { store, pollIntervalMs: 5 } });
-    const ranOn: string[] = [];
-    const aborted = gate<string>();
-    for (const [name, node] of [
-      ["a", nodeA],
-      ["b", nodeB],
-    ] as const) {
-      node.tool("approve", { task: "optional" }, async (_args, ctx) => {
-        ranOn.push(name);
-        const answer = await ctx.elicit({ message: `Approve on ${name}?`, schema: { type: "object", properties: {} } });
-        return `${answer.action} (handled on ${name})`;
-      });
-      node.tool("hang", { task: "optional" }, (_args, ctx) => {
-        ranOn.push(name);
-        return new Promise((_, reject) =>
-          ctx.signal.addEventListener("abort", () => {
-            aborted.open(name);
-            reject(ctx.signal.reason);
-          }),
-        );
-      });
-    }
-    // The client on A declares elicitation (the task may ask) but never follows the task.
-    const onA = await connectInMemory(nodeA, { protocolVersion: "2026-07-28", capabilities: { elicitation: {} } });
-    const asked: string[] = [];
-    const onB = await connectInMemory(nodeB, {
-      protocolVersion: "2026-07-28",
-      elicitation: (params) => {
-        asked.push(params.message);
-        return { action: "accept", content: {} };
-      },
-    });
-    const { task } = await onA.client.callToolAsTask("approve");
-    if (!task) throw new Error("expected a task");
-    const result = await onB.client.task(task.taskId).result();
-    expect(result.content).toEqual([{ type: "text", text: "accept (handled on a)" }]);
-    expect(asked).toEqual(["Approve on a?"]);
-
-    const hanging = await onA.client.callToolAsTask("hang");
-    const id = hanging.task?.taskId as string;
-    await onB.client.task(id).cancel();
-    expect(await aborted.opened).toBe("a"); // the handler on A heard B's cancellation through the store
-    await expect(onA.client.task(id).result()).rejects.toThrow(/was cancelled/);
-    expect(ranOn).toEqual(["a", "a"]);
-    await onA.close();
-    await onB.close();
-  });
-});
-
 describe('tasks that start in the handler (startsAt: "handler")', () => {
   function gatedServer() {
     const server = createServer({ name: "gated", version: "1", tasks: { pollIntervalMs: 5 } });
