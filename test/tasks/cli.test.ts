@@ -1,5 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { MCPKIT_SERVER, mcpkit, type Running, requireBuild, serveHttp, stopAll } from "../cli-call/helpers.js";
+import {
+  MCPKIT_SERVER,
+  mcpkit,
+  type Running,
+  requireBuild,
+  serveHttp,
+  start,
+  stopAll,
+  until,
+} from "../cli-call/helpers.js";
 
 // `mcpkit call` with tasks: a tool the server runs as a task shows its states, --detach
 // leaves it running and prints its id, and `task ID` comes back to it from a new process.
@@ -50,6 +59,19 @@ describe("mcpkit call and tasks", () => {
     const cancelled = await mcpkit(["call", url, "task", task.taskId, "cancel"]);
     expect(cancelled.code).toBe(0);
     expect(cancelled.stderr).toContain(`task ${task.taskId}: cancelled, Cancelled by the client`);
+  }, 40_000);
+
+  it("Ctrl+C leaves the task running on the server and says how to re-attach", async () => {
+    const call = start(["call", url, "slow_compute", "seconds=600", "label=left"]);
+    await until(() => /task [0-9a-f-]{36}: working/.test(call.stderr), 15_000, "the task's first state");
+    const taskId = /task ([0-9a-f-]{36}): working/.exec(call.stderr)?.[1] as string;
+    call.child.kill("SIGINT");
+    const run = await call.done;
+    expect(run.code).toBe(130);
+    expect(run.stderr).toContain(`re-attach with: mcpkit call ${url} task ${taskId}`);
+    const status = await mcpkit(["call", "--json", url, "task", taskId, "status"]);
+    expect(JSON.parse(status.stdout)).toMatchObject({ taskId, status: "working" });
+    expect((await mcpkit(["call", url, "task", taskId, "cancel"])).code).toBe(0);
   }, 40_000);
 
   it("refuses --detach where it cannot work, and an unknown task id is a protocol error", async () => {

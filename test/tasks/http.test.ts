@@ -1,4 +1,4 @@
-import { Client, type ClientOptions } from "mcpkit/client";
+import { Client, type ClientOptions, type SubscriptionFilter } from "mcpkit/client";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAuthorizationServer, type TestAuthorizationServer } from "../auth/authorization-server.js";
@@ -107,6 +107,19 @@ describe("tasks over Streamable HTTP, against a real server process", () => {
     await expect(stranger.get()).rejects.toMatchObject(notFound);
     await expect(stranger.answer({ "elicit-1": { action: "accept" } })).rejects.toMatchObject(notFound);
     await expect(stranger.cancel()).rejects.toMatchObject(notFound);
+    // Status notifications: Bob's listen leaves Alice's task out of what it acknowledges.
+    const acknowledged = async (client: Client) => {
+      const acks: unknown[] = [];
+      const stop = client.on("notifications/subscriptions/acknowledged", (params) =>
+        acks.push((params.notifications as { taskIds?: unknown }).taskIds),
+      );
+      const subscription = await client.listen({ taskIds: [taskId] } as SubscriptionFilter, () => {});
+      await subscription.close();
+      stop();
+      return acks;
+    };
+    expect(await acknowledged(bob)).toEqual([[]]);
+    expect(await acknowledged(alice)).toEqual([[taskId]]);
     // Bob's cancel did nothing: the task still runs for Alice, who can cancel it.
     expect(await alice.task(taskId).get()).toMatchObject({ status: "working" });
     await alice.task(taskId).cancel();

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ErrorCode, McpError } from "../src/jsonrpc/errors.js";
 import type { WireTask } from "../src/protocol/tasks.js";
+import type { SubscriptionFilter } from "../src/protocol/types/modern.js";
 import { createServer, InMemoryTaskStore } from "../src/server/index.js";
 import { connectInMemory } from "../src/testing/index.js";
 
@@ -160,6 +161,70 @@ describe("tasks, 2026-07-28 (the Tasks extension)", () => {
     await close();
   });
 
+  it("sends notifications/tasks on a subscriptions/listen stream for the caller's tasks", async () => {
+    const { server, proceed } = taskServer();
+    const { client, close } = await connectInMemory(server, {
+      protocolVersion: "2026-07-28",
+      capabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } },
+      ...confirm,
+    });
+    const { task } = await client.callToolAsTask("deploy", { target: "eu" });
+    if (!task) throw new Error("expected a task");
+    const seen: Record<string, unknown>[] = [];
+    const done = gate();
+    const filter = { taskIds: [task.taskId, "someone-elses-or-unknown"] } as SubscriptionFilter;
+    const subscription = await client.listen(filter, (n) => {
+      seen.push(n.params as Record<string, unknown>);
+      if (n.params?.status === "input_required")
+        void task.answer({ "elicit-1": { action: "accept", content: { ok: true } } });
+      if (n.params?.status === "completed") done.open();
+    });
+    proceed.open();
+    await done.opened;
+    expect(seen.map((p) => p.status)).toContain("input_required");
+    expect(seen.find((p) => p.status === "input_required")).toMatchObject({
+      taskId: task.taskId,
+      inputRequests: { "elicit-1": { method: "elicitation/create" } },
+    });
+    expect(seen.at(-1)).toMatchObject({
+      taskId: task.taskId,
+      status: "completed",
+      result: { content: [{ type: "text" }] },
+    });
+    await subscription.close();
+    await close();
+  });
+
+  it("tasks/update refuses a malformed answer to a pending question and ignores unknown keys", async () => {
+    const { server, proceed } = taskServer();
+    proceed.open();
+    const { client, close } = await connectInMemory(server, { protocolVersion: "2026-07-28", ...confirm });
+    const { task } = await client.callToolAsTask("deploy", { target: "db" });
+    if (!task) throw new Error("expected a task");
+    let state = await task.get();
+    while (state.status !== "input_required") state = await new Promise((r) => setTimeout(r, 5)).then(() => task.get());
+    await expect(task.answer({ "elicit-1": { action: "maybe" } })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('"action" must be accept, decline or cancel'),
+    });
+    await task.answer({ "not-asked": { whatever: true } });
+    expect(await task.get()).toMatchObject({ status: "input_required", inputRequests: { "elicit-1": {} } });
+    await task.answer({ "elicit-1": { action: "accept", content: { ok: true } } });
+    expect(await task.result({ answerInput: false })).toMatchObject({
+      content: [{ text: expect.stringMatching(/^deployed to db/) }],
+    });
+    await close();
+  });
+
+  it("refuses task notifications to a listen request that does not declare the extension", async () => {
+    const { server } = taskServer();
+    const { client, close } = await connectInMemory(server, { protocolVersion: "2026-07-28" });
+    // client.listen declares it for taskIds; a raw request does not.
+    const listen = client.request("subscriptions/listen", { notifications: { taskIds: ["x"] } });
+    await expect(listen).rejects.toMatchObject({ code: -32021 });
+    await close();
+  });
+
   it("lists no execution.taskSupport (2025-11-25's field) and declares the extension", async () => {
     const { server } = taskServer();
     const { client, close } = await connectInMemory(server, { protocolVersion: "2026-07-28" });
@@ -197,6 +262,22 @@ describe("tasks, 2025-11-25 (basic/utilities/tasks)", () => {
     await close();
   });
 
+  it("tasks/list shows an anonymous caller only the tasks of its own session", async () => {
+    const { server } = taskServer();
+    const a = await connectInMemory(server, { protocolVersion: "2025-11-25" });
+    const b = await connectInMemory(server, { protocolVersion: "2025-11-25" });
+    const { task } = await a.client.callToolAsTask("broken");
+    const ids = async (client: typeof a.client) =>
+      ((await client.request("tasks/list", {})) as { tasks: { taskId: string }[] }).tasks.map((t) => t.taskId);
+    expect(await ids(a.client)).toEqual([task?.taskId]);
+    expect(await ids(b.client)).toEqual([]);
+    // The id itself is the key: whoever holds it may read the task (no principal to bind it to).
+    expect(await b.client.task(task?.taskId as string).get()).toMatchObject({ taskId: task?.taskId });
+    await expect(a.client.request("tasks/list", { cursor: "bogus" })).rejects.toMatchObject({ code: -32602 });
+    await a.close();
+    await b.close();
+  });
+
   it("refuses a task for a tool that forbids one, and a call without one for a tool that requires it", async () => {
     const { server } = taskServer();
     const { client, close } = await connectInMemory(server, { protocolVersion: "2025-11-25" });
@@ -224,6 +305,48 @@ describe("tasks, 2025-11-25 (basic/utilities/tasks)", () => {
     await cancelled.opened;
     const failing = await client.callToolAsTask("broken");
     await expect(failing.task?.result()).rejects.toMatchObject({ code: -32603, message: "the worker crashed" });
+    await close();
+  });
+});
+
+describe('tasks that start in the handler (startsAt: "handler")', () => {
+  function gatedServer() {
+    const server = createServer({ name: "gated", version: "1", tasks: { pollIntervalMs: 5 } });
+    server.tool(
+      "maybe-long",
+      { input: z.object({ long: z.boolean() }), task: { support: "optional", startsAt: "handler" } },
+      async ({ long }, ctx) => {
+        const answer = await ctx.elicit({
+          message: "Who?",
+          schema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+        });
+        if (!long) return `quick for ${answer.content?.name}, task: ${ctx.task?.id ?? "none"}`;
+        await ctx.startTask();
+        return `long for ${answer.content?.name}, task: ${ctx.task?.id}`;
+      },
+    );
+    return server;
+  }
+  const ada = { elicitation: () => ({ action: "accept" as const, content: { name: "Ada" } }) };
+
+  it("2026-07-28: asks on the request first, then becomes a task only if the handler says so", async () => {
+    const { client, close } = await connectInMemory(gatedServer(), { protocolVersion: "2026-07-28", ...ada });
+    expect(await client.callToolAsTask("maybe-long", { long: false })).toEqual({
+      result: expect.objectContaining({ content: [{ type: "text", text: "quick for Ada, task: none" }] }),
+    });
+    const started = await client.callToolAsTask("maybe-long", { long: true });
+    if (!started.task) throw new Error("expected a task");
+    const result = await started.task.result();
+    expect(result.content).toEqual([{ type: "text", text: `long for Ada, task: ${started.task.taskId}` }]);
+    await close();
+  });
+
+  it("2025-11-25: a client that asked for a task gets one at once; the question comes inside it", async () => {
+    const { client, close } = await connectInMemory(gatedServer(), { protocolVersion: "2025-11-25", ...ada });
+    const quick = await client.callToolAsTask("maybe-long", { long: false });
+    if (!quick.task) throw new Error("expected a task");
+    const result = await quick.task.result();
+    expect(result.content).toEqual([{ type: "text", text: `quick for Ada, task: ${quick.task.taskId}` }]);
     await close();
   });
 });

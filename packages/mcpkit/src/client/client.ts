@@ -346,6 +346,13 @@ export class Client {
           this.answerer,
         ),
       on: (method, listener) => this.on(method, (params) => listener(params)),
+      listen: async (taskId, onChange) => {
+        if (this.connected().kind !== "modern") return undefined;
+        const filter = { taskIds: [taskId] } as SubscriptionFilter;
+        return this.listen(filter, (n) => {
+          if (n.method === "notifications/tasks") onChange();
+        });
+      },
     };
   }
 

@@ -12,6 +12,8 @@ export interface TaskHost {
   /** Answers one of a task's input requests with the client's handlers (elicitation, sampling, roots). */
   answer(key: string, request: InputRequest, signal: AbortSignal | undefined): Promise<JsonObject>;
   on(method: string, listener: (params: JsonObject) => void): () => void;
+  /** 2026-07-28: a subscriptions/listen stream for the task's status notifications, if the server takes one. */
+  listen?(taskId: string, onChange: () => void): Promise<{ close(): Promise<void> } | undefined>;
 }
 
 export interface WatchOptions {
@@ -75,8 +77,9 @@ export class ToolTask {
   }
 
   /**
-   * Each new state of the task until it ends, polled at the interval the server suggests
-   * (2025-11-25 status notifications poll again at once). Input requests are answered
+   * Each new state of the task until it ends, polled at the interval the server suggests;
+   * a status notification (2025-11-25 on the session, 2026-07-28 on a subscriptions/listen
+   * stream opened for the task) polls again at once. Input requests are answered
    * with the client's handlers, each key once. Ends after the terminal state.
    */
   async *updates(options: WatchOptions = {}): AsyncGenerator<WireTask> {
@@ -85,6 +88,8 @@ export class ToolTask {
     const stop = this.host.on("notifications/tasks/status", (params) => {
       if (params.taskId === this.taskId) wake?.();
     });
+    // Status notifications (either revision) only wake the next poll early.
+    const subscription = await this.host.listen?.(this.taskId, () => wake?.()).catch(() => undefined);
     let last = "";
     try {
       for (;;) {
@@ -116,6 +121,7 @@ export class ToolTask {
       }
     } finally {
       stop();
+      await subscription?.close().catch(() => undefined);
     }
   }
 

@@ -32,8 +32,16 @@ export type {
 } from "./registry/resource.js";
 export type { SkillConfig } from "./registry/skill.js";
 export { readSkillDirectory } from "./registry/skill-directory.js";
-export type { ToolArgs, ToolConfig, ToolErrorResult, ToolHandler, ToolReturn } from "./registry/tool.js";
+export type {
+  TaskOptions,
+  ToolArgs,
+  ToolConfig,
+  ToolErrorResult,
+  ToolHandler,
+  ToolReturn,
+} from "./registry/tool.js";
 export { createServer, type Handle, McpServer } from "./server.js";
 export type { ServerSession, SessionOptions } from "./session.js";
-export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from "./tasks/memory-store.js";
+export { applyTaskPatch, InMemoryTaskStore, type InMemoryTaskStoreOptions } from "./tasks/memory-store.js";
+export type { TaskServerOptions } from "./tasks/settings.js";
 export type { TaskPage, TaskPatch, TaskRecord, TaskStore } from "./tasks/store.js";

@@ -1,10 +1,20 @@
 import { describe, it } from "vitest";
 import { InMemoryTaskStore } from "../../src/server/tasks/memory-store.js";
-import { runContract, taskStoreContract } from "../../src/testing/index.js";
+import { runContract, taskNodesContract, taskStoreContract } from "../../src/testing/index.js";
 
 describe("task store contract: InMemoryTaskStore", () => {
   runContract(
     taskStoreContract(({ now }) => {
+      const store = new InMemoryTaskStore({ now });
+      return { a: store, b: store };
+    }),
+    it,
+  );
+});
+
+describe("tasks across nodes: two servers sharing an InMemoryTaskStore", () => {
+  runContract(
+    taskNodesContract(({ now }) => {
       const store = new InMemoryTaskStore({ now });
       return { a: store, b: store };
     }),

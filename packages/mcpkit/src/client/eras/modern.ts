@@ -144,7 +144,13 @@ export class ModernEra implements ClientEra {
       filter,
       listener,
       // Long-lived: no request timeout; closing aborts it, which closes the stream.
-      (params, signal) => this.requests.sendOnce("subscriptions/listen", params, { signal, timeoutMs: 0 }),
+      // Task status notifications need the Tasks extension declared on the listen request.
+      (params, signal) =>
+        this.requests.sendOnce("subscriptions/listen", params, {
+          signal,
+          timeoutMs: 0,
+          ...("taskIds" in filter && { asTask: {} }),
+        }),
       ackTimeout,
       options,
     );

@@ -38,8 +38,9 @@ export interface TaskOptions {
   pollIntervalMs?: number;
   /**
    * "handler": the call stays an ordinary request until the handler calls
-   * `ctx.startTask()`, so it can gather input first (multi round-trip on 2026-07-28);
-   * "call" (default): the task starts before the handler runs.
+   * `ctx.startTask()`, so it can gather input first (multi round-trip on 2026-07-28;
+   * a 2025-11-25 client that asked for a task gets it at once); "call" (default): the
+   * task starts before the handler runs.
    */
   startsAt?: "call" | "handler";
 }

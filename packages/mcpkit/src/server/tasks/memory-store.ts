@@ -31,7 +31,7 @@ export class InMemoryTaskStore implements TaskStore {
     const task = this.live(taskId);
     if (!task) return undefined;
     if (isTerminal(task.status)) return structuredClone(task);
-    applyPatch(task, structuredClone(patch), this.now());
+    applyTaskPatch(task, structuredClone(patch), this.now());
     const copy = structuredClone(task);
     for (const listener of [...(this.watchers.get(taskId) ?? [])]) listener(structuredClone(copy));
     return copy;
@@ -44,7 +44,7 @@ export class InMemoryTaskStore implements TaskStore {
     let start = 0;
     if (options.cursor !== undefined) {
       start = mine.findIndex((t) => t.taskId === options.cursor) + 1;
-      if (start === 0) throw new RangeError("Unknown cursor");
+      if (start === 0) throw new RangeError(`Unknown cursor ${options.cursor}`);
     }
     const page = mine.slice(start, start + limit);
     const last = page.at(-1);
@@ -88,7 +88,7 @@ function expired(task: TaskRecord, now: number): boolean {
 }
 
 /** The patch rules of TaskPatch, for stores that apply them in this process. */
-export function applyPatch(task: TaskRecord, patch: TaskPatch, now: number): void {
+export function applyTaskPatch(task: TaskRecord, patch: TaskPatch, now: number): void {
   if (patch.ask) {
     task.inputRequests = { ...task.inputRequests, ...patch.ask };
     task.status = "input_required";

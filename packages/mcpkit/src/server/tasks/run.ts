@@ -19,6 +19,8 @@ export interface TaskRunInit {
   peer: ClientPeer;
   method: string;
   owner: string | undefined;
+  /** sessionKey of the creating session, kept for an anonymous caller's tasks/list. */
+  session?: string | undefined;
   tool: TaskOptions;
   /** 2025-11-25: the `task.ttl` the client asked for. */
   requestedTtlMs?: number | undefined;
@@ -79,6 +81,7 @@ export class TaskRun {
       ttlMs: ttlMs === null ? null : Math.max(1, Math.round(ttlMs)),
       pollIntervalMs: Math.max(1, Math.round(tool.pollIntervalMs ?? settings.pollIntervalMs)),
       ...(this.init.owner !== undefined && { owner: this.init.owner }),
+      ...(this.init.owner === undefined && this.init.session !== undefined && { session: this.init.session }),
     };
     await settings.store.create(record);
     this.record = record;

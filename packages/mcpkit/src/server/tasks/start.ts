@@ -4,14 +4,15 @@ import { principalOf } from "../principal.js";
 import type { ToolEntry } from "../registry/tool.js";
 import type { TaskPlan } from "./plan.js";
 import { TaskRun } from "./run.js";
+import { sessionKey } from "./session-key.js";
 
 type Outcome = { ok: true; value: JsonObject } | { ok: false; error: unknown };
 
 /**
  * Runs a call as a task: the request is answered with the task (CreateTaskResult) once
  * it is stored, and the handler's outcome completes or fails it later. With
- * `startsAt: "handler"` the call stays an ordinary request until the handler calls
- * `ctx.startTask()`; if it finishes first, its result is the answer.
+ * `startsAt: "handler"` (2026-07-28) the call stays an ordinary request until the handler
+ * calls `ctx.startTask()`; if it finishes first, its result is the answer.
  */
 export async function runAsTask(
   call: Call,
@@ -25,12 +26,14 @@ export async function runAsTask(
     peer: call.peer,
     method: call.inbound.method,
     owner: principalOf(call.inbound.info?.auth),
+    session: sessionKey(call.peer.session),
     tool: options,
     requestedTtlMs: plan.requestedTtlMs,
     onError: (error) => call.server.onError(error),
   });
   call.context().bindTask(run);
-  if ((options.startsAt ?? "call") === "call") await run.start();
+  // 2025-11-25: a client that asked for a task gets one (§Result Retrieval), whatever the handler does.
+  if ((options.startsAt ?? "call") === "call" || call.peer.rules.tasks === "legacy") await run.start();
   const finished: Promise<Outcome> = work().then(
     (value) => ({ ok: true, value }),
     (error: unknown) => ({ ok: false, error }),

@@ -6,6 +6,11 @@ export interface TaskRecord {
   taskId: string;
   /** The principal that created it (principalOf); absent when the request carried no verified token. */
   owner?: string;
+  /**
+   * For a task without an owner: an opaque id of the 2025-11-25 session that created it,
+   * so that tasks/list shows an anonymous caller only its own session's tasks.
+   */
+  session?: string;
   /** The request it augments (tools/call). */
   method: string;
   status: TaskStatus;
@@ -64,7 +69,10 @@ export interface TaskStore {
   get(taskId: string): Promise<TaskRecord | undefined>;
   /** Applies a patch; resolves with the task as it is afterwards, or undefined if there is none. */
   update(taskId: string, patch: TaskPatch): Promise<TaskRecord | undefined>;
-  /** One owner's tasks, oldest first, `limit` at a time; the cursor is opaque. */
+  /**
+   * One owner's tasks (those without an owner for `undefined`), oldest first, `limit` at
+   * a time; the cursor is opaque, and one the store does not know rejects with a RangeError.
+   */
   list(owner: string | undefined, options?: { cursor?: string; limit?: number }): Promise<TaskPage>;
   /** Calls `listener` with the task after each change (made through any node); returns the unsubscribe. */
   watch(taskId: string, listener: (task: TaskRecord) => void): () => void;

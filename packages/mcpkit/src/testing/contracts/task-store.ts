@@ -228,6 +228,7 @@ export function taskStoreContract(make: MakeTaskStores): ContractCase[] {
       } while (cursor !== undefined && pages < 10);
       assert.deepEqual(seen, mine);
       assert.equal(pages, 3);
+      await assert.rejects(b.list(owner, { cursor: "a cursor the store never gave" }), RangeError);
     }),
     c("concurrent answers through both handles are all recorded", async ({ a, b }, clock) => {
       const t = task(clock.time);

@@ -3,6 +3,7 @@ import type { JsonObject } from "../../../jsonrpc/types.js";
 import { META } from "../../../protocol/meta.js";
 import { filterWants, honoredFilter, readFilter } from "../../../protocol/subscription-filter.js";
 import type { ServerEvent } from "../../events.js";
+import { watchTasks } from "../../tasks/listen.js";
 import type { Call, MethodTable } from "../call.js";
 
 /**
@@ -14,7 +15,7 @@ export const subscriptionMethods: MethodTable = {
   "subscriptions/listen": { handler: listen },
 };
 
-function listen(params: JsonObject, call: Call): Promise<JsonObject> {
+async function listen(params: JsonObject, call: Call): Promise<JsonObject> {
   const requested = params.notifications;
   if (typeof requested !== "object" || requested === null || Array.isArray(requested)) {
     throw invalidParams('subscriptions/listen needs a "notifications" filter object');
@@ -23,7 +24,11 @@ function listen(params: JsonObject, call: Call): Promise<JsonObject> {
   const id = call.inbound.id;
   const tag = { [META.subscriptionId]: id };
   const send = (method: string, extra: JsonObject = {}) => call.peer.notify(method, { ...extra, _meta: tag }, id);
-  send("notifications/subscriptions/acknowledged", { notifications: honored as JsonObject });
+  const tasks = await watchTasks((requested as JsonObject).taskIds, call, send);
+  const acknowledged: JsonObject = tasks
+    ? { ...(honored as JsonObject), taskIds: tasks.taskIds }
+    : (honored as JsonObject);
+  send("notifications/subscriptions/acknowledged", { notifications: acknowledged });
 
   const stop = call.server.events.subscribe((event: ServerEvent) => {
     const notification =
@@ -35,6 +40,7 @@ function listen(params: JsonObject, call: Call): Promise<JsonObject> {
   return new Promise((resolve) => {
     const end = () => {
       stop();
+      tasks?.stop();
       forget();
       // Graceful closure: the response to the listen request ends it (ignored once cancelled).
       resolve({ _meta: tag });

@@ -1,9 +1,11 @@
 import { invalidParams, McpError } from "../../../jsonrpc/errors.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
+import { answerProblem } from "../../../protocol/input-answer.js";
 import { isTerminal, TASKS_EXTENSION, toLegacyTask } from "../../../protocol/tasks.js";
 import type { ServerCapabilities } from "../../../protocol/types/capabilities.js";
 import { principalOf } from "../../principal.js";
 import { tasksCapabilityMissing } from "../../tasks/plan.js";
+import { sessionKey } from "../../tasks/session-key.js";
 import type { TaskRecord, TaskStore } from "../../tasks/store.js";
 import { detailedTask, plainTask, relatedTaskMeta } from "../../tasks/wire.js";
 import type { Call, MethodTable } from "../call.js";
@@ -32,7 +34,14 @@ export const taskMethods: MethodTable = {
       const responses = params.inputResponses;
       if (typeof responses !== "object" || responses === null || Array.isArray(responses))
         throw invalidParams('tasks/update needs "inputResponses": an object of answers by inputRequests key');
-      // Answers to keys the task is not waiting for are ignored (the extension §Task Update Requests).
+      // Answers to keys the task is not waiting for are ignored (the extension §Task Update Requests);
+      // one it is waiting for must have the shape of the result it stands for.
+      for (const [key, answer] of Object.entries(responses)) {
+        const asked = record.inputRequests?.[key];
+        const problem = asked && Object.hasOwn(record.inputRequests ?? {}, key) && answerProblem(asked.method, answer);
+        if (problem)
+          throw invalidParams(`inputResponses["${key}"] is not a valid answer to ${asked.method}: ${problem}`, { key });
+      }
       await store(call).update(record.taskId, { answer: responses as Record<string, unknown> });
       return {};
     },
@@ -83,10 +92,16 @@ export const taskMethods: MethodTable = {
           limit: call.server.pageSize,
           ...(cursor !== undefined && { cursor }),
         });
-      } catch {
-        throw invalidParams("Invalid cursor: list tasks again from the start");
+      } catch (error) {
+        if (error instanceof RangeError) throw invalidParams("Invalid cursor: list tasks again from the start");
+        throw error;
       }
-      const tasks = page.tasks.map(legacyTask);
+      // Without a principal every caller is "nobody": show only this session's tasks
+      // (basic/utilities/tasks §Task Isolation and Access Control).
+      const session = sessionKey(call.peer.session);
+      const visible =
+        owner === undefined ? page.tasks.filter((t) => session !== undefined && t.session === session) : page.tasks;
+      const tasks = visible.map(legacyTask);
       return page.nextCursor === undefined ? { tasks } : { tasks, nextCursor: page.nextCursor };
     },
   },

@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
+import { answerProblem } from "../../../protocol/input-answer.js";
 import type { InboundRequest } from "../../../session/inbound.js";
 import { InputResponseError } from "../../dispatch/peer.js";
 import { principalOf } from "../../principal.js";
@@ -12,27 +13,6 @@ const PREFIX: Record<string, string> = {
   "sampling/createMessage": "sample",
   "roots/list": "roots",
 };
-
-/** Checks an answer has the shape of the result it stands for (mrtr §Error Handling). */
-function answerProblem(method: string, answer: unknown): string | undefined {
-  if (typeof answer !== "object" || answer === null || Array.isArray(answer)) return "it is not an object";
-  const a = answer as Record<string, unknown>;
-  switch (method) {
-    case "elicitation/create":
-      if (!["accept", "decline", "cancel"].includes(a.action as string))
-        return 'its "action" must be accept, decline or cancel';
-      if (a.content !== undefined && (typeof a.content !== "object" || a.content === null))
-        return '"content" must be an object';
-      return undefined;
-    case "sampling/createMessage":
-      if (typeof a.role !== "string" || a.content === undefined) return 'it needs "role" and "content"';
-      return undefined;
-    case "roots/list":
-      return Array.isArray(a.roots) ? undefined : 'it needs a "roots" array';
-    default:
-      return undefined;
-  }
-}
 
 /**
  * One round of a multi round-trip request (basic/patterns/mrtr), served by replaying the
