@@ -55,27 +55,32 @@ export async function fuzz(driver: Driver, total: number): Promise<Figures> {
   for (const frames of warm) await driver.run(frames, valid, newFigures(driver.transport, SEED));
   figures.memoryBeforeMiB = await driver.heapMiB();
   const started = Date.now();
-  try {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(hostileFrame(HUGE_MAX), { minLength: 1, maxLength: MEAN_RUN * 2, size: "max" }),
-        async (frames) => {
-          if (!driver.alive()) {
-            // A shrinking step after a crash: start afresh so the smallest killer is found.
-            await driver.close();
-            await driver.start();
-          }
-          const problems = await driver.run(frames, valid, figures);
-          if (!driver.alive()) throw new Error(`the server died: ${driver.death()}`);
-          if (problems.length > 0) throw new Error(problems.slice(0, 3).join("\n"));
-        },
-      ),
-      { seed: SEED, numRuns: Math.max(1, Math.ceil(total / MEAN_RUN)) },
-    );
-  } catch (error) {
-    throw new Error(
-      `${driver.transport} fuzz failed; reproduce with MCPKIT_FUZZ_SEED=${SEED}\n${(error as Error).message}\n${String((error as Error).cause ?? "")}`,
-    );
+  // Rounds until the budget is spent (run lengths vary), each with its own seed.
+  for (let round = 0; figures.frames < total; round++) {
+    const seed = SEED + round;
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(hostileFrame(HUGE_MAX), { minLength: 1, maxLength: MEAN_RUN * 2, size: "max" }),
+          async (frames) => {
+            if (!driver.alive()) {
+              // A shrinking step after a crash: start afresh so the smallest killer is found.
+              await driver.close();
+              await driver.start();
+            }
+            const problems = await driver.run(frames, valid, figures);
+            if (!driver.alive()) throw new Error(`the server died: ${driver.death()}`);
+            if (problems.length > 0) throw new Error(problems.slice(0, 3).join("\n"));
+          },
+        ),
+        { seed, numRuns: Math.max(1, Math.ceil((total - figures.frames) / MEAN_RUN)) },
+      );
+    } catch (error) {
+      const cause = (error as Error).cause;
+      throw new Error(
+        `${driver.transport} fuzz failed; reproduce with MCPKIT_FUZZ_SEED=${seed}\n${(error as Error).message}\n${String(cause ?? "")}`,
+      );
+    }
   }
   figures.ms = Date.now() - started;
   figures.memoryAfterMiB = await driver.heapMiB();
