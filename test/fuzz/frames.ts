@@ -10,20 +10,62 @@ import fc from "fast-check";
 export interface Frame {
   kind: string;
   bytes: Buffer;
+  /** Hostile HTTP headers sent with it (HTTP only). */
+  headers?: Record<string, string>;
 }
 
 /** Printed by fast-check in a counterexample: the kind, the size and the start of the frame. */
-function frame(kind: string, content: string | Buffer): Frame {
+function frame(kind: string, content: string | Buffer, headers?: Record<string, string>): Frame {
   const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
   return {
     kind,
     bytes,
+    ...(headers && { headers }),
     [fc.toStringMethod]() {
       const shown = bytes.subarray(0, 300).toString("latin1");
-      return `${kind}(${bytes.length} bytes): ${JSON.stringify(shown)}${bytes.length > 300 ? "…" : ""}`;
+      const sent = headers ? ` with headers ${JSON.stringify(headers)}` : "";
+      return `${kind}(${bytes.length} bytes): ${JSON.stringify(shown)}${bytes.length > 300 ? "…" : ""}${sent}`;
     },
   } as Frame;
 }
+
+/** Origins a DNS-rebinding page or another site would send: each must get 403. */
+export const FOREIGN_ORIGINS = [
+  "http://evil.example",
+  "http://localhost.evil.example",
+  "http://127.0.0.1.nip.io",
+  "https://attacker.test:443",
+  "http://[::2]:80",
+  "null",
+  "file://",
+];
+
+/** HTTP headers a hostile client would vary; most frames go with none. */
+const hostileHeaders = fc.oneof(
+  { weight: 3, arbitrary: fc.constant(undefined) },
+  {
+    weight: 1,
+    arbitrary: fc.record(
+      {
+        "mcp-protocol-version": fc.constantFrom(
+          "2024-11-05",
+          "2025-03-26",
+          "2025-06-18",
+          "2026-07-28",
+          "1999-01-01",
+          "",
+        ),
+        "mcp-session-id": fc.oneof(fc.constant(""), fc.stringMatching(/^[\x21-\x7e]{1,60}$/)),
+        "content-type": fc.constantFrom("text/plain", "application/json; charset=utf-8", "multipart/form-data", ""),
+        accept: fc.constantFrom("application/json", "text/event-stream", "*/*", "text/html", ""),
+        origin: fc.constantFrom(...FOREIGN_ORIGINS, "http://localhost:1234", "http://127.0.0.1"),
+        "mcp-method": fc.oneof(fc.constantFrom("tools/call", "ping"), fc.stringMatching(/^[\x21-\x7e]{0,20}$/)),
+        "mcp-name": fc.stringMatching(/^[\x21-\x7e]{0,20}$/),
+      },
+      { requiredKeys: [] },
+    ),
+  },
+);
 
 /** The id prefix of the valid requests interleaved with the noise: noise never uses it. */
 export const VALID_PREFIX = "valid:";
@@ -224,6 +266,12 @@ export function huge(min: number, max: number): fc.Arbitrary<Frame> {
  * three thousand huge (1 MiB up to `hugeMax`; a long run goes past the 16 MiB limit).
  */
 export function hostileFrame(hugeMax: number): fc.Arbitrary<Frame> {
+  return fc
+    .tuple(hostileBody(hugeMax), hostileHeaders)
+    .map(([f, headers]) => (headers ? frame(f.kind, f.bytes, headers) : f));
+}
+
+function hostileBody(hugeMax: number): fc.Arbitrary<Frame> {
   return fc.oneof(
     { weight: 600, arbitrary: message.map((m) => frame("message", JSON.stringify(m))) },
     { weight: 300, arbitrary: toolCall },

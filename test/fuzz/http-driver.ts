@@ -3,7 +3,7 @@ import { runInNewContext } from "node:vm";
 import { createStreamableHttpHandler, type Listening, listen } from "mcpkit/http";
 import { createServer } from "mcpkit/server";
 import { z } from "zod";
-import type { Frame } from "./frames.js";
+import { FOREIGN_ORIGINS, type Frame } from "./frames.js";
 import { type Figures, problemWith, validIdOf, wrongAnswer } from "./oracle.js";
 import type { Driver } from "./runner.js";
 
@@ -115,7 +115,7 @@ export class HttpDriver implements Driver {
   private async noise(frame: Frame, figures: Figures, problems: string[]): Promise<void> {
     let response: Response;
     try {
-      response = await this.post(frame.bytes);
+      response = await this.post(frame.bytes, frame.headers);
     } catch (error) {
       this.failure = `the server dropped the connection: ${(error as Error).message}`;
       return;
@@ -124,6 +124,11 @@ export class HttpDriver implements Driver {
     const statuses = figures.statuses;
     statuses[response.status] = (statuses[response.status] ?? 0) + 1;
     if (response.status >= 500) problems.push(`HTTP ${response.status} for ${frame.kind}`);
+    // DNS-rebinding protection: a foreign Origin never gets past the door.
+    const origin = frame.headers?.origin;
+    if (origin !== undefined && FOREIGN_ORIGINS.includes(origin) && response.status !== 403) {
+      problems.push(`Origin ${origin} got HTTP ${response.status}, not 403 (${frame.kind})`);
+    }
     for (const message of await messagesOf(response)) {
       const problem = problemWith(message, figures);
       if (problem) problems.push(`${problem} (${frame.kind})`);

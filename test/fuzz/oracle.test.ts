@@ -16,6 +16,8 @@ describe("fuzz oracle", () => {
       error: { code: -32700, message: 'Parse error: "A:" is not valid JSON' },
     };
     expect(problemWith(quoted, figures)).toBeUndefined();
+    const origin = { jsonrpc: "2.0", error: { code: -32600, message: "Forbidden: Origin file:// is not allowed" } };
+    expect(problemWith(origin, figures)).toBeUndefined();
     expect(
       problemWith({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: x" } }, figures),
     ).toBeUndefined();
@@ -27,6 +29,7 @@ describe("fuzz oracle", () => {
     [{ jsonrpc: "2.0", id: 1, error: { code: -32603, message: "" } }, "without a message"],
     [{ jsonrpc: "2.0", id: 1, error: { code: -32603, message: "x\n    at run (/app/dist/server.js:10:5)" } }, "leaked"],
     [{ jsonrpc: "2.0", id: 1, error: { code: -32603, message: "x", data: "/home/me/mcp/src/tools.ts" } }, "leaked"],
+    [{ jsonrpc: "2.0", id: 1, error: { code: -32603, message: "in file:///srv/app/index.mjs" } }, "leaked"],
     [{ jsonrpc: "2.0", id: 1, error: { code: -32603, message: "x", data: { at: "C:\\app\\dist\\x.js" } } }, "leaked"],
     [{ jsonrpc: "1.0", id: 1, result: {} }, 'not "2.0"'],
   ])("flags %j", (message, problem) => {

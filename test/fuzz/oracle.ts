@@ -9,7 +9,7 @@ export const SPEC_CODES = new Set([-32700, -32600, -32601, -32602, -32603, -3200
 
 /** A stack frame ("at f (file:1:2)") or a file path of the server's own code. */
 const LEAK =
-  /\bat [^\s]+ \(|\bat [^\s]+:\d+:\d+|file:\/\/|node_modules|\/[\w.-]+\/[\w.-]+\.(?:ts|js|mjs|cjs)\b|\b[A-Z]:\\(?:[\w.-]+\\)+/;
+  /\bat [^\s]+ \(|\bat [^\s]+:\d+:\d+|file:\/\/\/\w|node_modules|\/[\w.-]+\/[\w.-]+\.(?:ts|js|mjs|cjs)\b|\b[A-Z]:\\(?:[\w.-]+\\)+/;
 
 export interface Figures {
   transport: string;
