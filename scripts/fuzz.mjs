@@ -31,7 +31,12 @@ const env = {
   MCPKIT_FUZZ_MEMORY_FRAMES: flag("memory", "200000"),
 };
 process.stdout.write(`mcpkit fuzz, seed ${seed}\n`);
-const files = ["test/fuzz/stdio.test.ts", "test/fuzz/http.test.ts", "test/fuzz/memory.test.ts"];
+const files = [
+  "test/fuzz/stdio.test.ts",
+  "test/fuzz/http.test.ts",
+  "test/fuzz/raw-http.test.ts",
+  "test/fuzz/memory.test.ts",
+];
 const run = spawnSync(
   process.execPath,
   [join(root, "node_modules/vitest/vitest.mjs"), "run", "--maxWorkers=1", ...files],
