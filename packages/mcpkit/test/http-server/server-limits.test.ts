@@ -1,18 +1,31 @@
+import { createServer as createHttpServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { createStreamableHttpHandler } from "../../src/endpoints/http/index.js";
+import { z } from "zod";
+import { applyServerLimits, createStreamableHttpHandler, toNodeListener } from "../../src/endpoints/http/index.js";
 import { createServer } from "../../src/server/index.js";
 import { type Listening, type ListenOptions, listen } from "../../src/transports/http/node.js";
-import { initializeBody } from "./helpers.js";
+import { allEvents, initializeBody, messagesOf, sessionHeaders } from "./helpers.js";
 
 let listening: Listening | undefined;
+let own: Server | undefined;
 afterEach(async () => {
   await listening?.close();
   listening = undefined;
+  own?.closeAllConnections();
+  await new Promise((resolve) => (own ? own.close(resolve) : resolve(undefined)));
+  own = undefined;
 });
 
 async function serve(options: ListenOptions & { maxBodyBytes?: number } = {}) {
   const server = createServer({ name: "limits", version: "1" });
+  // Answers after `ms`, having said it started: its answer is a stream longer than the request timeout.
+  server.tool("slow", { input: z.object({ ms: z.number() }) }, async ({ ms }, ctx) => {
+    ctx.progress(1, 2);
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return "done";
+  });
   const handler = createStreamableHttpHandler(server, { maxBodyBytes: options.maxBodyBytes });
   listening = await listen(handler, options);
   return listening;
@@ -101,6 +114,48 @@ describe("listen(): connection limits", () => {
         () => undefined,
       );
     await expect.poll(status, { timeout: 10_000 }).toBe(400);
+  });
+});
+
+describe("listen(): what the limits leave alone", () => {
+  it("does not cut an answer streamed for longer than requestTimeoutMs", async () => {
+    const { url } = await serve({ headersTimeoutMs: 200, requestTimeoutMs: 300 });
+    const endpoint = new URL("/mcp", url).href;
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      fetch(endpoint, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+        body: JSON.stringify(body),
+      });
+    const init = await post(initializeBody());
+    const session = init.headers.get("mcp-session-id") as string;
+    await init.text();
+    await (await post({ jsonrpc: "2.0", method: "notifications/initialized" }, sessionHeaders(session))).text();
+    const call = { name: "slow", arguments: { ms: 1500 }, _meta: { progressToken: 1 } };
+    const response = await post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: call }, sessionHeaders(session));
+    const messages = messagesOf(await allEvents(response, 10_000));
+    expect(messages.at(-1)).toMatchObject({ id: 2, result: { content: [{ text: "done" }] } });
+  });
+});
+
+describe("applyServerLimits(): your own http.Server", () => {
+  it("gets the timeouts and the readable refusals", async () => {
+    const handler = createStreamableHttpHandler(createServer({ name: "own", version: "1" }), { maxBodyBytes: 1024 });
+    own = applyServerLimits(createHttpServer(toNodeListener(handler)), {
+      headersTimeoutMs: 300,
+      requestTimeoutMs: 1000,
+    });
+    const server = own;
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const slow = await raw(url, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n", "X-Slow: a\r\n", 50);
+    expect(slow.text).toMatch(/^HTTP\/1\.1 408 /);
+    const head =
+      "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
+      `Accept: application/json, text/event-stream\r\nContent-Length: ${4 * 1024 * 1024}\r\n\r\n`;
+    const big = await raw(url, head, "x".repeat(64 * 1024), 0, 64);
+    expect(big.error).toBeUndefined();
+    expect(big.text).toMatch(/^HTTP\/1\.1 413 /);
   });
 });
 

@@ -24,8 +24,9 @@ export interface StreamableHttpOptions {
   maxSessions?: number;
   /**
    * Sessions one client may hold (default a tenth of maxSessions): a client is its principal
-   * when `auth` is set, else its IP address (known on node:http; on Web runtimes without it,
-   * only the total applies). Reaching it ends that client's own unused sessions first.
+   * when `auth` is set, else its IP address (an IPv6 one by its /64; known on node:http, and
+   * on Web runtimes without it only the total applies). Reaching it ends that client's own
+   * unused sessions first.
    */
   maxSessionsPerClient?: number;
   /** A session with no request, stream or activity for this long is closed, ms (default 30 min). */
