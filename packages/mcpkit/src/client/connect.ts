@@ -14,7 +14,7 @@ const DEFAULT_DISCOVER_TIMEOUT_MS = 3000;
 
 /** What the Client hands over to connect: its side of EraHost, and where incoming traffic goes. */
 export interface ConnectParts extends Omit<EraHost, "connection" | "http"> {
-  onRequest(method: string, params: JsonObject, ctx: ClientRequestContext): Promise<JsonObject>;
+  onRequest(method: string, params: JsonObject, ctx: ClientRequestContext): Promise<object>;
   onNotification(notification: JsonRpcNotification): void;
   /** The rules of the era once known (batches, the id of unreadable errors). */
   rules(): RevisionRules | undefined;

@@ -111,7 +111,8 @@ export class ModernRequests {
   private async answerInput(key: string, request: InputRequest, signal: AbortSignal | undefined): Promise<JsonObject> {
     const ctx: ClientRequestContext = { signal: signal ?? NEVER, requestId: key, inputKey: key };
     try {
-      return await answerServerRequest(request.method, request.params ?? {}, ctx, this.host.answerer());
+      // The answer goes back as JSON in inputResponses.
+      return (await answerServerRequest(request.method, request.params ?? {}, ctx, this.host.answerer())) as JsonObject;
     } catch (error) {
       if (!(error instanceof McpError) || error.code !== ErrorCode.MethodNotFound) throw error;
       // basic/patterns/mrtr §Server Requirements: servers MUST NOT ask for what the client
