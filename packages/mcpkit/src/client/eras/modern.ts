@@ -49,7 +49,7 @@ export class ModernEra implements ClientEra {
       },
       version,
     );
-    this.requests.noteServerInfo(discover as unknown as JsonObject);
+    this.requests.noteServerInfo(discover);
     this.resourceSubscriptions = new ResourceSubscriptions((filter) => this.listen(filter, () => undefined));
     this.toolHeaders = new ToolHeaders((warning) => host.options.onError?.(warning));
     host.connection.transport.setProtocolVersion?.(version);
