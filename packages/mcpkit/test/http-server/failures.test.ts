@@ -5,6 +5,8 @@ import { createStreamableHttpHandler, InMemoryEventStore, toNodeListener } from 
 import type { JsonRpcMessage } from "../../src/jsonrpc/types.js";
 import { createServer } from "../../src/server/index.js";
 import { REPORT_ERROR } from "../../src/transports/http/exchange.js";
+import { HttpSessionTransport } from "../../src/transports/streamable-http/server/session-transport.js";
+import { within } from "../stdio/helpers.js";
 import { allEvents, messagesOf, serveHttp, sessionHeaders } from "./helpers.js";
 
 // Every unexpected failure while serving HTTP reaches the operator (server onError), and
@@ -65,6 +67,31 @@ describe("failures while serving Streamable HTTP", () => {
     expect(messagesOf(await allEvents(response, 5000))).toEqual([]);
     expect(Date.now() - started).toBeLessThan(4000);
     expect(errors.map(String)).toContain("Error: store unavailable: append");
+  });
+
+  it("ends a stream whose last answer the store refused: nothing is left owed", async () => {
+    const errors: unknown[] = [];
+    const store = new FailingStore();
+    const transport = new HttpSessionTransport("s1", {
+      eventStore: store,
+      retryMs: 1000,
+      keepAliveMs: 60_000,
+      onError: (error) => errors.push(error),
+    });
+    transport.start({ message: () => {}, invalid: () => {}, close: () => {} });
+    const reply = transport.post({ jsonrpc: "2.0", id: 1, method: "tools/call" }, [1], {});
+    store.failing.add("append");
+    transport.send(
+      { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } },
+      {
+        relatedRequestId: 1,
+      },
+    );
+    transport.send({ jsonrpc: "2.0", id: 1, result: { content: [] } });
+    expect((await reply).status).toBe(200); // the stream had begun when the store failed
+    await expect(within(transport.settled(), 2000, "the stream to end")).resolves.toBeUndefined();
+    expect(errors.map(String)).toEqual(["Error: store unavailable: append", "Error: store unavailable: append"]);
+    await transport.close();
   });
 
   it("reports a replay that failed, and ends the resumed stream rather than leaving it silent", async () => {
