@@ -2,6 +2,7 @@ import { createServer as createNodeServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  createSseHandler,
   createStreamableHttpHandler,
   InMemoryEventStore,
   routeByPath,
@@ -118,6 +119,36 @@ describe("failures while serving Streamable HTTP", () => {
     expect(await allEvents(resumed, 5000)).toEqual([]);
     expect(Date.now() - started).toBeLessThan(4000);
     expect(errors.map(String)).toContain("Error: store unavailable: replay");
+  });
+
+  it("answers a legacy HTTP+SSE request that failed unexpectedly with 500, and reports it", async () => {
+    const { server, errors } = reportingServer();
+    const handler = createSseHandler(server);
+    closers.push(() => handler.close());
+    const stream = await handler.fetch(new Request("http://127.0.0.1/sse"));
+    const reader = stream.body?.getReader() as ReadableStreamDefaultReader<Uint8Array>;
+    let opening = "";
+    while (!opening.includes("\n\n")) opening += new TextDecoder().decode((await reader.read()).value);
+    const endpoint = /data: (\S+)/.exec(opening)?.[1] as string;
+    // The client's connection breaks while its POST body is being read.
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"jsonrpc":'));
+        controller.error(new Error("connection reset while reading the body"));
+      },
+    });
+    const response = await handler.fetch(
+      new Request(new URL(endpoint, "http://127.0.0.1"), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+        duplex: "half",
+      } as RequestInit),
+    );
+    expect(response.status).toBe(500);
+    expect(await response.json()).toMatchObject({ error: { code: -32603, message: "Internal error" } });
+    expect(errors.map(String)).toEqual(["Error: connection reset while reading the body"]);
+    await reader.cancel();
   });
 
   it("reports an event bus listener that throws, and still delivers to the others", async () => {
