@@ -45,7 +45,22 @@ async function scoredScenarios(node24, revision) {
  * counts like the scored ones. Run once, with the latest revision, one `--scenario` each.
  */
 export const EXTENSION_SCENARIOS = {
-  server: ["sep-2640-skills-enumeration", "sep-2640-skills-manifest", "sep-2640-skills-directory"],
+  server: [
+    "sep-2640-skills-enumeration",
+    "sep-2640-skills-manifest",
+    "sep-2640-skills-directory",
+    // The Tasks extension (SEP-2663). tasks-status-notifications is left out: the pinned
+    // suite skips every check of it (its harness is pending a rewrite), so it tests nothing.
+    "tasks-lifecycle",
+    "tasks-capability-negotiation",
+    "tasks-wire-fields",
+    "tasks-request-state-removal",
+    "tasks-mrtr-input",
+    "tasks-request-headers",
+    "tasks-dispatch-and-envelope",
+    "tasks-required-task-error",
+    "tasks-mrtr-composition",
+  ],
   client: [
     "sep-2640-client-no-prefetch",
     "sep-2640-client-verify-digest",

@@ -29,6 +29,12 @@ export interface TestAuthorizationServer {
   jwksUrl: string;
   /** Grants seen at the token endpoint, in order. */
   grants: string[];
+  /** Client ids issued by dynamic registration, in order. */
+  registered: string[];
+  /** The token endpoint's requests (their form parameters), in order. */
+  tokenRequests: URLSearchParams[];
+  /** Replaces entries of the metadata document (RFC 8414), e.g. to drop PKCE S256. */
+  metadata: Record<string, unknown>;
   /** Authorization requests seen (their query parameters). */
   authorizations: URLSearchParams[];
   /** Access token lifetime for the next tokens, seconds. */
@@ -82,6 +88,9 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
     issuer: "",
     jwksUrl: "",
     grants: [],
+    tokenRequests: [],
+    registered: [],
+    metadata: {},
     authorizations: [],
     tokenLifetime: 3600,
     refreshFailure: undefined,
@@ -161,6 +170,7 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
         scopes_supported: ["tools:read", "tools:admin", "offline_access"],
         authorization_response_iss_parameter_supported: true,
         ...(state.dpop && { dpop_signing_alg_values_supported: ["ES256"] }),
+        ...state.metadata,
       });
     }
     if (url.pathname === "/jwks") return json(res, 200, { keys: [jwk] });
@@ -170,6 +180,7 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
       const metadata = JSON.parse(body) as { redirect_uris: string[] };
       const clientId = `client-${randomBytes(6).toString("hex")}`;
       clients.set(clientId, { redirect_uris: metadata.redirect_uris });
+      state.registered.push(clientId);
       return json(res, 201, { ...metadata, client_id: clientId, token_endpoint_auth_method: "none" });
     }
     if (url.pathname === "/authorize") {
@@ -197,6 +208,7 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
       const form = await readForm(req);
       const grant = form.get("grant_type") ?? "";
       state.grants.push(grant);
+      state.tokenRequests.push(form);
       let jkt: string | undefined;
       const proof = req.headers.dpop;
       if (state.dpop && typeof proof === "string") {

@@ -193,7 +193,12 @@ describe("official SDK client → mcpkit everything server over stdio", () => {
       prompts: { listChanged: true },
       logging: {},
       completions: {},
-      extensions: { "io.modelcontextprotocol/skills": { directoryRead: true } },
+      extensions: {
+        "io.modelcontextprotocol/skills": { directoryRead: true },
+        "io.modelcontextprotocol/tasks": {},
+      },
+      // 2025-11-25 declares tasks in its own slot too (basic/utilities/tasks §Server Capabilities).
+      tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
     });
   });
 

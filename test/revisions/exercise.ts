@@ -31,6 +31,9 @@ export const TOOL_ARGS: Readonly<Record<string, Record<string, unknown>>> = {
   json_schema_2020_12_tool: { name: "Ada", contactMethod: "email", email: "ada@example.com" },
   test_update_watched_resource: { text: "Watched resource, version 2" },
   test_x_mcp_header: { region: "eu-west" },
+  greet: { name: "Ada" },
+  slow_compute: { seconds: 0 },
+  confirm_delete: { filename: "notes.txt" },
 };
 
 /** Tools whose progress we ask for (a progressToken in _meta). */
@@ -115,6 +118,14 @@ export async function exerciseEverything(h: Harness): Promise<Exercised> {
     "tools/call test_slow cancelled",
     client.callTool("test_slow", { steps: 5, ms: 20 }, { signal: abort.signal, onprogress: () => abort.abort() }),
   );
+  // Tasks (2025-11-25): a task that asks on the session, the list, and a cancellation.
+  if (h.revision === "2025-11-25") {
+    const confirm = await client.callToolAsTask("confirm_delete", { filename: "task.txt" }, { ttlMs: 60_000 });
+    await step("tasks: confirm_delete as a task", confirm.task ? confirm.task.result() : Promise.reject(confirm));
+    await step("tasks/list", client.request("tasks/list", {}));
+    const slow = await client.callToolAsTask("slow_compute", { seconds: 60, label: "cancelled" });
+    await step("tasks/cancel", client.request("tasks/cancel", { taskId: slow.task?.taskId ?? "none" }));
+  }
   // Roots changed (client → server notification).
   client.setRoots([...ROOTS, { uri: "file:///tmp/mcpkit-other", name: "other" }]);
 

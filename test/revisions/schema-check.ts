@@ -294,6 +294,10 @@ export const RESULT_DEFINITIONS: Readonly<Record<string, string>> = {
   "sampling/createMessage": "CreateMessageResult",
   "elicitation/create": "ElicitResult",
   "roots/list": "ListRootsResult",
+  "tasks/get": "GetTaskResult",
+  "tasks/result": "GetTaskPayloadResult",
+  "tasks/list": "ListTasksResult",
+  "tasks/cancel": "CancelTaskResult",
 };
 
 export type Side = "server" | "client";
@@ -366,7 +370,12 @@ export function checkMessage(schema: RevisionSchema, value: unknown, options: Me
     return problems;
   }
   check(label, schema.pick("JSONRPCResultResponse", "JSONRPCResponse"), message);
-  const definition = method === undefined ? undefined : RESULT_DEFINITIONS[method];
+  // A task-augmented request (2025-11-25, with a `task` param) is answered with the task.
+  const createsTask =
+    method === "tools/call" &&
+    typeof (message.result as Message | undefined)?.task === "object" &&
+    schema.has("CreateTaskResult");
+  const definition = createsTask ? "CreateTaskResult" : method === undefined ? undefined : RESULT_DEFINITIONS[method];
   if (!definition) {
     problems.push(`[${rev}] ${arrow} ${label}: no result definition is known for this request`);
     return problems;

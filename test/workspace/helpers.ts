@@ -172,6 +172,8 @@ export function snapshot(dir: string): Record<string, string> {
 
 export interface Connected {
   client: Client;
+  /** The server's process id (stdio only). */
+  pid?: number;
   /** stderr of the server process, as far as it went. */
   stderr(): string;
   close(): Promise<void>;
@@ -223,7 +225,7 @@ export async function connectStdio(args: string[], options: Partial<ClientOption
   transport.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString("utf8");
   });
-  return { client, stderr: () => stderr, close };
+  return { client, ...(transport.pid !== undefined && { pid: transport.pid }), stderr: () => stderr, close };
 }
 
 export interface HttpServer {

@@ -136,6 +136,28 @@ describe("official SDK client → mcpkit serve workspace", () => {
     expect(asked).toBe(2);
   });
 
+  it("asks every time when the client did not declare roots.listChanged: it would never say they changed", async () => {
+    let roots = [{ uri: pathToFileURL(join(fx.root, "src")).href, name: "src" }];
+    let asked = 0;
+    const client = sdkClient({ roots: {} });
+    client.setRequestHandler(ListRootsRequestSchema, () => {
+      asked++;
+      return { roots };
+    });
+    await within(client.connect(stdio()), 10_000, "connect");
+    const readable = async (path: string) =>
+      !(await client.callTool({ name: "read_file", arguments: { path: join(fx.root, path) } })).isError;
+    expect(await readable("src/index.ts")).toBe(true);
+    expect(await readable("docs/guide.md")).toBe(false);
+    expect(asked).toBe(2);
+
+    // The roots change with no notification: the next request already sees them.
+    roots = [{ uri: pathToFileURL(join(fx.root, "docs")).href, name: "docs" }];
+    expect(await readable("docs/guide.md")).toBe(true);
+    expect(await readable("src/index.ts")).toBe(false);
+    expect(asked).toBe(4);
+  });
+
   it("fails closed, with a message, when a client declares roots but cannot list them", async () => {
     const client = sdkClient({ roots: {} });
     client.setRequestHandler(ListRootsRequestSchema, () => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { McpError } from "mcpkit/jsonrpc";
@@ -121,6 +121,27 @@ const WRITE_REFUSALS: [string, string, Args, RegExp, Args | undefined][] = [
     /\.git/,
     undefined,
   ],
+  [
+    "a write through a symlink into .git (the resolved path is checked, not only the path as written)",
+    "write_file",
+    () => ({ path: "git-internals/config", content: "[core]\n\tfsmonitor = touch /tmp/pwned\n" }),
+    /git-internals\/config is inside a \.git directory/,
+    undefined,
+  ],
+  [
+    "a new directory through a symlink into .git",
+    "create_directory",
+    () => ({ path: "git-internals/hooks/new" }),
+    /is inside a \.git directory/,
+    (fx) => ({ path: join(fx.repo, ".git", "hooks", "new") }),
+  ],
+  [
+    "a move of an entry outside, through a link out of the root and back in",
+    "move_file",
+    () => ({ source: "escape/back", destination: "moved" }),
+    /Access denied: escape\/back is outside the allowed directories/,
+    (fx) => ({ path: join(fx.root, "moved") }),
+  ],
   ["a move into .git", "move_file", () => ({ source: "README.md", destination: "../repo/.git/R" }), /\.git/, undefined],
   [
     "a write into the repository's .git",
@@ -208,6 +229,9 @@ describe.each(["2025-11-25", "2026-07-28"] as const)("security corpus, protocol 
     fx = { ...base, repo: join(base.dir, "repo"), db: join(base.dir, "shop.db") };
     mkdirSync(fx.repo);
     makeGitRepo(fx.repo);
+    // A link into the repository's .git, and one out of the root whose target leads back in.
+    symlinkSync(join(fx.repo, ".git"), join(fx.root, "git-internals"));
+    symlinkSync(join(fx.root, "docs"), join(fx.outside, "back"));
     seedDatabase(fx.db, SAMPLE_SQL);
     before = snapshot(fx.dir);
     const args = ["--root", fx.root, "--root", fx.repo, "--db", fx.db, "--query-timeout", "1000"];

@@ -14,6 +14,7 @@ import { createEverythingServer } from "../servers/everything/index.js";
 import { gitHubFlags } from "../servers/github/flags.js";
 import { weatherFlags } from "../servers/weather/flags.js";
 import { createWorkspaceServer } from "../servers/workspace/index.js";
+import { durationMs } from "./duration.js";
 import { type AuthFlags, authOptions, checkAuthFlags, resourceServer } from "./serve-auth.js";
 import { USAGE_EXIT, UsageError } from "./usage-error.js";
 
@@ -26,6 +27,15 @@ interface ServeOptions extends AuthFlags {
   allowWrite?: boolean;
   maxReadBytes?: string;
   queryTimeout?: string;
+  maxAnswerBytes?: string;
+  maxSessions?: string;
+  idleTimeout?: string;
+}
+
+/** Limits of the HTTP endpoint (--port only). */
+interface HttpLimits {
+  maxSessions?: number;
+  idleTimeoutMs?: number;
 }
 
 /** A built-in server, made ready to serve, and how to release what it holds. */
@@ -44,6 +54,9 @@ const SERVERS: Record<string, (options: ServeOptions) => Promise<Served>> = {
       allowWrite: options.allowWrite === true,
       ...(options.maxReadBytes !== undefined && { maxReadBytes: positive(options.maxReadBytes, "--max-read-bytes") }),
       ...(options.queryTimeout !== undefined && { queryTimeoutMs: positive(options.queryTimeout, "--query-timeout") }),
+      ...(options.maxAnswerBytes !== undefined && {
+        maxAnswerBytes: positive(options.maxAnswerBytes, "--max-answer-bytes"),
+      }),
     }),
   weather: (options) => weatherFlags.create(options as unknown as Record<string, unknown>),
   github: (options) => gitHubFlags.create(options as unknown as Record<string, unknown>),
@@ -51,7 +64,7 @@ const SERVERS: Record<string, (options: ServeOptions) => Promise<Served>> = {
 
 /** The options only some servers understand: commander's key, the flag, and those servers. */
 const OWN_OPTIONS: { key: string; flag: string; servers: string[] }[] = [
-  ...["--root", "--db", "--max-read-bytes", "--query-timeout"].map((flag) => ({
+  ...["--root", "--db", "--max-read-bytes", "--query-timeout", "--max-answer-bytes"].map((flag) => ({
     key: new Option(flag).attributeName(),
     flag,
     servers: ["workspace"],
@@ -91,7 +104,27 @@ export function serveCommand(): Command {
       ),
     )
     .addOption(new Option("--max-read-bytes <n>", "workspace: the largest file a read returns (default 1048576)"))
-    .addOption(new Option("--query-timeout <ms>", "workspace: how long one SQL statement may run (default 5000)"));
+    .addOption(
+      new Option(
+        "--query-timeout <ms>",
+        "workspace: how long one SQL statement may run before the process running it is killed (default 5000)",
+      ),
+    )
+    .addOption(
+      new Option("--max-answer-bytes <n>", "workspace: the most bytes one SQL answer may take (default 1048576)"),
+    )
+    .addOption(
+      new Option(
+        "--max-sessions <n>",
+        "with --port: sessions held at once (default 10000; one client may hold a tenth)",
+      ),
+    )
+    .addOption(
+      new Option(
+        "--idle-timeout <duration>",
+        "with --port: end a session idle this long: seconds, or 90s, 15m, 2h (default 30m)",
+      ),
+    );
   for (const option of [...weatherFlags.options, ...gitHubFlags.options, ...authOptions()]) command.addOption(option);
   // Commander's own usage errors (an unknown option, a missing value) exit 2, as ours do.
   command.exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT));
@@ -105,6 +138,7 @@ export function serveCommand(): Command {
         `${stray.flag} applies to the ${stray.servers.join(" and ")} server${stray.servers.length > 1 ? "s" : ""} only`,
       );
     const port = options.port === undefined ? undefined : portNumber(options.port);
+    const limits = httpLimits(options);
     const authorized = checkAuthFlags(options, options.port !== undefined);
     const served = await make(options);
     try {
@@ -114,7 +148,8 @@ export function serveCommand(): Command {
           `mcpkit: warning: --host ${options.host} serves ${EXPOSES[name]} to the network without authentication (see --auth-server)\n`,
         );
       }
-      if (port !== undefined) await serveHttp(served.server, port, options.host, authorized ? options : undefined);
+      if (port !== undefined)
+        await serveHttp(served.server, port, options.host, authorized ? options : undefined, limits);
       else await serveStdio(served.server, name);
     } finally {
       await served.close();
@@ -151,7 +186,28 @@ async function serveStdio(server: McpServer, name: string): Promise<void> {
   process.off("SIGTERM", stop);
 }
 
-async function serveHttp(server: McpServer, port: number, host: string, auth: AuthFlags | undefined): Promise<void> {
+/** --max-sessions and --idle-timeout, checked before anything starts. */
+function httpLimits(options: ServeOptions): HttpLimits {
+  const given =
+    options.maxSessions !== undefined
+      ? "--max-sessions"
+      : options.idleTimeout !== undefined
+        ? "--idle-timeout"
+        : undefined;
+  if (given && options.port === undefined) throw new UsageError(`${given} applies to Streamable HTTP only: add --port`);
+  return {
+    ...(options.maxSessions !== undefined && { maxSessions: positive(options.maxSessions, "--max-sessions") }),
+    ...(options.idleTimeout !== undefined && { idleTimeoutMs: durationMs(options.idleTimeout, "--idle-timeout") }),
+  };
+}
+
+async function serveHttp(
+  server: McpServer,
+  port: number,
+  host: string,
+  auth: AuthFlags | undefined,
+  limits: HttpLimits = {},
+): Promise<void> {
   // DNS-rebinding protection: a local bind answers only to local names; another bind to its own name.
   const local = isLocal(host);
   const allowedHosts = local ? LOCALHOST_NAMES : [host.includes(":") ? `[${host}]` : host, ...LOCALHOST_NAMES];
@@ -181,7 +237,7 @@ async function serveHttp(server: McpServer, port: number, host: string, auth: Au
   const base = listening.url.href.replace(/\/$/, "");
   const resource = auth ? resourceServer(auth, `${base}/mcp`) : undefined;
   metadataPath = resource?.metadataPath;
-  streamable = createStreamableHttpHandler(server, { allowedHosts, ...(resource && { auth: resource }) });
+  streamable = createStreamableHttpHandler(server, { allowedHosts, ...limits, ...(resource && { auth: resource }) });
   // HTTP+SSE (2024-11-05) predates authorization: it is served only when tokens are not required.
   if (!resource) legacy = createSseHandler(server, { allowedHosts, messagesPath: "/messages" });
   process.stderr.write(

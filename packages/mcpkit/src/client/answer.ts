@@ -1,5 +1,5 @@
 import { ErrorCode, McpError, methodNotFound } from "../jsonrpc/errors.js";
-import type { RequestId } from "../jsonrpc/types.js";
+import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import type { ClientCapabilities } from "../protocol/types/capabilities.js";
 import type {
   CreateMessageParams,
@@ -50,6 +50,16 @@ export interface Answerer {
  * with -32601 (basic/lifecycle §Capability Negotiation).
  */
 export async function answerServerRequest(
+  method: string,
+  params: object,
+  ctx: ClientRequestContext,
+  answerer: Answerer,
+): Promise<JsonObject> {
+  // The handlers' typed results go back as JSON: the one step from typed to JSON, here.
+  return (await answerTyped(method, params, ctx, answerer)) as JsonObject;
+}
+
+async function answerTyped(
   method: string,
   // As the server sent them: typed below by the method's specification, unchecked.
   params: object,

@@ -3,9 +3,11 @@ import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcNotification } from "../jsonrpc/types.js";
 import { mergeCapabilities } from "../protocol/capabilities.js";
 import { SKILLS_EXTENSION, type SkillEntry } from "../protocol/skills.js";
+import type { WireTask } from "../protocol/tasks.js";
 import type { ClientCapabilities, ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation, LogLevel } from "../protocol/types/common.js";
 import type {
+  CallToolResult,
   CompleteParams,
   CompleteResult,
   GetPromptResult,
@@ -22,19 +24,31 @@ import type {
 } from "../protocol/types/features.js";
 import type { DiscoverResult, SubscriptionFilter } from "../protocol/types/modern.js";
 import type { Revision } from "../protocol/versions.js";
+import { runChain } from "../session/middleware.js";
 import type { Transport } from "../transports/transport.js";
-import { type Answerer, answerServerRequest } from "./answer.js";
+import { type Answerer, answerServerRequest, type ClientRequestContext } from "./answer.js";
 import { connectEra } from "./connect.js";
 import type { CallOptions, ClientEra, EraHost, ServerDescription } from "./eras/era.js";
 import { type NotificationListener, NotificationListeners } from "./listeners.js";
 import { ClientLists } from "./lists.js";
+import {
+  type ClientFacts,
+  type ClientMiddleware,
+  type ClientMiddlewareContext,
+  type ClientSession,
+  clientMessage,
+  openSession,
+} from "./middleware.js";
 import { type ClientOptions, implementationOf } from "./options.js";
+import { OutputSchemas } from "./output-schemas.js";
 import { getSkill, type LoadedSkill, type LoadSkillOptions, listSkills, loadSkill, type SkillsPeer } from "./skills.js";
 import type { ListenOptions, Subscription, SubscriptionListener } from "./subscription.js";
+import { createdTask, type TaskHost, ToolTask } from "./tasks.js";
 import { checkStructured, type ToolResultOf } from "./typed-result.js";
 
 export type { ClientRequestContext } from "./answer.js";
 export type { CallOptions, ServerDescription } from "./eras/era.js";
+export type { ClientMiddleware, ClientMiddlewareContext } from "./middleware.js";
 export type { ClientOptions } from "./options.js";
 
 const notConnected = () => new Error("The client is not connected: call connect first");
@@ -51,17 +65,26 @@ export class Client {
   private era: ClientEra | undefined;
   private host: EraHost | undefined;
   private roots: Root[];
+  /** Undefined until middleware is installed, so the plain path checks one field and allocates nothing. */
+  private middleware: ClientMiddleware[] | undefined;
+  /** The connection as middleware sees it. */
+  private session: (ClientSession & { end(reason?: Error): void }) | undefined;
   private readonly listeners: NotificationListeners;
+  /** The outputSchemas of listed tools, to check results against (undefined when turned off). */
+  private readonly outputs: OutputSchemas | undefined;
   private readonly lists = new ClientLists(
     (method, params) => this.request(method, params),
     () => this.era,
+    (tools) => this.outputs?.note(tools),
   );
 
   constructor(options: ClientOptions) {
     if (!options.name || !options.version) throw new TypeError("A client needs a name and a version");
     this.options = options;
     this.roots = options.roots ?? [];
+    this.middleware = options.middleware && options.middleware.length > 0 ? [...options.middleware] : undefined;
     this.listeners = new NotificationListeners(options.onError);
+    this.outputs = options.validateToolOutput === false ? undefined : new OutputSchemas(options.onError);
   }
 
   /** The capabilities this client declares (in initialize, or in every request's `_meta`). */
@@ -87,6 +110,9 @@ export class Client {
     if (this.host && !this.host.connection.isClosed) throw new Error("This client is already connected");
     this.era = undefined;
     this.lists.invalidateAll();
+    this.outputs?.forget();
+    // One record per connection (not per call), so middleware added later sees it too.
+    const session = openSession();
     const connected = await connectEra(transport, {
       options: this.options,
       clientInfo: implementationOf(this.options),
@@ -95,11 +121,15 @@ export class Client {
       answerer: () => this.answerer,
       wantsLogs: () => this.listeners.has("notifications/message"),
       invalidateCaches: () => this.lists.invalidateAll(),
-      onRequest: (method, params, ctx) => answerServerRequest(method, params, ctx, this.answerer),
+      onRequest: (method, params, ctx) => this.answer(method, params, ctx),
       onNotification: (notification) => this.onNotification(notification),
       rules: () => this.era?.rules,
-      onClose: (reason) => this.era?.closed(reason),
+      onClose: (reason) => {
+        this.era?.closed(reason);
+        session.end(reason);
+      },
     });
+    this.session = session;
     this.host = connected.host;
     this.era = connected.era;
     return connected.era.describe();
@@ -133,8 +163,61 @@ export class Client {
    * complete, and a lost HTTP stream or a version the server no longer takes is retried once.
    */
   request<T extends object = JsonObject>(method: string, params?: object, options?: CallOptions): Promise<T> {
-    if (!this.era) return Promise.reject(notConnected());
-    return this.era.request<T>(method, params, options);
+    const era = this.era;
+    if (!era) return Promise.reject(notConnected());
+    if (this.middleware === undefined) return era.request<T>(method, params, options);
+    return this.outbound(method, params as JsonObject | undefined, options, (ctx) =>
+      era.request(ctx.method, ctx.params, ctx.options),
+    ) as Promise<object> as Promise<T>;
+  }
+
+  /**
+   * Adds middleware around every call to the server and every request or notification
+   * from it, after those already installed (the first added is the outermost). See
+   * docs/middleware.md.
+   */
+  use(...middleware: ClientMiddleware[]): this {
+    if (middleware.length > 0) this.middleware = [...(this.middleware ?? []), ...middleware];
+    return this;
+  }
+
+  private facts(): ClientFacts {
+    const era = this.era;
+    return {
+      era: era?.kind,
+      revision: era?.protocolVersion,
+      sessionId: this.host?.connection.transport.sessionId,
+      server: era?.serverInfo,
+      transport: this.host?.connection.transport.binding,
+      session: this.session,
+    };
+  }
+
+  private outbound(
+    method: string,
+    params: JsonObject | undefined,
+    options: CallOptions | undefined,
+    terminal: (ctx: ClientMiddlewareContext) => Promise<JsonObject>,
+  ): Promise<JsonObject> {
+    const ctx = clientMessage("request", "outbound", method, params, undefined, options, undefined, this.facts());
+    return runChain(this.middleware ?? [], ctx, terminal);
+  }
+
+  /** A request of the server (or an input request of a modern one), through the middleware. */
+  private answer(method: string, params: JsonObject, rctx: ClientRequestContext): Promise<JsonObject> {
+    if (this.middleware === undefined) return answerServerRequest(method, params, rctx, this.answerer);
+    const ctx = clientMessage(
+      "request",
+      "inbound",
+      method,
+      params,
+      // An input request of a multi round-trip request has a key, not a JSON-RPC id.
+      rctx.inputKey === undefined ? rctx.requestId : undefined,
+      undefined,
+      () => rctx.signal,
+      this.facts(),
+    );
+    return runChain(this.middleware, ctx, (c) => answerServerRequest(c.method, c.params ?? {}, rctx, this.answerer));
   }
 
   private get answerer(): Answerer {
@@ -170,7 +253,9 @@ export class Client {
       cursor === undefined ? undefined : { cursor },
       options,
     );
-    return { ...page, tools: era.acceptTools(page.tools ?? [], false) };
+    const tools = era.acceptTools(page.tools ?? [], false);
+    this.outputs?.note(tools);
+    return { ...page, tools };
   }
 
   /** Every tool, following cursors; cached until the server says the list changed or its ttlMs ran out. */
@@ -179,18 +264,89 @@ export class Client {
   }
 
   /**
-   * Calls a tool (on Streamable HTTP with a 2026-07-28 server, with its `Mcp-Param-*` headers).
-   * With `output` (a Standard Schema for the tool's structuredContent, e.g. the one the server
-   * was written with), the result's structuredContent is checked against it and typed by it.
+   * Calls a tool (on Streamable HTTP with a 2026-07-28 server, with its `Mcp-Param-*`
+   * headers). If the server runs it as a task (a client that declares the Tasks extension),
+   * this waits for the task, answering what it asks, and gives its result. When the client
+   * has listed the tool and it declares an outputSchema, a result that breaks it (no
+   * structuredContent, or content that does not match) is a ToolOutputError (server/tools
+   * §Output Schema); turn that off with `validateToolOutput: false`. With `output` (a
+   * Standard Schema for the tool's structuredContent, e.g. the one the server was written
+   * with), the result's structuredContent is checked against it and typed by it.
    */
   async callTool<S extends StandardSchemaV1 | undefined = undefined>(
     name: string,
     args: Record<string, unknown> = {},
     options?: CallOptions & { output?: S },
   ): Promise<ToolResultOf<S>> {
-    const { output, ...callOptions } = options ?? {};
-    const result = await this.require("tools").callTool(name, args, options && callOptions);
-    return (output ? await checkStructured(name, result, output) : result) as ToolResultOf<S>;
+    const { output, ...rest } = options ?? {};
+    const callOptions = options && rest;
+    const era = this.require("tools");
+    let result: CallToolResult;
+    if (this.middleware === undefined) result = await era.callTool(name, args, callOptions);
+    else {
+      const answer = await this.outbound("tools/call", { name, arguments: args }, callOptions, (ctx) => {
+        const p = ctx.params ?? {};
+        const called = era.callTool(p.name as string, (p.arguments ?? {}) as Record<string, unknown>, ctx.options);
+        return called as unknown as Promise<JsonObject>;
+      });
+      result = answer as unknown as CallToolResult;
+    }
+    const created = options?.asTask || era.kind === "modern" ? createdTask(result as unknown as JsonObject) : undefined;
+    if (created) {
+      result = await this.task(created.taskId, created).result(options?.signal ? { signal: options.signal } : {});
+    }
+    const checked = this.outputs ? await this.outputs.check(name, result) : result;
+    return (output ? await checkStructured(name, checked, output) : checked) as ToolResultOf<S>;
+  }
+
+  /**
+   * Calls a tool and lets the server run it as a task (tasks, docs/tasks.md): resolves
+   * with the task's handle once the server created it, or with the result when the server
+   * answered at once (or cannot run this tool as a task). `ttlMs` asks a 2025-11-25
+   * server to keep the task that long.
+   */
+  async callToolAsTask(
+    name: string,
+    args: Record<string, unknown> = {},
+    options?: CallOptions & { ttlMs?: number },
+  ): Promise<{ task: ToolTask; result?: undefined } | { result: CallToolResult; task?: undefined }> {
+    const era = this.require("tools");
+    const { ttlMs, ...rest } = options ?? {};
+    const asTask = (await this.mayRunAsTask(era, name)) ? { ...(ttlMs !== undefined && { ttlMs }) } : undefined;
+    const result = await era.callTool(name, args, asTask ? { ...rest, asTask } : rest);
+    const created = asTask ? createdTask(result as unknown as JsonObject) : undefined;
+    return created ? { task: this.task(created.taskId, created) } : { result };
+  }
+
+  /** A task by id, to poll, answer, cancel or wait for: one created earlier, by this client or another. */
+  task(taskId: string, seen?: WireTask): ToolTask {
+    this.connected();
+    return new ToolTask(this.taskHost, taskId, seen);
+  }
+
+  /** 2025-11-25: only tools the server lets run as tasks may be asked to (§Tool-Level Negotiation). */
+  private async mayRunAsTask(era: ClientEra, name: string): Promise<boolean> {
+    if (era.kind === "modern") return true;
+    const caps = era.serverCapabilities.tasks as { requests?: { tools?: { call?: unknown } } } | undefined;
+    if (!caps?.requests?.tools?.call) return false;
+    const support = (await this.tools()).find((t) => t.name === name)?.execution?.taskSupport;
+    return support === "optional" || support === "required";
+  }
+
+  private get taskHost(): TaskHost {
+    return {
+      era: this.connected().kind,
+      // On 2026-07-28 every tasks/* request declares the extension.
+      request: (method, params, options) => this.request(method, params, { ...options, asTask: {} }),
+      answer: (key, request, signal) =>
+        answerServerRequest(
+          request.method,
+          (request.params ?? {}) as JsonObject,
+          { signal: signal ?? new AbortController().signal, requestId: key, inputKey: key },
+          this.answerer,
+        ),
+      on: (method, listener) => this.on(method, (params) => listener(params)),
+    };
   }
 
   listResources(cursor?: string, options?: CallOptions): Promise<ListResourcesResult> {
@@ -322,6 +478,28 @@ export class Client {
   }
 
   private onNotification(notification: JsonRpcNotification): void {
+    if (this.middleware === undefined) {
+      this.deliver(notification);
+      return;
+    }
+    const ctx = clientMessage(
+      "notification",
+      "inbound",
+      notification.method,
+      notification.params,
+      undefined,
+      undefined,
+      undefined,
+      this.facts(),
+    );
+    runChain(this.middleware, ctx, (c) => {
+      this.deliver(c.params === notification.params ? notification : { ...notification, params: c.params });
+      return Promise.resolve({});
+    }).catch((error: unknown) => this.options.onError?.(error));
+  }
+
+  private deliver(notification: JsonRpcNotification): void {
+    if (notification.method === "notifications/tools/list_changed") this.outputs?.forget();
     this.listeners.guard(() => this.era?.route(notification));
     this.lists.noteChange(notification);
     this.listeners.deliver(notification);

@@ -1,9 +1,8 @@
-import type { JsonObject, JsonRpcNotification } from "../jsonrpc/types.js";
+import type { JsonRpcNotification } from "../jsonrpc/types.js";
 import type { RevisionRules } from "../protocol/revisions.js";
 import { LATEST_LEGACY_REVISION } from "../protocol/versions.js";
 import { Connection } from "../session/connection.js";
 import type { Transport } from "../transports/transport.js";
-import type { ClientRequestContext } from "./answer.js";
 import { detectEra } from "./eras/detect.js";
 import { envelopeFor, withEnvelope } from "./eras/envelope.js";
 import type { ClientEra, EraHost } from "./eras/era.js";
@@ -14,7 +13,6 @@ const DEFAULT_DISCOVER_TIMEOUT_MS = 3000;
 
 /** What the Client hands over to connect: its side of EraHost, and where incoming traffic goes. */
 export interface ConnectParts extends Omit<EraHost, "connection" | "http"> {
-  onRequest(method: string, params: JsonObject, ctx: ClientRequestContext): Promise<object>;
   onNotification(notification: JsonRpcNotification): void;
   /** The rules of the era once known (batches, the id of unreadable errors). */
   rules(): RevisionRules | undefined;

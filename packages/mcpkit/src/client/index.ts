@@ -5,6 +5,7 @@ export {
   type SkillFrontmatter,
   type SkillResource,
 } from "../protocol/skills.js";
+export { TASKS_EXTENSION, type TaskStatus, type WireTask } from "../protocol/tasks.js";
 export type {
   CacheHints,
   DiscoverResult,
@@ -17,9 +18,13 @@ export type { ClientHandlers, ClientRequestContext } from "./answer.js";
 export {
   type CallOptions,
   Client,
+  type ClientMiddleware,
+  type ClientMiddlewareContext,
   type ClientOptions,
   type ServerDescription,
 } from "./client.js";
+export { ToolOutputError } from "./output-schemas.js";
 export { type LoadedSkill, type LoadSkillOptions, type SkillRefusal, SkillVerificationError } from "./skills.js";
 export type { ListenOptions, Subscription, SubscriptionEnd, SubscriptionListener } from "./subscription.js";
+export { type TaskResultOptions, ToolTask, type WatchOptions } from "./tasks.js";
 export type { ToolResultOf } from "./typed-result.js";

@@ -23,12 +23,15 @@ export class ClientLists {
   constructor(
     request: (method: string, params: JsonObject | undefined) => Promise<JsonObject>,
     era: () => ClientEra | undefined,
+    onTools?: (tools: Tool[]) => void,
   ) {
     const all = <T>(method: string, key: string) => listAll<T>(request, method, key, era()?.listsExpire ?? false);
     this.tools = new ListCache<Tool>(async (): Promise<ListFetch<Tool>> => {
       const fetched = await all<Tool>("tools/list", "tools");
       // On HTTP, without the tools whose x-mcp-header annotations are invalid.
-      return { items: era()?.acceptTools(fetched.items, true) ?? fetched.items, freshUntil: fetched.freshUntil };
+      const items = era()?.acceptTools(fetched.items, true) ?? fetched.items;
+      onTools?.(items);
+      return { items, freshUntil: fetched.freshUntil };
     });
     this.prompts = new ListCache(() => all<Prompt>("prompts/list", "prompts"));
     this.resources = new ListCache(() => all<Resource>("resources/list", "resources"));

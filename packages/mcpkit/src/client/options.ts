@@ -3,6 +3,7 @@ import type { Implementation } from "../protocol/types/common.js";
 import type { Root } from "../protocol/types/features.js";
 import type { Revision } from "../protocol/versions.js";
 import type { ClientHandlers } from "./answer.js";
+import type { ClientMiddleware } from "./middleware.js";
 
 export interface ClientOptions extends Implementation, ClientHandlers {
   /** Capabilities beyond those implied by the handlers (e.g. sampling.tools, elicitation.url). */
@@ -25,6 +26,16 @@ export interface ClientOptions extends Implementation, ClientHandlers {
   discoverTimeoutMs?: number;
   /** The most input-required rounds one call may take (basic/patterns/mrtr; default 16). */
   maxInputRounds?: number;
+  /**
+   * Check each tool result against the tool's outputSchema, as listed by tools/list
+   * (default true): a result that breaks it is a ToolOutputError.
+   */
+  validateToolOutput?: boolean;
+  /**
+   * Middleware around every call to the server and every request or notification from it,
+   * outermost first (add more with `client.use`). See docs/middleware.md.
+   */
+  middleware?: readonly ClientMiddleware[];
   /** Failures the client cannot hand to a caller (a handler threw, a stray error), and warnings. */
   onError?: (error: unknown) => void;
 }

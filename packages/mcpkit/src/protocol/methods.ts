@@ -14,10 +14,14 @@ export const INPUT_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompt
  * transports/streamable-http §Standard Request Headers: the methods whose target goes in
  * the `Mcp-Name` header, and the parameter it is read from.
  */
-export const NAMED_METHODS: Readonly<Record<string, "name" | "uri">> = {
+export const NAMED_METHODS: Readonly<Record<string, "name" | "uri" | "taskId">> = {
   "tools/call": "name",
   "prompts/get": "name",
   "resources/read": "uri",
+  // The Tasks extension §Streamable HTTP: Routing Headers.
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
 };
 
 /** The value `Mcp-Name` mirrors for a request, when its method has one. */

@@ -42,6 +42,12 @@ export interface RevisionRules {
   readonly unreadableIdNull: boolean;
   /** A modern revision: per-request `_meta` instead of a handshake, `resultType` on results (2026-07-28). */
   readonly modern: boolean;
+  /**
+   * Which tasks wire the revision speaks: 2025-11-25's utility ("legacy": a `task` param,
+   * tasks/result and tasks/list), the 2026-07-28 extension ("extension": server-directed,
+   * tasks/update, results inlined), or none.
+   */
+  readonly tasks: "legacy" | "extension" | undefined;
 }
 
 const base2024 = [
@@ -99,11 +105,20 @@ const extensionMethods = [
   "resources/directory/read",
 ];
 
+// basic/utilities/tasks (2025-11-25) and the Tasks extension (2026-07-28), which dropped
+// tasks/result and tasks/list and added tasks/update.
+const TASK_METHODS = {
+  legacy: ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel", "notifications/tasks/status"],
+  extension: ["tasks/get", "tasks/update", "tasks/cancel", "notifications/tasks"],
+} as const;
+
 function rules(revision: Revision): RevisionRules {
   const modern = isModernRevision(revision);
   const methods = new Set([...(modern ? modernMethods : base2024), ...extensionMethods]);
   if (!modern && atLeast(revision, "2025-06-18")) methods.add("elicitation/create");
   if (revision === "2025-11-25") methods.add("notifications/elicitation/complete");
+  const tasks = modern ? "extension" : revision === "2025-11-25" ? "legacy" : undefined;
+  if (tasks) for (const method of TASK_METHODS[tasks]) methods.add(method);
   const contentTypes = new Set(["text", "image", "resource"]);
   if (atLeast(revision, "2025-03-26")) contentTypes.add("audio");
   if (atLeast(revision, "2025-06-18")) contentTypes.add("resource_link");
@@ -126,6 +141,7 @@ function rules(revision: Revision): RevisionRules {
     completionContext: atLeast(revision, "2025-06-18"),
     unreadableIdNull: !atLeast(revision, "2025-11-25"),
     modern,
+    tasks,
   };
 }
 

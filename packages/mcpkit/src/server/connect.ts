@@ -22,7 +22,12 @@ class DualEra implements ConnectionOptions {
   onRequest(inbound: InboundRequest): JsonObject | Promise<JsonObject> {
     if (eraOf(inbound.params) === "legacy") return this.session.onRequest(inbound);
     // The connection is shared, so the session's channel carries the request's notifications.
-    return serveModern(this.server, inbound, (method, params) => this.session.notify(method, params, inbound.id));
+    return serveModern(
+      this.server,
+      inbound,
+      (method, params) => this.session.notify(method, params, inbound.id),
+      this.session.binding,
+    );
   }
 
   onNotification(notification: JsonRpcNotification, info: MessageInfo | undefined): void {

@@ -85,4 +85,19 @@ export interface Context {
    * False where the transport cannot (stdio, or HTTP without an event store).
    */
   closeStream(retryMs?: number): boolean;
+  /**
+   * The task this call runs as (tasks, docs/tasks.md), once it is one. While it is, the
+   * handler's requests to the client wait in the task (input_required) for the client to
+   * answer, even after it disconnected, and `signal` is aborted when the task is cancelled.
+   */
+  readonly task: { readonly id: string } | undefined;
+  /**
+   * For tools declared with `task: { startsAt: "handler" }`: turns the call into a task
+   * now (the client gets the task and polls it) and resolves once it is stored. Input
+   * gathered before this used the request itself. Does nothing when the call cannot
+   * run as a task (the client does not support tasks) or already is one.
+   */
+  startTask(): Promise<void>;
+  /** The task's status message (what the client shows while it waits); nothing outside a task. */
+  status(message: string): void;
 }

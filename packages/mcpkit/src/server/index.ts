@@ -1,5 +1,6 @@
 export * from "../content.js";
 export { SKILLS_EXTENSION, type SkillEntry } from "../protocol/skills.js";
+export { TASKS_EXTENSION, type TaskStatus, type TaskSupport, type WireTask } from "../protocol/tasks.js";
 export type {
   Context,
   ElicitFormRequest,
@@ -9,6 +10,7 @@ export type {
 } from "./context.js";
 export { ClientRequestError } from "./dispatch/request-context.js";
 export { type EventBus, InMemoryEventBus, type ListKind, type ServerEvent } from "./events.js";
+export type { ServerMiddleware, ServerMiddlewareContext } from "./middleware/context.js";
 export type { CacheHint, CachingOptions, ServerOptions } from "./options.js";
 export type { Completer, CompletionContext } from "./registry/completion.js";
 export { MAX_COMPLETION_VALUES } from "./registry/completion.js";
@@ -33,3 +35,5 @@ export { readSkillDirectory } from "./registry/skill-directory.js";
 export type { ToolArgs, ToolConfig, ToolErrorResult, ToolHandler, ToolReturn } from "./registry/tool.js";
 export { createServer, type Handle, McpServer } from "./server.js";
 export type { ServerSession, SessionOptions } from "./session.js";
+export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from "./tasks/memory-store.js";
+export type { TaskPage, TaskPatch, TaskRecord, TaskStore } from "./tasks/store.js";

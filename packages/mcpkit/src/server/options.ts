@@ -4,7 +4,9 @@ import type { Implementation } from "../protocol/types/common.js";
 import type { CacheHints } from "../protocol/types/modern.js";
 import type { Revision } from "../protocol/versions.js";
 import type { EventBus } from "./events.js";
+import type { ServerMiddleware } from "./middleware/context.js";
 import type { ServerSession } from "./session.js";
+import type { TaskServerOptions } from "./tasks/settings.js";
 
 /** server/utilities/caching (2026-07-28): how long a result stays fresh, and who may share it. */
 export interface CacheHint {
@@ -61,6 +63,13 @@ export interface ServerOptions extends Implementation {
    * listed nor usable).
    */
   scopePolicy?: "step-up" | "hide";
+  /** Tasks (tools declared with `task`): the store, TTL and polling interval. See docs/tasks.md. */
+  tasks?: TaskServerOptions;
+  /**
+   * Middleware around every request and notification from a client, outermost first
+   * (add more with `server.use`). See docs/middleware.md.
+   */
+  middleware?: readonly ServerMiddleware[];
   /** Unexpected failures inside handlers (default: printed to stderr). Peers only see "Internal error". */
   onError?: (error: unknown) => void;
 }

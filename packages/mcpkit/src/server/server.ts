@@ -1,5 +1,6 @@
 import { mergeCapabilities } from "../protocol/capabilities.js";
 import { SKILL_FILE, SKILLS_EXTENSION } from "../protocol/skills.js";
+import { TASKS_EXTENSION } from "../protocol/tasks.js";
 import type { ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation } from "../protocol/types/common.js";
 import { REVISIONS, type Revision } from "../protocol/versions.js";
@@ -9,6 +10,7 @@ import { serveConnection } from "./connect.js";
 import type { LegacySession, SessionHost } from "./eras/legacy.js";
 import { makeKey } from "./eras/modern/request-state.js";
 import { type EventBus, InMemoryEventBus, type ListKind } from "./events.js";
+import type { ServerMiddleware } from "./middleware/context.js";
 import type { ServerOptions } from "./options.js";
 import { FeatureSet } from "./registry/feature-set.js";
 import {
@@ -31,6 +33,8 @@ import {
 import { type SkillConfig, type SkillDefinition, skillDefinition } from "./registry/skill.js";
 import { type ToolConfig, type ToolEntry, type ToolHandler, toolEntry } from "./registry/tool.js";
 import type { ServerSession, SessionOptions } from "./session.js";
+import { InMemoryTaskStore } from "./tasks/memory-store.js";
+import type { TaskSettings } from "./tasks/settings.js";
 
 export type { ListKind } from "./events.js";
 export type { ServerOptions } from "./options.js";
@@ -68,11 +72,14 @@ export class McpServer implements SessionHost {
   readonly events: EventBus;
   /** Signs multi round-trip request state (see ServerOptions.requestStateKey). */
   readonly requestStateKey: Buffer;
+  /** Undefined until middleware is installed, so the plain path checks one field and allocates nothing. */
+  middleware: ServerMiddleware[] | undefined;
   private readonly sessionList = new Set<LegacySession>();
   private busSubscription: (() => void) | undefined;
   private capabilityCache: ServerCapabilities | undefined;
   private readonly closers = new Set<() => void>();
   private readonly pendingChanges = new Set<ListKind>();
+  private tasksSettings: TaskSettings | undefined;
 
   constructor(options: ServerOptions) {
     const { name, version, title, description, icons, websiteUrl } = options;
@@ -92,6 +99,7 @@ export class McpServer implements SessionHost {
     this.onError = options.onError ?? defaultOnError;
     this.events = options.eventBus ?? new InMemoryEventBus({ onError: (error) => this.onError(error) });
     this.requestStateKey = makeKey(options.requestStateKey);
+    this.middleware = options.middleware && options.middleware.length > 0 ? [...options.middleware] : undefined;
     this.tools = new FeatureSet(() => this.listChanged("tools"));
     this.resources = new FeatureSet(() => this.listChanged("resources"));
     this.templates = new FeatureSet(() => this.listChanged("resources"));
@@ -100,6 +108,16 @@ export class McpServer implements SessionHost {
     this.skills = new FeatureSet(() => {
       this.capabilityCache = undefined;
     });
+  }
+
+  /**
+   * Adds middleware around every request and notification from a client, after those
+   * already installed (the first added is the outermost). Applies to messages that
+   * arrive from now on, on every session. See docs/middleware.md.
+   */
+  use(...middleware: ServerMiddleware[]): this {
+    if (middleware.length > 0) this.middleware = [...(this.middleware ?? []), ...middleware];
+    return this;
   }
 
   /** A tool without an `output` schema: the handler returns a string or a result. */
@@ -120,6 +138,22 @@ export class McpServer implements SessionHost {
     handler: ToolHandler<unknown, unknown>,
   ): Handle {
     return this.register(this.tools, toolEntry(name, config, handler), "Tool");
+  }
+
+  /** Where tasks are kept, and their defaults (ServerOptions.tasks); the store is made on first use. */
+  get taskSettings(): TaskSettings {
+    if (!this.tasksSettings) {
+      const o = this.options.tasks ?? {};
+      const now = o.now ?? Date.now;
+      this.tasksSettings = {
+        store: o.store ?? new InMemoryTaskStore({ now }),
+        ttlMs: o.ttlMs === undefined ? 3_600_000 : o.ttlMs,
+        maxTtlMs: o.maxTtlMs ?? 86_400_000,
+        pollIntervalMs: o.pollIntervalMs ?? 1000,
+        now,
+      };
+    }
+    return this.tasksSettings;
   }
 
   resource(uri: string, config: ResourceConfig, read: ReadHandler): Handle {
@@ -217,6 +251,7 @@ export class McpServer implements SessionHost {
     if (this.prompts.size > 0) caps.prompts = { listChanged: true };
     if (this.prompts.size > 0 || this.templates.size > 0) caps.completions = {};
     if (this.skills.enabled().length > 0) caps.extensions = { [SKILLS_EXTENSION]: { directoryRead: true } };
+    if (this.tools.enabled().some((tool) => tool.task)) caps.extensions = { ...caps.extensions, [TASKS_EXTENSION]: {} };
     return mergeCapabilities(caps, this.options.capabilities);
   }
 

@@ -72,6 +72,7 @@ export class Connection {
     }
     const message: JsonRpcRequest =
       sent === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: sent };
+    options?.onRequestId?.(id);
     const response = new Promise<JsonObject>((resolve, reject) => {
       const entry = new OutboundRequest(method, options, resolve, reject);
       this.pending ??= new Map();
@@ -265,6 +266,7 @@ export class Connection {
     if (!inbound || inbound.method === "initialize") return;
     const reason = typeof params?.reason === "string" ? params.reason : "Cancelled by the peer";
     inbound.cancel(abortError(reason));
+    this.transport.unanswered?.(id);
   }
 
   private receiveProgress(params: JsonObject | undefined): void {

@@ -26,6 +26,11 @@ export interface RequestOptions {
   /** Extra transport headers for this request (HTTP `Mcp-Param-*`). */
   headers?: Record<string, string>;
   /**
+   * Told the JSON-RPC id each time the request is sent (a 2026-07-28 call that takes
+   * several rounds, or is retried, is sent with a new id each time). For tracing.
+   */
+  onRequestId?: (id: RequestId) => void;
+  /**
    * Names a server-to-client request inside a multi round-trip request (2026-07-28 MRTR):
    * the key of its entry in `inputRequests` and `inputResponses`.
    */

@@ -30,6 +30,12 @@ export interface Transport {
    * response or notification belongs to, so HTTP can write it to that request's stream.
    */
   send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): void;
+  /**
+   * Told that a request it delivered will get no response: the peer cancelled it
+   * (basic/utilities/cancellation). A transport that holds a stream open for the answer
+   * ends it, so that nothing waits for a response that will never come.
+   */
+  unanswered?(requestId: RequestId): void;
   /** Closes the transport; the sink's `close` is called once it is closed. */
   close(): Promise<void>;
   /** Set by transports that carry a session identifier (Streamable HTTP). */

@@ -21,12 +21,20 @@ Actions (default: info):
   complete resource TEMPLATE ARG=PARTIAL [OTHER=VALUE…]
                                        completions for an argument
   watch [URI…]                         print notifications as they arrive, until Ctrl+C
+  task ID [wait|status|cancel]         come back to a task: wait for its result (default),
+                                       show its state, or cancel it
+
+Tasks: a tool the server may run as a task shows each state on stderr as it goes; with
+--detach the task id is printed and mcpkit call returns at once. Ctrl+C leaves a task
+running on the server; \`task ID\` re-attaches.
 
 Examples:
   $ mcpkit call http://127.0.0.1:3000/mcp tools
   $ mcpkit call http://127.0.0.1:3000/mcp add a=1 b=2
   $ mcpkit call echo message=hi -- npx -y @modelcontextprotocol/server-everything stdio
   $ mcpkit call -- npx -y @modelcontextprotocol/server-everything stdio call echo message=hi
+  $ mcpkit call --detach http://127.0.0.1:3000/mcp slow_compute seconds=60
+  $ mcpkit call http://127.0.0.1:3000/mcp task 786512e2-9e0d-44bd-8f29-789f320fe840
   $ mcpkit call --json get-sum '{"a": 1, "b": 2}' -- npx -y @modelcontextprotocol/server-everything stdio
 
 Exit codes:
@@ -47,6 +55,7 @@ export function callCommand(): Command {
       )
       .argument("[words...]", "the server (a URL, or a command after --), then a tool and its arguments, or an action")
       .option("--json", "print results as JSON, for scripts")
+      .option("--detach", "start a tool call as a task and print its id instead of waiting (HTTP servers)")
       .option("-H, --header <header>", 'an HTTP header for every request, "Name: value" (repeatable)', collect)
       .option(
         "-e, --env <KEY[=VALUE]>",

@@ -12,6 +12,7 @@ export const ACTION_NAMES = [
   "prompt",
   "complete",
   "watch",
+  "task",
 ] as const;
 
 export type ActionName = (typeof ACTION_NAMES)[number];

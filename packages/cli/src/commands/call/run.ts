@@ -7,7 +7,7 @@ import { elicitAtTerminal } from "./elicit.js";
 import { EXIT, type ExitCode, exitCodeFor, UsageError } from "./exit-codes.js";
 import { formatLog } from "./format/log.js";
 import { onInterrupt } from "./interrupt.js";
-import { parseInvocation } from "./invocation.js";
+import { parseInvocation, type Target } from "./invocation.js";
 import { createOutput, type Output } from "./output.js";
 import { progressBar } from "./progress.js";
 import { report } from "./report.js";
@@ -19,6 +19,7 @@ export interface CallCommandOptions extends ConnectOptions {
   /** False with --no-interactive. */
   interactive: boolean;
   logLevel?: string;
+  detach?: boolean;
 }
 
 /** How long a failed connection waits for the rest of a stdio server's stderr. */
@@ -46,6 +47,10 @@ export async function runCall(words: string[], dashed: number, options: CallComm
   try {
     const invocation = parseInvocation(words, dashed);
     const runner = ACTIONS[invocation.action](invocation.args);
+    if (options.detach && invocation.target.kind === "stdio")
+      throw new UsageError("--detach needs a server over HTTP: a stdio server stops when mcpkit call exits");
+    if (options.detach && invocation.action !== "call")
+      throw new UsageError("--detach applies to a tool call: mcpkit call --detach URL TOOL key=value…");
     const level = logLevelOf(options.logLevel);
     const interactive = options.interactive && canAsk();
     client = new Client({
@@ -71,6 +76,8 @@ export async function runCall(words: string[], dashed: number, options: CallComm
       signal: interrupt.signal,
       onprogress: progress ? (p) => progress.update(p) : undefined,
       endProgress: () => progress?.clear(),
+      detach: options.detach === true,
+      target: targetText(invocation.target),
     });
   } catch (error) {
     progress?.clear();
@@ -99,6 +106,10 @@ function answerers(progress: ReturnType<typeof progressBar>, out: Output): Parti
     sampling: sampleAtTerminal(ask, out.ce),
     capabilities: { elicitation: { url: {} } },
   };
+}
+
+function targetText(target: Target): string {
+  return target.kind === "http" ? target.url.href : `-- ${[target.command, ...target.args].join(" ")}`;
 }
 
 function logLevelOf(value: string | undefined): LogLevel | undefined {

@@ -3,6 +3,7 @@ import { registerModernFixtures } from "./modern.js";
 import { registerPrompts } from "./prompts.js";
 import { registerResources } from "./resources.js";
 import { registerSkills } from "./skills.js";
+import { registerTaskFixtures } from "./tasks.js";
 import { registerTools } from "./tools.js";
 
 /**
@@ -32,5 +33,6 @@ export function createEverythingServer(options: Partial<ServerOptions> = {}): Mc
   registerPrompts(server);
   registerModernFixtures(server);
   registerSkills(server);
+  registerTaskFixtures(server);
   return server;
 }

@@ -36,9 +36,11 @@ export function registerCodePrompts(server: McpServer, deps: { scope: RootScope;
     async ({ file_path = "", focus }, ctx) => {
       try {
         const target = await guardPath(await deps.scope.areas(ctx), file_path);
-        const bytes = await readRegularFile(target.real, file_path, deps.maxReadBytes).catch((error: unknown) => {
-          throw fsError(error, file_path);
-        });
+        const bytes = await readRegularFile([target.area], target.real, file_path, deps.maxReadBytes).catch(
+          (error: unknown) => {
+            throw fsError(error, file_path);
+          },
+        );
         const contents = fileContents(target.real, bytes);
         if (!("text" in contents)) throw new WorkspaceError(`${file_path} is not a text file (${contents.mimeType})`);
         const shown = displayPath(target.area, target.real);

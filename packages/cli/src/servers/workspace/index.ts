@@ -14,6 +14,7 @@ import { findRepos } from "./git/repos.js";
 import { registerGitResources } from "./git/resources.js";
 import { registerGitTools } from "./git/tools.js";
 import {
+  DEFAULT_MAX_ANSWER_BYTES,
   DEFAULT_MAX_READ_BYTES,
   DEFAULT_MAX_WATCHED_DIRECTORIES,
   DEFAULT_QUERY_TIMEOUT_MS,
@@ -23,11 +24,21 @@ import { registerPrompts } from "./prompts.js";
 import { configuredAreas } from "./roots/area.js";
 import { createRootScope } from "./roots/client-roots.js";
 import { openDatabase } from "./sqlite/database.js";
-import { sqliteUnavailable } from "./sqlite/native.js";
+import type { SqlEngine } from "./sqlite/engine.js";
+import { loadSqlite } from "./sqlite/native.js";
 import { registerSqlResources } from "./sqlite/resources.js";
 import { registerSqlTools } from "./sqlite/tools.js";
 
 export type { WorkspaceOptions } from "./options.js";
+
+/** Stands in for the database when better-sqlite3 cannot be loaded: every request answers why. */
+const unavailableEngine = (why: string): SqlEngine => ({
+  label: "the database (unavailable: see the error)",
+  file: "",
+  writable: false,
+  run: () => Promise.reject(new WorkspaceError(why)),
+  close: async () => {},
+});
 
 export interface Workspace {
   server: McpServer;
@@ -49,15 +60,18 @@ export async function createWorkspaceServer(options: WorkspaceOptions = {}): Pro
   const areas = await configuredAreas(options.roots?.length ? options.roots : [process.cwd()]);
   const repos = await findRepos(areas);
   const scope = createRootScope(areas);
-  const noSqlite = sqliteUnavailable();
+  const sqlite = await loadSqlite();
+  const noSqlite = typeof sqlite === "string" ? sqlite : undefined;
   if (noSqlite && options.db !== undefined) throw new WorkspaceError(`--db ${options.db}: ${noSqlite}`);
-  const engine = noSqlite
-    ? undefined
-    : openDatabase({
-        ...(options.db !== undefined && { db: options.db }),
-        allowWrite,
-        queryTimeoutMs: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
-      });
+  const engine =
+    typeof sqlite === "string"
+      ? undefined
+      : openDatabase(sqlite, {
+          ...(options.db !== undefined && { db: options.db }),
+          allowWrite,
+          queryTimeoutMs: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
+          maxAnswerBytes: options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
+        });
 
   const server = createServer({
     name: "mcpkit-workspace",
@@ -71,7 +85,7 @@ export async function createWorkspaceServer(options: WorkspaceOptions = {}): Pro
         : "The server is read-only: it was started without --allow-write.",
       engine
         ? `SQLite: ${engine.label}; list_tables, describe_table, read_query (read-only, enforced by the engine).`
-        : "",
+        : `${noSqlite}.`,
       repos.length > 0
         ? `Git (read-only): ${repos.map((r) => r.name).join(", ")}; git_status, git_log, git_diff, git_branches and git:// resources.`
         : "",
@@ -95,6 +109,9 @@ export async function createWorkspaceServer(options: WorkspaceOptions = {}): Pro
   if (engine) {
     registerSqlTools(server, engine);
     registerSqlResources(server, engine);
+  } else {
+    // The tools are there, and say why they cannot work; the rest of the server serves on.
+    registerSqlTools(server, unavailableEngine(noSqlite ?? "SQLite is unavailable"));
   }
   if (repos.length > 0) {
     registerGitTools(server, repos, scope);

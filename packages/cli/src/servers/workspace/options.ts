@@ -8,14 +8,20 @@ export interface WorkspaceOptions {
   allowWrite?: boolean;
   /** The largest file a read returns, bytes (default 1 MiB). */
   maxReadBytes?: number;
-  /** How long one SQL statement may run before it is stopped, ms (default 5000). */
+  /**
+   * How long one SQL statement may run, ms (default 5000): then the process running it is
+   * killed, so the statement stops and its CPU is freed.
+   */
   queryTimeoutMs?: number;
+  /** The most bytes one SQL answer may take; past it rows are left out and long values cut, saying so (default 1 MiB). */
+  maxAnswerBytes?: number;
   /** How many directories are watched for resource subscriptions (default 1000). */
   maxWatchedDirectories?: number;
 }
 
 export const DEFAULT_MAX_READ_BYTES = 1024 * 1024;
 export const DEFAULT_QUERY_TIMEOUT_MS = 5000;
+export const DEFAULT_MAX_ANSWER_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_WATCHED_DIRECTORIES = 1000;
 
 /**

@@ -8,7 +8,7 @@ import type { DiscoverResult, SubscriptionFilter } from "../../protocol/types/mo
 import type { Revision } from "../../protocol/versions.js";
 import type { Connection } from "../../session/connection.js";
 import type { RequestOptions } from "../../session/options.js";
-import type { Answerer } from "../answer.js";
+import type { Answerer, ClientRequestContext } from "../answer.js";
 import type { ListCache } from "../list-cache.js";
 import type { ClientOptions } from "../options.js";
 import type { ListenOptions, Subscription, SubscriptionListener } from "../subscription.js";
@@ -20,6 +20,11 @@ export interface CallOptions extends RequestOptions {
    * `tracestate`, `baggage`; basic/index §OpenTelemetry trace context).
    */
   meta?: Record<string, unknown>;
+  /**
+   * tools/call only: let the server run the call as a task (2026-07-28: declares the
+   * Tasks extension on this request; 2025-11-25: sends `task`, with `ttl` when given).
+   */
+  asTask?: { ttlMs?: number };
 }
 
 /** What connect() learned: the InitializeResult of a handshake, or its equivalent from server/discover. */
@@ -79,6 +84,8 @@ export interface EraHost {
   capabilities(modern: boolean): ClientCapabilities;
   /** The handlers and declarations that answer server requests. */
   answerer(): Answerer;
+  /** Answers a request of the server (or an input request of a modern one), through the client's middleware. */
+  onRequest(method: string, params: JsonObject, ctx: ClientRequestContext): Promise<JsonObject>;
   /** Whether someone listens for notifications/message (then a modern request asks for logs). */
   wantsLogs(): boolean;
   /** Forget every cached list (a new session may see different ones). */

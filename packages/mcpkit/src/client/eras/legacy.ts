@@ -134,7 +134,10 @@ export class LegacyEra implements ClientEra {
   }
 
   async callTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult> {
-    return this.request<CallToolResult>("tools/call", { name, arguments: args }, options);
+    const params: JsonObject = { name, arguments: args };
+    // basic/utilities/tasks §Creating Tasks: a task-augmented request carries `task`.
+    if (options?.asTask) params.task = options.asTask.ttlMs === undefined ? {} : { ttl: options.asTask.ttlMs };
+    return this.request<CallToolResult>("tools/call", params, options);
   }
 
   acceptTools(tools: Tool[], _whole: boolean): Tool[] {

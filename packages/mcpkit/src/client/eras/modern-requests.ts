@@ -1,12 +1,13 @@
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import { META } from "../../protocol/meta.js";
+import { TASKS_EXTENSION } from "../../protocol/tasks.js";
 import type { Implementation } from "../../protocol/types/common.js";
 import type { InputRequest } from "../../protocol/types/modern.js";
 import { isModernRevision, type ModernRevision, type Revision } from "../../protocol/versions.js";
 import type { Connection } from "../../session/connection.js";
 import type { SentRequest } from "../../session/options.js";
-import { type Answerer, answerServerRequest, type ClientRequestContext } from "../answer.js";
+import type { ClientRequestContext } from "../answer.js";
 import { chooseVersion, supportedFrom } from "./detect.js";
 import { type Envelope, withEnvelope } from "./envelope.js";
 import type { CallOptions } from "./era.js";
@@ -17,8 +18,8 @@ export interface ModernHost {
   readonly connection: Connection;
   /** The per-request protocol fields for `version`. */
   envelope(version: string): Envelope;
-  /** The handlers and declarations that answer input requests. */
-  answerer(): Answerer;
+  /** Answers one input request (the client's handlers, through its middleware). */
+  answer(method: string, params: JsonObject, ctx: ClientRequestContext): Promise<JsonObject>;
   maxRounds: number;
   /** The revision the user insists on, if any: a retry never picks another. */
   forced: Revision | undefined;
@@ -51,6 +52,10 @@ export class ModernRequests {
     options?: CallOptions,
   ): Promise<R> {
     const signal = options?.signal;
+    const acceptsTask =
+      method === "tools/call" &&
+      (options?.asTask !== undefined ||
+        this.host.envelope(this.version).capabilities.extensions?.[TASKS_EXTENSION] !== undefined);
     // The result of the last round is the method's result: typed as the caller names it (see Connection.request).
     return untilComplete(
       method,
@@ -58,12 +63,19 @@ export class ModernRequests {
       (attempt) => this.attempt(method, attempt, options),
       (key, request) => this.answerInput(key, request, signal),
       this.host.maxRounds,
+      acceptsTask,
     ) as Promise<object> as Promise<R>;
   }
 
   /** Sends one request as it is (no retries) and tells its JSON-RPC id. */
   sendOnce(method: string, params: JsonObject, options?: CallOptions): SentRequest {
-    const sent = withEnvelope(params, this.host.envelope(this.version), options?.meta);
+    let envelope = this.host.envelope(this.version);
+    if (options?.asTask) {
+      // The Tasks extension: declared on this request, the server may answer with a task.
+      const caps = envelope.capabilities;
+      envelope = { ...envelope, capabilities: { ...caps, extensions: { ...caps.extensions, [TASKS_EXTENSION]: {} } } };
+    }
+    const sent = withEnvelope(params, envelope, options?.meta);
     return this.host.connection.sendRequest(method, sent, options);
   }
 
@@ -111,8 +123,7 @@ export class ModernRequests {
   private async answerInput(key: string, request: InputRequest, signal: AbortSignal | undefined): Promise<JsonObject> {
     const ctx: ClientRequestContext = { signal: signal ?? NEVER, requestId: key, inputKey: key };
     try {
-      // The answer goes back as JSON in inputResponses.
-      return (await answerServerRequest(request.method, request.params ?? {}, ctx, this.host.answerer())) as JsonObject;
+      return await this.host.answer(request.method, request.params ?? {}, ctx);
     } catch (error) {
       if (!(error instanceof McpError) || error.code !== ErrorCode.MethodNotFound) throw error;
       // basic/patterns/mrtr §Server Requirements: servers MUST NOT ask for what the client

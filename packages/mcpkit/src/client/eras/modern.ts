@@ -43,7 +43,7 @@ export class ModernEra implements ClientEra {
       {
         connection: host.connection,
         envelope: (v) => envelopeFor(host, v, this.logLevel),
-        answerer: () => host.answerer(),
+        answer: (method, params, ctx) => host.onRequest(method, params, ctx),
         maxRounds: host.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
         forced: host.options.protocolVersion,
       },

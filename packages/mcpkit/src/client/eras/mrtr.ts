@@ -22,12 +22,15 @@ export async function untilComplete(
   send: (params: JsonObject) => Promise<JsonObject>,
   answer: (key: string, request: InputRequest) => Promise<JsonObject>,
   maxRounds = DEFAULT_MAX_INPUT_ROUNDS,
+  acceptsTask = false,
 ): Promise<JsonObject> {
   let attempt = params;
   for (let round = 1; ; round++) {
     const result = await send(attempt);
     const type = result.resultType;
     if (type === undefined || type === "complete") return result;
+    // The Tasks extension: a tools/call that declared it may be answered with a task.
+    if (type === "task" && acceptsTask) return result;
     // basic/index §ResultType: a value the client does not know is invalid.
     if (type !== "input_required")
       throw invalid(`The server answered with an unknown resultType ${JSON.stringify(type)}`);

@@ -48,12 +48,16 @@ export function createStreamableHttpHandler(
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const keepAliveMs = options.keepAliveMs ?? 25_000;
   const auth = options.auth;
+  const maxSessions = options.maxSessions ?? 10_000;
+  const maxSessionsPerClient = options.maxSessionsPerClient ?? Math.max(1, Math.ceil(maxSessions / 10));
+  const idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;
   const sessions =
     options.sessions === false
       ? undefined
       : new SessionTable(server, {
-          maxSessions: options.maxSessions ?? 10_000,
-          idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
+          maxSessions,
+          maxSessionsPerClient,
+          idleTimeoutMs,
           transport: {
             eventStore: options.eventStore === false ? undefined : (options.eventStore ?? new InMemoryEventStore()),
             retryMs: options.retryMs ?? 1000,
@@ -68,6 +72,7 @@ export function createStreamableHttpHandler(
     sessions,
     closing: () => closing,
     keepAliveMs,
+    retryAfterSeconds: Math.ceil(Math.min(idleTimeoutMs, 60_000) / 1000),
     answer: (message: JsonRpcMessage) => httpAnswer(message, false, auth),
   };
   const modern = { keepAliveMs, answer: (message: JsonRpcMessage) => httpAnswer(message, true, auth) };

@@ -11,6 +11,11 @@ export {
 } from "../../transports/http/node.js";
 export { routeByPath } from "../../transports/http/router.js";
 export {
+  applyServerLimits,
+  DEFAULT_SERVER_LIMITS,
+  type ServerLimits,
+} from "../../transports/http/server-limits.js";
+export {
   type EventStore,
   InMemoryEventStore,
   type InMemoryEventStoreOptions,

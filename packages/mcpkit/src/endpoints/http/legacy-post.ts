@@ -15,6 +15,7 @@ import { SingleReply } from "../../transports/streamable-http/server/single-repl
 import type { HttpAnswer } from "../../transports/streamable-http/server/stream.js";
 import type { MessageInfo } from "../../transports/transport.js";
 import { checkLegacyVersion } from "./header-checks.js";
+import { clientKey } from "./session-admission.js";
 import type { SessionTable } from "./sessions.js";
 
 export const SESSION_HEADER = "mcp-session-id";
@@ -25,6 +26,8 @@ export interface LegacyPostContext {
   sessions: SessionTable | undefined;
   closing(): boolean;
   keepAliveMs: number;
+  /** The Retry-After of a refusal for lack of sessions, s. */
+  retryAfterSeconds: number;
   answer(message: JsonRpcMessage): HttpAnswer;
 }
 
@@ -75,12 +78,14 @@ export async function handleLegacyPost(
   const principal = principalIn(info);
   if (initialize && sessionId === null) {
     if (context.closing()) return jsonRpcErrorReply(503, ErrorCode.InternalError, "Server is shutting down");
-    if (sessions.full) {
-      return jsonRpcErrorReply(503, ErrorCode.InternalError, "Too many sessions: try again later", {
-        "retry-after": "60",
+    const client = clientKey(principal, request.remoteAddress);
+    const refusal = sessions.admit(client);
+    if (refusal) {
+      return jsonRpcErrorReply(503, ErrorCode.InternalError, `${refusal}; try again later`, {
+        "retry-after": String(context.retryAfterSeconds),
       });
     }
-    const { id, transport } = await sessions.open(principal);
+    const { id, transport } = await sessions.open(principal, client);
     const reply = await transport.post(body, requestIds, info);
     reply.headers[SESSION_HEADER] = id;
     return reply;

@@ -16,8 +16,18 @@ export interface StreamableHttpOptions {
   cors?: CorsOptions;
   /** Largest accepted POST body, bytes (default 4 MiB): larger ones get 413. */
   maxBodyBytes?: number;
-  /** Sessions held at once (default 10 000); an initialize beyond it gets 503. */
+  /**
+   * Sessions held at once (default 10 000). When it is reached, the oldest sessions that
+   * were opened and never used (no request after initialize, nothing connected) are ended
+   * to make room; if there are none, initialize gets 503 with Retry-After.
+   */
   maxSessions?: number;
+  /**
+   * Sessions one client may hold (default a tenth of maxSessions): a client is its principal
+   * when `auth` is set, else its IP address (known on node:http; on Web runtimes without it,
+   * only the total applies). Reaching it ends that client's own unused sessions first.
+   */
+  maxSessionsPerClient?: number;
   /** A session with no request, stream or activity for this long is closed, ms (default 30 min). */
   idleTimeoutMs?: number;
   /** The SSE `retry` advice, ms (default 1000). */

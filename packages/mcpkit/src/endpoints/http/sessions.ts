@@ -4,6 +4,7 @@ import {
   HttpSessionTransport,
   type SessionTransportOptions,
 } from "../../transports/streamable-http/server/session-transport.js";
+import { type AdmissionLimits, admitSession, type SessionFacts } from "./session-admission.js";
 
 /** A session id: 32 bytes from a CSPRNG, base64url (visible ASCII, lifecycle §Session Management). */
 const newSessionId = () => randomBytes(32).toString("base64url");
@@ -13,10 +14,11 @@ interface Entry {
   transport: HttpSessionTransport;
   /** Who opened it: later requests must come from the same principal. */
   principal: string | undefined;
+  /** Whom it counts against (session-admission.ts). */
+  client: string | undefined;
 }
 
-export interface SessionTableOptions {
-  maxSessions: number;
+export interface SessionTableOptions extends AdmissionLimits {
   idleTimeoutMs: number;
   transport: Omit<SessionTransportOptions, "onClosed">;
 }
@@ -47,8 +49,15 @@ export class SessionTable {
     return this.entries.size;
   }
 
-  get full(): boolean {
-    return this.entries.size >= this.options.maxSessions;
+  /**
+   * Makes room for one more session of `client`, ending unused sessions if a cap is
+   * reached; says why when there is no room.
+   */
+  admit(client: string | undefined): string | undefined {
+    const verdict = admitSession(this.entries, factsOf, client, this.options);
+    if ("refuse" in verdict) return verdict.refuse;
+    for (const id of verdict.evict) void this.end(id);
+    return undefined;
   }
 
   /** A session of this caller: another principal's session id is as unknown as a made-up one. */
@@ -58,11 +67,11 @@ export class SessionTable {
   }
 
   /** Opens a session for `principal`; the server serves it in the legacy era only. */
-  async open(principal: string | undefined): Promise<{ id: string; transport: HttpSessionTransport }> {
+  async open(principal: string | undefined, client?: string): Promise<{ id: string; transport: HttpSessionTransport }> {
     const id = newSessionId();
     const transport = new HttpSessionTransport(id, this.transportOptions);
     await this.server.connect(transport, { era: "legacy" });
-    this.entries.set(id, { transport, principal });
+    this.entries.set(id, { transport, principal, client });
     return { id, transport };
   }
 
@@ -90,3 +99,9 @@ export class SessionTable {
     }
   }
 }
+
+const factsOf = ({ transport, client }: Entry): SessionFacts => ({
+  client,
+  unused: transport.requestCount <= 1 && !transport.busy,
+  lastActivity: transport.lastActivity,
+});

@@ -21,6 +21,8 @@ export interface Tool {
   outputSchema?: JsonSchema;
   annotations?: ToolAnnotations;
   icons?: Icon[];
+  /** 2025-11-25: whether the tool may run as a task (basic/utilities/tasks §Tool-Level Negotiation). */
+  execution?: { taskSupport?: "forbidden" | "optional" | "required" };
   _meta?: Meta;
 }
 

@@ -10,6 +10,11 @@ import type { ContentBlock } from "../../protocol/types/content.js";
 const LATEST_FIELDS = (rules: RevisionRules) => rules.titles && rules.icons && rules.structuredOutput;
 
 export function encodeDescriptor<T extends object>(item: T, rules: RevisionRules): T {
+  if ("execution" in item && rules.tasks !== "legacy") {
+    // execution.taskSupport is 2025-11-25's; the 2026-07-28 Tasks extension is server-directed.
+    const { execution: _tasks2025, ...rest } = item as Record<string, unknown>;
+    return encodeDescriptor(rest as T, rules);
+  }
   if (LATEST_FIELDS(rules) && rules.toolAnnotations) return item;
   const copy = { ...item } as Record<string, unknown>;
   if (!rules.titles) delete copy.title;

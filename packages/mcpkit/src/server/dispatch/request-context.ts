@@ -14,6 +14,8 @@ import type {
 import type { StandardSchemaV1 } from "../../schema/standard.js";
 import type { InboundRequest } from "../../session/inbound.js";
 import type { Context, ElicitFormRequest, ElicitOutcome, ElicitUrlRequest, InputOptions } from "../context.js";
+import type { TaskRun } from "../tasks/run.js";
+import { relatedTaskMeta } from "../tasks/wire.js";
 import { fitFormToRevision, formSchema } from "./elicitation-form.js";
 import { type ClientPeer, InputResponseError } from "./peer.js";
 
@@ -49,14 +51,38 @@ export class RequestContext implements Context {
   private readonly peer: ClientPeer;
   private readonly inbound: InboundRequest;
   private lastProgress = Number.NEGATIVE_INFINITY;
+  private run: TaskRun | undefined;
 
   constructor(peer: ClientPeer, inbound: InboundRequest) {
     this.peer = peer;
     this.inbound = inbound;
   }
 
+  /** @internal The call may run as a task (server/tasks/start.ts). */
+  bindTask(run: TaskRun): void {
+    this.run = run;
+  }
+
+  /** The task, once the call runs as one. */
+  private get running(): TaskRun | undefined {
+    return this.run?.started ? this.run : undefined;
+  }
+
+  get task() {
+    const run = this.running;
+    return run ? { id: run.taskId } : undefined;
+  }
+
+  startTask(): Promise<void> {
+    return this.run ? this.run.start() : Promise.resolve();
+  }
+
+  status(message: string): void {
+    this.running?.status(message);
+  }
+
   get signal() {
-    return this.inbound.signal;
+    return this.running?.signal ?? this.inbound.signal;
   }
   get requestId() {
     return this.inbound.id;
@@ -90,6 +116,16 @@ export class RequestContext implements Context {
   }
 
   progress(progress: number, total?: number, message?: string): void {
+    const run = this.running;
+    if (run) {
+      if (!(progress > this.lastProgress)) return;
+      run.status(message ?? (total === undefined ? `${progress}` : `${progress}/${total}`));
+      // 2025-11-25 §Task Progress Notifications: the request's token stays valid; 2026-07-28 has none for tasks.
+      if (this.peer.rules.tasks !== "legacy") {
+        this.lastProgress = progress;
+        return;
+      }
+    }
     const token = this.inbound.progressToken;
     if (token === undefined || !(progress > this.lastProgress) || this.inbound.cancelled) return;
     this.lastProgress = progress;
@@ -97,13 +133,15 @@ export class RequestContext implements Context {
     if (total !== undefined) params.total = total;
     // The message field arrived in 2025-03-26.
     if (message !== undefined && this.peer.rules.revision !== "2024-11-05") params.message = message;
-    this.peer.notify("notifications/progress", params, this.inbound.id);
+    this.notifyRelated("notifications/progress", params);
   }
 
   log(level: LogLevel, data: unknown, logger?: string): void {
     if (!this.peer.wantsLog(level) || this.inbound.cancelled) return;
+    // The Tasks extension: no logs for tasks (their request has been answered).
+    if (this.running && this.peer.rules.tasks !== "legacy") return;
     const params: JsonObject = logger === undefined ? { level, data } : { level, logger, data };
-    this.peer.notify("notifications/message", params, this.inbound.id);
+    this.notifyRelated("notifications/message", params);
   }
 
   elicit<S extends StandardSchemaV1 | ElicitFormParams["requestedSchema"]>(
@@ -185,14 +223,28 @@ export class RequestContext implements Context {
     return true;
   }
 
+  /** A notification about this request; once it runs as a task (2025-11-25), tagged with the task instead. */
+  private notifyRelated(method: string, params: JsonObject): void {
+    const run = this.running;
+    if (!run) {
+      this.peer.notify(method, params, this.inbound.id);
+      return;
+    }
+    try {
+      this.peer.notify(method, { ...params, _meta: relatedTaskMeta(run.taskId) });
+    } catch {
+      // The session that created the task is gone.
+    }
+  }
+
   /** Asks the client; `R` is the result type the method's specification gives (see Connection.request). */
   private send<R extends object>(method: string, params: object, inputKey?: string): Promise<R> {
-    return this.peer
-      .request(method, params as JsonObject, {
-        signal: this.inbound.signal,
-        relatedRequestId: this.inbound.id,
-        inputKey,
-      })
+    const run = this.running;
+    const body = params as JsonObject;
+    const asked = run
+      ? run.input(method, body, inputKey)
+      : this.peer.request(method, body, { signal: this.inbound.signal, relatedRequestId: this.inbound.id, inputKey });
+    return asked
       .then((result) => result as object as R)
       .catch((error: unknown) => {
         // The client's error answer is a failure of this handler's work, not of the request

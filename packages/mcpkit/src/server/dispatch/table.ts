@@ -10,6 +10,7 @@ import { promptMethods } from "./handlers/prompts.js";
 import { resourceMethods } from "./handlers/resources.js";
 import { skillMethods } from "./handlers/skills.js";
 import { subscriptionMethods } from "./handlers/subscriptions.js";
+import { taskMethods } from "./handlers/tasks.js";
 import { toolMethods } from "./handlers/tools.js";
 import type { ClientPeer } from "./peer.js";
 import { RequestContext } from "./request-context.js";
@@ -25,6 +26,7 @@ export const serverMethods: MethodTable = {
   ...discoverMethods,
   ...subscriptionMethods,
   ...skillMethods,
+  ...taskMethods,
 };
 
 class ServerCall implements Call {
@@ -53,6 +55,7 @@ export function dispatch(
   server: Registry,
   peer: ClientPeer,
   inbound: InboundRequest,
+  params: JsonObject | undefined = inbound.params,
 ): JsonObject | Promise<JsonObject> {
   const method = inbound.method;
   // The revision's set is checked first, so names like "constructor" never reach the table.
@@ -66,5 +69,5 @@ export function dispatch(
       `Method not found: ${method} (this server did not declare the capability it belongs to)`,
     );
   }
-  return entry.handler(inbound.params ?? {}, new ServerCall(server, peer, inbound));
+  return entry.handler(params ?? {}, new ServerCall(server, peer, inbound));
 }

@@ -1,7 +1,8 @@
 import { invalidParams } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import { revisionRules } from "../../protocol/revisions.js";
-import type { ClientCapabilities } from "../../protocol/types/capabilities.js";
+import { TASKS_EXTENSION } from "../../protocol/tasks.js";
+import type { ClientCapabilities, ServerCapabilities } from "../../protocol/types/capabilities.js";
 import type { Implementation } from "../../protocol/types/common.js";
 import type { InitializeResult } from "../../protocol/types/lifecycle.js";
 import { type LegacyRevision, negotiate } from "../../protocol/versions.js";
@@ -25,7 +26,7 @@ export function handshake(server: Registry, params: JsonObject): Handshake {
   const revision = negotiate(params.protocolVersion, server.revisions);
   const result: InitializeResult = {
     protocolVersion: revision,
-    capabilities: server.capabilities(),
+    capabilities: legacyTasks(server.capabilities(), revision),
     serverInfo: serverInfoFor(server, revision),
   };
   if (server.options.instructions !== undefined) result.instructions = server.options.instructions;
@@ -35,6 +36,12 @@ export function handshake(server: Registry, params: JsonObject): Handshake {
     clientInfo: params.clientInfo as Implementation | undefined,
     result,
   };
+}
+
+/** 2025-11-25 declares tasks in its own slot (basic/utilities/tasks §Server Capabilities). */
+function legacyTasks(caps: ServerCapabilities, revision: LegacyRevision): ServerCapabilities {
+  if (revisionRules(revision).tasks !== "legacy" || !caps.extensions?.[TASKS_EXTENSION]) return caps;
+  return { ...caps, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } };
 }
 
 function serverInfoFor(server: Registry, revision: LegacyRevision): Implementation {

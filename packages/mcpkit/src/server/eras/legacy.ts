@@ -6,12 +6,14 @@ import type { Implementation, LogLevel } from "../../protocol/types/common.js";
 import type { Revision } from "../../protocol/versions.js";
 import type { Connection } from "../../session/connection.js";
 import type { InboundRequest } from "../../session/inbound.js";
+import { runChain } from "../../session/middleware.js";
 import type { ConnectionOptions, RequestOptions } from "../../session/options.js";
-import type { MessageInfo } from "../../transports/transport.js";
+import type { MessageInfo, TransportBinding } from "../../transports/transport.js";
 import type { ClientPeer } from "../dispatch/peer.js";
 import { shouldLog } from "../dispatch/request-context.js";
 import { dispatch } from "../dispatch/table.js";
 import type { ListKind, ServerEvent } from "../events.js";
+import { serverMessage } from "../middleware/context.js";
 import type { Registry } from "../registry/registry.js";
 import type { ServerSession, SessionOptions } from "../session.js";
 import { handshake } from "./handshake.js";
@@ -113,9 +115,35 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
     return this.connection.transport.sessionId;
   }
 
+  /** @internal The binding of this session's transport (for middleware). */
+  get binding(): TransportBinding | undefined {
+    return this.connection.transport.binding;
+  }
+
   /** @internal ConnectionOptions */
   onRequest(inbound: InboundRequest): JsonObject | Promise<JsonObject> {
-    if (inbound.method === "initialize") return this.initialize(inbound.params ?? {});
+    const chain = this.server.middleware;
+    if (chain === undefined) return this.handle(inbound, inbound.params);
+    const ctx = serverMessage({
+      kind: "request",
+      method: inbound.method,
+      params: inbound.params,
+      id: inbound.id,
+      info: inbound.info,
+      era: "legacy",
+      revision: this.revision,
+      sessionId: this.sessionId,
+      session: this,
+      client: this.clientInfo,
+      server: this.server.info,
+      transport: this.binding,
+      signal: () => inbound.signal,
+    });
+    return runChain(chain, ctx, (c) => this.handle(inbound, c.params));
+  }
+
+  private handle(inbound: InboundRequest, params: JsonObject | undefined): JsonObject | Promise<JsonObject> {
+    if (inbound.method === "initialize") return this.initialize(params ?? {});
     // basic/lifecycle §Initialization: nothing but ping before initialize.
     if (this.revision === undefined && inbound.method !== "ping") {
       throw new McpError(
@@ -123,7 +151,7 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
         `Received ${inbound.method} before initialize: the client must send initialize first`,
       );
     }
-    return dispatch(this.server, this, inbound);
+    return dispatch(this.server, this, inbound, params);
   }
 
   private initialize(params: JsonObject): JsonObject {
@@ -140,7 +168,33 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
   }
 
   /** @internal ConnectionOptions */
-  onNotification(notification: JsonRpcNotification, _info: MessageInfo | undefined): void {
+  onNotification(notification: JsonRpcNotification, info: MessageInfo | undefined): void {
+    const chain = this.server.middleware;
+    if (chain === undefined) {
+      this.handleNotification(notification);
+      return;
+    }
+    const ctx = serverMessage({
+      kind: "notification",
+      method: notification.method,
+      params: notification.params,
+      id: undefined,
+      info,
+      era: "legacy",
+      revision: this.revision,
+      sessionId: this.sessionId,
+      session: this,
+      client: this.clientInfo,
+      server: this.server.info,
+      transport: this.binding,
+    });
+    runChain(chain, ctx, (c) => {
+      this.handleNotification(c.params === notification.params ? notification : { ...notification, params: c.params });
+      return {};
+    }).catch((error: unknown) => this.server.onError(error));
+  }
+
+  private handleNotification(notification: JsonRpcNotification): void {
     if (notification.method === "notifications/initialized") {
       this.initializedByClient = true;
       this.markInitialized?.();

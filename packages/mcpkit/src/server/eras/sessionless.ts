@@ -5,9 +5,11 @@ import type { ClientCapabilities, ServerCapabilities } from "../../protocol/type
 import type { LogLevel } from "../../protocol/types/common.js";
 import type { LegacyRevision } from "../../protocol/versions.js";
 import type { InboundRequest } from "../../session/inbound.js";
+import { runChain } from "../../session/middleware.js";
 import type { ClientPeer } from "../dispatch/peer.js";
 import { shouldLog } from "../dispatch/request-context.js";
 import { dispatch } from "../dispatch/table.js";
+import { serverMessage } from "../middleware/context.js";
 import type { Registry } from "../registry/registry.js";
 import { handshake } from "./handshake.js";
 
@@ -66,6 +68,32 @@ export function serveSessionless(
   revision: LegacyRevision,
   notify: (method: string, params: JsonObject) => void,
 ): JsonObject | Promise<JsonObject> {
-  if (inbound.method === "initialize") return handshake(server, inbound.params ?? {}).result as unknown as JsonObject;
-  return dispatch(server, new SessionlessPeer(server, revision, notify), inbound);
+  const chain = server.middleware;
+  if (chain === undefined) return serveNow(server, inbound, revision, notify, inbound.params);
+  const ctx = serverMessage({
+    kind: "request",
+    method: inbound.method,
+    params: inbound.params,
+    id: inbound.id,
+    info: inbound.info,
+    era: "legacy",
+    revision,
+    sessionId: undefined,
+    session: undefined,
+    client: undefined,
+    server: server.info,
+    signal: () => inbound.signal,
+  });
+  return runChain(chain, ctx, (c) => serveNow(server, inbound, revision, notify, c.params));
+}
+
+function serveNow(
+  server: Registry,
+  inbound: InboundRequest,
+  revision: LegacyRevision,
+  notify: (method: string, params: JsonObject) => void,
+  params: JsonObject | undefined,
+): JsonObject | Promise<JsonObject> {
+  if (inbound.method === "initialize") return handshake(server, params ?? {}).result as unknown as JsonObject;
+  return dispatch(server, new SessionlessPeer(server, revision, notify), inbound, params);
 }

@@ -2,7 +2,9 @@ import type { ServerCapabilities } from "../../protocol/types/capabilities.js";
 import type { Implementation } from "../../protocol/types/common.js";
 import type { Revision } from "../../protocol/versions.js";
 import type { EventBus } from "../events.js";
+import type { ServerMiddleware } from "../middleware/context.js";
 import type { ServerOptions } from "../options.js";
+import type { TaskSettings } from "../tasks/settings.js";
 import type { FeatureSet } from "./feature-set.js";
 import type { PromptEntry } from "./prompt.js";
 import type { ResourceEntry, TemplateEntry } from "./resource.js";
@@ -27,8 +29,12 @@ export interface Registry {
   /** The revisions served, oldest first. */
   readonly revisions: readonly Revision[];
   readonly events: EventBus;
+  /** Middleware around every message from a client, in order; undefined when none is installed. */
+  readonly middleware: readonly ServerMiddleware[] | undefined;
   /** Signs multi round-trip request state (ServerOptions.requestStateKey). */
   readonly requestStateKey: Buffer;
+  /** Where tasks are kept, and their defaults (ServerOptions.tasks). */
+  readonly taskSettings: TaskSettings;
   /** What this server declares: derived from what is registered, shared until it changes. */
   capabilities(): ServerCapabilities;
   /** Unexpected failures (ServerOptions.onError). */

@@ -1,4 +1,5 @@
 import { type HeaderParam, scanHeaderParams } from "../../protocol/mcp-headers.js";
+import type { TaskSupport } from "../../protocol/tasks.js";
 import type { Icon, Meta } from "../../protocol/types/common.js";
 import type { ContentBlock } from "../../protocol/types/content.js";
 import type { CallToolResult, Tool, ToolAnnotations } from "../../protocol/types/features.js";
@@ -21,6 +22,26 @@ export interface ToolConfig<In extends SchemaInput | undefined, Out extends Sche
   enabled?: boolean;
   /** OAuth scopes a caller needs (checked when the request carries a verified token). */
   scopes?: string[];
+  /**
+   * Whether a call may run as a task (tasks, docs/tasks.md): "optional" runs it as one when
+   * the client supports tasks, "required" refuses clients that do not. The handler is the
+   * same either way.
+   */
+  task?: TaskSupport | TaskOptions;
+}
+
+export interface TaskOptions {
+  support: TaskSupport;
+  /** How long the task and its result are kept, from creation, ms (null: until the server stops). */
+  ttlMs?: number | null;
+  /** How often clients should poll, ms. */
+  pollIntervalMs?: number;
+  /**
+   * "handler": the call stays an ordinary request until the handler calls
+   * `ctx.startTask()`, so it can gather input first (multi round-trip on 2026-07-28);
+   * "call" (default): the task starts before the handler runs.
+   */
+  startsAt?: "call" | "handler";
 }
 
 /** A tool execution error (server/tools §Error Handling): what `toolError()` builds. It needs no structuredContent. */
@@ -57,6 +78,8 @@ export interface ToolEntry extends Keyed {
   validateInput: Validator | undefined;
   validateOutput: Validator | undefined;
   handler: ToolHandler<unknown, unknown>;
+  /** Task support; undefined for a tool that never runs as a task. */
+  task: TaskOptions | undefined;
 }
 
 /** server/tools §Tool names (2025-11-25): 1–128 of A–Z a–z 0–9 _ - . / */
@@ -92,6 +115,9 @@ export function toolEntry(
     ...(config.icons && { icons: config.icons }),
     ...(config._meta && { _meta: config._meta }),
   };
+  const task = typeof config.task === "string" ? { support: config.task } : config.task;
+  // 2025-11-25 lists it (execution.taskSupport); encodeDescriptor drops it elsewhere.
+  if (task && task.support !== "forbidden") definition.execution = { taskSupport: task.support };
   return {
     key: name,
     enabled: config.enabled ?? true,
@@ -101,5 +127,6 @@ export function toolEntry(
     validateInput: input?.validate,
     validateOutput: output?.validate,
     handler,
+    task: task && task.support !== "forbidden" ? task : undefined,
   };
 }

@@ -16,6 +16,8 @@ export interface HttpRequest {
   /** The path, without the query. */
   readonly path: string;
   readonly headers: HeaderReader;
+  /** The client's IP address, when the server knows it (node:http does; a Web Request does not). */
+  readonly remoteAddress?: string;
   /** Calls `listener` if the client goes away before the reply is complete. */
   onAbort(listener: () => void): void;
   /** The body as UTF-8 text, or undefined when it is larger than `limit` bytes. */

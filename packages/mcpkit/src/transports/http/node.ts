@@ -10,6 +10,7 @@ import {
   reportHttpError,
 } from "./exchange.js";
 import { BODY_GONE, bodyWasRead, parsedBodyText } from "./parsed-body.js";
+import { applyServerLimits, lingerAfterAnswer, lingerOf, type ServerLimits } from "./server-limits.js";
 
 export type { FetchHandler } from "./exchange.js";
 
@@ -102,6 +103,10 @@ class NodeRequest implements HttpRequest {
     return `http://${this.req.headers.host ?? "localhost"}${this.target}`;
   }
 
+  get remoteAddress(): string | undefined {
+    return this.req.socket.remoteAddress;
+  }
+
   get path(): string {
     const raw = this.target;
     const query = raw.indexOf("?");
@@ -138,7 +143,8 @@ class NodeRequest implements HttpRequest {
           this.overflowed = true;
           this.req.off("data", onData);
           this.req.off("end", onEnd);
-          this.req.pause();
+          // The rest is read and dropped: the answer goes out, then the connection lingers closed.
+          this.req.resume();
           resolve(undefined);
           return;
         }
@@ -198,11 +204,14 @@ async function writeReply(
   if (body === undefined || typeof body === "string") {
     const headers: Record<string, string | string[] | number> = { ...reply.headers };
     if (body !== undefined) headers["content-length"] = Buffer.byteLength(body);
-    // What is left of an oversized body is not read: the connection ends with the reply.
-    if (request.overflowed) headers.connection = "close";
+    // What is left of an oversized body is not read: the connection ends with the reply,
+    // gracefully, so that the client reads the 413 rather than a reset.
+    if (request.overflowed) {
+      headers.connection = "close";
+      lingerAfterAnswer(req.socket, lingerOf((req.socket as { server?: Server }).server));
+    }
     res.writeHead(reply.status, headers);
     res.end(body);
-    if (request.overflowed) res.once("finish", () => req.destroy());
     return;
   }
   res.writeHead(reply.status, reply.headers);
@@ -225,7 +234,7 @@ async function writeReply(
   }
 }
 
-export interface ListenOptions {
+export interface ListenOptions extends ServerLimits {
   port?: number;
   /** Default 127.0.0.1: a local server is not exposed to the network unless asked. */
   host?: string;
@@ -238,12 +247,16 @@ export interface Listening {
   close(): Promise<void>;
 }
 
-/** Serves a fetch handler on node:http. close() stops listening and ends open connections. */
+/**
+ * Serves a fetch handler on node:http, with the connection limits of `applyServerLimits`
+ * (header and request timeouts, keep-alive, a connection cap). close() stops listening and
+ * ends open connections.
+ */
 export async function listen(
   handler: FetchHandler & { close?(): Promise<void> },
   options: ListenOptions = {},
 ): Promise<Listening> {
-  const server = createServer(toNodeListener(handler));
+  const server = applyServerLimits(createServer(toNodeListener(handler)), options);
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -6,6 +6,7 @@ import { listPrompts, listResources, listTemplates, listTools } from "./lists.js
 import { getPrompt } from "./prompt.js";
 import { readResource } from "./read.js";
 import type { Action } from "./session.js";
+import { task } from "./task.js";
 import { watch } from "./watch.js";
 
 export const ACTIONS: Record<ActionName, Action> = {
@@ -19,4 +20,5 @@ export const ACTIONS: Record<ActionName, Action> = {
   prompt: getPrompt,
   complete,
   watch,
+  task,
 };

@@ -14,6 +14,10 @@ export interface Session {
   onprogress?: (progress: Progress) => void;
   /** Erases the progress bar before a result is printed. */
   endProgress(): void;
+  /** --detach: a tool call that becomes a task prints the task id and returns at once. */
+  detach: boolean;
+  /** The server as typed on the command line (for hints that repeat it). */
+  target: string;
 }
 
 export type Runner = (session: Session) => Promise<ExitCode>;

@@ -1,10 +1,10 @@
 import type { Dirent } from "node:fs";
-import { readdir } from "node:fs/promises";
 import type { McpServer } from "mcpkit/server";
 import { z } from "zod";
 import { fsError } from "../errors.js";
 import { LIMITS } from "../options.js";
 import type { FileAccess } from "./access.js";
+import { readDirectoryInside } from "./confined.js";
 import { guardDirectory } from "./directory.js";
 import { truncatedNote } from "./format.js";
 import { displayPath } from "./guard.js";
@@ -29,7 +29,7 @@ export function registerBrowseTools(server: McpServer, access: FileAccess): void
       const target = await guardDirectory(await access.scope.areas(ctx), path);
       let entries: Dirent[];
       try {
-        entries = await readdir(target.real, { withFileTypes: true });
+        entries = await readDirectoryInside([target.area], target.real, target.shown);
       } catch (error) {
         throw fsError(error, target.shown);
       }
@@ -58,7 +58,11 @@ export function registerBrowseTools(server: McpServer, access: FileAccess): void
       const target = await guardDirectory(await access.scope.areas(ctx), path);
       const lines = [`${displayPath(target.area, target.real)}/`];
       let count = 0;
-      for await (const entry of walk(target.real, { maxDepth: maxDepth ?? 5, signal: ctx.signal })) {
+      for await (const entry of walk(target.real, {
+        maxDepth: maxDepth ?? 5,
+        signal: ctx.signal,
+        areas: [target.area],
+      })) {
         if (++count > LIMITS.treeEntries) {
           lines.push(truncatedNote("entries", LIMITS.treeEntries, "ask for a subdirectory or a smaller maxDepth"));
           break;

@@ -1,7 +1,7 @@
-import { readdir } from "node:fs/promises";
 import { basename } from "node:path";
 import { LIMITS, SKIPPED_DIRECTORIES } from "../options.js";
 import type { Area } from "../roots/area.js";
+import { readDirectoryInside } from "./confined.js";
 import { guardPath } from "./guard.js";
 
 /**
@@ -15,7 +15,7 @@ export async function completeFilePath(areas: readonly Area[], value: string): P
   const prefix = value.slice(slash + 1);
   try {
     const dir = await guardPath(areas, typedDir === "" ? "." : typedDir);
-    const entries = await readdir(dir.real, { withFileTypes: true });
+    const entries = await readDirectoryInside([dir.area], dir.real, dir.shown);
     return entries
       .filter((e) => e.name.startsWith(prefix) && !SKIPPED_DIRECTORIES.has(e.name))
       .filter((e) => !e.name.startsWith(".") || prefix.startsWith("."))

@@ -1,6 +1,8 @@
 import { constants, type Stats } from "node:fs";
-import { open, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { fsError, WorkspaceError } from "../errors.js";
+import type { Area } from "../roots/area.js";
+import { openInside } from "./confined.js";
 import { formatBytes } from "./format.js";
 
 /** What a path is, in words, for messages. */
@@ -26,15 +28,20 @@ function checkRegular(info: Stats, shown: string, maxBytes: number): void {
 }
 
 /**
- * Reads a regular file of at most `maxBytes`. The type and size are checked before the
- * file is opened (opening a FIFO would block), then again on the open descriptor, which
- * refuses to follow a symbolic link swapped in meanwhile; and no more than the limit is
- * ever read, whatever the size claimed.
+ * Reads a regular file of at most `maxBytes`, inside the areas. The type and size are
+ * checked before the file is opened (a quick refusal), then on the open descriptor, which
+ * is verified to be inside the areas (confined.ts) whatever was swapped on the path
+ * meanwhile; no more than the limit is ever read, whatever the size claimed.
  */
-export async function readRegularFile(real: string, shown: string, maxBytes: number): Promise<Buffer> {
+export async function readRegularFile(
+  areas: readonly Area[],
+  real: string,
+  shown: string,
+  maxBytes: number,
+): Promise<Buffer> {
   try {
     checkRegular(await stat(real), shown, maxBytes);
-    const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const { handle } = await openInside(areas, real, constants.O_RDONLY | constants.O_NONBLOCK, shown);
     try {
       checkRegular(await handle.stat(), shown, maxBytes);
       const buffer = Buffer.alloc(Math.min(maxBytes + 1, 64 * 1024));

@@ -1,4 +1,4 @@
-import { lstat, stat } from "node:fs/promises";
+import { lstat } from "node:fs/promises";
 import { basename } from "node:path";
 import type { ContentBlock } from "mcpkit";
 import { type McpServer, structured, text } from "mcpkit/server";
@@ -6,6 +6,7 @@ import { z } from "zod";
 import { fsError, WorkspaceError } from "../errors.js";
 import { LIMITS } from "../options.js";
 import type { FileAccess } from "./access.js";
+import { statInside } from "./confined.js";
 import { fileBlock } from "./content.js";
 import { formatBytes } from "./format.js";
 import { displayPath, guardPath } from "./guard.js";
@@ -30,7 +31,9 @@ export function registerReadTools(server: McpServer, access: FileAccess): void {
     },
     async ({ path }, ctx) => {
       const target = await guardPath(await access.scope.areas(ctx), path);
-      return { content: [fileBlock(target.real, await readRegularFile(target.real, path, access.maxReadBytes))] };
+      return {
+        content: [fileBlock(target.real, await readRegularFile([target.area], target.real, path, access.maxReadBytes))],
+      };
     },
   );
 
@@ -51,7 +54,7 @@ export function registerReadTools(server: McpServer, access: FileAccess): void {
       for (const path of paths) {
         try {
           const target = await guardPath(areas, path);
-          const bytes = await readRegularFile(target.real, path, access.maxReadBytes);
+          const bytes = await readRegularFile(areas, target.real, path, access.maxReadBytes);
           if (bytes.length > budget) {
             throw new WorkspaceError(
               `skipped: this call already returned ${formatBytes(4 * access.maxReadBytes - budget)}; read it on its own`,
@@ -80,7 +83,7 @@ export function registerReadTools(server: McpServer, access: FileAccess): void {
     async ({ path }, ctx) => {
       const target = await guardPath(await access.scope.areas(ctx), path);
       try {
-        const info = await stat(target.real);
+        const info = await statInside([target.area], target.real, path);
         const link = await lstat(target.absolute);
         return structured({
           path: target.absolute,

@@ -1,14 +1,15 @@
-import type { Dirent } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
+import type { Dirent, Stats } from "node:fs";
+import { stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Resource } from "mcpkit";
 import { ErrorCode, McpError } from "mcpkit/jsonrpc";
 import type { Context, McpServer, ReadReturn } from "mcpkit/server";
-import { asProtocolError } from "../errors.js";
+import { asProtocolError, fsError } from "../errors.js";
 import { LIMITS } from "../options.js";
 import type { Area } from "../roots/area.js";
 import type { FileAccess } from "./access.js";
+import { readDirectoryInside } from "./confined.js";
 import { fileContents } from "./content.js";
 import { guardPath } from "./guard.js";
 import { mimeFromName } from "./mime.js";
@@ -63,13 +64,23 @@ async function readFileResource(access: FileAccess, uri: string, ctx: Context): 
   // The decoded path goes through the same checks as a tool's path argument.
   const target = await guardPath(await access.scope.areas(ctx), path, { mayCreate: true });
   if (!target.exists) return []; // Nothing there: the library answers "Resource not found".
-  const info = await stat(target.real);
+  let info: Stats;
+  try {
+    info = await stat(target.real);
+  } catch (error) {
+    throw fsError(error, path);
+  }
   if (info.isDirectory()) {
-    const entries = await readdir(target.real, { withFileTypes: true });
+    const entries = await readDirectoryInside([target.area], target.real, path).catch((error: unknown) => {
+      throw fsError(error, path);
+    });
     const names = entries.map((d) => (d.isDirectory() ? `${d.name}/` : d.name)).sort();
     return { uri, mimeType: "inode/directory", text: names.join("\n") };
   }
-  const contents = fileContents(target.real, await readRegularFile(target.real, path, access.maxReadBytes));
+  const contents = fileContents(
+    target.real,
+    await readRegularFile([target.area], target.real, path, access.maxReadBytes),
+  );
   return { ...contents, uri };
 }
 
@@ -85,7 +96,7 @@ async function listFiles(access: FileAccess, ctx: Context): Promise<Resource[]> 
   const resources: Resource[] = [];
   for (const area of areas) {
     let visited = 0;
-    for await (const entry of walkBreadthFirst(area.real, ctx.signal)) {
+    for await (const entry of walkBreadthFirst(area.real, ctx.signal, [area])) {
       if (++visited > LIMITS.walkEntries || resources.length >= LIMITS.listedResources) break;
       if (entry.kind !== "file") continue;
       const mimeType = mimeFromName(entry.path);
@@ -115,7 +126,7 @@ async function completePath(access: FileAccess, ctx: Context, value: string): Pr
   try {
     // The typed directory is checked like any path: a link inside a root may not list outside.
     const target = await guardPath(areas, dir);
-    entries = await readdir(target.real, { withFileTypes: true });
+    entries = await readDirectoryInside([target.area], target.real, dir);
   } catch {
     return out;
   }

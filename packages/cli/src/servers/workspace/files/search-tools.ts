@@ -47,6 +47,7 @@ export function registerSearchTools(server: McpServer, access: FileAccess): void
       let note: string | undefined;
       for await (const entry of walk(target.real, {
         signal: ctx.signal,
+        areas: [target.area],
         prune: (e) => excluded.some((x) => x(e.rel)),
       })) {
         if (++visited > LIMITS.walkEntries) {
@@ -88,7 +89,7 @@ export function registerSearchTools(server: McpServer, access: FileAccess): void
       let files = 0;
       let bytesRead = 0;
       let note: string | undefined;
-      outer: for await (const entry of walk(target.real, { signal: ctx.signal })) {
+      outer: for await (const entry of walk(target.real, { signal: ctx.signal, areas: [target.area] })) {
         if (++visited > LIMITS.walkEntries) {
           note = truncatedNote("entries visited", LIMITS.walkEntries, "search a subdirectory");
           break;
@@ -96,7 +97,7 @@ export function registerSearchTools(server: McpServer, access: FileAccess): void
         if (entry.kind !== "file" || !wanted(entry.rel)) continue;
         let bytes: Buffer;
         try {
-          bytes = await readRegularFile(entry.path, entry.rel, access.maxReadBytes);
+          bytes = await readRegularFile([target.area], entry.path, entry.rel, access.maxReadBytes);
         } catch {
           continue; // Too big, vanished, or unreadable: searching goes on.
         }

@@ -2,6 +2,8 @@ import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { SKIPPED_DIRECTORIES } from "../options.js";
+import type { Area } from "../roots/area.js";
+import { readDirectoryInside } from "./confined.js";
 
 export interface WalkEntry {
   /** Absolute path. */
@@ -14,6 +16,10 @@ export interface WalkEntry {
   skipped?: boolean;
 }
 
+/** Reads a directory: through a verified descriptor when the areas are given (confined.ts). */
+const read = (dir: string, areas: readonly Area[] | undefined) =>
+  areas ? readDirectoryInside(areas, dir, dir) : readdir(dir, { withFileTypes: true });
+
 const kindOf = (d: Dirent): WalkEntry["kind"] =>
   d.isSymbolicLink() ? "symlink" : d.isDirectory() ? "directory" : d.isFile() ? "file" : "other";
 
@@ -25,13 +31,19 @@ const kindOf = (d: Dirent): WalkEntry["kind"] =>
  */
 export async function* walk(
   start: string,
-  options: { maxDepth?: number; signal?: AbortSignal; prune?: (entry: WalkEntry) => boolean } = {},
+  options: {
+    maxDepth?: number;
+    signal?: AbortSignal;
+    prune?: (entry: WalkEntry) => boolean;
+    /** Read each directory only once verified inside these. */
+    areas?: readonly Area[];
+  } = {},
 ): AsyncGenerator<WalkEntry> {
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
   async function* visit(dir: string, prefix: string, depth: number): AsyncGenerator<WalkEntry> {
     let entries: Dirent[];
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      entries = await read(dir, options.areas);
     } catch {
       return;
     }
@@ -56,12 +68,16 @@ export async function* walk(
  * Breadth-first, each directory in name order: the shallow entries first, which is what a
  * bounded listing (resources/list) or a bounded set of watchers should cover first.
  */
-export async function* walkBreadthFirst(start: string, signal?: AbortSignal): AsyncGenerator<WalkEntry> {
+export async function* walkBreadthFirst(
+  start: string,
+  signal?: AbortSignal,
+  areas?: readonly Area[],
+): AsyncGenerator<WalkEntry> {
   const queue: { dir: string; prefix: string; depth: number }[] = [{ dir: start, prefix: "", depth: 1 }];
   for (let next = queue.shift(); next; next = queue.shift()) {
     let entries: Dirent[];
     try {
-      entries = await readdir(next.dir, { withFileTypes: true });
+      entries = await read(next.dir, areas);
     } catch {
       continue;
     }

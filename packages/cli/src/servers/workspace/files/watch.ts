@@ -23,29 +23,63 @@ export interface AreaWatcher {
 
 const CHANGE_DELAY_MS = 50;
 const LIST_DELAY_MS = 200;
+/** Paths one batch notifies, and renamed paths it looks at again; the rest wait for the next batch. */
+const BATCH_PATHS = 256;
+/** Paths waiting at most: past it, a flood of new names is dropped rather than held. */
+const MAX_WAITING = 10_000;
 
 /**
  * Watches the allowed areas for resource subscriptions: one non-recursive fs.watch per
  * directory (inotify on Linux), at most `maxDirectories`, shallowest first, never through
- * symbolic links or into .git / node_modules. Bursts of events for one path (an editor's
- * save) are coalesced.
+ * symbolic links or into .git / node_modules.
+ *
+ * Events are batched: each only marks its path, and every CHANGE_DELAY_MS one batch
+ * notifies each marked path once and looks (lstat) once at each path renamed meanwhile.
+ * An editor's save costs one notification; a directory flipped thousands of times a
+ * second costs a few calls per batch, not thousands that would starve the reads.
  */
 export function watchAreas(areas: readonly Area[], events: WatchEvents, maxDirectories: number): AreaWatcher {
   const watchers = new Map<string, FSWatcher>();
-  const pending = new Map<string, ReturnType<typeof setTimeout>>();
+  const dirty = new Set<string>();
+  const renamed = new Set<string>();
+  let batchTimer: ReturnType<typeof setTimeout> | undefined;
   let listTimer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
   let warned = false;
 
-  const changed = (path: string) => {
-    if (pending.has(path)) return;
-    pending.set(
-      path,
-      setTimeout(() => {
-        pending.delete(path);
-        events.changed(path);
-      }, CHANGE_DELAY_MS),
-    );
+  /** Takes up to BATCH_PATHS paths out of a set. */
+  const take = (set: Set<string>) => {
+    const out: string[] = [];
+    for (const path of set) {
+      if (out.length === BATCH_PATHS) break;
+      out.push(path);
+    }
+    for (const path of out) set.delete(path);
+    return out;
+  };
+
+  const flush = () => {
+    batchTimer = undefined;
+    const changedPaths = take(dirty);
+    const renamedPaths = take(renamed);
+    if (dirty.size > 0 || renamed.size > 0) batchTimer = setTimeout(flush, CHANGE_DELAY_MS);
+    for (const path of changedPaths) events.changed(path);
+    // A rename is a creation or a deletion: watch a new directory, forget a removed one.
+    for (const path of renamedPaths) {
+      lstat(path).then(
+        (info) => {
+          if (info.isDirectory() && !SKIPPED_DIRECTORIES.has(basename(path))) void addTree(path);
+          else unwatch(path);
+        },
+        () => unwatch(path),
+      );
+    }
+  };
+
+  const mark = (set: Set<string>, path: string) => {
+    if (closed || (set.size >= MAX_WAITING && !set.has(path))) return;
+    set.add(path);
+    batchTimer ??= setTimeout(flush, CHANGE_DELAY_MS);
   };
 
   const listChanged = () => {
@@ -93,17 +127,11 @@ export function watchAreas(areas: readonly Area[], events: WatchEvents, maxDirec
 
   const onEvent = (dir: string, type: string, name: string) => {
     const path = join(dir, name);
-    changed(path);
+    mark(dirty, path);
     if (type !== "rename") return;
-    changed(dir);
+    mark(dirty, dir);
+    mark(renamed, path);
     listChanged();
-    // A rename is a creation or a deletion: watch a new directory, forget a removed one.
-    lstat(path).then(
-      (info) => {
-        if (info.isDirectory() && !SKIPPED_DIRECTORIES.has(basename(path))) void addTree(path);
-      },
-      () => unwatch(path),
-    );
   };
 
   const ready = Promise.all(areas.map((area) => addTree(area.real))).then(() => undefined);
@@ -117,9 +145,10 @@ export function watchAreas(areas: readonly Area[], events: WatchEvents, maxDirec
       closed = true;
       for (const watcher of watchers.values()) watcher.close();
       watchers.clear();
-      for (const timer of pending.values()) clearTimeout(timer);
-      pending.clear();
+      if (batchTimer) clearTimeout(batchTimer);
       if (listTimer) clearTimeout(listTimer);
+      dirty.clear();
+      renamed.clear();
     },
   };
 }

@@ -1,9 +1,10 @@
-import { mkdir, rename, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { McpServer } from "mcpkit/server";
 import { z } from "zod";
 import { fsError, WorkspaceError } from "../errors.js";
 import type { FileAccess } from "./access.js";
+import { makeDirectoryInside, renameInside } from "./confined.js";
 import { unifiedDiff } from "./diff.js";
 import { applyEdits } from "./edit.js";
 import { displayPath, guardPath, refuseGitInternals } from "./guard.js";
@@ -30,9 +31,10 @@ export function registerWriteTools(server: McpServer, access: FileAccess): void 
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
     async ({ path, content }, ctx) => {
-      const target = await guardPath(await access.scope.areas(ctx), path, { mayCreate: true });
+      const areas = await access.scope.areas(ctx);
+      const target = await guardPath(areas, path, { mayCreate: true });
       refuseGitInternals(target);
-      const { created, bytes } = await writeRegularFile(target, content);
+      const { created, bytes } = await writeRegularFile(areas, target, content);
       return `${created ? "Created" : "Wrote"} ${displayPath(target.area, target.real)} (${bytes} bytes)`;
     },
   );
@@ -59,9 +61,10 @@ export function registerWriteTools(server: McpServer, access: FileAccess): void 
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     async ({ path, edits, dryRun }, ctx) => {
-      const target = await guardPath(await access.scope.areas(ctx), path);
+      const areas = await access.scope.areas(ctx);
+      const target = await guardPath(areas, path);
       refuseGitInternals(target);
-      const bytes = await readRegularFile(target.real, path, access.maxReadBytes);
+      const bytes = await readRegularFile(areas, target.real, path, access.maxReadBytes);
       if (!looksLikeText(bytes)) throw new WorkspaceError(`Refused: ${path} is not a UTF-8 text file`);
       const before = bytes.toString("utf8");
       const after = applyEdits(before, edits);
@@ -69,7 +72,7 @@ export function registerWriteTools(server: McpServer, access: FileAccess): void 
       const diff = unifiedDiff(before, after, shown.replace(/^\//, ""));
       if (diff === "") return `No change: the edits leave ${shown} as it is`;
       if (dryRun) return `Dry run: nothing was written. The edits would change ${shown} like this:\n\n${diff}`;
-      await writeRegularFile(target, after);
+      await writeRegularFile(areas, target, after);
       return `Edited ${shown}:\n\n${diff}`;
     },
   );
@@ -95,7 +98,7 @@ export function registerWriteTools(server: McpServer, access: FileAccess): void 
         throw new WorkspaceError(`The parent directory of ${destination} does not exist; create it first`);
       }
       try {
-        await rename(from.entry, to.real);
+        await renameInside(areas, from.entry, to.real, { from: source, to: destination });
       } catch (error) {
         throw fsError(error, `${source} -> ${destination}`);
       }
@@ -112,7 +115,8 @@ export function registerWriteTools(server: McpServer, access: FileAccess): void 
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async ({ path }, ctx) => {
-      const target = await guardPath(await access.scope.areas(ctx), path, { mayCreate: true });
+      const areas = await access.scope.areas(ctx);
+      const target = await guardPath(areas, path, { mayCreate: true });
       refuseGitInternals(target);
       const shown = displayPath(target.area, target.real);
       if (target.exists) {
@@ -121,7 +125,7 @@ export function registerWriteTools(server: McpServer, access: FileAccess): void 
         return `${shown} already exists`;
       }
       try {
-        await mkdir(target.real, { recursive: true });
+        await makeDirectoryInside(areas, target.real, path);
       } catch (error) {
         throw fsError(error, path);
       }

@@ -1,9 +1,10 @@
-import { Worker } from "node:worker_threads";
-import Database from "better-sqlite3";
+import { type ChildProcess, fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { WorkspaceError } from "../errors.js";
-import type { QueryRequest, WorkerData, WorkerReply } from "./protocol.js";
+import type { SqliteConstructor } from "./native.js";
+import type { ProcessData, ProcessReply, QueryRequest } from "./protocol.js";
 
-/** Runs SQL on the worker thread, one request at a time, each within a time limit. */
+/** Runs SQL in a child process, one request at a time, each within a time limit. */
 export interface SqlEngine {
   /** What the database is, for descriptions: its path, or "the sample database". */
   readonly label: string;
@@ -19,11 +20,13 @@ export interface EngineOptions {
   label: string;
   writable: boolean;
   timeoutMs: number;
+  /** The most bytes of rows one answer carries. */
+  maxAnswerBytes: number;
 }
 
 /** Opens the file once here, read-only, so a wrong --db fails at startup with a clear message. */
-export function checkDatabase(file: string, shown: string): void {
-  let db: Database.Database | undefined;
+export function checkDatabase(Database: SqliteConstructor, file: string, shown: string): void {
+  let db: InstanceType<SqliteConstructor> | undefined;
   try {
     db = new Database(file, { readonly: true, fileMustExist: true });
     db.prepare("SELECT count(*) FROM sqlite_schema").get();
@@ -40,8 +43,21 @@ interface Pending {
   reject(error: Error): void;
 }
 
+const QUERY_PROCESS = fileURLToPath(new URL("./query-process.js", import.meta.url));
+
+/**
+ * SQLite's step loop is native and synchronous (better-sqlite3 has no interrupt, and
+ * ending a worker thread does not stop it: the thread burns on), so statements run in a
+ * child process, which a timeout or a cancellation kills outright: the CPU is free at
+ * once, and the next statement starts a fresh process. The child never outlives this one.
+ */
+/** How long a fresh child may take to open the database and say it is ready. */
+const START_TIMEOUT_MS = 15_000;
+
 export function createSqlEngine(options: EngineOptions): SqlEngine {
-  let worker: Worker | undefined;
+  let child: ChildProcess | undefined;
+  /** Settles once the current child has opened the database: the time limit starts then. */
+  let ready: Promise<void> | undefined;
   let pending: Pending | undefined;
   let nextId = 1;
   let tail: Promise<unknown> = Promise.resolve();
@@ -50,36 +66,86 @@ export function createSqlEngine(options: EngineOptions): SqlEngine {
   const stop = (why: string) => {
     const current = pending;
     pending = undefined;
-    void worker?.terminate();
-    worker = undefined;
+    child?.kill("SIGKILL");
+    child = undefined;
+    ready = undefined;
     current?.reject(new WorkspaceError(why));
   };
 
-  const start = (): Worker => {
-    const data: WorkerData = { file: options.file, writable: options.writable };
-    const w = new Worker(new URL("./query-worker.js", import.meta.url), { workerData: data });
-    w.unref();
-    w.on("message", (reply: WorkerReply) => {
-      if (!pending || reply.id !== pending.id) return;
+  const start = (): ChildProcess => {
+    const data: ProcessData = {
+      file: options.file,
+      writable: options.writable,
+      maxAnswerBytes: options.maxAnswerBytes,
+    };
+    const c = fork(QUERY_PROCESS, [JSON.stringify(data)], {
+      execArgv: [],
+      serialization: "advanced",
+      stdio: ["ignore", "ignore", "inherit", "ipc"],
+    });
+    // Neither the child nor its channel keeps this process alive; when this process
+    // exits, the child goes too (and it watches for a parent that died without a word).
+    c.unref();
+    c.channel?.unref();
+    const killOnExit = () => c.kill("SIGKILL");
+    process.on("exit", killOnExit);
+    ready = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new WorkspaceError("The SQLite process did not start in time")),
+        START_TIMEOUT_MS,
+      );
+      const settle = (error?: Error) => {
+        clearTimeout(timer);
+        if (error) reject(error);
+        else resolve();
+      };
+      c.once("message", (first: ProcessReply | { ready: true }) =>
+        "ready" in first ? settle() : settle(new WorkspaceError("The SQLite process did not start")),
+      );
+      c.once("exit", (code, signal) =>
+        settle(new WorkspaceError(`The SQLite process stopped while starting (${signal ?? `exit code ${code}`})`)),
+      );
+    });
+    // A failed start is reported to the request that waits for it, never unhandled.
+    ready.catch(() => undefined);
+    c.on("message", (reply: ProcessReply | { ready: true }) => {
+      if ("ready" in reply) return;
+      if (c !== child || !pending || reply.id !== pending.id) return;
       const current = pending;
       pending = undefined;
       if (reply.ok) current.resolve(reply.value);
       else current.reject(new WorkspaceError(reply.message));
     });
-    w.on("error", (error) => {
-      if (worker === w) stop(`The SQLite worker failed: ${error.message}`);
+    c.on("error", (error) => {
+      if (child === c) stop(`The SQLite process failed: ${error.message}`);
     });
-    w.on("exit", () => {
-      if (worker === w) stop("The SQLite worker stopped unexpectedly");
+    c.on("exit", (code, signal) => {
+      process.off("exit", killOnExit);
+      if (child === c) stop(`The SQLite process stopped unexpectedly (${signal ?? `exit code ${code}`})`);
     });
-    return w;
+    return c;
   };
 
-  const exec = (request: QueryRequest, signal: AbortSignal | undefined) =>
-    new Promise<unknown>((resolve, reject) => {
+  /** A child ready to take a statement: the current one, or a fresh one once it has started. */
+  const ensureStarted = async (): Promise<ChildProcess> => {
+    child ??= start();
+    const current = child;
+    try {
+      await ready;
+    } catch (error) {
+      if (child === current) stop((error as Error).message);
+      throw error;
+    }
+    return current;
+  };
+
+  const exec = async (request: QueryRequest, signal: AbortSignal | undefined): Promise<unknown> => {
+    if (closed) throw new WorkspaceError("The database is closed");
+    const c = await ensureStarted();
+    return new Promise<unknown>((resolve, reject) => {
       if (closed) return reject(new WorkspaceError("The database is closed"));
       if (signal?.aborted) return reject(signal.reason);
-      worker ??= start();
+      if (c !== child) return reject(new WorkspaceError("The SQLite process stopped; try again"));
       const id = nextId++;
       const timer = setTimeout(
         () =>
@@ -88,7 +154,7 @@ export function createSqlEngine(options: EngineOptions): SqlEngine {
           ),
         options.timeoutMs,
       );
-      // Cancelling the request ends the query too: the thread is the only handle on it.
+      // Cancelling the request ends the query too: the process is the only handle on it.
       const onAbort = () => stop("The query was cancelled");
       signal?.addEventListener("abort", onAbort, { once: true });
       const settle = () => {
@@ -106,8 +172,9 @@ export function createSqlEngine(options: EngineOptions): SqlEngine {
           reject(error);
         },
       };
-      worker.postMessage({ id, request });
+      c.send({ id, request });
     });
+  };
 
   return {
     label: options.label,
@@ -120,11 +187,16 @@ export function createSqlEngine(options: EngineOptions): SqlEngine {
     },
     async close() {
       closed = true;
-      const w = worker;
-      worker = undefined;
+      const c = child;
+      child = undefined;
+      ready = undefined;
       pending?.reject(new WorkspaceError("The database is closed"));
       pending = undefined;
-      await w?.terminate();
+      if (c && c.exitCode === null && c.signalCode === null) {
+        const exited = new Promise((resolve) => c.once("exit", resolve));
+        c.kill("SIGKILL");
+        await exited;
+      }
     },
   };
 }

@@ -1,19 +1,37 @@
-import Database from "better-sqlite3";
+import type BetterSqlite3 from "better-sqlite3";
+
+export type SqliteConstructor = typeof BetterSqlite3;
 
 /**
- * Why SQLite cannot be used in this process, or undefined when it can. better-sqlite3 is a
- * native module built for the Node.js that installed it; under another major version its
- * binding fails to load on first use, and the rest of the server should still work.
+ * better-sqlite3, loaded on first use: it is an optional dependency (a native module), so
+ * the server must start without it, and only the SQL tools say why they cannot work.
+ * Resolves to the constructor, or to why SQLite cannot be used in this process: not
+ * installed, or built for another Node.js (its binding then fails on first use).
  */
-export function sqliteUnavailable(): string | undefined {
+export async function loadSqlite(): Promise<SqliteConstructor | string> {
+  let Database: SqliteConstructor;
+  try {
+    Database = ((await import("better-sqlite3")) as { default: SqliteConstructor }).default;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") {
+      return `SQLite is unavailable: better-sqlite3 is not installed (an optional dependency of @mcpkit/cli); install it with "npm install better-sqlite3"`;
+    }
+    return `SQLite is unavailable: better-sqlite3 does not load (${firstLine(error)})`;
+  }
   try {
     new Database(":memory:").close();
-    return undefined;
+    return Database;
   } catch (error) {
-    const message = (error as Error).message;
+    const message = firstLine(error);
     const why = /NODE_MODULE_VERSION|self-register/.test(message)
       ? "it was built for another Node.js version"
-      : (message.split("\n")[0] ?? message);
+      : message;
     return `SQLite is unavailable: better-sqlite3 does not load on Node.js ${process.version} (${why}); run "npm rebuild better-sqlite3" with this Node.js`;
   }
+}
+
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split("\n")[0] ?? message;
 }

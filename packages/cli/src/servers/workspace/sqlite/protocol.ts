@@ -1,4 +1,4 @@
-/** The messages between the server and its SQLite worker thread (query-worker.ts). */
+/** The messages between the server and its SQLite child process (query-process.ts). */
 
 export type QueryRequest =
   | { op: "tables" }
@@ -17,6 +17,8 @@ export interface Rows {
   rows: unknown[][];
   /** More rows existed than maxRows. */
   truncated: boolean;
+  /** The answer reached the byte limit (--max-answer-bytes): later rows were left out, long values cut. */
+  cutAtBytes?: number;
 }
 
 export interface WriteOutcome {
@@ -36,9 +38,11 @@ export interface TableDescription {
   rowCount?: number;
 }
 
-export interface WorkerData {
+export interface ProcessData {
   file: string;
   writable: boolean;
+  /** The most bytes one answer may take (--max-answer-bytes). */
+  maxAnswerBytes: number;
 }
 
-export type WorkerReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string };
+export type ProcessReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string };

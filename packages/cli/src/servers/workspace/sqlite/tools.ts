@@ -1,6 +1,7 @@
 import type { McpServer } from "mcpkit/server";
 import { structured } from "mcpkit/server";
 import { z } from "zod";
+import { formatBytes } from "../files/format.js";
 import { LIMITS } from "../options.js";
 import type { SqlEngine } from "./engine.js";
 import type { Rows, TableDescription, TableInfo, WriteOutcome } from "./protocol.js";
@@ -15,12 +16,18 @@ const params = z
   .optional();
 
 const withNote = (rows: Rows) =>
-  rows.truncated
+  rows.cutAtBytes !== undefined
     ? {
         ...rows,
-        note: `Only the first ${LIMITS.queryRows} rows are shown; add LIMIT/OFFSET or aggregate to see the rest`,
+        truncated: true,
+        note: `The answer was cut at ${formatBytes(rows.cutAtBytes)} (--max-answer-bytes): ${rows.rows.length} row${rows.rows.length === 1 ? "" : "s"} shown, long values cut; select fewer columns, use substr() or length(), or add LIMIT/OFFSET`,
       }
-    : rows;
+    : rows.truncated
+      ? {
+          ...rows,
+          note: `Only the first ${LIMITS.queryRows} rows are shown; add LIMIT/OFFSET or aggregate to see the rest`,
+        }
+      : rows;
 
 /** list_tables, describe_table, read_query; write_query with --allow-write. */
 export function registerSqlTools(server: McpServer, engine: SqlEngine): void {

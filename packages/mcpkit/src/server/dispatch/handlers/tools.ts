@@ -2,6 +2,8 @@ import { invalidParams, McpError } from "../../../jsonrpc/errors.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
 import type { CallToolResult } from "../../../protocol/types/features.js";
 import type { ToolEntry, ToolReturn } from "../../registry/tool.js";
+import { taskPlan } from "../../tasks/plan.js";
+import { runAsTask } from "../../tasks/start.js";
 import { requireScopes, visible } from "../authorization.js";
 import type { Call, MethodTable } from "../call.js";
 import { encodeContents } from "../encode.js";
@@ -43,6 +45,13 @@ async function callTool(params: JsonObject, call: Call): Promise<JsonObject> {
     args = result.value;
   }
 
+  const plan = taskPlan(tool, params, call.peer);
+  if (plan) return runAsTask(call, tool, plan, () => runTool(tool, args, call));
+  return runTool(tool, args, call);
+}
+
+/** The handler, its result checked and fitted to the revision: the same whether or not it runs as a task. */
+async function runTool(tool: ToolEntry, args: unknown, call: Call): Promise<JsonObject> {
   let returned: ToolReturn<unknown>;
   try {
     returned = await tool.handler(args as Record<string, unknown>, call.context());

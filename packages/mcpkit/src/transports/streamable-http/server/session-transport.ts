@@ -29,6 +29,9 @@ const toStderr = (error: unknown) =>
 
 const isResponse = (m: JsonRpcMessage) => !("method" in m);
 
+/** How many messages for the GET stream are kept for a client that has not opened it yet. */
+const MAX_EARLY_MESSAGES = 100;
+
 /**
  * The server side of one Streamable HTTP session, as a Transport: messages arrive from
  * POSTs, and each message the connection sends is routed to the stream of the request it
@@ -45,11 +48,15 @@ export class HttpSessionTransport implements Transport {
   private byRequest: Map<RequestId, Stream> | undefined;
   private finishedOrder: string[] | undefined;
   private standalone: Stream | undefined;
+  /** Messages for the GET stream sent before the client first opened it, oldest first. */
+  private early: JsonRpcMessage[] | undefined;
   /** The stream of the POST being dispatched: where answers without a readable id go. */
   private capture: Stream | undefined;
   private closed = false;
   private settledWaiters: (() => void)[] | undefined;
   lastActivity = Date.now();
+  /** POSTs that carried requests (initialize is the first): a session at 1 was never used. */
+  requestCount = 0;
 
   constructor(sessionId: string | undefined, options: SessionTransportOptions) {
     this.options = options;
@@ -103,6 +110,7 @@ export class HttpSessionTransport implements Transport {
       sink.message(value, info);
       return Promise.resolve({ status: 202, headers: {} });
     }
+    this.requestCount++;
     const stream = this.openStream(requestIds, false);
     const response = new Promise<HttpReply>((resolve) => {
       stream.undecided = resolve;
@@ -147,6 +155,9 @@ export class HttpSessionTransport implements Transport {
     const stream = this.standalone;
     const connection = this.connect(stream);
     stream.enqueue(() => this.prime(stream, connection));
+    const early = this.early;
+    this.early = undefined;
+    for (const message of early ?? []) this.deliver(stream, message);
     return sseReply(connection);
   }
 
@@ -154,6 +165,35 @@ export class HttpSessionTransport implements Transport {
     if (this.closed) return;
     const stream = this.route(message, options?.relatedRequestId);
     if (stream) this.deliver(stream, message);
+    else if (!this.standalone && !Array.isArray(message) && !isResponse(message)) this.keepEarly(message);
+  }
+
+  /**
+   * A notification or request for the GET stream before the client opened it (it may open
+   * it just after initialize, racing the server's first list change): kept until it does,
+   * the newest MAX_EARLY_MESSAGES at most.
+   */
+  private keepEarly(message: JsonRpcMessage): void {
+    this.early ??= [];
+    this.early.push(message);
+    if (this.early.length > MAX_EARLY_MESSAGES) this.early.shift();
+  }
+
+  /**
+   * basic/utilities/cancellation: a cancelled request gets no response, so once nothing
+   * else is owed on its POST's stream, the stream ends (as SSE without an answer, if it had
+   * not begun) and the session is no longer busy with it.
+   */
+  unanswered(requestId: RequestId): void {
+    const stream = this.byRequest?.get(requestId);
+    if (!stream?.owed.delete(requestId)) return;
+    this.answered(requestId);
+    if (stream.owed.size > 0) return;
+    stream.enqueue(async () => {
+      if (stream.finished) return;
+      if (stream.undecided) await this.prime(stream, this.connect(stream, true));
+      this.finish(stream);
+    });
   }
 
   async close(): Promise<void> {
@@ -169,6 +209,7 @@ export class HttpSessionTransport implements Transport {
     this.streams = undefined;
     this.byRequest = undefined;
     this.finishedOrder = undefined;
+    this.early = undefined;
     const waiters = this.settledWaiters ?? [];
     this.settledWaiters = undefined;
     for (const resolve of waiters) resolve();

@@ -1,18 +1,32 @@
-import { parentPort, workerData } from "node:worker_threads";
+import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { WorkspaceError } from "../errors.js";
 import { prepareRead, prepareWrite } from "./policy.js";
-import type { QueryRequest, Rows, TableDescription, TableInfo, WorkerData, WriteOutcome } from "./protocol.js";
+import type { ProcessData, QueryRequest, Rows, TableDescription, TableInfo, WriteOutcome } from "./protocol.js";
 
 /**
- * The SQLite worker thread. better-sqlite3 is synchronous and SQLite's progress callback
- * is compiled out, so a runaway query can only be stopped by ending the thread it runs
- * on: the server does that on timeout or cancellation and starts a fresh worker.
+ * The SQLite child process (engine.ts). better-sqlite3 is synchronous and has no
+ * interrupt, so a runaway query can only be stopped by ending the process it runs in:
+ * the server kills it on timeout or cancellation and starts a fresh one.
  *
  * Reads go through a connection opened read-only with PRAGMA query_only, so the engine
  * refuses writes whatever the SQL; the writable connection exists only with --allow-write.
+ * Answers are cut at the byte limit here, before they are ever sent.
  */
-const { file, writable } = workerData as WorkerData;
+const { file, writable, maxAnswerBytes } = JSON.parse(process.argv[2] ?? "{}") as ProcessData;
+// Rows go out twice in a tool answer (structured content and its JSON text): half each.
+const maxBytes = Math.floor(maxAnswerBytes / 2);
+
+// The server kills this process when it exits. Should it die without a word (SIGKILL),
+// a thread of our own notices the new parent and ends us, even in the middle of a
+// statement that blocks this thread for good.
+new Worker(
+  `const { workerData: parent } = require("node:worker_threads");
+   setInterval(() => { if (process.ppid !== parent) process.kill(process.pid, "SIGKILL"); }, 250);`,
+  { eval: true, workerData: process.ppid },
+).unref();
+process.on("disconnect", () => process.exit(0));
+
 const reader = new Database(file, { readonly: true, fileMustExist: true });
 reader.pragma("query_only = ON");
 const writer = writable ? new Database(file, { fileMustExist: true }) : undefined;
@@ -28,20 +42,42 @@ function cell(value: unknown): unknown {
   return value;
 }
 
+/** About how many bytes a cell takes in the JSON answer. */
+const sizeOf = (value: unknown) =>
+  typeof value === "string" ? Buffer.byteLength(value) + 3 : String(JSON.stringify(value)).length + 1;
+
+/** A value cut to about `bytes`, saying so. */
+function cutValue(value: unknown, bytes: number): unknown {
+  if (typeof value !== "string" || sizeOf(value) <= bytes) return value;
+  return `${value.slice(0, Math.max(0, bytes))}… [cut: ${Buffer.byteLength(value)} bytes in all]`;
+}
+
 function collect(stmt: Database.Statement, params: unknown[], maxRows: number): Rows {
   stmt.raw(true).safeIntegers(true);
   const columns = stmt.columns().map((c) => c.name);
   const rows: unknown[][] = [];
   let truncated = false;
+  let bytes = 0;
+  let cutAtBytes: number | undefined;
   // iterate() steps row by row, so a huge result is never held whole.
   for (const row of stmt.iterate(...params) as IterableIterator<unknown[]>) {
     if (rows.length === maxRows) {
       truncated = true;
       break;
     }
-    rows.push(row.map(cell));
+    const cells = row.map(cell);
+    const size = cells.reduce((sum: number, value) => sum + sizeOf(value), 2);
+    if (bytes + size > maxBytes) {
+      // The row that does not fit shows the start of its long values, in what is left.
+      const share = Math.floor((maxBytes - bytes) / Math.max(1, cells.length));
+      if (share > 0) rows.push(cells.map((value) => cutValue(value, share)));
+      cutAtBytes = maxAnswerBytes;
+      break;
+    }
+    bytes += size;
+    rows.push(cells);
   }
-  return { columns, rows, truncated };
+  return { columns, rows, truncated, ...(cutAtBytes !== undefined && { cutAtBytes }) };
 }
 
 function tables(): TableInfo[] {
@@ -104,7 +140,8 @@ function schema(): string {
     )
     .pluck()
     .all() as string[];
-  return rows.map((sql) => `${sql};`).join("\n\n");
+  const text = rows.map((sql) => `${sql};`).join("\n\n");
+  return Buffer.byteLength(text) > maxBytes ? String(cutValue(text, maxBytes)) : text;
 }
 
 function write(sql: string, params: unknown[], maxRows: number): WriteOutcome {
@@ -133,11 +170,12 @@ function handle(request: QueryRequest): unknown {
   }
 }
 
-parentPort?.on("message", ({ id, request }: { id: number; request: QueryRequest }) => {
+process.send?.({ ready: true });
+process.on("message", ({ id, request }: { id: number; request: QueryRequest }) => {
   try {
-    parentPort?.postMessage({ id, ok: true, value: handle(request) });
+    process.send?.({ id, ok: true, value: handle(request) });
   } catch (error) {
     const message = error instanceof WorkspaceError ? error.message : `SQLite: ${(error as Error).message}`;
-    parentPort?.postMessage({ id, ok: false, message });
+    process.send?.({ id, ok: false, message });
   }
 });

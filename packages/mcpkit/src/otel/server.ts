@@ -1,0 +1,123 @@
+import {
+  type Attributes,
+  type Context,
+  context,
+  type Link,
+  type MeterProvider,
+  metrics,
+  propagation,
+  SpanKind,
+  SpanStatusCode,
+  type TextMapPropagator,
+  type TracerProvider,
+  trace,
+} from "@opentelemetry/api";
+import { ErrorCode } from "../jsonrpc/errors.js";
+import type { JsonObject } from "../jsonrpc/types.js";
+import type { ServerMiddleware } from "../server/middleware/context.js";
+import type { ServerSession } from "../server/session.js";
+import {
+  ATTR,
+  DURATION_BUCKETS,
+  type Failure,
+  failureOfError,
+  failureOfResult,
+  networkAttributes,
+  operationAttributes,
+  spanAttributes,
+  spanName,
+} from "./attributes.js";
+import { headerGetter, metaGetter, metaOf } from "./carrier.js";
+
+export interface TelemetryOptions {
+  /** Default: the global one (`trace.setGlobalTracerProvider`, or what the OTel SDK registered). */
+  tracerProvider?: TracerProvider;
+  /** Default: the global one. */
+  meterProvider?: MeterProvider;
+  /** Default: the global propagator (W3C trace context and baggage once the SDK is set up). */
+  propagator?: TextMapPropagator;
+}
+
+const SCOPE = "mcpkit";
+
+/**
+ * OpenTelemetry for a server, as the semantic conventions for MCP describe it: a SERVER
+ * span per request and notification, named `{mcp.method.name} {target}`, whose parent is
+ * the trace context in `params._meta` (else the HTTP request's `traceparent` header,
+ * else the ambient context); the handler runs inside it, so calls it makes join the trace.
+ * Records mcp.server.operation.duration and mcp.server.session.duration (seconds).
+ */
+export function serverTelemetry(options: TelemetryOptions = {}): ServerMiddleware {
+  const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE);
+  const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE);
+  const propagator = options.propagator ?? propagation;
+  const duration = meter.createHistogram("mcp.server.operation.duration", {
+    unit: "s",
+    description: "The duration of an MCP request or notification as observed by its receiver",
+    advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+  });
+  const sessionDuration = meter.createHistogram("mcp.server.session.duration", {
+    unit: "s",
+    description: "The duration of an MCP session as observed on the server",
+    advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+  });
+  const sessions = new WeakSet<ServerSession>();
+
+  const watchSession = (session: ServerSession, transportAttrs: Attributes) => {
+    sessions.add(session);
+    const start = performance.now();
+    void session.closed.then(() => {
+      const attrs: Attributes = { ...transportAttrs };
+      if (session.revision !== undefined) attrs[ATTR.protocolVersion] = session.revision;
+      sessionDuration.record((performance.now() - start) / 1000, attrs);
+    });
+  };
+
+  return async (ctx, next) => {
+    const start = performance.now();
+    const network: Attributes = {};
+    networkAttributes(ctx.headers ? "streamable-http" : ctx.transport, network);
+    const metricAttrs = { ...operationAttributes(ctx), ...network };
+    if (ctx.session && !sessions.has(ctx.session)) watchSession(ctx.session, network);
+
+    // semconv: the context in _meta is the parent; the transport's (HTTP headers) is linked.
+    const active = context.active();
+    const meta = metaOf(ctx.params);
+    const fromMeta = meta?.traceparent !== undefined ? propagator.extract(active, meta, metaGetter) : undefined;
+    const fromHeaders = ctx.headers?.get("traceparent")
+      ? propagator.extract(active, ctx.headers, headerGetter)
+      : undefined;
+    const parent: Context = fromMeta ?? fromHeaders ?? active;
+    // The transport's context is linked when it is another one (an HTTP proxy's span, say).
+    const links: Link[] = [];
+    const transportSpan = fromMeta && fromHeaders ? trace.getSpanContext(fromHeaders) : undefined;
+    if (transportSpan && transportSpan.spanId !== trace.getSpanContext(fromMeta as Context)?.spanId)
+      links.push({ context: transportSpan });
+    const span = tracer.startSpan(
+      spanName(ctx),
+      { kind: SpanKind.SERVER, attributes: spanAttributes(ctx, metricAttrs), links },
+      parent,
+    );
+    let failure: Failure | undefined;
+    try {
+      const result: JsonObject = await context.with(trace.setSpan(parent, span), next);
+      failure = failureOfResult(ctx.method, result);
+      return result;
+    } catch (error) {
+      failure = failureOfError(error, ErrorCode.InternalError);
+      throw error;
+    } finally {
+      if (failure) {
+        span.setAttribute(ATTR.errorType, failure.type);
+        metricAttrs[ATTR.errorType] = failure.type;
+        if (failure.code !== undefined) {
+          span.setAttribute(ATTR.statusCode, failure.code);
+          metricAttrs[ATTR.statusCode] = failure.code;
+        }
+        span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
+      }
+      span.end();
+      duration.record((performance.now() - start) / 1000, metricAttrs);
+    }
+  };
+}

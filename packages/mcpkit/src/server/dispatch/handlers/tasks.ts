@@ -1,0 +1,135 @@
+import { invalidParams, McpError } from "../../../jsonrpc/errors.js";
+import type { JsonObject } from "../../../jsonrpc/types.js";
+import { isTerminal, TASKS_EXTENSION, toLegacyTask } from "../../../protocol/tasks.js";
+import type { ServerCapabilities } from "../../../protocol/types/capabilities.js";
+import { principalOf } from "../../principal.js";
+import { tasksCapabilityMissing } from "../../tasks/plan.js";
+import type { TaskRecord, TaskStore } from "../../tasks/store.js";
+import { detailedTask, plainTask, relatedTaskMeta } from "../../tasks/wire.js";
+import type { Call, MethodTable } from "../call.js";
+
+const declared = (caps: ServerCapabilities) => caps.extensions?.[TASKS_EXTENSION];
+
+const legacyTask = (record: TaskRecord) => toLegacyTask(plainTask(record)) as unknown as JsonObject;
+
+/**
+ * tasks/* of both wires: 2026-07-28's extension (get, update, cancel) and 2025-11-25's
+ * utility (get, result, list, cancel). A task is found only by the principal that
+ * created it: anyone else is told it does not exist.
+ */
+export const taskMethods: MethodTable = {
+  "tasks/get": {
+    capability: declared,
+    async handler(params, call) {
+      const record = await find(params, call);
+      return (call.peer.rules.tasks === "legacy" ? legacyTask(record) : detailedTask(record)) as unknown as JsonObject;
+    },
+  },
+  "tasks/update": {
+    capability: declared,
+    async handler(params, call) {
+      const record = await find(params, call);
+      const responses = params.inputResponses;
+      if (typeof responses !== "object" || responses === null || Array.isArray(responses))
+        throw invalidParams('tasks/update needs "inputResponses": an object of answers by inputRequests key');
+      // Answers to keys the task is not waiting for are ignored (the extension §Task Update Requests).
+      await store(call).update(record.taskId, { answer: responses as Record<string, unknown> });
+      return {};
+    },
+  },
+  "tasks/cancel": {
+    capability: declared,
+    async handler(params, call) {
+      const record = await find(params, call);
+      const legacy = call.peer.rules.tasks === "legacy";
+      if (isTerminal(record.status)) {
+        // 2025-11-25 refuses; the extension acknowledges (cancellation is idempotent).
+        if (legacy) throw invalidParams(`Cannot cancel task: already in terminal status '${record.status}'`);
+        return {};
+      }
+      const after = await store(call).update(record.taskId, {
+        status: "cancelled",
+        statusMessage: "Cancelled by the client",
+      });
+      if (!legacy) return {};
+      return legacyTask(after ?? record);
+    },
+  },
+  "tasks/result": {
+    capability: declared,
+    async handler(params, call) {
+      let record = await find(params, call);
+      if (!isTerminal(record.status)) record = await terminal(store(call), record, call.inbound.signal);
+      if (record.status === "failed" && record.error) {
+        const { code, message, data } = record.error;
+        throw new McpError(code, message, data);
+      }
+      if (record.status !== "completed" || !record.result)
+        throw invalidParams(`Task ${record.taskId} was ${record.status}: it has no result`);
+      const result = record.result;
+      const meta = { ...(result._meta as JsonObject | undefined), ...relatedTaskMeta(record.taskId) };
+      return { ...result, _meta: meta };
+    },
+  },
+  "tasks/list": {
+    capability: declared,
+    async handler(params, call) {
+      const cursor = params.cursor;
+      if (cursor !== undefined && typeof cursor !== "string") throw invalidParams('"cursor" must be a string');
+      const owner = principalOf(call.inbound.info?.auth);
+      let page: Awaited<ReturnType<TaskStore["list"]>>;
+      try {
+        page = await store(call).list(owner, {
+          limit: call.server.pageSize,
+          ...(cursor !== undefined && { cursor }),
+        });
+      } catch {
+        throw invalidParams("Invalid cursor: list tasks again from the start");
+      }
+      const tasks = page.tasks.map(legacyTask);
+      return page.nextCursor === undefined ? { tasks } : { tasks, nextCursor: page.nextCursor };
+    },
+  },
+};
+
+const store = (call: Call) => call.server.taskSettings.store;
+
+/** The caller's task, or -32602 (unknown, expired, or another principal's: the same answer). */
+async function find(params: JsonObject, call: Call): Promise<TaskRecord> {
+  const method = call.inbound.method;
+  // The extension §Error Handling: a request that did not declare the extension is refused first.
+  if (call.peer.rules.tasks === "extension" && call.peer.clientCapabilities.extensions?.[TASKS_EXTENSION] === undefined)
+    throw tasksCapabilityMissing(method);
+  const taskId = params.taskId;
+  if (typeof taskId !== "string" || taskId === "") throw invalidParams(`${method} needs a string "taskId"`);
+  const record = await store(call).get(taskId);
+  if (!record || record.owner !== principalOf(call.inbound.info?.auth))
+    throw invalidParams(`Failed to retrieve task: Task not found (${taskId}); it may have expired`, { taskId });
+  return record;
+}
+
+/** 2025-11-25 tasks/result waits for the task to end (or the request to be cancelled). */
+function terminal(tasks: TaskStore, record: TaskRecord, signal: AbortSignal): Promise<TaskRecord> {
+  return new Promise((resolve, reject) => {
+    const done = (task: TaskRecord) => {
+      if (!isTerminal(task.status)) return;
+      stop();
+      signal.removeEventListener("abort", aborted);
+      resolve(task);
+    };
+    const aborted = () => {
+      stop();
+      reject(signal.reason);
+    };
+    const stop = tasks.watch(record.taskId, done);
+    signal.addEventListener("abort", aborted, { once: true });
+    // It may have ended between the first read and the watch.
+    tasks.get(record.taskId).then((task) => {
+      if (task) done(task);
+      else {
+        stop();
+        reject(invalidParams(`Task ${record.taskId} expired before it finished`));
+      }
+    }, reject);
+  });
+}

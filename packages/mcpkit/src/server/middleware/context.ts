@@ -1,0 +1,89 @@
+import type { JsonObject, RequestId } from "../../jsonrpc/types.js";
+import type { Implementation } from "../../protocol/types/common.js";
+import type { Middleware, MiddlewareContext } from "../../session/middleware.js";
+import type { HeaderReader, TransportBinding } from "../../transports/transport.js";
+import type { ServerSession } from "../session.js";
+
+/** What a server middleware sees of one message from a client. */
+export interface ServerMiddlewareContext extends MiddlewareContext {
+  readonly side: "server";
+  readonly direction: "inbound";
+  /** The legacy session the message arrived on; undefined for 2026-07-28 requests. */
+  readonly session: ServerSession | undefined;
+  /** The client's clientInfo (from the handshake, or from the request's `_meta`). */
+  readonly client: Implementation | undefined;
+  /** Aborted when the client cancels the request (made on first use); undefined for notifications. */
+  readonly signal: AbortSignal | undefined;
+  /** HTTP request headers (lower-case names), on HTTP transports. */
+  readonly headers: HeaderReader | undefined;
+  /** This server's name and version. */
+  readonly server: Implementation;
+  /** The binding of the connection the message came on, when known (legacy sessions). */
+  readonly transport: TransportBinding | undefined;
+}
+
+/** A server middleware: `server.use(mw)` or `ServerOptions.middleware`. */
+export type ServerMiddleware = Middleware<ServerMiddlewareContext>;
+
+/** The facts a message's era adapter knows, gathered into one context. */
+export interface MessageFacts {
+  kind: "request" | "notification";
+  method: string;
+  params: JsonObject | undefined;
+  id: RequestId | undefined;
+  info: { auth?: unknown; headers?: HeaderReader } | undefined;
+  era: "legacy" | "modern";
+  revision: string | undefined;
+  sessionId: string | undefined;
+  session: ServerSession | undefined;
+  client: Implementation | undefined;
+  server: Implementation;
+  transport?: TransportBinding;
+  /** How to get the request's signal, when it is a request. */
+  signal?: () => AbortSignal;
+}
+
+/** Made only when middleware is installed. */
+class ServerMessage implements ServerMiddlewareContext {
+  readonly side = "server";
+  readonly direction = "inbound";
+  readonly kind: "request" | "notification";
+  readonly method: string;
+  params: JsonObject | undefined;
+  readonly id: RequestId | undefined;
+  readonly principal: unknown;
+  readonly headers: HeaderReader | undefined;
+  readonly era: "legacy" | "modern";
+  readonly revision: string | undefined;
+  readonly sessionId: string | undefined;
+  readonly session: ServerSession | undefined;
+  readonly client: Implementation | undefined;
+  readonly server: Implementation;
+  readonly transport: TransportBinding | undefined;
+  private readonly signalOf: (() => AbortSignal) | undefined;
+
+  constructor(facts: MessageFacts) {
+    this.kind = facts.kind;
+    this.method = facts.method;
+    this.params = facts.params;
+    this.id = facts.id;
+    this.principal = facts.info?.auth;
+    this.headers = facts.info?.headers;
+    this.era = facts.era;
+    this.revision = facts.revision;
+    this.sessionId = facts.sessionId;
+    this.session = facts.session;
+    this.client = facts.client;
+    this.server = facts.server;
+    this.transport = facts.transport;
+    this.signalOf = facts.signal;
+  }
+
+  get signal(): AbortSignal | undefined {
+    return this.signalOf?.();
+  }
+}
+
+export function serverMessage(facts: MessageFacts): ServerMiddlewareContext {
+  return new ServerMessage(facts);
+}
