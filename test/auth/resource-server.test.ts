@@ -1,4 +1,5 @@
-import { introspectionVerifier, parseBearerChallenge } from "mcpkit/auth";
+import { introspectionVerifier, jwtVerifier, parseBearerChallenge, protectedResource } from "mcpkit/auth";
+import { createStreamableHttpHandler } from "mcpkit/http";
 import { createServer } from "mcpkit/server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startAuthorizationServer, type TestAuthorizationServer } from "./authorization-server.js";
@@ -32,6 +33,58 @@ const token = (
   claims: Record<string, unknown> = {},
   options: Parameters<TestAuthorizationServer["sign"]>[1] = {},
 ) => as.sign({ sub: "user-ada", scope: "tools:read", ...claims }, { audience: url, ...options });
+
+describe("authorization: failures the operator must see", () => {
+  it("reports a verifier that failed for another reason than the token, and answers 401", async () => {
+    // The JWKS or introspection endpoint is down: every token fails to verify, through no
+    // fault of the client, and the operator hears of it.
+    const down = "http://127.0.0.1:1";
+    for (const verifier of [
+      jwtVerifier({ jwksUrl: `${down}/jwks`, issuer: as.issuer, audience: "http://127.0.0.1/mcp" }),
+      introspectionVerifier({ endpoint: `${down}/introspect`, clientId: "rs", clientSecret: "s", audience: "x" }),
+    ]) {
+      const errors: unknown[] = [];
+      const mcp = await protectedMcp(server(), as, { verifier, onError: (error) => errors.push(error) });
+      closers.push(mcp.close);
+      const response = await post(mcp.url, initialize, { authorization: `Bearer ${await token(mcp.url)}` });
+      expect(response.status).toBe(401);
+      // The client is not told the detail; the operator is.
+      expect(await response.text()).toContain("could not be verified");
+      expect(errors).toHaveLength(1);
+      expect(String(errors[0])).toMatch(/keys could not be fetched|introspection failed/);
+    }
+  });
+
+  it("turns an unexpected failure while authenticating into a 500 that reaches the server's onError", async () => {
+    const errors: unknown[] = [];
+    const mcp = createServer({ name: "s", version: "1", onError: (error) => errors.push(error) });
+    const broken = {
+      ...protectedResource({
+        verifier: async () => ({ claims: {} }) as never,
+        resource: "http://x/mcp",
+        authorizationServers: [],
+      }),
+      authenticate: async () => {
+        throw new Error("the policy engine is down");
+      },
+    };
+    const handler = createStreamableHttpHandler(mcp, { auth: broken });
+    const response = await handler.fetch(
+      new Request("http://127.0.0.1/mcp", {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          host: "127.0.0.1",
+        },
+        body: JSON.stringify(initialize),
+      }),
+    );
+    expect(response.status).toBe(500);
+    expect(await response.json()).toMatchObject({ error: { code: -32603, message: "Internal error" } });
+    expect(errors.map(String)).toEqual(["Error: the policy engine is down"]);
+  });
+});
 
 describe("authorization: the resource server", () => {
   it("serves Protected Resource Metadata at the path-suffixed well-known URI", async () => {

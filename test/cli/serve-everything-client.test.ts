@@ -120,11 +120,17 @@ describe("mcpkit client over stdio against mcpkit serve everything", () => {
     const controller = new AbortController();
     const progress: number[] = [];
     const started = Date.now();
-    setTimeout(() => controller.abort(new Error("user gave up")), 150);
+    // The user gives up once the tool is seen working (its first progress).
     const call = client.callTool(
       "test_slow",
       { steps: 50, ms: 100 },
-      { signal: controller.signal, onprogress: (p) => progress.push(p.progress) },
+      {
+        signal: controller.signal,
+        onprogress: (p) => {
+          progress.push(p.progress);
+          controller.abort(new Error("user gave up"));
+        },
+      },
     );
     await expect(within(call, 3000, "the aborted call to reject")).rejects.toThrow("user gave up");
     expect(Date.now() - started).toBeLessThan(1500);
@@ -139,7 +145,9 @@ describe("mcpkit client over stdio against mcpkit serve everything", () => {
       params: { requestId: id, reason: "user gave up" },
     });
 
-    // Give a misbehaving server time to keep going, then look at what it sent.
+    // Give a misbehaving server time to keep going (four of its 100 ms steps), then look at
+    // what it sent: a server ignoring the cancellation shows only over time, and no event
+    // follows the absence of its progress, so this wait stays a wait.
     await sleep(400);
     const after = await client.callTool("test_simple_text");
     expect(textOf(after)).toBe("This is a simple text response for testing.");
@@ -171,7 +179,7 @@ describe("mcpkit client over stdio against mcpkit serve everything", () => {
     expect(outgoing.some((m) => m.method === "notifications/cancelled" && (m.params as Message).requestId === id)).toBe(
       true,
     );
-    await sleep(300);
+    await sleep(300); // as above: a late answer could only show over time
     expect(incoming.some((m) => m.id === id)).toBe(false);
     expect(textOf(await client.callTool("test_simple_text"))).toBe("This is a simple text response for testing.");
   });

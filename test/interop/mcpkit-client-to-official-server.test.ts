@@ -52,10 +52,21 @@ describe("mcpkit client → official server-everything over stdio", () => {
   const samplingRequests: CreateMessageParams[] = [];
   const elicitRequests: ElicitParams[] = [];
   let elicitAnswer: (params: ElicitParams) => ElicitResult = () => ({ action: "cancel" });
+  /** Every message the server sent, as the transport received it (before the client saw it). */
+  const wireIn: { method?: string; params?: { progress?: number; progressToken?: unknown } }[] = [];
 
   beforeAll(async () => {
     process.env[SECRET_VAR] = "must-not-reach-the-server";
     transport = spawnOfficial({ env: { [MARKER_VAR]: "passed-explicitly" } });
+    const start = transport.start.bind(transport);
+    transport.start = (sink) => {
+      const message = sink.message.bind(sink);
+      sink.message = (value) => {
+        wireIn.push(value as (typeof wireIn)[number]);
+        message(value);
+      };
+      return start(sink);
+    };
     client = new Client({
       name: "mcpkit-interop-client",
       version: "1.0.0",
@@ -461,7 +472,12 @@ describe("mcpkit client → official server-everything over stdio", () => {
     );
     await expect(call).rejects.toThrow("stopped by the test");
     // This tool does not stop on cancellation: it keeps sending progress for the old token.
-    await sleep(350);
+    // Once a later step has reached the transport, the client has had it and dropped it.
+    await waitFor(
+      () => wireIn.some((m) => m.method === "notifications/progress" && (m.params?.progress ?? 0) >= 4),
+      "the server's late progress",
+      5000,
+    );
     expect(seen).toEqual([1, 2]);
     expect(clientErrors.length).toBe(errorsBefore);
     await client.ping();

@@ -43,7 +43,14 @@ afterEach(async () => {
 async function sdkClient(capabilities: Record<string, unknown> = {}) {
   const client = new SdkClient({ name: "sdk-http", version: "1.0.0" }, { capabilities });
   clients.push(client);
+  const getStatuses: number[] = [];
   const transport = new StreamableHTTPClientTransport(new URL("/mcp", served.base), {
+    // Records the answers to the SDK's GET requests, so a test can wait for its stream.
+    fetch: async (input, init) => {
+      const response = await fetch(input, init);
+      if ((init?.method ?? "GET") === "GET") getStatuses.push(response.status);
+      return response;
+    },
     reconnectionOptions: {
       initialReconnectionDelay: 50,
       maxReconnectionDelay: 200,
@@ -52,7 +59,7 @@ async function sdkClient(capabilities: Record<string, unknown> = {}) {
     },
   });
   await client.connect(transport);
-  return { client, transport };
+  return { client, transport, getStatuses };
 }
 
 const textOf = (result: object) =>
@@ -126,13 +133,15 @@ describe("official SDK Streamable HTTP client → mcpkit server", () => {
   });
 
   it("hears tools/list_changed on the standalone GET stream", async () => {
-    const { client } = await sdkClient();
+    const { client, getStatuses } = await sdkClient();
     let changed = 0;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       changed++;
     });
-    // Give the SDK time to open its GET stream.
-    await new Promise((r) => setTimeout(r, 200));
+    // The SDK opens its GET stream after connecting: wait for the server to accept it.
+    const deadlineGet = Date.now() + 3000;
+    while (!getStatuses.includes(200) && Date.now() < deadlineGet) await new Promise((r) => setTimeout(r, 20));
+    expect(getStatuses).toContain(200);
     await client.callTool({ name: "test_toggle_tool", arguments: {} });
     const deadline = Date.now() + 3000;
     while (changed === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));

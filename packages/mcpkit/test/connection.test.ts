@@ -217,12 +217,17 @@ describe("JSON-RPC connection", () => {
 
   it("never cancels initialize", async () => {
     const [a, b] = createLinkedPair();
-    const server = new Connection(b, { onRequest: () => new Promise((r) => setTimeout(() => r({ ok: true }), 30)) });
+    const finish = deferred();
+    const server = new Connection(b, {
+      onRequest: (req) => (req.method === "initialize" ? finish.promise.then(() => ({ ok: true })) : {}),
+    });
     await server.start();
     const peer = rawPeer(a);
     peer.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
     peer.notify("notifications/cancelled", { requestId: 1 });
-    await expect(peer.next((m) => "result" in m)).resolves.toMatchObject({ id: 1, result: { ok: true } });
+    await peer.request("later"); // the cancellation has been read
+    finish.resolve();
+    await expect(peer.next((m) => "result" in m && m.id === 1)).resolves.toMatchObject({ result: { ok: true } });
   });
 
   it("rejects pending requests when the transport closes", async () => {

@@ -51,24 +51,34 @@ export interface Answerer {
  */
 export async function answerServerRequest(
   method: string,
-  params: JsonObject,
+  params: object,
   ctx: ClientRequestContext,
   answerer: Answerer,
 ): Promise<JsonObject> {
+  // The handlers' typed results go back as JSON: the one step from typed to JSON, here.
+  return (await answerTyped(method, params, ctx, answerer)) as JsonObject;
+}
+
+async function answerTyped(
+  method: string,
+  // As the server sent them: typed below by the method's specification, unchecked.
+  params: object,
+  ctx: ClientRequestContext,
+  answerer: Answerer,
+): Promise<object> {
   const { handlers, capabilities } = answerer;
   switch (method) {
     case "ping":
       return {};
     case "sampling/createMessage":
-      if (handlers.sampling && capabilities.sampling)
-        return (await handlers.sampling(params as unknown as CreateMessageParams, ctx)) as unknown as JsonObject;
+      if (handlers.sampling && capabilities.sampling) return handlers.sampling(params as CreateMessageParams, ctx);
       break;
     case "elicitation/create":
       if (handlers.elicitation && capabilities.elicitation)
-        return elicit(handlers.elicitation, params as unknown as ElicitParams, ctx, capabilities);
+        return elicit(handlers.elicitation, params as ElicitParams, ctx, capabilities);
       break;
     case "roots/list":
-      if (capabilities.roots) return { roots: answerer.roots } as unknown as JsonObject;
+      if (capabilities.roots) return { roots: answerer.roots };
       break;
   }
   throw methodNotFound(method);
@@ -79,13 +89,13 @@ async function elicit(
   params: ElicitParams,
   ctx: ClientRequestContext,
   capabilities: ClientCapabilities,
-): Promise<JsonObject> {
+): Promise<ElicitResult> {
   const mode = params.mode ?? "form";
   if (mode === "url" && !capabilities.elicitation?.url)
     throw new McpError(ErrorCode.InvalidParams, "This client did not declare URL-mode elicitation");
   const result = await handler(params, ctx);
   if (result.action === "accept" && params.mode !== "url") {
-    return { ...result, content: applyElicitationDefaults(params, result.content) } as unknown as JsonObject;
+    return { ...result, content: applyElicitationDefaults(params, result.content) };
   }
-  return result as unknown as JsonObject;
+  return result;
 }

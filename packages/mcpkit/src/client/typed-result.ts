@@ -1,6 +1,6 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { CallToolResult } from "../protocol/types/features.js";
+import { ToolOutputError } from "./output-schemas.js";
 
 /** What `callTool` resolves with: `structuredContent` typed by the caller's output schema when it gave one. */
 export type ToolResultOf<S> = [S] extends [StandardSchemaV1]
@@ -9,8 +9,8 @@ export type ToolResultOf<S> = [S] extends [StandardSchemaV1]
 
 /**
  * Checks a result's structuredContent against the schema the caller expects (an error
- * result carries none to check). A mismatch rejects the call with -32603, reason
- * "invalid-result", rather than handing the caller a value its type misdescribes.
+ * result carries none to check). A mismatch rejects the call with a ToolOutputError
+ * ("schema-mismatch"), rather than handing the caller a value its type misdescribes.
  */
 export async function checkStructured(
   tool: string,
@@ -21,11 +21,7 @@ export async function checkStructured(
   const checked = await schema["~standard"].validate(result.structuredContent);
   if (checked.issues) {
     const why = checked.issues.map((issue) => issue.message).join("; ");
-    throw new McpError(
-      ErrorCode.InternalError,
-      `Tool ${tool} returned structuredContent that does not match the output schema given: ${why}`,
-      { reason: "invalid-result", tool },
-    );
+    throw new ToolOutputError(tool, result, "schema-mismatch", why);
   }
   return { ...result, structuredContent: checked.value as Record<string, unknown> };
 }

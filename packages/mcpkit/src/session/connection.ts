@@ -209,7 +209,7 @@ export class Connection {
     const inbound = new InboundRequest(request, info);
     this.inbound ??= new Map();
     this.inbound.set(request.id, inbound);
-    let outcome: JsonObject | Promise<JsonObject>;
+    let outcome: object | Promise<object>;
     try {
       outcome = this.options.onRequest(inbound);
     } catch (error) {
@@ -228,7 +228,7 @@ export class Connection {
 
   private settle(
     inbound: InboundRequest,
-    result: JsonObject | undefined,
+    result: object | undefined,
     error: unknown,
     reply: (response: JsonRpcResponse | undefined) => void,
   ): void {
@@ -236,7 +236,8 @@ export class Connection {
     if (this.inbound?.size === 0) this.inbound = undefined;
     // basic/utilities/cancellation: no response is sent for a cancelled request.
     if (inbound.cancelled || this.closed) reply(undefined);
-    else if (result !== undefined) reply(success(inbound.id, result));
+    else if (result !== undefined)
+      reply(success(inbound.id, result as JsonObject)); // JSON-shaped by contract (onRequest)
     else reply(failure(inbound.id, this.errorObject(error)));
   }
 

@@ -38,8 +38,11 @@ export interface RequestOptions {
 }
 
 export interface ConnectionOptions {
-  /** Answers one request of the peer. Throw McpError for a protocol error. */
-  onRequest(request: InboundRequest): JsonObject | Promise<JsonObject>;
+  /**
+   * Answers one request of the peer with its result: any JSON-shaped object (a typed result
+   * such as CallToolResult needs no cast). Throw McpError for a protocol error.
+   */
+  onRequest(request: InboundRequest): object | Promise<object>;
   /** Every notification except progress and cancellation, which the connection handles. */
   onNotification?(notification: JsonRpcNotification, info: MessageInfo | undefined): void;
   /** Whether a batch (JSON array) is acceptable now; the negotiated revision decides. */

@@ -158,6 +158,8 @@ export interface SdkServer extends Listening {
   deleted: string[];
   /** Every event the event store kept (resumable servers), in order. */
   stored: { id: string; message: unknown }[];
+  /** Sessions whose GET stream the SDK opened, in order (it registers a stream before writing its headers). */
+  getStreams: string[];
 }
 
 /** The OFFICIAL SDK's StreamableHTTPServerTransport, one McpServer per session, as its examples do. */
@@ -166,6 +168,7 @@ export async function sdkServer(options: SdkServerOptions = {}): Promise<SdkServ
   const deleted: string[] = [];
   const eventStore = options.resumable ? new InMemoryEventStore() : undefined;
   const stored: SdkServer["stored"] = [];
+  const getStreams: string[] = [];
   if (eventStore) {
     const store = eventStore.storeEvent.bind(eventStore);
     eventStore.storeEvent = async (streamId, message) => {
@@ -182,6 +185,13 @@ export async function sdkServer(options: SdkServerOptions = {}): Promise<SdkServ
         res.writeHead(404, { "content-type": "application/json" });
         res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }));
         return;
+      }
+      if (req.method === "GET") {
+        const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => typeof res;
+        res.writeHead = ((...args: unknown[]) => {
+          getStreams.push(id);
+          return writeHead(...args);
+        }) as typeof res.writeHead;
       }
       await session.transport.handleRequest(req, res, body);
       return;
@@ -214,6 +224,7 @@ export async function sdkServer(options: SdkServerOptions = {}): Promise<SdkServ
     sessions,
     deleted,
     stored,
+    getStreams,
     async close() {
       await Promise.all([...sessions.values()].map((s) => s.server.close().catch(() => {})));
       sessions.clear();

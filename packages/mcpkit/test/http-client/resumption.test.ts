@@ -39,7 +39,7 @@ describe("against the official SDK server with an event store", () => {
       // so events of one millisecond may replay out of order: keep them a few ms apart.
       await progress(1);
       extra.closeSSEStream?.();
-      await sleep(20);
+      await sleep(20); // the server works on while the client is away
       await progress(2);
       await sleep(3);
       await progress(3);
@@ -249,6 +249,7 @@ describe("against a hand-written server", () => {
     const client = await connect(server.url, { onError: (e) => errors.push(e) });
     await until(() => server.seen.some((s) => s.method === "GET"), "the GET attempt");
     await expect(client.callTool("x", {})).resolves.toMatchObject({ content: [{ text: "fine" }] });
+    // A retry would come on the client's own backoff; nothing follows its absence, so wait.
     await sleep(100);
     expect(server.seen.filter((s) => s.method === "GET")).toHaveLength(1);
     expect(errors).toEqual([]);
@@ -291,6 +292,7 @@ describe("against a hand-written server", () => {
     const client = await connect(server.url);
     const call = client.callTool("x", {});
     await until(() => server.seen.some((s) => s.rpc === "tools/call"), "the call");
+    // Let the client read the stream's end (retry: 60 s): nothing it does then is observable.
     await sleep(20);
     const started = performance.now();
     await within(client.close(), 2000, "close");

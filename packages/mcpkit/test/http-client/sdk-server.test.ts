@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Client } from "../../src/client/index.js";
 import type { Progress } from "../../src/session/options.js";
-import { closeAll, connectHttp, sdkServer, sleep, until, within } from "./helpers.js";
+import { closeAll, connectHttp, sdkServer, until, within } from "./helpers.js";
 
 // The mcpkit client transport (transports §Streamable HTTP) against the OFFICIAL SDK's
 // StreamableHTTPServerTransport on a real node:http server.
@@ -135,7 +135,7 @@ describe("the standalone GET stream", () => {
     const get = server.seen.find((s) => s.method === "GET");
     expect(get?.headers.accept).toBe("text/event-stream");
     expect(get?.headers["mcp-session-id"]).toBe(transport.sessionId);
-    await sleep(50); // the SDK registers the stream once its headers are flushed
+    await until(() => server.getStreams.length === 1, "the SDK to open the GET stream");
 
     expect((await client.tools()).map((t) => t.name)).toEqual(["greet"]);
     const changed = new Promise<void>((resolve) => client.on("notifications/tools/list_changed", () => resolve()));
@@ -148,8 +148,7 @@ describe("the standalone GET stream", () => {
   it("is not opened when standaloneStream is false", async () => {
     const server = await sdkServer({ configure: greetTool });
     const { client } = await connect(server.url, { standaloneStream: false });
-    await client.tools();
-    await sleep(100);
+    await client.tools(); // a GET stream would be opened on connecting, before this request
     expect(server.seen.some((s) => s.method === "GET")).toBe(false);
   });
 });

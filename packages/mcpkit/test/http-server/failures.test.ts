@@ -1,10 +1,18 @@
 import { createServer as createNodeServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { createStreamableHttpHandler, InMemoryEventStore, toNodeListener } from "../../src/endpoints/http/index.js";
+import {
+  createSseHandler,
+  createStreamableHttpHandler,
+  InMemoryEventStore,
+  routeByPath,
+  toNodeListener,
+} from "../../src/endpoints/http/index.js";
 import type { JsonRpcMessage } from "../../src/jsonrpc/types.js";
 import { createServer } from "../../src/server/index.js";
 import { REPORT_ERROR } from "../../src/transports/http/exchange.js";
+import { HttpSessionTransport } from "../../src/transports/streamable-http/server/session-transport.js";
+import { within } from "../stdio/helpers.js";
 import { allEvents, messagesOf, serveHttp, sessionHeaders } from "./helpers.js";
 
 // Every unexpected failure while serving HTTP reaches the operator (server onError), and
@@ -67,6 +75,31 @@ describe("failures while serving Streamable HTTP", () => {
     expect(errors.map(String)).toContain("Error: store unavailable: append");
   });
 
+  it("ends a stream whose last answer the store refused: nothing is left owed", async () => {
+    const errors: unknown[] = [];
+    const store = new FailingStore();
+    const transport = new HttpSessionTransport("s1", {
+      eventStore: store,
+      retryMs: 1000,
+      keepAliveMs: 60_000,
+      onError: (error) => errors.push(error),
+    });
+    transport.start({ message: () => {}, invalid: () => {}, close: () => {} });
+    const reply = transport.post({ jsonrpc: "2.0", id: 1, method: "tools/call" }, [1], {});
+    store.failing.add("append");
+    transport.send(
+      { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } },
+      {
+        relatedRequestId: 1,
+      },
+    );
+    transport.send({ jsonrpc: "2.0", id: 1, result: { content: [] } });
+    expect((await reply).status).toBe(200); // the stream had begun when the store failed
+    await expect(within(transport.settled(), 2000, "the stream to end")).resolves.toBeUndefined();
+    expect(errors.map(String)).toEqual(["Error: store unavailable: append", "Error: store unavailable: append"]);
+    await transport.close();
+  });
+
   it("reports a replay that failed, and ends the resumed stream rather than leaving it silent", async () => {
     const { server, errors } = reportingServer();
     const eventStore = new FailingStore();
@@ -86,6 +119,36 @@ describe("failures while serving Streamable HTTP", () => {
     expect(await allEvents(resumed, 5000)).toEqual([]);
     expect(Date.now() - started).toBeLessThan(4000);
     expect(errors.map(String)).toContain("Error: store unavailable: replay");
+  });
+
+  it("answers a legacy HTTP+SSE request that failed unexpectedly with 500, and reports it", async () => {
+    const { server, errors } = reportingServer();
+    const handler = createSseHandler(server);
+    closers.push(() => handler.close());
+    const stream = await handler.fetch(new Request("http://127.0.0.1/sse"));
+    const reader = stream.body?.getReader() as ReadableStreamDefaultReader<Uint8Array>;
+    let opening = "";
+    while (!opening.includes("\n\n")) opening += new TextDecoder().decode((await reader.read()).value);
+    const endpoint = /data: (\S+)/.exec(opening)?.[1] as string;
+    // The client's connection breaks while its POST body is being read.
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"jsonrpc":'));
+        controller.error(new Error("connection reset while reading the body"));
+      },
+    });
+    const response = await handler.fetch(
+      new Request(new URL(endpoint, "http://127.0.0.1"), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+        duplex: "half",
+      } as RequestInit),
+    );
+    expect(response.status).toBe(500);
+    expect(await response.json()).toMatchObject({ error: { code: -32603, message: "Internal error" } });
+    expect(errors.map(String)).toEqual(["Error: connection reset while reading the body"]);
+    await reader.cancel();
   });
 
   it("reports an event bus listener that throws, and still delivers to the others", async () => {
@@ -120,7 +183,9 @@ describe("failures while serving Streamable HTTP", () => {
     const viaOption = toNodeListener(broken(), { onError: (error) => reported.push(error) });
     const reporting = Object.assign(broken(), { [REPORT_ERROR]: (error: unknown) => reported.push(error) });
     const viaReporter = toNodeListener(reporting);
-    for (const listener of [viaOption, viaReporter]) {
+    // Behind a router, the failure goes to the reporter of the handler that served the path.
+    const viaRouter = toNodeListener(routeByPath((path) => (path === "/" ? reporting : undefined)));
+    for (const listener of [viaOption, viaReporter, viaRouter]) {
       const http = createNodeServer(listener);
       await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
       closers.push(() => new Promise((resolve) => http.close(() => resolve())));
@@ -128,7 +193,7 @@ describe("failures while serving Streamable HTTP", () => {
       const response = await fetch(`http://127.0.0.1:${port}/`);
       await response.text().catch(() => "the body ended early: expected");
     }
-    expect(reported.map(String)).toEqual(["Error: body stream broke", "Error: body stream broke"]);
+    expect(reported.map(String)).toEqual(Array(3).fill("Error: body stream broke"));
 
     // mcpkit's handler reports to its server's onError.
     const { server, errors } = reportingServer();

@@ -28,8 +28,9 @@ describe("callTool with the tool's output schema", () => {
     // @ts-expect-error a misspelt field of the structured result
     expect(result.structuredContent?.summ).toBeUndefined();
     await expect(client.callTool("liar", {}, { output })).rejects.toMatchObject({
-      code: -32603,
-      data: { reason: "invalid-result", tool: "liar" },
+      name: "ToolOutputError",
+      toolName: "liar",
+      reason: "schema-mismatch",
     });
     await close();
   });

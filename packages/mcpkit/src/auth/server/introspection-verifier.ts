@@ -38,9 +38,11 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
         body: new URLSearchParams({ token, token_type_hint: "access_token" }),
       });
     } catch (error) {
-      throw new InvalidTokenError(`Token introspection failed: ${(error as Error).message}`, { cause: error });
+      // The endpoint is unreachable: no fault of the token, so not an InvalidTokenError (the
+      // resource server reports it to its onError and answers 401 without the detail).
+      throw new Error(`Token introspection failed: ${(error as Error).message}`, { cause: error });
     }
-    if (!response.ok) throw new InvalidTokenError(`Token introspection failed with HTTP ${response.status}`);
+    if (!response.ok) throw new Error(`Token introspection failed with HTTP ${response.status}`);
     const body = (await response.json()) as Record<string, unknown>;
     if (body.active !== true) throw new InvalidTokenError("The access token is not active");
     if (typeof body.exp === "number" && body.exp * 1000 < Date.now())

@@ -1,4 +1,4 @@
-import { createLocalJWKSet, createRemoteJWKSet, type JSONWebKeySet, type JWTPayload, jwtVerify } from "jose";
+import { createLocalJWKSet, createRemoteJWKSet, errors, type JSONWebKeySet, type JWTPayload, jwtVerify } from "jose";
 import { type AuthInfo, InvalidTokenError, scopesOf, type TokenVerifier } from "./types.js";
 
 export interface JwtVerifierOptions {
@@ -37,6 +37,16 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
         ...(options.algorithms && { algorithms: options.algorithms }),
       }));
     } catch (error) {
+      // The keys could not be had (the JWKS endpoint down or answering nonsense): no fault of
+      // the token, so not an InvalidTokenError; the resource server reports it to onError.
+      if (
+        error instanceof errors.JWKSTimeout ||
+        error instanceof errors.JWKSInvalid ||
+        !(error instanceof errors.JOSEError)
+      )
+        throw new Error(`The authorization server's keys could not be fetched: ${(error as Error).message}`, {
+          cause: error,
+        });
       throw new InvalidTokenError(`The access token is not valid here: ${(error as Error).message}`, { cause: error });
     }
     const info: AuthInfo = {

@@ -20,6 +20,11 @@ export interface ResourceServerOptions {
    * algorithms, the proof window, a shared replay cache). Off by default: Bearer only.
    */
   dpop?: boolean | DPoPOptions;
+  /**
+   * A verifier that failed for another reason than a bad token (the JWKS or introspection
+   * endpoint unreachable…): the client gets 401, and the cause goes here (default: stderr).
+   */
+  onError?: (error: unknown) => void;
 }
 
 /** What authenticate() needs of a request: its method and URL for DPoP proofs, and its headers. */
@@ -155,6 +160,11 @@ export function protectedResource(options: ResourceServerOptions): ResourceServe
       try {
         info = await options.verifier(token);
       } catch (error) {
+        if (!(error instanceof InvalidTokenError)) {
+          (options.onError ?? ((e) => process.stderr.write(`mcpkit: token verification failed: ${String(e)}\n`)))(
+            error,
+          );
+        }
         const message = error instanceof InvalidTokenError ? error.message : "The access token could not be verified";
         return refuse(401, "invalid_token", message, { used: scheme });
       }

@@ -80,7 +80,7 @@ export class ModernRequests {
   }
 
   /** basic/index §_meta: servers SHOULD name themselves in every result. */
-  noteServerInfo(result: JsonObject): void {
+  noteServerInfo(result: { _meta?: unknown; serverInfo?: unknown }): void {
     const meta = result._meta as Record<string, unknown> | undefined;
     const info = (meta?.[META.serverInfo] ?? result.serverInfo) as Implementation | undefined;
     if (info && typeof info.name === "string") this.serverInfo = info;

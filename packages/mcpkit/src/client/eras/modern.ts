@@ -49,7 +49,7 @@ export class ModernEra implements ClientEra {
       },
       version,
     );
-    this.requests.noteServerInfo(discover as unknown as JsonObject);
+    this.requests.noteServerInfo(discover);
     this.resourceSubscriptions = new ResourceSubscriptions((filter) => this.listen(filter, () => undefined));
     this.toolHeaders = new ToolHeaders((warning) => host.options.onError?.(warning));
     host.connection.transport.setProtocolVersion?.(version);
@@ -107,6 +107,7 @@ export class ModernEra implements ClientEra {
     const tools = this.host.tools;
     // The schema says which arguments go in headers: list the tools once if this one is new.
     // A tool added since then comes back as HeaderMismatch, handled below.
+    // A list that fails leaves the call without headers: the server's HeaderMismatch, or the call's own error, says more.
     if (!this.toolHeaders.knows(name) && !this.toolHeaders.listedAll) await tools.get().catch(() => undefined);
     try {
       return await call(this.withParamHeaders(name, args, options));

@@ -37,7 +37,7 @@ export async function untilComplete(
     // A list result never comes from a retry, so a cached one never depends on input
     // responses (server/utilities/caching §Cache Key).
     if (!INPUT_METHODS.has(method)) throw invalid(`The server asked for input on ${method}, which cannot ask for any`);
-    const { inputRequests, requestState } = result as unknown as InputRequiredResult;
+    const { inputRequests, requestState } = result as Partial<InputRequiredResult>;
     if (inputRequests === undefined && typeof requestState !== "string")
       throw invalid("The server asked for input but sent neither inputRequests nor requestState");
     if (round >= maxRounds)

@@ -41,7 +41,7 @@ export class ResourceSubscriptions {
       this.current = this.uris.size > 0 ? await this.listen({ resourceSubscriptions: [...this.uris] }) : undefined;
       await previous?.close();
     });
-    this.queue = next.catch(() => undefined);
+    this.queue = next.catch(() => undefined); // the caller gets the failure from `next`; the queue goes on
     return next;
   }
 }

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { McpServer } from "../../server/server.js";
 import type { ServerSession } from "../../server/session.js";
-import { readWebBody, toResponse } from "../../transports/http/exchange.js";
+import { REPORT_ERROR, type ReportingHandler, readWebBody, toResponse } from "../../transports/http/exchange.js";
 import { checkOrigin, isJsonContent } from "../../transports/http/guards.js";
 import { LOCALHOST_NAMES } from "../../transports/http/localhost.js";
 import { jsonRpcErrorReply } from "../../transports/http/responses.js";
@@ -23,7 +23,7 @@ export interface SseServerOptions {
   keepAliveMs?: number;
 }
 
-export interface SseHandler {
+export interface SseHandler extends ReportingHandler {
   /** GET opens a stream; POST to the messages path delivers a message. */
   fetch(request: Request): Promise<Response>;
   close(): Promise<void>;
@@ -83,12 +83,19 @@ export function createSseHandler(server: McpServer, options: SseServerOptions = 
 
   return {
     async fetch(request) {
-      const rejected = checkOrigin(request, policy);
-      if (rejected) return toResponse(rejected);
-      if (request.method === "GET") return open();
-      if (request.method === "POST" && new URL(request.url).pathname === messagesPath) return post(request);
-      return errorResponse(405, ErrorCode.InvalidRequest, "Method Not Allowed", { allow: "GET, POST" });
+      try {
+        const rejected = checkOrigin(request, policy);
+        if (rejected) return toResponse(rejected);
+        if (request.method === "GET") return await open();
+        if (request.method === "POST" && new URL(request.url).pathname === messagesPath) return await post(request);
+        return errorResponse(405, ErrorCode.InvalidRequest, "Method Not Allowed", { allow: "GET, POST" });
+      } catch (error) {
+        // Unexpected: the operator hears of it, the client gets a bare 500.
+        server.onError(error);
+        return errorResponse(500, ErrorCode.InternalError, "Internal error");
+      }
     },
+    [REPORT_ERROR]: (error: unknown) => server.onError(error),
     async close() {
       await Promise.all([...sessions.keys()].map(end));
     },

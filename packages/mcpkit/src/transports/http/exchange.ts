@@ -47,13 +47,14 @@ export interface ExchangeHandler {
 export const REPORT_ERROR: unique symbol = Symbol.for("mcpkit.http.reportError");
 
 export interface ReportingHandler {
-  [REPORT_ERROR](error: unknown): void;
+  /** `request` is the one being served, when known (a router passes it on to the handler it chose). */
+  [REPORT_ERROR](error: unknown, request?: HttpRequest): void;
 }
 
 /** Tells `handler`'s reporter about `error`, or stderr when it has none: never silence. */
-export function reportHttpError(handler: object, error: unknown): void {
+export function reportHttpError(handler: object, error: unknown, request?: HttpRequest): void {
   const report = (handler as Partial<ReportingHandler>)[REPORT_ERROR];
-  if (typeof report === "function") report.call(handler, error);
+  if (typeof report === "function") report.call(handler, error, request);
   else process.stderr.write(`mcpkit: serving an HTTP request failed: ${String(error)}\n`);
 }
 

@@ -60,7 +60,7 @@ export function serveNodeRequest(
     .catch((error: unknown) => {
       // A failed handler or a broken body stream: reported, and never an unhandled rejection.
       if (options.onError) options.onError(error);
-      else reportHttpError(handler, error);
+      else reportHttpError(handler, error, request);
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
       res.end();
     });

@@ -6,6 +6,9 @@ import {
   fromWebRequest,
   type HttpReply,
   type HttpRequest,
+  REPORT_ERROR,
+  type ReportingHandler,
+  reportHttpError,
   toResponse,
 } from "./exchange.js";
 
@@ -17,7 +20,7 @@ import {
 export function routeByPath(
   pick: (path: string) => FetchHandler | undefined,
   notFound = "Not found",
-): FetchHandler & ExchangeHandler {
+): FetchHandler & ExchangeHandler & ReportingHandler {
   const serve = (request: HttpRequest): Promise<HttpReply> => {
     const handler = pick(request.path);
     if (handler) return exchange(handler, request);
@@ -28,5 +31,7 @@ export function routeByPath(
       return toResponse(await serve(fromWebRequest(request)));
     },
     [EXCHANGE]: serve,
+    // A failure the adapter met serving a request belongs to the handler that served it.
+    [REPORT_ERROR]: (error, request) => reportHttpError((request && pick(request.path)) ?? {}, error, request),
   };
 }

@@ -279,10 +279,14 @@ export class HttpSessionTransport implements Transport {
 
   private async streamOut(stream: Stream, message: JsonRpcMessage | JsonRpcMessage[], final: boolean): Promise<void> {
     const store = this.options.eventStore;
-    if (stream.undecided) await this.prime(stream, this.connect(stream, true));
-    const id = store ? await store.append(stream.id, message) : undefined;
-    stream.connection?.write(formatSse({ id, data: JSON.stringify(message) }));
-    if (final) this.finish(stream);
+    try {
+      if (stream.undecided) await this.prime(stream, this.connect(stream, true));
+      const id = store ? await store.append(stream.id, message) : undefined;
+      stream.connection?.write(formatSse({ id, data: JSON.stringify(message) }));
+    } finally {
+      // Even when the store refused it, the last answer ends the stream: nothing is owed any more.
+      if (final) this.finish(stream);
+    }
   }
 
   /** Opens an SSE connection for the stream; for an undecided POST, answers it with the stream. */
