@@ -12,6 +12,7 @@ import type { McpServer } from "mcpkit/server";
 import { stdioServerTransport } from "mcpkit/stdio";
 import { createEverythingServer } from "../servers/everything/index.js";
 import { gitHubFlags } from "../servers/github/flags.js";
+import { createProxyServer, parseHeaders, proxyTarget } from "../servers/proxy/index.js";
 import { weatherFlags } from "../servers/weather/flags.js";
 import { createWorkspaceServer } from "../servers/workspace/index.js";
 import { type AuthFlags, authOptions, checkAuthFlags, resourceServer } from "./serve-auth.js";
@@ -26,6 +27,7 @@ interface ServeOptions extends AuthFlags {
   allowWrite?: boolean;
   maxReadBytes?: string;
   queryTimeout?: string;
+  header?: string[];
 }
 
 /** A built-in server, made ready to serve, and how to release what it holds. */
@@ -35,8 +37,16 @@ interface Served {
   close(): Promise<void>;
 }
 
-const SERVERS: Record<string, (options: ServeOptions) => Promise<Served>> = {
+const SERVERS: Record<string, (options: ServeOptions, operands: string[]) => Promise<Served>> = {
   everything: async () => ({ server: createEverythingServer(), close: async () => {} }),
+  proxy: async (options, operands) => {
+    const target = proxyTarget(operands);
+    if (options.header?.length && target.kind !== "http")
+      throw new UsageError("--header is for a proxied HTTP server (a URL), not for a command");
+    const proxy = await createProxyServer(target, parseHeaders(options.header ?? []));
+    const what = target.kind === "http" ? target.url?.href : [target.command, ...(target.args ?? [])].join(" ");
+    return { server: proxy.server, summary: `fronting ${what}`, close: () => proxy.close() };
+  },
   workspace: (options) =>
     createWorkspaceServer({
       ...(options.root && { roots: options.root }),
@@ -57,6 +67,7 @@ const OWN_OPTIONS: { key: string; flag: string; servers: string[] }[] = [
     servers: ["workspace"],
   })),
   { key: "allowWrite", flag: "--allow-write", servers: ["workspace", "github"] },
+  { key: "header", flag: "--header", servers: ["proxy"] },
   ...weatherFlags.options.map((o) => ({ key: o.attributeName(), flag: o.long ?? o.flags, servers: ["weather"] })),
   ...gitHubFlags.options.map((o) => ({ key: o.attributeName(), flag: o.long ?? o.flags, servers: ["github"] })),
 ];
@@ -79,6 +90,7 @@ export function serveCommand(): Command {
   const command = new Command("serve")
     .description("Run a built-in MCP server over stdio (the default) or Streamable HTTP")
     .argument("[server]", `which server: ${Object.keys(SERVERS).join(", ")}`, "workspace")
+    .argument("[target...]", "proxy: the URL of the server to front, or -- and the command that starts it")
     .addOption(new Option("--stdio", "speak MCP on stdin/stdout (the default without --port)"))
     .addOption(new Option("--port <port>", "serve Streamable HTTP on http://HOST:PORT/mcp").conflicts("stdio"))
     .addOption(new Option("--host <host>", "the address to bind with --port").default("127.0.0.1"))
@@ -91,13 +103,18 @@ export function serveCommand(): Command {
       ),
     )
     .addOption(new Option("--max-read-bytes <n>", "workspace: the largest file a read returns (default 1048576)"))
-    .addOption(new Option("--query-timeout <ms>", "workspace: how long one SQL statement may run (default 5000)"));
+    .addOption(new Option("--query-timeout <ms>", "workspace: how long one SQL statement may run (default 5000)"))
+    .addOption(
+      new Option("--header <header...>", 'proxy: a header for the proxied HTTP server ("Name: value", repeatable)'),
+    );
   for (const option of [...weatherFlags.options, ...gitHubFlags.options, ...authOptions()]) command.addOption(option);
   // Commander's own usage errors (an unknown option, a missing value) exit 2, as ours do.
   command.exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT));
-  return command.action(async (name: string, options: ServeOptions) => {
+  return command.action(async (name: string, operands: string[], options: ServeOptions) => {
     const make = SERVERS[name];
     if (!make) throw new UsageError(`Unknown server "${name}"; choose one of ${Object.keys(SERVERS).join(", ")}`);
+    if (name !== "proxy" && operands.length > 0)
+      throw new UsageError(`serve ${name} takes no further arguments (got "${operands.join(" ")}")`);
     const values = options as unknown as Record<string, unknown>;
     const stray = OWN_OPTIONS.find((o) => !o.servers.includes(name) && values[o.key] !== undefined);
     if (stray)
@@ -106,7 +123,7 @@ export function serveCommand(): Command {
       );
     const port = options.port === undefined ? undefined : portNumber(options.port);
     const authorized = checkAuthFlags(options, options.port !== undefined);
-    const served = await make(options);
+    const served = await make(options, operands);
     try {
       if (served.summary) process.stderr.write(`mcpkit serve ${name}:\n${indent(served.summary)}\n`);
       if (name in EXPOSES && options.port !== undefined && !isLocal(options.host) && !authorized) {
@@ -123,7 +140,11 @@ export function serveCommand(): Command {
 }
 
 /** What a server exposes to whoever reaches it: warned about on a non-local --host without authentication. */
-const EXPOSES: Record<string, string> = { workspace: "these files", github: "its GitHub identity" };
+const EXPOSES: Record<string, string> = {
+  workspace: "these files",
+  github: "its GitHub identity",
+  proxy: "the server it fronts",
+};
 
 const isLocal = (host: string) => LOCALHOST_NAMES.includes(host) || host === "::1";
 

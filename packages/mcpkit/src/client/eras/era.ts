@@ -20,6 +20,11 @@ export interface CallOptions extends RequestOptions {
    * `tracestate`, `baggage`; basic/index §OpenTelemetry trace context).
    */
   meta?: Record<string, unknown>;
+  /**
+   * The capabilities this one request declares instead of the client's (2026-07-28 only,
+   * where each request carries its own): a proxy declares what its own caller declared.
+   */
+  capabilities?: ClientCapabilities;
 }
 
 /** What connect() learned: the InitializeResult of a handshake, or its equivalent from server/discover. */

@@ -58,7 +58,9 @@ export class ModernRequests {
 
   /** Sends one request as it is (no retries) and tells its JSON-RPC id. */
   sendOnce(method: string, params: JsonObject, options?: CallOptions): SentRequest {
-    const sent = withEnvelope(params, this.host.envelope(this.version), options?.meta);
+    const envelope = this.host.envelope(this.version);
+    if (options?.capabilities) envelope.capabilities = options.capabilities;
+    const sent = withEnvelope(params, envelope, options?.meta);
     return this.host.connection.sendRequest(method, sent, options);
   }
 
