@@ -3,6 +3,7 @@ import type { CallOptions } from "../client/eras/era.js";
 import type { ClientOptions } from "../client/options.js";
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
+import { META } from "../protocol/meta.js";
 import type { ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { LogLevel } from "../protocol/types/common.js";
 import type { CompleteRef, Prompt, Resource, ResourceTemplate, Tool } from "../protocol/types/features.js";
@@ -91,7 +92,7 @@ export async function createProxy(transport: Transport, options: ProxyOptions = 
 
   const upstream: Upstream = {
     client,
-    run: (ctx, work) => routing.run(ctx, () => work(forwardOptions(ctx))),
+    run: async (ctx, work) => ownFieldsOnly(await routing.run(ctx, () => work(forwardOptions(ctx)))),
     completer: (ref: CompleteRef, argument: string): Completer => {
       return (value, { arguments: args, ctx }) =>
         routing.run(ctx, async () => {
@@ -191,6 +192,22 @@ function forwardOptions(ctx: Context): CallOptions {
     }),
     ...(trace && { meta: trace }),
   };
+}
+
+/**
+ * A result without what the upstream server said about itself as a 2026-07-28 server
+ * (resultType, caching hints, its serverInfo): this server says its own, in its own era.
+ */
+function ownFieldsOnly<T>(result: T): T {
+  if (typeof result !== "object" || result === null) return result;
+  const { resultType: _r, ttlMs: _t, cacheScope: _c, ...rest } = result as Record<string, unknown>;
+  const meta = rest._meta as Record<string, unknown> | undefined;
+  if (meta && META.serverInfo in meta) {
+    const { [META.serverInfo]: _s, ...others } = meta;
+    if (Object.keys(others).length > 0) rest._meta = others;
+    else delete rest._meta;
+  }
+  return rest as T;
 }
 
 /** Asks the downstream client for the request being served; its refusal is the upstream's answer. */

@@ -96,7 +96,10 @@ for (const downstream of ERAS) {
         expect(client.instructions).toBe("Use add to add.");
         expect((await client.tools()).map((t) => t.name)).toEqual(["add", "ask", "fail", "slow"]);
         expect((await client.tools())[0]?.inputSchema).toEqual(server.tools.get("add")?.definition.inputSchema);
-        expect(await client.callTool("add", { a: 2, b: 3 })).toMatchObject({ content: [{ type: "text", text: "5" }] });
+        const added = await client.callTool("add", { a: 2, b: 3 });
+        expect(added).toMatchObject({ content: [{ type: "text", text: "5" }] });
+        // What a 2026-07-28 upstream says about itself (resultType, its serverInfo) is not passed on.
+        if (!downstream.revision) expect(Object.keys(added)).toEqual(["content"]);
         expect(await client.callTool("fail")).toMatchObject({ isError: true, content: [{ text: "it broke" }] });
         expect((await client.readResource("test://doc")).contents).toEqual([
           { uri: "test://doc", mimeType: "text/plain", text: "the doc" },

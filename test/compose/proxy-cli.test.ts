@@ -1,0 +1,97 @@
+/**
+ * `mcpkit serve proxy` as users run it: a real proxy process fronting a real
+ * `mcpkit serve everything` child, driven by the official SDK's client (which validates
+ * every message against its own schemas), over stdio and over Streamable HTTP.
+ */
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { closeServed, sdkOverHttp, sdkOverStdio, serveHttp, textOf } from "../serve/helpers.js";
+import { MCPKIT_BIN, SERVER_NODE } from "../workspace/helpers.js";
+
+/** The operands that make `serve proxy` front `serve everything` on stdio. */
+const FRONT_EVERYTHING = ["--", SERVER_NODE, MCPKIT_BIN, "serve", "everything"];
+
+afterEach(closeServed);
+
+describe("mcpkit serve proxy -- <command>, seen by the official SDK client", () => {
+  it("is an ordinary server over stdio: tools, resources, prompts, completion, and the client's answers", async () => {
+    const logs: unknown[] = [];
+    const updates: string[] = [];
+    const client = await sdkOverStdio("proxy", FRONT_EVERYTHING, {
+      capabilities: { elicitation: { form: {} }, sampling: {}, roots: {} },
+      setup(c) {
+        c.setRequestHandler(ElicitRequestSchema, () => ({
+          action: "accept",
+          content: { username: "ada", email: "ada@example.com" },
+        }));
+        c.setRequestHandler(CreateMessageRequestSchema, () => ({
+          role: "assistant",
+          content: { type: "text", text: "Paris" },
+          model: "test-model",
+        }));
+        c.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: "file:///proxied-root" }] }));
+        c.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params.data));
+        c.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
+      },
+    });
+    expect(client.getServerVersion()?.name).toBe("mcpkit-everything");
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["add", "test_simple_text", "test_elicitation"]));
+
+    expect(textOf(await client.callTool({ name: "test_simple_text", arguments: {} }))).toContain("simple text");
+    const add = await client.callTool({ name: "add", arguments: { a: 2, b: 40 } });
+    expect(add.structuredContent).toMatchObject({ sum: 42 });
+
+    const elicited = await client.callTool({ name: "test_elicitation", arguments: { message: "Who?" } });
+    expect(textOf(elicited)).toContain("ada");
+    expect(textOf(await client.callTool({ name: "test_sampling", arguments: { prompt: "Capital?" } }))).toContain(
+      "Paris",
+    );
+    expect(textOf(await client.callTool({ name: "test_list_roots", arguments: {} }))).toContain("file:///proxied-root");
+
+    const progress: number[] = [];
+    await client.callTool({ name: "test_tool_with_progress", arguments: {} }, undefined, {
+      onprogress: (p) => progress.push(p.progress),
+    });
+    expect(progress.length).toBeGreaterThan(0);
+    await client.setLoggingLevel("debug");
+    await client.callTool({ name: "test_tool_with_logging", arguments: {} });
+    expect(logs.length).toBeGreaterThan(0);
+
+    const read = await client.readResource({ uri: "test://static-text" });
+    expect(read.contents[0]).toMatchObject({ uri: "test://static-text", text: expect.any(String) });
+    const templated = await client.readResource({ uri: "test://template/7/data" });
+    expect(templated.contents[0]).toMatchObject({
+      uri: "test://template/7/data",
+      text: expect.stringContaining(`"id":"7"`),
+    });
+    await client.subscribeResource({ uri: "test://watched-resource" });
+    await client.callTool({ name: "test_update_watched_resource", arguments: { text: "version 2" } });
+    await expect.poll(() => updates, { timeout: 10_000 }).toContain("test://watched-resource");
+
+    const prompt = await client.getPrompt({ name: "test_simple_prompt" });
+    expect(prompt.messages.length).toBeGreaterThan(0);
+    const completion = await client.complete({
+      ref: { type: "ref/resource", uri: "test://template/{id}/data" },
+      argument: { name: "id", value: "1" },
+    });
+    expect(completion.completion.values).toContain("12");
+  }, 60_000);
+
+  it("serves the proxied server over Streamable HTTP", async () => {
+    const served = await serveHttp("proxy", FRONT_EVERYTHING);
+    expect(served.stderr()).toContain("fronting");
+    const client = await sdkOverHttp(served.url);
+    expect(client.getServerVersion()?.name).toBe("mcpkit-everything");
+    const add = await client.callTool({ name: "add", arguments: { a: 1, b: 2 } });
+    expect(add.structuredContent).toMatchObject({ sum: 3 });
+    const error = await client.callTool({ name: "test_error_handling", arguments: {} });
+    expect(error.isError).toBe(true);
+  }, 60_000);
+});
