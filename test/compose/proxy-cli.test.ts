@@ -94,4 +94,14 @@ describe("mcpkit serve proxy -- <command>, seen by the official SDK client", () 
     const error = await client.callTool({ name: "test_error_handling", arguments: {} });
     expect(error.isError).toBe(true);
   }, 60_000);
+
+  it("fronts a server reached over Streamable HTTP (mcpkit serve proxy <url>)", async () => {
+    const upstream = await serveHttp("everything", []);
+    const served = await serveHttp("proxy", [upstream.url.href]);
+    expect(served.stderr()).toContain(`fronting ${upstream.url.href}`);
+    const client = await sdkOverHttp(served.url);
+    const add = await client.callTool({ name: "add", arguments: { a: 20, b: 22 } });
+    expect(add.structuredContent).toMatchObject({ sum: 42 });
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain("test_simple_prompt");
+  }, 60_000);
 });

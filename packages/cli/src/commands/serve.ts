@@ -39,14 +39,6 @@ interface Served {
 
 const SERVERS: Record<string, (options: ServeOptions, operands: string[]) => Promise<Served>> = {
   everything: async () => ({ server: createEverythingServer(), close: async () => {} }),
-  proxy: async (options, operands) => {
-    const target = proxyTarget(operands);
-    if (options.header?.length && target.kind !== "http")
-      throw new UsageError("--header is for a proxied HTTP server (a URL), not for a command");
-    const proxy = await createProxyServer(target, parseHeaders(options.header ?? []));
-    const what = target.kind === "http" ? target.url?.href : [target.command, ...(target.args ?? [])].join(" ");
-    return { server: proxy.server, summary: `fronting ${what}`, close: () => proxy.close() };
-  },
   workspace: (options) =>
     createWorkspaceServer({
       ...(options.root && { roots: options.root }),
@@ -57,6 +49,14 @@ const SERVERS: Record<string, (options: ServeOptions, operands: string[]) => Pro
     }),
   weather: (options) => weatherFlags.create(options as unknown as Record<string, unknown>),
   github: (options) => gitHubFlags.create(options as unknown as Record<string, unknown>),
+  proxy: async (options, operands) => {
+    const target = proxyTarget(operands);
+    if (options.header?.length && target.kind !== "http")
+      throw new UsageError("--header is for a proxied HTTP server (a URL), not for a command");
+    const proxy = await createProxyServer(target, parseHeaders(options.header ?? []));
+    const what = target.kind === "http" ? target.url?.href : [target.command, ...(target.args ?? [])].join(" ");
+    return { server: proxy.server, summary: `fronting ${what}`, close: () => proxy.close() };
+  },
 };
 
 /** The options only some servers understand: commander's key, the flag, and those servers. */
@@ -105,7 +105,10 @@ export function serveCommand(): Command {
     .addOption(new Option("--max-read-bytes <n>", "workspace: the largest file a read returns (default 1048576)"))
     .addOption(new Option("--query-timeout <ms>", "workspace: how long one SQL statement may run (default 5000)"))
     .addOption(
-      new Option("--header <header...>", 'proxy: a header for the proxied HTTP server ("Name: value", repeatable)'),
+      new Option(
+        "--header <header>",
+        'proxy: a header for the proxied HTTP server ("Name: value", repeatable)',
+      ).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]),
     );
   for (const option of [...weatherFlags.options, ...gitHubFlags.options, ...authOptions()]) command.addOption(option);
   // Commander's own usage errors (an unknown option, a missing value) exit 2, as ours do.
