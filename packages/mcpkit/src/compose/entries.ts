@@ -65,8 +65,8 @@ export function resourceFrom(resource: Resource, upstream: Upstream): ResourceEn
   };
 }
 
-/** Throws when the URI template cannot be parsed (upstream may be undefined to only check that). */
-export function templateFrom(template: ResourceTemplate, upstream: Upstream | undefined): TemplateEntry {
+/** Throws when the URI template cannot be parsed. */
+export function templateFrom(template: ResourceTemplate, upstream: Upstream): TemplateEntry {
   const parsed = new UriTemplate(template.uriTemplate);
   const ref: CompleteRef = { type: "ref/resource", uri: template.uriTemplate };
   return {
@@ -76,13 +76,8 @@ export function templateFrom(template: ResourceTemplate, upstream: Upstream | un
     scopes: undefined,
     cache: undefined,
     template: parsed,
-    complete: upstream
-      ? Object.fromEntries(parsed.variableNames.map((name) => [name, upstream.completer(ref, name)]))
-      : {},
+    complete: Object.fromEntries(parsed.variableNames.map((name) => [name, upstream.completer(ref, name)])),
     list: undefined,
-    read: (uri, _variables, ctx) => {
-      if (!upstream) throw new Error("not connected");
-      return upstream.run(ctx, (options) => upstream.client.readResource(uri, options));
-    },
+    read: (uri, _variables, ctx) => upstream.run(ctx, (options) => upstream.client.readResource(uri, options)),
   };
 }

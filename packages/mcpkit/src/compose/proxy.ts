@@ -8,6 +8,7 @@ import type { ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { LogLevel } from "../protocol/types/common.js";
 import type { CompleteRef, Prompt, Resource, ResourceTemplate, Tool } from "../protocol/types/features.js";
 import type { SubscriptionFilter } from "../protocol/types/modern.js";
+import { MirroredSet } from "../server/compose/sync.js";
 import type { Context } from "../server/context.js";
 import { ClientRequestError } from "../server/dispatch/request-context.js";
 import type { ServerOptions } from "../server/options.js";
@@ -15,7 +16,6 @@ import type { Completer } from "../server/registry/completion.js";
 import { McpServer } from "../server/server.js";
 import type { Transport } from "../transports/transport.js";
 import { promptFrom, resourceFrom, templateFrom, toolFrom, type Upstream } from "./entries.js";
-import { syncSet } from "./mirror.js";
 import { RequestRouting } from "./routing.js";
 
 export interface ProxyOptions extends Partial<ServerOptions> {
@@ -106,16 +106,29 @@ export async function createProxy(transport: Transport, options: ProxyOptions = 
   };
 
   const subscribed = new Set<string>();
+  const onError = (error: unknown) => server.onError(error);
+  const mirrored = {
+    tools: new MirroredSet(server.tools, "Tool"),
+    prompts: new MirroredSet(server.prompts, "Prompt"),
+    resources: new MirroredSet(server.resources, "Resource"),
+    templates: new MirroredSet(server.templates, "Resource template"),
+  };
   const sync = {
     tools: async () => {
       if (!upstreamCaps.tools) return;
       const tools = await everyPage<Tool>((cursor) => client.listTools(cursor), "tools");
-      syncSet(server.tools, tools, (t) => toolFrom(t, upstream), "Tool");
+      mirrored.tools.sync(
+        tools.map((t) => toolFrom(t, upstream)),
+        onError,
+      );
     },
     prompts: async () => {
       if (!upstreamCaps.prompts) return;
       const prompts = await everyPage<Prompt>((cursor) => client.listPrompts(cursor), "prompts");
-      syncSet(server.prompts, prompts, (p) => promptFrom(p, upstream), "Prompt");
+      mirrored.prompts.sync(
+        prompts.map((p) => promptFrom(p, upstream)),
+        onError,
+      );
     },
     resources: async () => {
       if (!upstreamCaps.resources) return;
@@ -123,13 +136,11 @@ export async function createProxy(transport: Transport, options: ProxyOptions = 
         everyPage<Resource>((cursor) => client.listResources(cursor), "resources"),
         everyPage<ResourceTemplate>((cursor) => client.listResourceTemplates(cursor), "resourceTemplates"),
       ]);
-      syncSet(server.resources, resources, (r) => resourceFrom(r, upstream), "Resource");
-      syncSet(
-        server.templates,
-        validTemplates(templates, server),
-        (t) => templateFrom(t, upstream),
-        "Resource template",
+      mirrored.resources.sync(
+        resources.map((r) => resourceFrom(r, upstream)),
+        onError,
       );
+      mirrored.templates.sync(usableTemplates(templates, upstream, onError), onError);
       if (upstreamCaps.resources.subscribe) await followUpdates(client, resources, subscribed, server);
     },
   };
@@ -241,14 +252,13 @@ async function everyPage<T>(
 }
 
 /** Templates this server can match; one it cannot parse is reported and left out. */
-function validTemplates(templates: ResourceTemplate[], server: McpServer): ResourceTemplate[] {
-  return templates.filter((t) => {
+function usableTemplates(templates: ResourceTemplate[], upstream: Upstream, onError: (error: unknown) => void) {
+  return templates.flatMap((t) => {
     try {
-      templateFrom(t, undefined);
-      return true;
+      return [templateFrom(t, upstream)];
     } catch (error) {
-      server.onError(error);
-      return false;
+      onError(error);
+      return [];
     }
   });
 }

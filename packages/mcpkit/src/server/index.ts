@@ -1,5 +1,6 @@
 export * from "../content.js";
 export { SKILLS_EXTENSION, type SkillEntry } from "../protocol/skills.js";
+export type { Mount } from "./compose/mount.js";
 export type {
   Context,
   ElicitFormRequest,
