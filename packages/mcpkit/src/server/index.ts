@@ -33,3 +33,4 @@ export { readSkillDirectory } from "./registry/skill-directory.js";
 export type { ToolArgs, ToolConfig, ToolHandler, ToolReturn } from "./registry/tool.js";
 export { createServer, type Handle, McpServer } from "./server.js";
 export type { ServerSession, SessionOptions } from "./session.js";
+export type { Viewer, VisibilityRule } from "./visibility.js";

@@ -2,8 +2,12 @@ import { invalidParams } from "../../../jsonrpc/errors.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
 import { META } from "../../../protocol/meta.js";
 import { filterWants, honoredFilter, readFilter } from "../../../protocol/subscription-filter.js";
-import type { ServerEvent } from "../../events.js";
+import type { ListKind, ServerEvent } from "../../events.js";
+import { viewFingerprint, viewsDiffer } from "../../views.js";
+import { viewerOf } from "../authorization.js";
 import type { Call, MethodTable } from "../call.js";
+
+const LIST_KINDS: readonly ListKind[] = ["tools", "prompts", "resources"];
 
 /**
  * subscriptions/listen (basic/patterns/subscriptions): acknowledge the part of the filter
@@ -25,12 +29,27 @@ function listen(params: JsonObject, call: Call): Promise<JsonObject> {
   const send = (method: string, extra: JsonObject = {}) => call.peer.notify(method, { ...extra, _meta: tag }, id);
   send("notifications/subscriptions/acknowledged", { notifications: honored as JsonObject });
 
+  // Where visibility makes this caller's lists differ from the full ones, a change is
+  // passed on only when what this caller sees changed.
+  const viewer = viewerOf(call);
+  const views = new Map<ListKind, string>();
+  for (const kind of LIST_KINDS)
+    if (viewsDiffer(call.server, kind, viewer)) views.set(kind, viewFingerprint(call.server, kind, viewer));
+  const viewChanged = (kind: ListKind) => {
+    if (!viewsDiffer(call.server, kind, viewer)) return views.delete(kind) || true;
+    const now = viewFingerprint(call.server, kind, viewer);
+    const before = views.get(kind);
+    views.set(kind, now);
+    return before !== now;
+  };
   const stop = call.server.events.subscribe((event: ServerEvent) => {
     const notification =
       event.type === "list_changed"
         ? { method: `notifications/${event.kind}/list_changed`, params: {} }
         : { method: "notifications/resources/updated", params: { uri: event.uri } };
-    if (filterWants(honored, notification)) send(notification.method, notification.params);
+    if (!filterWants(honored, notification)) return;
+    if (event.type === "list_changed" && !viewChanged(event.kind)) return;
+    send(notification.method, notification.params);
   });
   return new Promise((resolve) => {
     const end = () => {
