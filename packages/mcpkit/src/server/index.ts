@@ -1,5 +1,18 @@
 export * from "../content.js";
 export { SKILLS_EXTENSION, type SkillEntry } from "../protocol/skills.js";
+export {
+  APP_MIME_TYPE,
+  APPS_EXTENSION,
+  type AppToolConfig,
+  type AppToolVisibility,
+  type AppViewConfig,
+  type AppViewHtml,
+  type AppViewMeta,
+  appTool,
+  appView,
+  forAppHosts,
+  supportsApps,
+} from "./apps.js";
 export type { Mount } from "./compose/mount.js";
 export type {
   Context,

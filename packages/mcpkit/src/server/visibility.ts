@@ -1,3 +1,4 @@
+import type { ClientCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation } from "../protocol/types/common.js";
 import type { Keyed } from "./registry/feature-set.js";
 import type { ServerSession } from "./session.js";
@@ -11,6 +12,8 @@ export interface Viewer {
   /** The legacy session; undefined for a 2026-07-28 request, which stands alone. */
   readonly session: ServerSession | undefined;
   readonly clientInfo: Implementation | undefined;
+  /** What the client declared (in initialize, or in this request's `_meta`). */
+  readonly clientCapabilities: ClientCapabilities;
 }
 
 /**

@@ -41,7 +41,8 @@ export function visible(entry: Guarded, call: Call): boolean {
 /** The caller as a visibility rule sees it. */
 export function viewerOf(call: Call): Viewer {
   const auth = call.inbound.info?.auth;
-  return { principal: principalOf(auth), auth, session: call.peer.session, clientInfo: call.peer.clientInfo };
+  const { session, clientInfo, clientCapabilities } = call.peer;
+  return { principal: principalOf(auth), auth, session, clientInfo, clientCapabilities };
 }
 
 /** A request the token's scopes do not cover: HTTP answers it 403 with a step-up challenge. */

@@ -234,7 +234,8 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
 
   /** This session as a visibility rule sees it. */
   get viewer(): Viewer {
-    return { principal: principalOf(this.auth), auth: this.auth, session: this, clientInfo: this.clientInfo };
+    const { auth, clientInfo, clientCapabilities } = this;
+    return { principal: principalOf(auth), auth, session: this, clientInfo, clientCapabilities };
   }
 
   get hasDisabled(): boolean {
