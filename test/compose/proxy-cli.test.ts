@@ -10,7 +10,10 @@ import {
   LoggingMessageNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "mcpkit/client";
+import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { afterEach, describe, expect, it } from "vitest";
+import { startAuthorizationServer } from "../auth/authorization-server.js";
 import { closeServed, sdkOverHttp, sdkOverStdio, serveHttp, textOf } from "../serve/helpers.js";
 import { MCPKIT_BIN, SERVER_NODE } from "../workspace/helpers.js";
 
@@ -103,5 +106,39 @@ describe("mcpkit serve proxy -- <command>, seen by the official SDK client", () 
     const add = await client.callTool({ name: "add", arguments: { a: 20, b: 22 } });
     expect(add.structuredContent).toMatchObject({ sum: 42 });
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain("test_simple_prompt");
+  }, 60_000);
+
+  it("offers a stdio server over HTTP with OAuth (--auth-server): no token, 401; a token for it, served", async () => {
+    const as = await startAuthorizationServer();
+    try {
+      const served = await serveHttp("proxy", [
+        "--auth-server",
+        as.issuer,
+        "--jwks-url",
+        as.jwksUrl,
+        ...FRONT_EVERYTHING,
+      ]);
+      const refused = await fetch(served.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      });
+      expect(refused.status).toBe(401);
+      const token = await as.sign({ sub: "ada", scope: "mcp" }, { audience: served.url.href });
+      for (const protocolVersion of ["2025-11-25", "2026-07-28"] as const) {
+        const client = new Client({ name: "t", version: "1", protocolVersion });
+        await client.connect(
+          streamableHttpClientTransport(served.url, { headers: { authorization: `Bearer ${token}` } }),
+        );
+        try {
+          expect((await client.callTool("add", { a: 2, b: 5 })).structuredContent).toEqual({ sum: 7 });
+        } finally {
+          await client.close();
+        }
+      }
+    } finally {
+      await closeServed();
+      await as.close();
+    }
   }, 60_000);
 });
