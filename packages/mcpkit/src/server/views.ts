@@ -1,5 +1,6 @@
 import type { ListKind } from "./events.js";
 import type { Registry } from "./registry/registry.js";
+import type { ServerSession } from "./session.js";
 import { isShown, type Showable, type Viewer } from "./visibility.js";
 
 const ruled = new WeakMap<readonly Showable[], boolean>();
@@ -20,9 +21,9 @@ function listsOf(server: Registry, kind: ListKind): (readonly Showable[])[] {
   return [server.resources.enabled(), server.templates.enabled()];
 }
 
-/** Whether a viewer's lists of `kind` can differ from the full ones. */
-export function viewsDiffer(server: Registry, kind: ListKind, viewer: Viewer): boolean {
-  return viewer.session?.hasDisabled === true || listsOf(server, kind).some(anyRule);
+/** Whether a viewer's lists of `kind` can differ from the full ones (cheap: no viewer is made). */
+export function viewsDiffer(server: Registry, kind: ListKind, session: ServerSession | undefined): boolean {
+  return session?.hasDisabled === true || listsOf(server, kind).some(anyRule);
 }
 
 const ids = new WeakMap<object, number>();

@@ -149,7 +149,7 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
     this.clientInfo = agreed.clientInfo;
     this.serverCapabilities = agreed.result.capabilities;
     // What the client is about to list: later changes are compared with it.
-    for (const kind of LIST_KINDS) if (viewsDiffer(this.server, kind, this.viewer)) this.noteView(kind);
+    for (const kind of LIST_KINDS) if (viewsDiffer(this.server, kind, this)) this.noteView(kind);
     return agreed.result as unknown as JsonObject;
   }
 
@@ -220,12 +220,11 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
 
   /** Whether what this session sees of `kind` changed since last noted (notes it); true when unknown. */
   private viewChanged(kind: ListKind): boolean {
-    const viewer = this.viewer;
-    if (!viewsDiffer(this.server, kind, viewer)) {
+    if (!viewsDiffer(this.server, kind, this)) {
       if (this.views) delete this.views[kind];
       return true;
     }
-    const now = viewFingerprint(this.server, kind, viewer);
+    const now = viewFingerprint(this.server, kind, this.viewer);
     const before = this.views?.[kind];
     this.views ??= {};
     this.views[kind] = now;

@@ -34,9 +34,9 @@ function listen(params: JsonObject, call: Call): Promise<JsonObject> {
   const viewer = viewerOf(call);
   const views = new Map<ListKind, string>();
   for (const kind of LIST_KINDS)
-    if (viewsDiffer(call.server, kind, viewer)) views.set(kind, viewFingerprint(call.server, kind, viewer));
+    if (viewsDiffer(call.server, kind, viewer.session)) views.set(kind, viewFingerprint(call.server, kind, viewer));
   const viewChanged = (kind: ListKind) => {
-    if (!viewsDiffer(call.server, kind, viewer)) return views.delete(kind) || true;
+    if (!viewsDiffer(call.server, kind, viewer.session)) return views.delete(kind) || true;
     const now = viewFingerprint(call.server, kind, viewer);
     const before = views.get(kind);
     views.set(kind, now);
