@@ -43,7 +43,12 @@ describe("mcpkit serve proxy -- <command>, seen by the official SDK client", () 
         c.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
       },
     });
-    expect(client.getServerVersion()?.name).toBe("mcpkit-everything");
+    expect(client.getServerVersion()).toMatchObject({
+      name: "mcpkit-everything",
+      title: "mcpkit everything server",
+      websiteUrl: "https://github.com/mcpkit/mcpkit",
+    });
+    expect(client.getInstructions()).toContain("A test server");
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["add", "test_simple_text", "test_elicitation"]));
 

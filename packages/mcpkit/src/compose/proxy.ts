@@ -81,10 +81,14 @@ export async function createProxy(transport: Transport, options: ProxyOptions = 
   if (declared.tools) declared.tools = { ...declared.tools, listChanged: true };
   if (declared.prompts) declared.prompts = { ...declared.prompts, listChanged: true };
   if (declared.resources) declared.resources = { ...declared.resources, listChanged: true, subscribe: true };
+  const { name, version, title, description, icons, websiteUrl } = described.serverInfo;
   const server = new McpServer({
-    name: described.serverInfo.name,
-    version: described.serverInfo.version,
-    ...(described.serverInfo.title !== undefined && { title: described.serverInfo.title }),
+    name,
+    version,
+    ...(title !== undefined && { title }),
+    ...(description !== undefined && { description }),
+    ...(icons && { icons }),
+    ...(websiteUrl !== undefined && { websiteUrl }),
     ...(described.instructions !== undefined && { instructions: described.instructions }),
     ...serverOptions,
     capabilities: { ...declared, ...serverOptions.capabilities },
