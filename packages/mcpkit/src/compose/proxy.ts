@@ -48,6 +48,7 @@ const FORWARDED = ["tools", "resources", "prompts", "completions", "logging"] as
 export async function createProxy(transport: Transport, options: ProxyOptions = {}): Promise<McpProxy> {
   const { client: clientOptions, ...serverOptions } = options;
   const routing = new RequestRouting();
+  const urlElicitations = new UrlElicitations();
   const client = new Client({
     name: "mcpkit-proxy",
     version: "0.1.0",
@@ -56,7 +57,7 @@ export async function createProxy(transport: Transport, options: ProxyOptions = 
     elicitation: (params, c) =>
       ask(routing, (ctx) =>
         params.mode === "url"
-          ? ctx.elicit({
+          ? urlElicitations.remember(params.elicitationId, ctx).elicit({
               mode: "url",
               message: params.message,
               url: params.url,
@@ -165,6 +166,9 @@ export async function createProxy(transport: Transport, options: ProxyOptions = 
     const uri = params.uri;
     if (typeof uri === "string") server.resourceUpdated(uri);
   });
+  client.on("notifications/elicitation/complete", (params) => {
+    if (typeof params.elicitationId === "string") urlElicitations.complete(params.elicitationId);
+  });
   client.on("notifications/message", (params) => {
     const { level, data, logger } = params as { level?: LogLevel; data?: unknown; logger?: string };
     // A log names no request: it goes to the newest one running, as the upstream server meant it for a caller.
@@ -188,6 +192,25 @@ export async function createProxy(transport: Transport, options: ProxyOptions = 
       await client.close();
     },
   };
+}
+
+/**
+ * Which downstream request each URL-mode elicitation was asked for, so the upstream's
+ * notifications/elicitation/complete reaches the same client. The newest 1000 are kept.
+ */
+class UrlElicitations {
+  private readonly asked = new Map<string, Context>();
+
+  remember(elicitationId: string, ctx: Context): Context {
+    this.asked.set(elicitationId, ctx);
+    if (this.asked.size > 1000) this.asked.delete(this.asked.keys().next().value as string);
+    return ctx;
+  }
+
+  complete(elicitationId: string): void {
+    this.asked.get(elicitationId)?.elicitationComplete(elicitationId);
+    this.asked.delete(elicitationId);
+  }
 }
 
 /** The options of an upstream request made for `ctx`: its cancellation, progress and trace context. */

@@ -182,3 +182,45 @@ for (const downstream of ERAS) {
     });
   }
 }
+
+// 2026-07-28 removed notifications/elicitation/complete: only a legacy upstream sends it.
+for (const upstream of ERAS.slice(0, 1)) {
+  it(`passes a URL-mode elicitation and its completion to a 2025-11-25 client (${upstream.era} upstream)`, async () => {
+    const server = createServer({ name: "upstream", version: "1" });
+    server.tool("sign_in", {}, async (_args, ctx) => {
+      const answer = await ctx.elicit({
+        mode: "url",
+        message: "Sign in",
+        url: "https://example.com/login",
+        elicitationId: "e-1",
+      });
+      ctx.elicitationComplete("e-1");
+      return answer.action;
+    });
+    const [clientSide, serverSide] = createLinkedPair();
+    const upstreamSession = await server.connect(serverSide);
+    const proxy = await createProxy(clientSide, {
+      client: upstream.revision ? { protocolVersion: upstream.revision } : {},
+    });
+    closers.push(async () => {
+      await proxy.close();
+      await upstreamSession.close();
+    });
+    const asked: unknown[] = [];
+    const downstream = await connectInMemory(proxy.server, {
+      capabilities: { elicitation: { url: {} } },
+      elicitation: (params) => {
+        asked.push(params);
+        return { action: "accept" };
+      },
+    });
+    closers.push(downstream.close);
+    const completed: unknown[] = [];
+    downstream.client.on("notifications/elicitation/complete", (params) => completed.push(params.elicitationId));
+    expect(await downstream.client.callTool("sign_in")).toMatchObject({ content: [{ text: "accept" }] });
+    expect(asked).toEqual([
+      expect.objectContaining({ mode: "url", url: "https://example.com/login", elicitationId: "e-1" }),
+    ]);
+    await expect.poll(() => completed).toEqual(["e-1"]);
+  });
+}
