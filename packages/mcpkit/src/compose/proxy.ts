@@ -1,22 +1,18 @@
 import { Client } from "../client/client.js";
-import type { CallOptions } from "../client/eras/era.js";
 import type { ClientOptions } from "../client/options.js";
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { JsonObject } from "../jsonrpc/types.js";
-import { META } from "../protocol/meta.js";
 import type { ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { LogLevel } from "../protocol/types/common.js";
 import type { CompleteRef, Prompt, Resource, ResourceTemplate, Tool } from "../protocol/types/features.js";
 import type { SubscriptionFilter } from "../protocol/types/modern.js";
 import { MirroredSet } from "../server/compose/sync.js";
-import type { Context } from "../server/context.js";
-import { ClientRequestError } from "../server/dispatch/request-context.js";
 import type { ServerOptions } from "../server/options.js";
 import type { Completer } from "../server/registry/completion.js";
 import { McpServer } from "../server/server.js";
 import type { Transport } from "../transports/transport.js";
-import { promptFrom, resourceFrom, templateFrom, toolFrom, type Upstream } from "./entries.js";
+import { promptFrom, resourceFrom, toolFrom, type Upstream } from "./entries.js";
+import { ask, forwardOptions, ownFieldsOnly, UrlElicitations } from "./forward.js";
 import { RequestRouting } from "./routing.js";
+import { everyPage, followUpdates, usableTemplates } from "./upstream-lists.js";
 
 export interface ProxyOptions extends Partial<ServerOptions> {
   /** How the proxy's client presents itself upstream (default name "mcpkit-proxy"), its protocolVersion, timeouts. */
@@ -192,115 +188,4 @@ export async function createProxy(transport: Transport, options: ProxyOptions = 
       await client.close();
     },
   };
-}
-
-/**
- * Which downstream request each URL-mode elicitation was asked for, so the upstream's
- * notifications/elicitation/complete reaches the same client. The newest 1000 are kept.
- */
-class UrlElicitations {
-  private readonly asked = new Map<string, Context>();
-
-  remember(elicitationId: string, ctx: Context): Context {
-    this.asked.set(elicitationId, ctx);
-    if (this.asked.size > 1000) this.asked.delete(this.asked.keys().next().value as string);
-    return ctx;
-  }
-
-  complete(elicitationId: string): void {
-    this.asked.get(elicitationId)?.elicitationComplete(elicitationId);
-    this.asked.delete(elicitationId);
-  }
-}
-
-/** The options of an upstream request made for `ctx`: its cancellation, progress and trace context. */
-function forwardOptions(ctx: Context): CallOptions {
-  const trace = Object.keys(ctx.trace).length > 0 ? ctx.trace : undefined;
-  const { sampling, elicitation, roots } = ctx.client.capabilities;
-  return {
-    signal: ctx.signal,
-    // A modern upstream asks only for what the caller can answer (legacy ones learned ours at initialize).
-    capabilities: {
-      ...(sampling && { sampling }),
-      ...(elicitation && { elicitation }),
-      ...(roots && { roots: {} }),
-    },
-    ...(ctx.meta?.progressToken !== undefined && {
-      onprogress: (p) => ctx.progress(p.progress, p.total, p.message),
-    }),
-    ...(trace && { meta: trace }),
-  };
-}
-
-/**
- * A result without what the upstream server said about itself as a 2026-07-28 server
- * (resultType, caching hints, its serverInfo): this server says its own, in its own era.
- */
-function ownFieldsOnly<T>(result: T): T {
-  if (typeof result !== "object" || result === null) return result;
-  const { resultType: _r, ttlMs: _t, cacheScope: _c, ...rest } = result as Record<string, unknown>;
-  const meta = rest._meta as Record<string, unknown> | undefined;
-  if (meta && META.serverInfo in meta) {
-    const { [META.serverInfo]: _s, ...others } = meta;
-    if (Object.keys(others).length > 0) rest._meta = others;
-    else delete rest._meta;
-  }
-  return rest as T;
-}
-
-/** Asks the downstream client for the request being served; its refusal is the upstream's answer. */
-async function ask<T>(routing: RequestRouting, question: (ctx: Context) => Promise<T>): Promise<T> {
-  const ctx = routing.current();
-  if (!ctx)
-    throw new McpError(ErrorCode.InvalidRequest, "The proxy has no request in progress to ask its own client about");
-  try {
-    return await question(ctx);
-  } catch (error) {
-    if (error instanceof ClientRequestError) throw new McpError(error.code, error.message, error.data);
-    throw error;
-  }
-}
-
-async function everyPage<T>(
-  fetch: (cursor: string | undefined) => Promise<JsonObject | object>,
-  key: string,
-): Promise<T[]> {
-  const items: T[] = [];
-  const seen = new Set<string>();
-  let cursor: string | undefined;
-  do {
-    const page = (await fetch(cursor)) as Record<string, unknown>;
-    items.push(...((page[key] as T[] | undefined) ?? []));
-    cursor = typeof page.nextCursor === "string" ? page.nextCursor : undefined;
-    if (cursor !== undefined && seen.has(cursor)) throw new Error(`The upstream server repeated a ${key} cursor`);
-    if (cursor !== undefined) seen.add(cursor);
-  } while (cursor !== undefined);
-  return items;
-}
-
-/** Templates this server can match; one it cannot parse is reported and left out. */
-function usableTemplates(templates: ResourceTemplate[], upstream: Upstream, onError: (error: unknown) => void) {
-  return templates.flatMap((t) => {
-    try {
-      return [templateFrom(t, upstream)];
-    } catch (error) {
-      onError(error);
-      return [];
-    }
-  });
-}
-
-/**
- * Subscribes upstream to every listed resource, so its updates can reach the downstream
- * sessions that subscribed (the server sends each only to those).
- */
-async function followUpdates(client: Client, resources: Resource[], subscribed: Set<string>, server: McpServer) {
-  const now = new Set(resources.map((r) => r.uri));
-  const changes: Promise<void>[] = [];
-  for (const uri of now) if (!subscribed.has(uri)) changes.push(client.subscribe(uri));
-  for (const uri of subscribed) if (!now.has(uri)) changes.push(client.unsubscribe(uri));
-  subscribed.clear();
-  for (const uri of now) subscribed.add(uri);
-  for (const result of await Promise.allSettled(changes))
-    if (result.status === "rejected") server.onError(result.reason);
 }
