@@ -3,6 +3,8 @@
  * `mcpkit serve everything` child, driven by the official SDK's client (which validates
  * every message against its own schemas), over stdio and over Streamable HTTP.
  */
+
+import { fileURLToPath } from "node:url";
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -145,5 +147,15 @@ describe("mcpkit serve proxy -- <command>, seen by the official SDK client", () 
       await closeServed();
       await as.close();
     }
+  }, 60_000);
+
+  it("stops serving, exit code 1 and the reason on stderr, when the server it fronts exits", async () => {
+    const quitting = fileURLToPath(new URL("fixtures/quitting-server.mjs", import.meta.url));
+    const served = await serveHttp("proxy", ["--", SERVER_NODE, quitting]);
+    const exited = new Promise<number | null>((resolve) => served.child.once("exit", (code) => resolve(code)));
+    const client = await sdkOverHttp(served.url);
+    expect(textOf(await client.callTool({ name: "quit", arguments: {} }))).toBe("bye");
+    expect(await exited).toBe(1);
+    expect(served.stderr()).toContain("the proxied server closed the connection");
   }, 60_000);
 });

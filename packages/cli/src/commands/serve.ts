@@ -34,6 +34,8 @@ interface ServeOptions extends AuthFlags {
 interface Served {
   server: McpServer;
   summary?: string;
+  /** Resolves with why, when the server cannot go on (a proxied server exited). */
+  ended?: Promise<string>;
   close(): Promise<void>;
 }
 
@@ -55,7 +57,10 @@ const SERVERS: Record<string, (options: ServeOptions, operands: string[]) => Pro
       throw new UsageError("--header is for a proxied HTTP server (a URL), not for a command");
     const proxy = await createProxyServer(target, parseHeaders(options.header ?? []));
     const what = target.kind === "http" ? target.url?.href : [target.command, ...(target.args ?? [])].join(" ");
-    return { server: proxy.server, summary: `fronting ${what}`, close: () => proxy.close() };
+    const ended = proxy.upstreamClosed.then(
+      (reason) => `the proxied server closed the connection${reason ? `: ${reason.message}` : ""}`,
+    );
+    return { server: proxy.server, summary: `fronting ${what}`, ended, close: () => proxy.close() };
   },
 };
 
@@ -134,8 +139,11 @@ export function serveCommand(): Command {
           `mcpkit: warning: --host ${options.host} serves ${EXPOSES[name]} to the network without authentication (see --auth-server)\n`,
         );
       }
-      if (port !== undefined) await serveHttp(served.server, port, options.host, authorized ? options : undefined);
-      else await serveStdio(served.server, name);
+      const serving =
+        port !== undefined
+          ? serveHttp(served.server, port, options.host, authorized ? options : undefined, served.ended)
+          : serveStdio(served.server, name, served.ended);
+      await serving;
     } finally {
       await served.close();
     }
@@ -157,7 +165,13 @@ const indent = (text: string) =>
     .map((line) => `  ${line}`)
     .join("\n");
 
-async function serveStdio(server: McpServer, name: string): Promise<void> {
+/** Fails with `why` once `ended` resolves: the server cannot go on. */
+const failWhen = (ended: Promise<string> | undefined) =>
+  ended?.then((why) => {
+    throw new Error(why);
+  }) ?? new Promise<never>(() => {});
+
+async function serveStdio(server: McpServer, name: string, ended?: Promise<string>): Promise<void> {
   if (process.stdin.isTTY) {
     process.stderr.write(
       `mcpkit serve ${name}: this is an MCP server speaking JSON-RPC on stdin/stdout.\n` +
@@ -170,12 +184,22 @@ async function serveStdio(server: McpServer, name: string): Promise<void> {
   const stop = () => void session.close();
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
-  await session.closed;
-  process.off("SIGINT", stop);
-  process.off("SIGTERM", stop);
+  try {
+    await Promise.race([session.closed, failWhen(ended)]);
+  } finally {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+    await session.close();
+  }
 }
 
-async function serveHttp(server: McpServer, port: number, host: string, auth: AuthFlags | undefined): Promise<void> {
+async function serveHttp(
+  server: McpServer,
+  port: number,
+  host: string,
+  auth: AuthFlags | undefined,
+  ended?: Promise<string>,
+): Promise<void> {
   // DNS-rebinding protection: a local bind answers only to local names; another bind to its own name.
   const local = isLocal(host);
   const allowedHosts = local ? LOCALHOST_NAMES : [host.includes(":") ? `[${host}]` : host, ...LOCALHOST_NAMES];
@@ -214,10 +238,16 @@ async function serveHttp(server: McpServer, port: number, host: string, auth: Au
       : `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP) and ${base}/sse (HTTP+SSE)\n`,
   );
   process.stderr.write(`  try it: npx @mcpkit/cli call ${base}/mcp tools\n  Ctrl+C stops it\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
-  await listening.close();
+  try {
+    await Promise.race([
+      new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once("SIGINT", stop);
+        process.once("SIGTERM", stop);
+      }),
+      failWhen(ended),
+    ]);
+  } finally {
+    await listening.close();
+  }
 }

@@ -97,7 +97,10 @@ export class Client {
       onRequest: (method, params, ctx) => answerServerRequest(method, params, ctx, this.answerer),
       onNotification: (notification) => this.onNotification(notification),
       rules: () => this.era?.rules,
-      onClose: (reason) => this.era?.closed(reason),
+      onClose: (reason) => {
+        this.era?.closed(reason);
+        this.options.onClose?.(reason);
+      },
     });
     this.host = connected.host;
     this.era = connected.era;

@@ -25,6 +25,8 @@ export interface ClientOptions extends Implementation, ClientHandlers {
   discoverTimeoutMs?: number;
   /** The most input-required rounds one call may take (basic/patterns/mrtr; default 16). */
   maxInputRounds?: number;
+  /** The connection closed (the server exited, the transport failed, or close() was called). */
+  onClose?: (reason?: Error) => void;
   /** Failures the client cannot hand to a caller (a handler threw, a stray error), and warnings. */
   onError?: (error: unknown) => void;
 }

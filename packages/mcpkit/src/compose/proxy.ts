@@ -27,6 +27,8 @@ export interface McpProxy {
   readonly client: Client;
   /** Reads every list from the upstream server again (list_changed does this by itself). */
   refresh(): Promise<void>;
+  /** Resolves once the upstream connection has closed, with the reason when it failed. */
+  readonly upstreamClosed: Promise<Error | undefined>;
   /** Closes the server's sessions, then the upstream connection. */
   close(): Promise<void>;
 }
@@ -44,11 +46,19 @@ const FORWARDED = ["tools", "resources", "prompts", "completions", "logging"] as
 export async function createProxy(transport: Transport, options: ProxyOptions = {}): Promise<McpProxy> {
   const { client: clientOptions, ...serverOptions } = options;
   const routing = new RequestRouting();
+  let markClosed!: (reason: Error | undefined) => void;
+  const upstreamClosed = new Promise<Error | undefined>((resolve) => {
+    markClosed = resolve;
+  });
   const urlElicitations = new UrlElicitations();
   const client = new Client({
     name: "mcpkit-proxy",
     version: "0.1.0",
     ...clientOptions,
+    onClose: (reason) => {
+      markClosed(reason);
+      clientOptions?.onClose?.(reason);
+    },
     capabilities: { elicitation: { form: {}, url: {} }, ...clientOptions?.capabilities },
     elicitation: (params, c) =>
       ask(routing, (ctx) =>
@@ -183,6 +193,7 @@ export async function createProxy(transport: Transport, options: ProxyOptions = 
     server,
     client,
     refresh,
+    upstreamClosed,
     async close() {
       await server.close();
       await client.close();
