@@ -224,3 +224,37 @@ for (const upstream of ERAS.slice(0, 1)) {
     await expect.poll(() => completed).toEqual(["e-1"]);
   });
 }
+
+it("mounts proxies into one server: a gateway to several servers, their changes passed through both", async () => {
+  const { server: first } = upstreamServer();
+  const second = createServer({ name: "second", version: "1" });
+  second.tool("add", {}, () => "second's add");
+  const hub = createServer({ name: "hub", version: "1" });
+  for (const [prefix, upstream] of [
+    ["one", first],
+    ["two", second],
+  ] as const) {
+    const [clientSide, serverSide] = createLinkedPair();
+    const session = await upstream.connect(serverSide);
+    const proxy = await createProxy(clientSide);
+    hub.mount(prefix, proxy.server);
+    closers.push(async () => {
+      await proxy.close();
+      await session.close();
+    });
+  }
+  const { client, close } = await connectInMemory(hub);
+  closers.push(close);
+  expect((await client.tools()).map((t) => t.name)).toEqual(["one_add", "one_ask", "one_fail", "one_slow", "two_add"]);
+  expect(await client.callTool("one_add", { a: 1, b: 1 })).toMatchObject({ content: [{ text: "2" }] });
+  expect(await client.callTool("two_add")).toMatchObject({ content: [{ text: "second's add" }] });
+  expect((await client.readResource("test://one/doc")).contents[0]).toMatchObject({
+    uri: "test://one/doc",
+    text: "the doc",
+  });
+  const changes: string[] = [];
+  client.on("notifications/tools/list_changed", () => changes.push("tools"));
+  second.tool("late", {}, () => "late");
+  await expect.poll(async () => (await client.tools()).map((t) => t.name)).toContain("two_late");
+  expect(changes.length).toBeGreaterThan(0);
+});
