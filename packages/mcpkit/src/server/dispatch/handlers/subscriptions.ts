@@ -36,7 +36,10 @@ function listen(params: JsonObject, call: Call): Promise<JsonObject> {
   for (const kind of LIST_KINDS)
     if (viewsDiffer(call.server, kind, viewer.session)) views.set(kind, viewFingerprint(call.server, kind, viewer));
   const viewChanged = (kind: ListKind) => {
-    if (!viewsDiffer(call.server, kind, viewer.session)) return views.delete(kind) || true;
+    if (!viewsDiffer(call.server, kind, viewer.session)) {
+      views.delete(kind);
+      return true;
+    }
     const now = viewFingerprint(call.server, kind, viewer);
     const before = views.get(kind);
     views.set(kind, now);
