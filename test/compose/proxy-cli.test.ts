@@ -158,4 +158,27 @@ describe("mcpkit serve proxy -- <command>, seen by the official SDK client", () 
     expect(await exited).toBe(1);
     expect(served.stderr()).toContain("the proxied server closed the connection");
   }, 60_000);
+
+  it("never asks one caller what another's call needs, when a legacy server's question names no call", async () => {
+    const whoami = fileURLToPath(new URL("fixtures/whoami-server.mjs", import.meta.url));
+    const served = await serveHttp("proxy", ["--", SERVER_NODE, whoami]);
+    const callers = await Promise.all(
+      ["ada", "bob"].map((name) =>
+        sdkOverHttp(served.url, { elicitation: { form: {} } }, (c) =>
+          c.setRequestHandler(ElicitRequestSchema, () => ({ action: "accept", content: { name } })),
+        ),
+      ),
+    );
+    const [ada, bob] = await Promise.all(
+      callers.map((c) =>
+        c.callTool({ name: "whoami", arguments: {} }).then(
+          (r) => JSON.stringify(r),
+          (e: unknown) => String(e),
+        ),
+      ),
+    );
+    expect(ada).not.toContain('"bob"');
+    expect(bob).not.toContain('"ada"');
+    expect(`${ada}${bob}`).toContain("cannot tell which of its callers");
+  }, 60_000);
 });

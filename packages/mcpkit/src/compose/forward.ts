@@ -65,7 +65,10 @@ export function ownFieldsOnly<T>(result: T): T {
 export async function ask<T>(routing: RequestRouting, question: (ctx: Context) => Promise<T>): Promise<T> {
   const ctx = routing.current();
   if (!ctx)
-    throw new McpError(ErrorCode.InvalidRequest, "The proxy has no request in progress to ask its own client about");
+    throw new McpError(
+      ErrorCode.InvalidRequest,
+      "The proxy cannot tell which of its callers this request is for: none, or several of different sessions, are in progress",
+    );
   try {
     return await question(ctx);
   } catch (error) {

@@ -177,8 +177,8 @@ export async function createProxy(transport: Transport, options: ProxyOptions = 
   });
   client.on("notifications/message", (params) => {
     const { level, data, logger } = params as { level?: LogLevel; data?: unknown; logger?: string };
-    // A log names no request: it goes to the newest one running, as the upstream server meant it for a caller.
-    if (level) routing.newest()?.log(level, data, logger);
+    // A log names no request: see RequestRouting.unnamed for who gets it.
+    if (level) routing.unnamed()?.log(level, data, logger);
   });
   if (upstreamCaps.logging) await client.setLogLevel("debug").catch((error) => server.onError(error));
   await refresh();

@@ -4,8 +4,10 @@ import type { Context } from "../server/context.js";
 /**
  * Which downstream request an upstream server's request belongs to. A request the
  * upstream makes while answering a modern (2026-07-28) call is answered inside that call's
- * async chain, so the chain tells. A legacy server's request arrives on its own: JSON-RPC
- * does not say which call it serves, so the newest call still running takes it.
+ * async chain, so the chain tells. A legacy server's request (and any log) arrives on its
+ * own: JSON-RPC does not say which call it serves. It goes to the call in progress when
+ * there is one, or when all of them come from one session (the newest); when calls of
+ * different sessions run, no one is told: one caller must never see another's questions.
  */
 export class RequestRouting {
   private readonly storage = new AsyncLocalStorage<Context>();
@@ -21,13 +23,16 @@ export class RequestRouting {
     }
   }
 
-  /** The downstream request being served here, else the newest one still running. */
+  /** The downstream request being served here, else the one `unnamed()` picks. */
   current(): Context | undefined {
-    return this.storage.getStore() ?? this.running.at(-1);
+    return this.storage.getStore() ?? this.unnamed();
   }
 
-  /** The newest running request, for notifications that name no request (logs). */
-  newest(): Context | undefined {
-    return this.running.at(-1);
+  /** For what names no request: the call in progress, or the newest when all are one session's. */
+  unnamed(): Context | undefined {
+    const newest = this.running.at(-1);
+    if (this.running.length <= 1) return newest;
+    const session = newest?.session;
+    return session && this.running.every((ctx) => ctx.session === session) ? newest : undefined;
   }
 }

@@ -258,3 +258,47 @@ it("mounts proxies into one server: a gateway to several servers, their changes 
   await expect.poll(async () => (await client.tools()).map((t) => t.name)).toContain("two_late");
   expect(changes.length).toBeGreaterThan(0);
 });
+
+for (const upstream of ERAS) {
+  it(`never asks one caller what another's call needs (${upstream.era} upstream, two sessions at once)`, async () => {
+    const server = createServer({ name: "upstream", version: "1" });
+    let arrived = 0;
+    let release!: () => void;
+    const bothIn = new Promise<void>((resolve) => (release = resolve));
+    server.tool("whoami", {}, async (_args, ctx) => {
+      if (++arrived === 2) release();
+      await bothIn;
+      const answer = await ctx.elicit({
+        message: "Name?",
+        schema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+      });
+      return String(answer.content?.name);
+    });
+    const [clientSide, serverSide] = createLinkedPair();
+    const upstreamSession = await server.connect(serverSide);
+    const proxy = await createProxy(clientSide, {
+      client: upstream.revision ? { protocolVersion: upstream.revision } : {},
+    });
+    closers.push(async () => {
+      await proxy.close();
+      await upstreamSession.close();
+    });
+    const callers = await Promise.all(
+      ["ada", "bob"].map((name) =>
+        connectInMemory(proxy.server, { elicitation: () => ({ action: "accept", content: { name } }) }),
+      ),
+    );
+    for (const c of callers) closers.push(c.close);
+    const [ada, bob] = await Promise.all(
+      callers.map((c) =>
+        c.client.callTool("whoami").then(
+          (r) => JSON.stringify(r),
+          (e: unknown) => String(e),
+        ),
+      ),
+    );
+    // In one process the upstream's question travels in the async chain of the call it serves,
+    // whatever the era (test/compose/proxy-cli.test.ts covers a legacy server over stdio).
+    expect([ada, bob]).toEqual([expect.stringContaining('"ada"'), expect.stringContaining('"bob"')]);
+  });
+}
