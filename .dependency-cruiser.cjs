@@ -86,6 +86,22 @@ module.exports = {
       ],
     ),
     only(
+      "compose-joins-server-and-client",
+      "compose/ fronts servers reached by the client: server/, client/ and what they stand on, no HTTP server code.",
+      "compose/",
+      [
+        "jsonrpc/",
+        "protocol/",
+        "schema/",
+        "session/",
+        "server/",
+        "client/",
+        "compose/",
+        "content\\.ts$",
+        "transports/transport\\.ts$",
+      ],
+    ),
+    only(
       "auth-stands-alone",
       "auth/ is OAuth on both sides: it knows no session, server, client or endpoint.",
       "auth/",

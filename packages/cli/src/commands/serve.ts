@@ -12,6 +12,7 @@ import type { McpServer } from "mcpkit/server";
 import { stdioServerTransport } from "mcpkit/stdio";
 import { createEverythingServer } from "../servers/everything/index.js";
 import { gitHubFlags } from "../servers/github/flags.js";
+import { createProxyServer, parseHeaders, proxyTarget } from "../servers/proxy/index.js";
 import { weatherFlags } from "../servers/weather/flags.js";
 import { createWorkspaceServer } from "../servers/workspace/index.js";
 import { durationMs } from "./duration.js";
@@ -30,6 +31,7 @@ interface ServeOptions extends AuthFlags {
   maxAnswerBytes?: string;
   maxSessions?: string;
   idleTimeout?: string;
+  header?: string[];
 }
 
 /** Limits of the HTTP endpoint (--port only). */
@@ -42,10 +44,12 @@ interface HttpLimits {
 interface Served {
   server: McpServer;
   summary?: string;
+  /** Resolves with why, when the server cannot go on (a proxied server exited). */
+  ended?: Promise<string>;
   close(): Promise<void>;
 }
 
-const SERVERS: Record<string, (options: ServeOptions) => Promise<Served>> = {
+const SERVERS: Record<string, (options: ServeOptions, operands: string[]) => Promise<Served>> = {
   everything: async () => ({ server: createEverythingServer(), close: async () => {} }),
   workspace: (options) =>
     createWorkspaceServer({
@@ -60,6 +64,17 @@ const SERVERS: Record<string, (options: ServeOptions) => Promise<Served>> = {
     }),
   weather: (options) => weatherFlags.create(options as unknown as Record<string, unknown>),
   github: (options) => gitHubFlags.create(options as unknown as Record<string, unknown>),
+  proxy: async (options, operands) => {
+    const target = proxyTarget(operands);
+    if (options.header?.length && target.kind !== "http")
+      throw new UsageError("--header is for a proxied HTTP server (a URL), not for a command");
+    const proxy = await createProxyServer(target, parseHeaders(options.header ?? []));
+    const what = target.kind === "http" ? target.url?.href : [target.command, ...(target.args ?? [])].join(" ");
+    const ended = proxy.upstreamClosed.then(
+      (reason) => `the proxied server closed the connection${reason ? `: ${reason.message}` : ""}`,
+    );
+    return { server: proxy.server, summary: `fronting ${what}`, ended, close: () => proxy.close() };
+  },
 };
 
 /** The options only some servers understand: commander's key, the flag, and those servers. */
@@ -70,6 +85,7 @@ const OWN_OPTIONS: { key: string; flag: string; servers: string[] }[] = [
     servers: ["workspace"],
   })),
   { key: "allowWrite", flag: "--allow-write", servers: ["workspace", "github"] },
+  { key: "header", flag: "--header", servers: ["proxy"] },
   ...weatherFlags.options.map((o) => ({ key: o.attributeName(), flag: o.long ?? o.flags, servers: ["weather"] })),
   ...gitHubFlags.options.map((o) => ({ key: o.attributeName(), flag: o.long ?? o.flags, servers: ["github"] })),
 ];
@@ -92,6 +108,7 @@ export function serveCommand(): Command {
   const command = new Command("serve")
     .description("Run a built-in MCP server over stdio (the default) or Streamable HTTP")
     .argument("[server]", `which server: ${Object.keys(SERVERS).join(", ")}`, "workspace")
+    .argument("[target...]", "proxy: the URL of the server to front, or -- and the command that starts it")
     .addOption(new Option("--stdio", "speak MCP on stdin/stdout (the default without --port)"))
     .addOption(new Option("--port <port>", "serve Streamable HTTP on http://HOST:PORT/mcp").conflicts("stdio"))
     .addOption(new Option("--host <host>", "the address to bind with --port").default("127.0.0.1"))
@@ -124,13 +141,21 @@ export function serveCommand(): Command {
         "--idle-timeout <duration>",
         "with --port: end a session idle this long: seconds, or 90s, 15m, 2h (default 30m)",
       ),
+    )
+    .addOption(
+      new Option(
+        "--header <header>",
+        'proxy: a header for the proxied HTTP server ("Name: value", repeatable)',
+      ).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]),
     );
   for (const option of [...weatherFlags.options, ...gitHubFlags.options, ...authOptions()]) command.addOption(option);
   // Commander's own usage errors (an unknown option, a missing value) exit 2, as ours do.
   command.exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT));
-  return command.action(async (name: string, options: ServeOptions) => {
+  return command.action(async (name: string, operands: string[], options: ServeOptions) => {
     const make = SERVERS[name];
     if (!make) throw new UsageError(`Unknown server "${name}"; choose one of ${Object.keys(SERVERS).join(", ")}`);
+    if (name !== "proxy" && operands.length > 0)
+      throw new UsageError(`serve ${name} takes no further arguments (got "${operands.join(" ")}")`);
     const values = options as unknown as Record<string, unknown>;
     const stray = OWN_OPTIONS.find((o) => !o.servers.includes(name) && values[o.key] !== undefined);
     if (stray)
@@ -140,7 +165,7 @@ export function serveCommand(): Command {
     const port = options.port === undefined ? undefined : portNumber(options.port);
     const limits = httpLimits(options);
     const authorized = checkAuthFlags(options, options.port !== undefined);
-    const served = await make(options);
+    const served = await make(options, operands);
     try {
       if (served.summary) process.stderr.write(`mcpkit serve ${name}:\n${indent(served.summary)}\n`);
       if (name in EXPOSES && options.port !== undefined && !isLocal(options.host) && !authorized) {
@@ -148,9 +173,11 @@ export function serveCommand(): Command {
           `mcpkit: warning: --host ${options.host} serves ${EXPOSES[name]} to the network without authentication (see --auth-server)\n`,
         );
       }
-      if (port !== undefined)
-        await serveHttp(served.server, port, options.host, authorized ? options : undefined, limits);
-      else await serveStdio(served.server, name);
+      const serving =
+        port !== undefined
+          ? serveHttp(served.server, port, options.host, authorized ? options : undefined, limits, served.ended)
+          : serveStdio(served.server, name, served.ended);
+      await serving;
     } finally {
       await served.close();
     }
@@ -158,7 +185,11 @@ export function serveCommand(): Command {
 }
 
 /** What a server exposes to whoever reaches it: warned about on a non-local --host without authentication. */
-const EXPOSES: Record<string, string> = { workspace: "these files", github: "its GitHub identity" };
+const EXPOSES: Record<string, string> = {
+  workspace: "these files",
+  github: "its GitHub identity",
+  proxy: "the server it fronts",
+};
 
 const isLocal = (host: string) => LOCALHOST_NAMES.includes(host) || host === "::1";
 
@@ -168,7 +199,13 @@ const indent = (text: string) =>
     .map((line) => `  ${line}`)
     .join("\n");
 
-async function serveStdio(server: McpServer, name: string): Promise<void> {
+/** Fails with `why` once `ended` resolves: the server cannot go on. */
+const failWhen = (ended: Promise<string> | undefined) =>
+  ended?.then((why) => {
+    throw new Error(why);
+  }) ?? new Promise<never>(() => {});
+
+async function serveStdio(server: McpServer, name: string, ended?: Promise<string>): Promise<void> {
   if (process.stdin.isTTY) {
     process.stderr.write(
       `mcpkit serve ${name}: this is an MCP server speaking JSON-RPC on stdin/stdout.\n` +
@@ -181,9 +218,13 @@ async function serveStdio(server: McpServer, name: string): Promise<void> {
   const stop = () => void session.close();
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
-  await session.closed;
-  process.off("SIGINT", stop);
-  process.off("SIGTERM", stop);
+  try {
+    await Promise.race([session.closed, failWhen(ended)]);
+  } finally {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+    await session.close();
+  }
 }
 
 /** --max-sessions and --idle-timeout, checked before anything starts. */
@@ -207,6 +248,7 @@ async function serveHttp(
   host: string,
   auth: AuthFlags | undefined,
   limits: HttpLimits = {},
+  ended?: Promise<string>,
 ): Promise<void> {
   // DNS-rebinding protection: a local bind answers only to local names; another bind to its own name.
   const local = isLocal(host);
@@ -246,10 +288,16 @@ async function serveHttp(
       : `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP) and ${base}/sse (HTTP+SSE)\n`,
   );
   process.stderr.write(`  try it: npx @mcpkit/cli call ${base}/mcp tools\n  Ctrl+C stops it\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
-  await listening.close();
+  try {
+    await Promise.race([
+      new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once("SIGINT", stop);
+        process.once("SIGTERM", stop);
+      }),
+      failWhen(ended),
+    ]);
+  } finally {
+    await listening.close();
+  }
 }

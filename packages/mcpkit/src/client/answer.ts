@@ -34,6 +34,11 @@ export interface ClientHandlers {
    * `capabilities.elicitation.url` for URL mode). Defaults in the schema fill omitted fields.
    */
   elicitation?: (params: ElicitParams, ctx: ClientRequestContext) => ElicitResult | Promise<ElicitResult>;
+  /**
+   * Answers roots/list when the roots are not a fixed list (a proxy asks its own client);
+   * declares roots. Without it, `roots` (ClientOptions) answers.
+   */
+  listRoots?: (ctx: ClientRequestContext) => Root[] | Promise<Root[]>;
 }
 
 export interface Answerer {
@@ -78,6 +83,7 @@ async function answerTyped(
         return elicit(handlers.elicitation, params as ElicitParams, ctx, capabilities);
       break;
     case "roots/list":
+      if (handlers.listRoots && capabilities.roots) return { roots: await handlers.listRoots(ctx) };
       if (capabilities.roots) return { roots: answerer.roots };
       break;
   }

@@ -97,7 +97,7 @@ export class Client {
     if (this.options.sampling) caps.sampling = {};
     if (this.options.elicitation) caps.elicitation = { form: {} };
     // 2026-07-28 has no notifications/roots/list_changed, so no listChanged to declare.
-    if (this.options.roots) caps.roots = modern ? {} : { listChanged: true };
+    if (this.options.roots || this.options.listRoots) caps.roots = modern ? {} : { listChanged: true };
     return mergeCapabilities(caps, this.options.capabilities);
   }
 
@@ -127,6 +127,7 @@ export class Client {
       onClose: (reason) => {
         this.era?.closed(reason);
         session.end(reason);
+        this.options.onClose?.(reason);
       },
     });
     this.session = session;

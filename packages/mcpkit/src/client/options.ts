@@ -36,6 +36,8 @@ export interface ClientOptions extends Implementation, ClientHandlers {
    * outermost first (add more with `client.use`). See docs/middleware.md.
    */
   middleware?: readonly ClientMiddleware[];
+  /** The connection closed (the server exited, the transport failed, or close() was called). */
+  onClose?: (reason?: Error) => void;
   /** Failures the client cannot hand to a caller (a handler threw, a stray error), and warnings. */
   onError?: (error: unknown) => void;
 }

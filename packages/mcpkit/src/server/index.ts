@@ -1,6 +1,20 @@
 export * from "../content.js";
 export { SKILLS_EXTENSION, type SkillEntry } from "../protocol/skills.js";
 export { TASKS_EXTENSION, type TaskStatus, type TaskSupport, type WireTask } from "../protocol/tasks.js";
+export {
+  APP_MIME_TYPE,
+  APPS_EXTENSION,
+  type AppToolConfig,
+  type AppToolVisibility,
+  type AppViewConfig,
+  type AppViewHtml,
+  type AppViewMeta,
+  appTool,
+  appView,
+  forAppHosts,
+  supportsApps,
+} from "./apps.js";
+export type { Mount } from "./compose/mount.js";
 export type {
   Context,
   ElicitFormRequest,
@@ -45,3 +59,4 @@ export type { ServerSession, SessionOptions } from "./session.js";
 export { applyTaskPatch, InMemoryTaskStore, type InMemoryTaskStoreOptions } from "./tasks/memory-store.js";
 export type { TaskServerOptions } from "./tasks/settings.js";
 export type { TaskPage, TaskPatch, TaskRecord, TaskStore } from "./tasks/store.js";
+export type { Viewer, VisibilityRule } from "./visibility.js";

@@ -6,6 +6,7 @@ import type { Implementation } from "../protocol/types/common.js";
 import { REVISIONS, type Revision } from "../protocol/versions.js";
 import type { SchemaInput } from "../schema/standard.js";
 import type { Transport } from "../transports/transport.js";
+import { type Mount, mountServer } from "./compose/mount.js";
 import { serveConnection } from "./connect.js";
 import type { LegacySession, SessionHost } from "./eras/legacy.js";
 import { makeKey } from "./eras/modern/request-state.js";
@@ -228,6 +229,16 @@ export class McpServer implements SessionHost {
         for (const h of handles) h.remove();
       },
     };
+  }
+
+  /**
+   * Serves another server's tools, prompts, resources and templates from this one, under
+   * `prefix`: tools and prompts as `prefix_name`, URIs as `scheme://prefix/rest` (or
+   * `prefix+uri` for URIs without an authority). Its changes and resource updates reach this
+   * server's clients; `unmount()` takes it out again.
+   */
+  mount(prefix: string, server: McpServer): Mount {
+    return mountServer(this, prefix, server);
   }
 
   /** Tells every session and subscription stream watching `uri` that it changed (notifications/resources/updated). */

@@ -24,6 +24,16 @@ export interface ServerSession {
   /** Sends a request to the client; it must have declared the capability the method needs. */
   request(method: string, params: JsonObject, options?: RequestOptions): Promise<JsonObject>;
   close(): Promise<void>;
+  /**
+   * Hides a tool, prompt (by name), resource (by URI) or template (by URI template) from
+   * this session only: not listed, unknown when called. The client is told its list changed.
+   */
+  disable(name: string): void;
+  /** Shows again what disable() hid from this session. */
+  enable(name: string): void;
+  isDisabled(name: string): boolean;
+  /** Whether this session has disabled anything. */
+  readonly hasDisabled: boolean;
 }
 
 /** Options of one connection served by `McpServer.connect`. */

@@ -25,6 +25,11 @@ export interface CallOptions extends RequestOptions {
    * Tasks extension on this request; 2025-11-25: sends `task`, with `ttl` when given).
    */
   asTask?: { ttlMs?: number };
+  /**
+   * The capabilities this one request declares instead of the client's (2026-07-28 only,
+   * where each request carries its own): a proxy declares what its own caller declared.
+   */
+  capabilities?: ClientCapabilities;
 }
 
 /** What connect() learned: the InitializeResult of a handshake, or its equivalent from server/discover. */

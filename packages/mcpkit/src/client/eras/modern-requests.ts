@@ -70,6 +70,7 @@ export class ModernRequests {
   /** Sends one request as it is (no retries) and tells its JSON-RPC id. */
   sendOnce(method: string, params: JsonObject, options?: CallOptions): SentRequest {
     let envelope = this.host.envelope(this.version);
+    if (options?.capabilities) envelope = { ...envelope, capabilities: options.capabilities };
     if (options?.asTask) {
       // The Tasks extension: declared on this request, the server may answer with a task.
       const caps = envelope.capabilities;

@@ -1,4 +1,6 @@
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { principalOf } from "../principal.js";
+import { isShown, type Showable, type Viewer } from "../visibility.js";
 import type { Call } from "./call.js";
 
 /**
@@ -20,9 +22,27 @@ export function lackingScopes(required: readonly string[] | undefined, call: Cal
   return have === undefined ? [] : required.filter((s) => !have.includes(s));
 }
 
-/** Whether a definition appears in lists (and is known to calls) for this caller. */
-export function visible(required: readonly string[] | undefined, call: Call): boolean {
-  return call.server.options.scopePolicy === "hide" ? lackingScopes(required, call).length === 0 : true;
+/** What decides whether a definition exists for a caller: its scopes and its visibility rule. */
+export interface Guarded extends Showable {
+  readonly scopes: readonly string[] | undefined;
+}
+
+/**
+ * Whether a definition appears in lists (and is known to calls) for this caller: the
+ * session has not disabled it, its visibility rule shows it, and (with scopePolicy "hide")
+ * the token's scopes cover it.
+ */
+export function visible(entry: Guarded, call: Call): boolean {
+  if (call.peer.session?.isDisabled(entry.key)) return false;
+  if (entry.visible && !isShown(entry, viewerOf(call))) return false;
+  return call.server.options.scopePolicy === "hide" ? lackingScopes(entry.scopes, call).length === 0 : true;
+}
+
+/** The caller as a visibility rule sees it. */
+export function viewerOf(call: Call): Viewer {
+  const auth = call.inbound.info?.auth;
+  const { session, clientInfo, clientCapabilities } = call.peer;
+  return { principal: principalOf(auth), auth, session, clientInfo, clientCapabilities };
 }
 
 /** A request the token's scopes do not cover: HTTP answers it 403 with a step-up challenge. */

@@ -1,13 +1,12 @@
 import type { JsonObject } from "../../jsonrpc/types.js";
 import type { FeatureSet, Keyed } from "../registry/feature-set.js";
-import { visible } from "./authorization.js";
+import { type Guarded, visible } from "./authorization.js";
 import type { Call } from "./call.js";
 import { encodeDescriptor } from "./encode.js";
 
 /** What every list holds: a definition to send, and the scopes a caller needs to see it. */
-interface Listed extends Keyed {
+interface Listed extends Keyed, Guarded {
   readonly definition: object;
-  readonly scopes: readonly string[] | undefined;
 }
 
 /**
@@ -20,7 +19,7 @@ export function listPage<T extends Listed>(
   call: Call,
   key: string,
 ): JsonObject {
-  const page = set.page(params.cursor, call.server.pageSize, (item) => visible(item.scopes, call));
+  const page = set.page(params.cursor, call.server.pageSize, (item) => visible(item, call));
   const items = page.items.map((item) => encodeDescriptor(item.definition, call.peer.rules));
   return page.nextCursor === undefined ? { [key]: items } : { [key]: items, nextCursor: page.nextCursor };
 }

@@ -14,8 +14,11 @@ import { shouldLog } from "../dispatch/request-context.js";
 import { dispatch } from "../dispatch/table.js";
 import type { ListKind, ServerEvent } from "../events.js";
 import { serverMessage } from "../middleware/context.js";
+import { principalOf } from "../principal.js";
 import type { Registry } from "../registry/registry.js";
 import type { ServerSession, SessionOptions } from "../session.js";
+import { viewFingerprint, viewsDiffer } from "../views.js";
+import type { Viewer } from "../visibility.js";
 import { handshake } from "./handshake.js";
 
 /** What a legacy session needs of its server beyond the definition: to join and leave its fan-out. */
@@ -23,6 +26,8 @@ export interface SessionHost extends Registry {
   attachSession(session: LegacySession): void;
   detachSession(session: LegacySession): void;
 }
+
+const LIST_KINDS: readonly ListKind[] = ["tools", "prompts", "resources"];
 
 /** Before initialize: no capabilities on either side (shared, never mutated). */
 const NONE = Object.freeze({}) as ClientCapabilities & ServerCapabilities;
@@ -56,6 +61,12 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
   private ended = false;
   private closedPromise: Promise<void> | undefined;
   private markClosed: (() => void) | undefined;
+  /** Names this session disabled (session.disable); made on first use. */
+  private disabledNames: Set<string> | undefined;
+  /** What this session was last shown of each list, where visibility can make it differ. */
+  private views: Partial<Record<ListKind, string>> | undefined;
+  /** The verified token of this session's requests (an HTTP session is bound to one principal). */
+  private auth: unknown;
 
   constructor(server: SessionHost, options: SessionOptions) {
     this.server = server;
@@ -122,6 +133,7 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
 
   /** @internal ConnectionOptions */
   onRequest(inbound: InboundRequest): JsonObject | Promise<JsonObject> {
+    if (inbound.info?.auth !== undefined) this.auth = inbound.info.auth;
     const chain = this.server.middleware;
     if (chain === undefined) return this.handle(inbound, inbound.params);
     const ctx = serverMessage({
@@ -164,6 +176,8 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
     this.clientCapabilities = agreed.clientCapabilities;
     this.clientInfo = agreed.clientInfo;
     this.serverCapabilities = agreed.result.capabilities;
+    // What the client is about to list: later changes are compared with it.
+    for (const kind of LIST_KINDS) if (viewsDiffer(this.server, kind, this)) this.noteView(kind);
     return agreed.result as unknown as JsonObject;
   }
 
@@ -248,9 +262,67 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
     this.subscriptions?.delete(uri);
   }
 
+  /**
+   * A list changed on the server. Where visibility rules or this session's disables make
+   * its view differ from the full list, the client is told only if its view changed.
+   */
   private listChanged(kind: ListKind): void {
     const declared = this.serverCapabilities[kind] as { listChanged?: boolean } | undefined;
-    if (declared?.listChanged) this.notify(`notifications/${kind}/list_changed`, {});
+    if (!declared?.listChanged) return;
+    if (this.viewChanged(kind)) this.notify(`notifications/${kind}/list_changed`, {});
+  }
+
+  /** Whether what this session sees of `kind` changed since last noted (notes it); true when unknown. */
+  private viewChanged(kind: ListKind): boolean {
+    if (!viewsDiffer(this.server, kind, this)) {
+      if (this.views) delete this.views[kind];
+      return true;
+    }
+    const now = viewFingerprint(this.server, kind, this.viewer);
+    const before = this.views?.[kind];
+    this.views ??= {};
+    this.views[kind] = now;
+    return before !== now;
+  }
+
+  /** This session as a visibility rule sees it. */
+  get viewer(): Viewer {
+    const { auth, clientInfo, clientCapabilities } = this;
+    return { principal: principalOf(auth), auth, session: this, clientInfo, clientCapabilities };
+  }
+
+  get hasDisabled(): boolean {
+    return (this.disabledNames?.size ?? 0) > 0;
+  }
+
+  isDisabled(name: string): boolean {
+    return this.disabledNames?.has(name) ?? false;
+  }
+
+  disable(name: string): void {
+    if (this.isDisabled(name)) return;
+    this.changeView(() => {
+      this.disabledNames ??= new Set();
+      this.disabledNames.add(name);
+    });
+  }
+
+  enable(name: string): void {
+    if (!this.isDisabled(name)) return;
+    this.changeView(() => this.disabledNames?.delete(name));
+  }
+
+  /** Notes every view, changes what this session sees, and tells the client of the lists that changed. */
+  private changeView(change: () => void): void {
+    const noted = this.revision !== undefined;
+    if (noted) for (const kind of LIST_KINDS) this.noteView(kind);
+    change();
+    if (noted) for (const kind of LIST_KINDS) this.listChanged(kind);
+  }
+
+  private noteView(kind: ListKind): void {
+    this.views ??= {};
+    this.views[kind] = viewFingerprint(this.server, kind, this.viewer);
   }
 
   private resourceUpdated(uri: string): void {

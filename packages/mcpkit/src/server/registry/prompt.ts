@@ -4,6 +4,7 @@ import type { GetPromptResult, Prompt, PromptArgument, PromptMessage } from "../
 import { type Infer, isStandardSchema, type StandardSchemaV1 } from "../../schema/standard.js";
 import { compileSchema, type Validator } from "../../schema/validator.js";
 import type { Context } from "../context.js";
+import type { VisibilityRule } from "../visibility.js";
 import type { Completer } from "./completion.js";
 import type { Keyed } from "./feature-set.js";
 
@@ -27,6 +28,11 @@ export interface PromptConfig<A extends PromptArgs | undefined> {
   enabled?: boolean;
   /** OAuth scopes a caller needs (checked when the request carries a verified token). */
   scopes?: string[];
+  /**
+   * Shows it only to some callers (by principal, session or client); hidden, it is neither
+   * listed nor known by name. Clients are told of list changes only when their view changed.
+   */
+  visible?: VisibilityRule;
 }
 
 /** The names of the declared arguments (any string while they are not known). */
@@ -59,6 +65,7 @@ export type PromptHandler<A> = (args: PromptArgValues<A>, ctx: Context) => Promp
 
 export interface PromptEntry extends Keyed {
   definition: Prompt;
+  visible?: VisibilityRule | undefined;
   scopes: string[] | undefined;
   /** Checks required arguments (record form) or the whole schema (schema form). */
   validate: Validator<Record<string, unknown>>;
@@ -112,6 +119,7 @@ export function promptEntry(
     enabled: config.enabled ?? true,
     definition,
     scopes: config.scopes,
+    visible: config.visible,
     validate,
     complete: config.complete ?? {},
     handler,

@@ -4,6 +4,7 @@ import type { ReadResourceResult, Resource, ResourceTemplate } from "../../proto
 import { type TemplateVariableName, type TemplateVariablesOf, UriTemplate } from "../../protocol/uri-template.js";
 import type { Context } from "../context.js";
 import type { CacheHint } from "../options.js";
+import type { VisibilityRule } from "../visibility.js";
 import type { Completer } from "./completion.js";
 import type { Keyed } from "./feature-set.js";
 
@@ -19,6 +20,11 @@ interface ResourceMetadata {
   icons?: Icon[];
   _meta?: Meta;
   enabled?: boolean;
+  /**
+   * Shows it only to some callers (by principal, session or client); hidden, it is neither
+   * listed nor known by name. Clients are told of list changes only when their view changed.
+   */
+  visible?: VisibilityRule;
 }
 
 export interface ResourceConfig extends ResourceMetadata {
@@ -53,6 +59,7 @@ export type TemplateReadHandler<T extends string = string> = (
 
 export interface ResourceEntry extends Keyed {
   definition: Resource;
+  visible?: VisibilityRule | undefined;
   scopes: string[] | undefined;
   cache: CacheHint | undefined;
   read: ReadHandler;
@@ -60,6 +67,7 @@ export interface ResourceEntry extends Keyed {
 
 export interface TemplateEntry extends Keyed {
   definition: ResourceTemplate;
+  visible?: VisibilityRule | undefined;
   scopes: string[] | undefined;
   cache: CacheHint | undefined;
   template: UriTemplate;
@@ -91,7 +99,8 @@ export function resourceEntry(uri: string, config: ResourceConfig, read: ReadHan
     ...metadata(config),
     ...(config.size !== undefined && { size: config.size }),
   };
-  return { key: uri, enabled: config.enabled ?? true, definition, scopes: config.scopes, cache: config.cache, read };
+  const { scopes, cache, visible } = config;
+  return { key: uri, enabled: config.enabled ?? true, definition, scopes, cache, visible, read };
 }
 
 export function templateEntry(
@@ -107,6 +116,7 @@ export function templateEntry(
     definition,
     scopes: config.scopes,
     cache: config.cache,
+    visible: config.visible,
     template,
     complete: config.complete ?? {},
     list: config.list,

@@ -6,6 +6,7 @@ import type { CallToolResult, Tool, ToolAnnotations } from "../../protocol/types
 import type { Infer, SchemaInput } from "../../schema/standard.js";
 import { compileSchema, type Validator } from "../../schema/validator.js";
 import type { Context } from "../context.js";
+import type { VisibilityRule } from "../visibility.js";
 import type { Keyed } from "./feature-set.js";
 
 export interface ToolConfig<In extends SchemaInput | undefined, Out extends SchemaInput | undefined> {
@@ -28,6 +29,11 @@ export interface ToolConfig<In extends SchemaInput | undefined, Out extends Sche
    * same either way.
    */
   task?: TaskSupport | TaskOptions;
+  /**
+   * Shows it only to some callers (by principal, session or client); hidden, it is neither
+   * listed nor known by name. Clients are told of list changes only when their view changed.
+   */
+  visible?: VisibilityRule;
 }
 
 export interface TaskOptions {
@@ -73,6 +79,7 @@ export type ToolHandler<In, Out> = (args: ToolArgs<In>, ctx: Context) => ToolRet
 
 export interface ToolEntry extends Keyed {
   definition: Tool;
+  visible?: VisibilityRule | undefined;
   scopes: string[] | undefined;
   /** Parameters mirrored into Mcp-Param-* headers on 2026-07-28 HTTP (x-mcp-header). */
   headerParams: HeaderParam[];
@@ -124,6 +131,7 @@ export function toolEntry(
     enabled: config.enabled ?? true,
     definition,
     scopes: config.scopes,
+    visible: config.visible,
     headerParams: headers.params,
     validateInput: input?.validate,
     validateOutput: output?.validate,

@@ -1,6 +1,7 @@
 import { invalidParams } from "../../../jsonrpc/errors.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
 import { type Completer, toCompletion } from "../../registry/completion.js";
+import { visible } from "../authorization.js";
 import type { Call, MethodTable } from "../call.js";
 
 /** server/utilities/completion */
@@ -21,11 +22,13 @@ async function complete(params: JsonObject, call: Call): Promise<JsonObject> {
   let completer: Completer | undefined;
   if (ref?.type === "ref/prompt" && typeof ref.name === "string") {
     const prompt = call.server.prompts.get(ref.name);
-    if (!prompt) throw invalidParams(`Unknown prompt: ${ref.name}`);
+    if (!prompt || !visible(prompt, call)) throw invalidParams(`Unknown prompt: ${ref.name}`);
     completer = prompt.complete[argument.name];
   } else if (ref?.type === "ref/resource" && typeof ref.uri === "string") {
     const template = call.server.templates.get(ref.uri);
-    if (!template && !call.server.resources.get(ref.uri)) throw invalidParams(`Unknown resource template: ${ref.uri}`);
+    const resource = call.server.resources.get(ref.uri);
+    if (!(template ? visible(template, call) : resource && visible(resource, call)))
+      throw invalidParams(`Unknown resource template: ${ref.uri}`);
     completer = template?.complete[argument.name];
   } else {
     throw invalidParams('completion/complete needs "ref" of type ref/prompt (with name) or ref/resource (with uri)');

@@ -22,7 +22,7 @@ async function getPrompt(params: JsonObject, call: Call): Promise<JsonObject> {
   const { name } = params;
   if (typeof name !== "string") throw invalidParams('prompts/get needs a string "name"');
   const prompt = call.server.prompts.get(name);
-  if (!prompt || !visible(prompt.scopes, call)) throw invalidParams(`Unknown prompt: ${name}`);
+  if (!prompt || !visible(prompt, call)) throw invalidParams(`Unknown prompt: ${name}`);
   requireScopes(prompt.scopes, call, `prompt ${name}`);
   const given = params.arguments ?? {};
   if (typeof given !== "object" || given === null || Array.isArray(given))

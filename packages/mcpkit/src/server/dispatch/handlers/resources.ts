@@ -5,7 +5,7 @@ import type { TemplateVariables } from "../../../protocol/uri-template.js";
 import type { CacheHint } from "../../options.js";
 import type { Registry } from "../../registry/registry.js";
 import { type ReadReturn, toReadResult } from "../../registry/resource.js";
-import { requireScopes, visible } from "../authorization.js";
+import { type Guarded, requireScopes, visible } from "../authorization.js";
 import { cacheFields } from "../caching.js";
 import type { Call, MethodTable } from "../call.js";
 import { encodeDescriptor } from "../encode.js";
@@ -29,7 +29,8 @@ export const resourceMethods: MethodTable = {
     capability: (caps) => caps.resources?.subscribe,
     handler(params, call) {
       const uri = requireUri(params, "resources/subscribe");
-      if (!findResource(call.server, uri)) throw notFound(call, uri);
+      const found = findResource(call.server, uri);
+      if (!found || !visible(found.entry, call)) throw notFound(call, uri);
       call.peer.subscribe(uri);
       return {};
     },
@@ -54,7 +55,7 @@ async function listResources(params: JsonObject, call: Call): Promise<JsonObject
   if (page.nextCursor !== undefined) return page;
   let resources = page.resources as Resource[];
   for (const template of call.server.templates.enabled()) {
-    if (template.list && visible(template.scopes, call)) {
+    if (template.list && visible(template, call)) {
       const listed = await template.list(call.context());
       resources = resources.concat(listed.map((r) => encodeDescriptor(r, call.peer.rules)));
     }
@@ -73,6 +74,8 @@ type Found =
       mimeType: string | undefined;
       cache: CacheHint | undefined;
       scopes: string[] | undefined;
+      /** The resource or template: what decides whether this caller may see it. */
+      entry: Guarded;
     }
   | undefined;
 
@@ -85,6 +88,7 @@ export function findResource(server: Registry, uri: string): Found {
       mimeType: resource.definition.mimeType,
       cache: resource.cache,
       scopes: resource.scopes,
+      entry: resource,
     };
   }
   for (const template of server.templates.enabled()) {
@@ -95,6 +99,7 @@ export function findResource(server: Registry, uri: string): Found {
         mimeType: template.definition.mimeType,
         cache: template.cache,
         scopes: template.scopes,
+        entry: template,
       };
     }
   }
@@ -108,7 +113,7 @@ const notFound = (call: Call, uri: string) =>
 async function readResource(params: JsonObject, call: Call): Promise<JsonObject> {
   const uri = requireUri(params, "resources/read");
   const found = findResource(call.server, uri);
-  if (!found || !visible(found.scopes, call)) throw notFound(call, uri);
+  if (!found || !visible(found.entry, call)) throw notFound(call, uri);
   requireScopes(found.scopes, call, `resource ${uri}`);
   const result = toReadResult(await found.read(call), uri, found.mimeType);
   // A read that produced nothing is reported, not answered with empty contents.

@@ -25,7 +25,7 @@ async function callTool(params: JsonObject, call: Call): Promise<JsonObject> {
   const { name } = params;
   if (typeof name !== "string") throw invalidParams('tools/call needs a string "name"');
   const tool = call.server.tools.get(name);
-  if (!tool || !visible(tool.scopes, call)) throw invalidParams(`Unknown tool: ${name}`);
+  if (!tool || !visible(tool, call)) throw invalidParams(`Unknown tool: ${name}`);
   requireScopes(tool.scopes, call, `tool ${name}`);
   const given = params.arguments ?? {};
   if (typeof given !== "object" || given === null || Array.isArray(given))

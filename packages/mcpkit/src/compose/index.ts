@@ -1,0 +1,1 @@
+export { createProxy, type McpProxy, type ProxyOptions } from "./proxy.js";

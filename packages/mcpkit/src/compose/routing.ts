@@ -1,0 +1,38 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Context } from "../server/context.js";
+
+/**
+ * Which downstream request an upstream server's request belongs to. A request the
+ * upstream makes while answering a modern (2026-07-28) call is answered inside that call's
+ * async chain, so the chain tells. A legacy server's request (and any log) arrives on its
+ * own: JSON-RPC does not say which call it serves. It goes to the call in progress when
+ * there is one, or when all of them come from one session (the newest); when calls of
+ * different sessions run, no one is told: one caller must never see another's questions.
+ */
+export class RequestRouting {
+  private readonly storage = new AsyncLocalStorage<Context>();
+  private readonly running: Context[] = [];
+
+  /** Runs `work` (one forwarded call) on behalf of `ctx`. */
+  async run<T>(ctx: Context, work: () => Promise<T>): Promise<T> {
+    this.running.push(ctx);
+    try {
+      return await this.storage.run(ctx, work);
+    } finally {
+      this.running.splice(this.running.lastIndexOf(ctx), 1);
+    }
+  }
+
+  /** The downstream request being served here, else the one `unnamed()` picks. */
+  current(): Context | undefined {
+    return this.storage.getStore() ?? this.unnamed();
+  }
+
+  /** For what names no request: the call in progress, or the newest when all are one session's. */
+  unnamed(): Context | undefined {
+    const newest = this.running.at(-1);
+    if (this.running.length <= 1) return newest;
+    const session = newest?.session;
+    return session && this.running.every((ctx) => ctx.session === session) ? newest : undefined;
+  }
+}

@@ -1,0 +1,156 @@
+import type { ReadResourceResult } from "../../protocol/types/features.js";
+import { UriTemplate } from "../../protocol/uri-template.js";
+import type { ListKind } from "../events.js";
+import type { PromptEntry } from "../registry/prompt.js";
+import type { Registry } from "../registry/registry.js";
+import { type ReadReturn, type ResourceEntry, type TemplateEntry, toReadResult } from "../registry/resource.js";
+import type { ToolEntry } from "../registry/tool.js";
+import { type Namespace, namespace } from "./names.js";
+import { type Mirrored, MirroredSet } from "./sync.js";
+
+/** A server mounted into another under a prefix. */
+export interface Mount {
+  readonly prefix: string;
+  /** Takes the mounted server's definitions out again; clients are told. */
+  unmount(): void;
+}
+
+/** The server that mounts: its registry, and how it announces a resource update. */
+export interface MountHost extends Registry {
+  resourceUpdated(uri: string): void;
+}
+
+/** A mounted entry remembers the entry it stands for, to see when that one is replaced. */
+type FromSource<T> = T & { readonly source: T };
+
+const sourceOf = (entry: Mirrored) => (entry as { source?: unknown }).source;
+const sameSource = (a: Mirrored, b: Mirrored) =>
+  sourceOf(a) === sourceOf(b) && JSON.stringify(a.definition) === JSON.stringify(b.definition);
+
+/**
+ * Serves `child`'s enabled tools, prompts, resources and templates from `parent` under
+ * `prefix` (see names.ts for the scheme). The entries are the child's own: its handlers,
+ * validators, completers and scopes run unchanged, with the parent's request context. A
+ * change in the child (registered, removed, enabled, disabled) is mirrored, and clients
+ * of the parent are told; resource updates are passed on under the namespaced URI.
+ */
+export function mountServer(parent: MountHost, prefix: string, child: Registry): Mount {
+  if ((child as object) === parent) throw new TypeError("A server cannot be mounted into itself");
+  const ns = namespace(prefix);
+  const onError = (error: unknown) => parent.onError(error);
+  const tools = new MirroredSet(parent.tools, "Tool", sameSource);
+  const prompts = new MirroredSet(parent.prompts, "Prompt", sameSource);
+  const resources = new MirroredSet(parent.resources, "Resource", sameSource);
+  const templates = new MirroredSet(parent.templates, "Resource template", sameSource);
+  const sync = (kind: ListKind) => {
+    if (kind === "tools")
+      tools.sync(
+        child.tools.enabled().map((e) => mountedTool(e, ns)),
+        onError,
+      );
+    else if (kind === "prompts")
+      prompts.sync(
+        child.prompts.enabled().map((e) => mountedPrompt(e, ns)),
+        onError,
+      );
+    else {
+      resources.sync(
+        child.resources.enabled().map((e) => mountedResource(e, ns)),
+        onError,
+      );
+      const usable = child.templates.enabled().filter((t) => canNamespace(t.key, ns, parent));
+      templates.sync(
+        usable.map((e) => mountedTemplate(e, ns)),
+        onError,
+      );
+    }
+  };
+  for (const kind of ["tools", "prompts", "resources"] as const) sync(kind);
+  const stop = child.events.subscribe((event) => {
+    if (event.type === "list_changed") sync(event.kind);
+    else parent.resourceUpdated(ns.uri(event.uri));
+  });
+  return {
+    prefix,
+    unmount() {
+      stop();
+      for (const mirrored of [tools, prompts, resources, templates]) mirrored.clear();
+    },
+  };
+}
+
+function canNamespace(uriTemplate: string, ns: Namespace, parent: Registry): boolean {
+  try {
+    new UriTemplate(ns.uri(uriTemplate));
+    return true;
+  } catch (error) {
+    parent.onError(
+      new TypeError(`Resource template "${uriTemplate}" cannot be mounted under "${ns.prefix}": ${String(error)}`),
+    );
+    return false;
+  }
+}
+
+function mountedTool(entry: ToolEntry, ns: Namespace): FromSource<ToolEntry> {
+  const name = ns.name(entry.key);
+  return { ...entry, key: name, definition: { ...entry.definition, name }, source: entry };
+}
+
+function mountedPrompt(entry: PromptEntry, ns: Namespace): FromSource<PromptEntry> {
+  const name = ns.name(entry.key);
+  return { ...entry, key: name, definition: { ...entry.definition, name }, source: entry };
+}
+
+function mountedResource(entry: ResourceEntry, ns: Namespace): FromSource<ResourceEntry> {
+  const uri = ns.uri(entry.key);
+  return {
+    ...entry,
+    key: uri,
+    definition: { ...entry.definition, uri },
+    read: async (outer, ctx) =>
+      outerContents(await entry.read(entry.key, ctx), entry.key, outer, entry.definition.mimeType, ns),
+    source: entry,
+  };
+}
+
+function mountedTemplate(entry: TemplateEntry, ns: Namespace): FromSource<TemplateEntry> {
+  const uriTemplate = ns.uri(entry.key);
+  const list = entry.list;
+  return {
+    ...entry,
+    key: uriTemplate,
+    definition: { ...entry.definition, uriTemplate },
+    template: new UriTemplate(uriTemplate),
+    list: list && (async (ctx) => (await list(ctx)).map((r) => ({ ...r, uri: ns.uri(r.uri) }))),
+    read: async (outer, variables, ctx) => {
+      const inner = ns.innerUri(outer) ?? outer;
+      return outerContents(await entry.read(inner, variables, ctx), inner, outer, entry.definition.mimeType, ns);
+    },
+    source: entry,
+  };
+}
+
+/** What the child read, with its URIs as the parent's clients know them. */
+function outerContents(
+  value: ReadReturn,
+  inner: string,
+  outer: string,
+  mimeType: string | undefined,
+  ns: Namespace,
+): ReadReturn {
+  // The short forms take the URI being read, which is already the outer one.
+  if (typeof value === "string" || value instanceof Uint8Array) return value;
+  const result: ReadResourceResult = toReadResult(value, inner, mimeType);
+  return {
+    ...result,
+    contents: result.contents.map((c) => ({ ...c, uri: c.uri === inner ? outer : namespaced(c.uri, ns) })),
+  };
+}
+
+function namespaced(uri: string, ns: Namespace): string {
+  try {
+    return ns.uri(uri);
+  } catch {
+    return uri;
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * How a mounted server's names and URIs are namespaced under its prefix:
+ *
+ * - tools and prompts: `prefix_name` (`weather` + `forecast` → `weather_forecast`), which
+ *   stays a valid tool name;
+ * - URIs with an authority (`scheme://rest`): the prefix becomes the first segment after
+ *   `://` (`docs://guide/intro` → `docs://weather/guide/intro`, `file:///a` → `file://weather//a`);
+ * - other URIs (`urn:x:y`, `mailto:…`): the prefix joins the scheme (`weather+urn:x:y`).
+ *
+ * Every mapping is reversible: the mounted server sees its own names and URIs.
+ */
+export interface Namespace {
+  readonly prefix: string;
+  name(name: string): string;
+  /** The mounted server's name for a name of ours, or undefined when it is not under the prefix. */
+  innerName(name: string): string | undefined;
+  uri(uri: string): string;
+  innerUri(uri: string): string | undefined;
+}
+
+const PREFIX = /^[A-Za-z0-9][A-Za-z0-9.-]*$/;
+const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
+
+export function namespace(prefix: string): Namespace {
+  if (!PREFIX.test(prefix))
+    throw new TypeError(
+      `Mount prefix "${prefix}" must start with a letter or digit and hold only letters, digits, "." and "-"`,
+    );
+  return {
+    prefix,
+    name: (name) => `${prefix}_${name}`,
+    innerName: (name) => (name.startsWith(`${prefix}_`) ? name.slice(prefix.length + 1) : undefined),
+    uri(uri) {
+      const scheme = SCHEME.exec(uri)?.[1];
+      if (scheme === undefined) throw new TypeError(`"${uri}" has no URI scheme to namespace`);
+      const rest = uri.slice(scheme.length + 1);
+      return rest.startsWith("//") ? `${scheme}://${prefix}/${rest.slice(2)}` : `${prefix}+${uri}`;
+    },
+    innerUri(uri) {
+      const joined = uri.startsWith(`${prefix}+`) ? uri.slice(prefix.length + 1) : undefined;
+      // The joined form is used only for URIs without an authority.
+      if (joined !== undefined && !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(joined)) return joined;
+      const scheme = SCHEME.exec(uri)?.[1];
+      if (scheme === undefined) return undefined;
+      const head = `${scheme}://${prefix}/`;
+      return uri.startsWith(head) ? `${scheme}://${uri.slice(head.length)}` : undefined;
+    },
+  };
+}
