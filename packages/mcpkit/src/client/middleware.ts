@@ -1,6 +1,6 @@
-import type { JsonObject, RequestId } from "../jsonrpc/types.js";
+import type { JsonObject, JsonRpcNotification, RequestId } from "../jsonrpc/types.js";
 import type { Implementation } from "../protocol/types/common.js";
-import type { Middleware, MiddlewareContext } from "../session/middleware.js";
+import { type Middleware, type MiddlewareContext, runChain } from "../session/middleware.js";
 import type { RequestOptions } from "../session/options.js";
 import type { TransportBinding } from "../transports/transport.js";
 
@@ -100,4 +100,57 @@ export function clientMessage(
   facts: ClientFacts,
 ): ClientMiddlewareContext {
   return new ClientMessage(kind, direction, method, params, id, options, signal, facts);
+}
+
+/**
+ * The middleware a Client installed, and how each kind of message passes through it. The
+ * list is replaced, never changed in place, so a message already on its way keeps its chain.
+ */
+export class ClientChain {
+  private list: readonly ClientMiddleware[];
+
+  constructor(
+    list: readonly ClientMiddleware[],
+    private readonly facts: () => ClientFacts,
+  ) {
+    this.list = list;
+  }
+
+  add(more: readonly ClientMiddleware[]): void {
+    this.list = [...this.list, ...more];
+  }
+
+  /** A call to the server; `terminal` sends it. */
+  outbound(
+    method: string,
+    params: JsonObject | undefined,
+    options: CallOptions | undefined,
+    terminal: (ctx: ClientMiddlewareContext) => Promise<JsonObject>,
+  ): Promise<JsonObject> {
+    const ctx = clientMessage("request", "outbound", method, params, undefined, options, undefined, this.facts());
+    return runChain(this.list, ctx, terminal);
+  }
+
+  /** A request of the server (or an input request of a modern one); `terminal` answers it. */
+  inbound(
+    method: string,
+    params: JsonObject,
+    request: { requestId?: RequestId; inputKey?: string; signal: AbortSignal },
+    terminal: (ctx: ClientMiddlewareContext) => Promise<JsonObject>,
+  ): Promise<JsonObject> {
+    // An input request of a multi round-trip request has a key, not a JSON-RPC id.
+    const id = request.inputKey === undefined ? request.requestId : undefined;
+    const ctx = clientMessage("request", "inbound", method, params, id, undefined, () => request.signal, this.facts());
+    return runChain(this.list, ctx, terminal);
+  }
+
+  /** A notification from the server; `deliver` hands on what the middleware let through. */
+  notification(notification: JsonRpcNotification, deliver: (n: JsonRpcNotification) => void): Promise<unknown> {
+    const { method, params } = notification;
+    const ctx = clientMessage("notification", "inbound", method, params, undefined, undefined, undefined, this.facts());
+    return runChain(this.list, ctx, (c) => {
+      deliver(c.params === params ? notification : { ...notification, params: c.params });
+      return Promise.resolve({});
+    });
+  }
 }

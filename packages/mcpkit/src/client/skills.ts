@@ -1,13 +1,16 @@
+import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import {
   parseFrontmatter,
   SKILL_FILE,
+  SKILLS_EXTENSION,
   type SkillEntry,
   type SkillResource,
   sameJson,
   skillDigest,
   skillRoot,
 } from "../protocol/skills.js";
+import type { ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { ReadResourceResult } from "../protocol/types/features.js";
 import { listAll } from "./list-all.js";
 
@@ -15,6 +18,14 @@ import { listAll } from "./list-all.js";
 export interface SkillsPeer {
   request<R extends object = JsonObject>(method: string, params?: object): Promise<R>;
   readResource(uri: string): Promise<ReadResourceResult>;
+}
+
+/** `peer`, once the server declared the Skills extension; -32601 otherwise. */
+export function skillsPeerOf(capabilities: ServerCapabilities, peer: SkillsPeer): SkillsPeer {
+  if (!capabilities.extensions?.[SKILLS_EXTENSION]) {
+    throw new McpError(ErrorCode.MethodNotFound, `The server does not offer skills (no ${SKILLS_EXTENSION} extension)`);
+  }
+  return peer;
 }
 
 /** Why a file of a skill was refused (SEP-2640 §Integrity and verification). */

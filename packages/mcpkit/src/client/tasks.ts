@@ -1,9 +1,11 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import { fromAnyWire, isTerminal, type WireTask } from "../protocol/tasks.js";
-import type { CallToolResult } from "../protocol/types/features.js";
-import type { InputRequest } from "../protocol/types/modern.js";
-import type { CallOptions } from "./eras/era.js";
+import type { CallToolResult, Tool } from "../protocol/types/features.js";
+import type { InputRequest, SubscriptionFilter } from "../protocol/types/modern.js";
+import { type Answerer, answerServerRequest } from "./answer.js";
+import type { CallOptions, ClientEra } from "./eras/era.js";
+import type { Subscription, SubscriptionListener } from "./subscription.js";
 
 /** What a task handle needs of its Client. */
 export interface TaskHost {
@@ -159,4 +161,43 @@ export class ToolTask {
     await this.answer(Object.fromEntries(answers), signal ? { signal } : undefined);
     return true;
   }
+}
+
+/** 2025-11-25: only tools the server lets run as tasks may be asked to (§Tool-Level Negotiation). */
+export async function mayRunAsTask(era: ClientEra, tools: () => Promise<Tool[]>, name: string): Promise<boolean> {
+  if (era.kind === "modern") return true;
+  const caps = era.serverCapabilities.tasks as { requests?: { tools?: { call?: unknown } } } | undefined;
+  if (!caps?.requests?.tools?.call) return false;
+  const support = (await tools()).find((t) => t.name === name)?.execution?.taskSupport;
+  return support === "optional" || support === "required";
+}
+
+/** What a Client lends its task handles. */
+export interface TaskClient {
+  request(method: string, params: JsonObject, options?: CallOptions): Promise<JsonObject>;
+  on(method: string, listener: (params: JsonObject) => void): () => void;
+  listen(filter: SubscriptionFilter, listener: SubscriptionListener): Promise<Subscription>;
+}
+
+export function taskHostOf(client: TaskClient, era: "modern" | "legacy", answerer: () => Answerer): TaskHost {
+  return {
+    era,
+    // On 2026-07-28 every tasks/* request declares the extension.
+    request: (method, params, options) => client.request(method, params, { ...options, asTask: {} }),
+    answer: (key, request, signal) =>
+      answerServerRequest(
+        request.method,
+        (request.params ?? {}) as JsonObject,
+        { signal: signal ?? new AbortController().signal, requestId: key, inputKey: key },
+        answerer(),
+      ),
+    on: (method, listener) => client.on(method, listener),
+    listen: async (taskId, onChange) => {
+      if (era !== "modern") return undefined;
+      // The Tasks extension's filter key, beside the core ones.
+      return client.listen({ taskIds: [taskId] } as SubscriptionFilter, (n) => {
+        if (n.method === "notifications/tasks") onChange();
+      });
+    },
+  };
 }

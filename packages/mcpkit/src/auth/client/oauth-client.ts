@@ -19,6 +19,7 @@ import {
   workloadGrant,
 } from "./grants.js";
 import { clientFor, forgetClient, type RegistrationOptions } from "./registration.js";
+import { chooseScope } from "./scope.js";
 import { memoryStorage, type OAuthStorage } from "./storage.js";
 import type {
   ClientRegistration,
@@ -216,7 +217,15 @@ export class OAuthClient {
     )
       return;
     const ctx = this.grantContext(authority);
-    const scope = this.chooseScope(authority, challenge, current);
+    const o = this.options;
+    const scope = chooseScope({
+      configured: o.scope,
+      challenge,
+      current,
+      resourceScopes: authority.metadata?.scopes_supported,
+      serverScopes: authority.as.scopes_supported,
+      offlineAccess: o.offlineAccess !== false && !o.machine && !o.enterprise && !o.workload,
+    });
     const { machine, enterprise, workload } = this.options;
     const tokens = machine
       ? await clientCredentials(ctx, machine, scope)
@@ -263,38 +272,6 @@ export class OAuthClient {
       this.dpop = await DPoPSigner.create(algs, this.options.dpop);
     }
     return this.authority;
-  }
-
-  /** authorization §Scope Selection Strategy, plus offline_access when the server offers it (SEP-2207). */
-  private chooseScope(
-    authority: Authority,
-    challenge: BearerChallenge | undefined,
-    current: StoredTokens | undefined,
-  ): string | undefined {
-    let scopes = this.options.scope?.split(" ");
-    if (!scopes) {
-      if (challenge?.scope) {
-        // Step-up keeps what was granted and adds what the challenge needs.
-        scopes =
-          challenge.error === "insufficient_scope" && current?.scope
-            ? [...current.scope.split(" "), ...challenge.scope.split(" ")]
-            : challenge.scope.split(" ");
-      } else if (authority.metadata?.scopes_supported?.length) {
-        scopes = [...authority.metadata.scopes_supported];
-      }
-    }
-    const offered = authority.as.scopes_supported;
-    if (
-      this.options.offlineAccess !== false &&
-      !this.options.machine &&
-      !this.options.enterprise &&
-      !this.options.workload &&
-      offered?.includes("offline_access")
-    ) {
-      scopes = [...(scopes ?? []), "offline_access"];
-    }
-    const unique = [...new Set(scopes ?? [])].filter((s) => s !== "");
-    return unique.length > 0 ? unique.join(" ") : undefined;
   }
 
   private async authorizationCode(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { admitSession, clientKey, type SessionFacts } from "./session-admission.js";
+import { admitSession, clientKey, type SessionFacts } from "../../src/endpoints/http/session-admission.js";
 
 const facts = (client: string, unused: boolean, lastActivity: number): SessionFacts => ({
   client,
