@@ -32,3 +32,9 @@ export { readSkillDirectory } from "./registry/skill-directory.js";
 export type { ToolArgs, ToolConfig, ToolHandler, ToolReturn } from "./registry/tool.js";
 export { createServer, type Handle, McpServer } from "./server.js";
 export type { ServerSession, SessionOptions } from "./session.js";
+export {
+  InMemorySessionStore,
+  type SessionChange,
+  type SessionRecord,
+  type SessionStore,
+} from "./session-store.js";

@@ -3,6 +3,7 @@ import type { ClientCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation, LogLevel } from "../protocol/types/common.js";
 import type { Revision } from "../protocol/versions.js";
 import type { RequestOptions } from "../session/options.js";
+import type { SessionRecord } from "./session-store.js";
 
 /**
  * One client connected with the `initialize` handshake (legacy revisions, up to
@@ -39,4 +40,6 @@ export interface SessionOptions {
    * `initialize`, legacy ones (basic/versioning §Backward Compatibility).
    */
   era?: "legacy";
+  /** A legacy session opened elsewhere (another node), served from its stored record. */
+  restore?: SessionRecord;
 }

@@ -53,6 +53,7 @@ export function createStreamableHttpHandler(
       : new SessionTable(server, {
           maxSessions: options.maxSessions ?? 10_000,
           idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
+          ...(options.sessionStore && { store: options.sessionStore }),
           transport: {
             eventStore: options.eventStore === false ? undefined : (options.eventStore ?? new InMemoryEventStore()),
             retryMs: options.retryMs ?? 1000,
@@ -116,7 +117,7 @@ export function createStreamableHttpHandler(
       return jsonRpcErrorReply(400, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required");
     const versionError = checkLegacyVersion(request);
     if (versionError) return versionError;
-    const transport = sessions.find(sessionId, principalOf(info.auth));
+    const transport = await sessions.find(sessionId, principalOf(info.auth));
     if (!transport) return sessionNotFound();
     return transport.get(request.headers.get("last-event-id"));
   }
@@ -126,7 +127,7 @@ export function createStreamableHttpHandler(
     const sessionId = request.headers.get(SESSION_HEADER);
     if (sessionId === null)
       return jsonRpcErrorReply(400, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required");
-    if (!sessions.find(sessionId, principalOf(info.auth))) return sessionNotFound();
+    if (!(await sessions.find(sessionId, principalOf(info.auth)))) return sessionNotFound();
     await sessions.end(sessionId);
     return { status: 204, headers: {} };
   }

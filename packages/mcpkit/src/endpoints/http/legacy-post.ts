@@ -82,6 +82,16 @@ export async function handleLegacyPost(
     }
     const { id, transport } = await sessions.open(principal);
     const reply = await transport.post(body, requestIds, info);
+    try {
+      await sessions.persist(id);
+    } catch (error) {
+      // A node that cannot reach the shared store opens no session other nodes cannot serve.
+      context.server.onError(error);
+      await sessions.end(id).catch(() => {});
+      return jsonRpcErrorReply(503, ErrorCode.InternalError, "Session store unavailable: try again later", {
+        "retry-after": "5",
+      });
+    }
     reply.headers[SESSION_HEADER] = id;
     return reply;
   }
@@ -92,9 +102,12 @@ export async function handleLegacyPost(
       "Bad Request: Mcp-Session-Id header is required (send initialize first)",
     );
   }
-  const transport = sessions.find(sessionId, principal);
+  const transport = await sessions.find(sessionId, principal);
   if (!transport) return sessionNotFound();
-  return transport.post(body, requestIds, info);
+  const reply = await transport.post(body, requestIds, info);
+  // The answer stands; a store that failed is reported, and the next change saves again.
+  await sessions.persist(sessionId).catch((error) => context.server.onError(error));
+  return reply;
 }
 
 /** The revision a legacy request's header names; without one, the spec's default (transports §Protocol Version Header). */

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
+import type { LegacySession } from "../../server/eras/legacy.js";
 import type { McpServer } from "../../server/server.js";
+import type { SessionChange, SessionRecord, SessionStore } from "../../server/session-store.js";
 import {
   HttpSessionTransport,
   type SessionTransportOptions,
@@ -11,13 +13,20 @@ const newSessionId = () => randomBytes(32).toString("base64url");
 interface Entry {
   /** A session is its transport: closing the transport ends the server session with it. */
   transport: HttpSessionTransport;
+  session: LegacySession;
   /** Who opened it: later requests must come from the same principal. */
   principal: string | undefined;
+  /** The session's stateVersion the store holds. */
+  savedVersion: number;
+  /** When the store's expiry was last pushed back (Date.now()). */
+  touchedAt: number;
 }
 
 export interface SessionTableOptions {
   maxSessions: number;
   idleTimeoutMs: number;
+  /** Shared with other nodes: sessions opened anywhere are served here, and end everywhere. */
+  store?: SessionStore;
   transport: Omit<SessionTransportOptions, "onClosed">;
 }
 
@@ -25,6 +34,11 @@ export interface SessionTableOptions {
  * The legacy sessions of one Streamable HTTP endpoint (transports §Session Management):
  * opened by initialize, found by id for their own principal only, ended by DELETE, by the
  * idle sweep or by close().
+ *
+ * With a store (a cluster), this table is the node's cache of live session objects and
+ * the store is the truth: a session unknown here is rebuilt from its record, a change of
+ * its state is saved, DELETE on any node closes every node's copy, and idle expiry is the
+ * store's (the local sweep only drops copies nobody uses here).
  */
 export class SessionTable {
   private readonly entries = new Map<string, Entry>();
@@ -32,15 +46,27 @@ export class SessionTable {
   private readonly options: SessionTableOptions;
   private readonly transportOptions: SessionTransportOptions;
   private readonly sweep: ReturnType<typeof setInterval>;
+  private readonly store: SessionStore | undefined;
+  private readonly stopWatching: (() => void) | undefined;
+  /** Rebuilds in progress, so concurrent requests for one session build one copy. */
+  private readonly rebuilding = new Map<string, Promise<Entry | undefined>>();
+  /** Saves of ours not yet echoed back by the store's watch (not worth a reload). */
+  private readonly ownSaves = new Map<string, number>();
 
   constructor(server: McpServer, options: SessionTableOptions) {
     this.server = server;
     this.options = options;
+    this.store = options.store;
     // However a session ends (DELETE, idle sweep, server.close()), it is forgotten.
-    this.transportOptions = { ...options.transport, onClosed: (id) => this.entries.delete(id) };
+    this.transportOptions = {
+      ...options.transport,
+      sharedStreams: this.store !== undefined,
+      onClosed: (id) => this.entries.delete(id),
+    };
     const idle = options.idleTimeoutMs;
     this.sweep = setInterval(() => this.closeIdle(), Math.min(idle, 60_000));
     this.sweep.unref?.();
+    this.stopWatching = this.store?.watch((change) => this.changed(change));
   }
 
   get size(): number {
@@ -51,42 +77,154 @@ export class SessionTable {
     return this.entries.size >= this.options.maxSessions;
   }
 
-  /** A session of this caller: another principal's session id is as unknown as a made-up one. */
-  find(id: string, principal: string | undefined): HttpSessionTransport | undefined {
+  /**
+   * A session of this caller: another principal's session id is as unknown as a made-up
+   * one. With a store, a session held here costs a store round trip only when its expiry
+   * is due to be pushed back (once per quarter of the idle timeout); one held elsewhere
+   * costs a load and is then held here too.
+   */
+  async find(id: string, principal: string | undefined): Promise<HttpSessionTransport | undefined> {
     const entry = this.entries.get(id);
-    return entry && entry.principal === principal ? entry.transport : undefined;
+    if (entry) {
+      if (entry.principal !== principal) return undefined;
+      if (this.store && Date.now() - entry.touchedAt > this.options.idleTimeoutMs / 4) {
+        entry.touchedAt = Date.now();
+        if (!(await this.store.touch(id, this.ttl))) {
+          // Expired or deleted while this node was not told: the copy goes too.
+          await entry.transport.evict();
+          return undefined;
+        }
+      }
+      return entry.transport;
+    }
+    if (!this.store) return undefined;
+    let pending = this.rebuilding.get(id);
+    if (!pending) {
+      pending = this.rebuild(id).finally(() => this.rebuilding.delete(id));
+      this.rebuilding.set(id, pending);
+    }
+    const rebuilt = await pending;
+    return rebuilt && rebuilt.principal === principal ? rebuilt.transport : undefined;
   }
 
   /** Opens a session for `principal`; the server serves it in the legacy era only. */
   async open(principal: string | undefined): Promise<{ id: string; transport: HttpSessionTransport }> {
     const id = newSessionId();
     const transport = new HttpSessionTransport(id, this.transportOptions);
-    await this.server.connect(transport, { era: "legacy" });
-    this.entries.set(id, { transport, principal });
+    const session = (await this.server.connect(transport, { era: "legacy" })) as LegacySession;
+    this.entries.set(id, { transport, session, principal, savedVersion: 0, touchedAt: Date.now() });
     return { id, transport };
   }
 
+  /**
+   * After a request of the session was handled here: saves its record if the request
+   * changed it (initialize, logging/setLevel, resources/subscribe…), so other nodes serve
+   * it as it now is. Rejects if the store cannot be reached.
+   */
+  async persist(id: string): Promise<void> {
+    const entry = this.entries.get(id);
+    if (!entry || !this.store || entry.session.stateVersion === entry.savedVersion) return;
+    const version = entry.session.stateVersion;
+    const record = entry.session.record(entry.principal);
+    if (!record) return;
+    this.ownSaves.set(id, (this.ownSaves.get(id) ?? 0) + 1);
+    await this.store.save(record, this.ttl);
+    entry.savedVersion = version;
+    entry.touchedAt = Date.now();
+  }
+
+  /** Ends a session: everywhere, with a store. */
   async end(id: string): Promise<void> {
+    await this.store?.delete(id);
     const entry = this.entries.get(id);
     if (!entry) return;
     this.entries.delete(id);
     await entry.transport.close();
   }
 
-  /** Waits up to `drainMs` for requests in progress, then ends every session. */
+  /** Waits up to `drainMs` for requests in progress, then ends every session (on this node only, with a store). */
   async closeAll(drainMs: number): Promise<void> {
     clearInterval(this.sweep);
+    this.stopWatching?.();
     const deadline = Date.now() + drainMs;
     while (Date.now() < deadline && [...this.entries.values()].some((e) => e.transport.answering)) {
       await new Promise((r) => setTimeout(r, 25));
     }
-    await Promise.all([...this.entries.keys()].map((id) => this.end(id)));
+    if (this.store) await Promise.all([...this.entries.values()].map((e) => e.transport.evict()));
+    else await Promise.all([...this.entries.keys()].map((id) => this.end(id)));
+  }
+
+  /**
+   * The store keeps a record a little longer than the idle timeout: its expiry is pushed
+   * back at most once per quarter of it, so a session used all along never lapses.
+   */
+  private get ttl(): number {
+    return Math.ceil(this.options.idleTimeoutMs * 1.25);
+  }
+
+  private async rebuild(id: string): Promise<Entry | undefined> {
+    const store = this.store as SessionStore;
+    const record = await store.load(id);
+    if (!record) return undefined;
+    const existing = this.entries.get(id);
+    if (existing) return existing;
+    const transport = new HttpSessionTransport(id, this.transportOptions);
+    const session = (await this.server.connect(transport, { era: "legacy", restore: record })) as LegacySession;
+    const entry: Entry = {
+      transport,
+      session,
+      principal: record.principal,
+      savedVersion: session.stateVersion,
+      touchedAt: 0, // the first request pushes its expiry back
+    };
+    this.entries.set(id, entry);
+    return entry;
+  }
+
+  /** Another node (or this one) changed or ended a session: this node's copy follows. */
+  private changed(change: SessionChange): void {
+    const entry = this.entries.get(change.id);
+    if (change.kind === "saved") {
+      const own = this.ownSaves.get(change.id);
+      if (own !== undefined) {
+        if (own <= 1) this.ownSaves.delete(change.id);
+        else this.ownSaves.set(change.id, own - 1);
+        return;
+      }
+    }
+    if (!entry) return;
+    if (change.kind === "ended") {
+      this.entries.delete(change.id);
+      void entry.transport.close();
+      return;
+    }
+    void this.reload(entry, change.id);
+  }
+
+  private async reload(entry: Entry, id: string): Promise<void> {
+    try {
+      const record: SessionRecord | undefined = await (this.store as SessionStore).load(id);
+      if (!record) return;
+      entry.session.restore(record);
+      entry.savedVersion = entry.session.stateVersion;
+    } catch (error) {
+      this.server.onError(error);
+    }
   }
 
   private closeIdle(): void {
     const cutoff = Date.now() - this.options.idleTimeoutMs;
-    for (const [id, { transport }] of this.entries) {
-      if (transport.lastActivity < cutoff && !transport.busy) void this.end(id);
+    for (const [id, entry] of this.entries) {
+      const { transport } = entry;
+      if (transport.lastActivity < cutoff && !transport.busy) {
+        // With a store, only this node's copy goes: the store's expiry decides the session's.
+        if (this.store) void transport.evict();
+        else void this.end(id);
+      } else if (this.store && transport.busy && Date.now() - entry.touchedAt > this.options.idleTimeoutMs / 4) {
+        // An open stream is activity the store cannot see: keep the record alive.
+        entry.touchedAt = Date.now();
+        void this.store.touch(id, this.ttl).catch((error) => this.server.onError(error));
+      }
     }
   }
 }

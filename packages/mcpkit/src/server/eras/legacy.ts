@@ -3,7 +3,7 @@ import type { JsonObject, JsonRpcNotification, RequestId } from "../../jsonrpc/t
 import { type RevisionRules, revisionRules } from "../../protocol/revisions.js";
 import type { ClientCapabilities, ServerCapabilities } from "../../protocol/types/capabilities.js";
 import type { Implementation, LogLevel } from "../../protocol/types/common.js";
-import type { Revision } from "../../protocol/versions.js";
+import { isLegacyRevision, type Revision } from "../../protocol/versions.js";
 import type { Connection } from "../../session/connection.js";
 import type { InboundRequest } from "../../session/inbound.js";
 import type { ConnectionOptions, RequestOptions } from "../../session/options.js";
@@ -14,6 +14,7 @@ import { dispatch } from "../dispatch/table.js";
 import type { ListKind, ServerEvent } from "../events.js";
 import type { Registry } from "../registry/registry.js";
 import type { ServerSession, SessionOptions } from "../session.js";
+import type { SessionRecord } from "../session-store.js";
 import { handshake } from "./handshake.js";
 
 /** What a legacy session needs of its server beyond the definition: to join and leave its fan-out. */
@@ -43,7 +44,9 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
   clientInfo: Implementation | undefined;
   clientCapabilities: ClientCapabilities = NONE;
   serverCapabilities: ServerCapabilities = NONE;
-  logLevel: LogLevel | undefined;
+  /** Bumped whenever what a SessionRecord holds changes, so a store saves only then. */
+  stateVersion = 0;
+  private level: LogLevel | undefined;
   private readonly server: SessionHost;
   private connection!: Connection;
   private readonly options: SessionOptions;
@@ -58,6 +61,49 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
   constructor(server: SessionHost, options: SessionOptions) {
     this.server = server;
     this.options = options;
+  }
+
+  get logLevel(): LogLevel | undefined {
+    return this.level;
+  }
+
+  set logLevel(level: LogLevel | undefined) {
+    if (level !== this.level) this.stateVersion++;
+    this.level = level;
+  }
+
+  /** What another node needs to serve this session, once initialized. */
+  record(principal: string | undefined): SessionRecord | undefined {
+    const { revision, sessionId } = this;
+    if (revision === undefined || sessionId === undefined || !isLegacyRevision(revision)) return undefined;
+    return {
+      id: sessionId,
+      revision,
+      ...(this.clientInfo && { clientInfo: this.clientInfo }),
+      clientCapabilities: this.clientCapabilities,
+      ...(this.level && { logLevel: this.level }),
+      subscriptions: [...(this.subscriptions ?? [])],
+      ...(principal !== undefined && { principal }),
+      initialized: this.initializedByClient,
+    };
+  }
+
+  /**
+   * Takes the state a record holds (a session opened on another node, or changed there).
+   * The server's capabilities are this node's: every node serves the same definition.
+   */
+  restore(record: SessionRecord): void {
+    this.revision = record.revision;
+    this.rules = revisionRules(record.revision);
+    this.clientCapabilities = record.clientCapabilities;
+    this.clientInfo = record.clientInfo;
+    this.serverCapabilities = this.server.capabilities();
+    this.level = record.logLevel;
+    this.subscriptions = record.subscriptions.length > 0 ? new Set(record.subscriptions) : undefined;
+    if (record.initialized && !this.initializedByClient) {
+      this.initializedByClient = true;
+      this.markInitialized?.();
+    }
   }
 
   /** The connection this session answers on (set once, before it starts). */
@@ -136,6 +182,7 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
     this.clientCapabilities = agreed.clientCapabilities;
     this.clientInfo = agreed.clientInfo;
     this.serverCapabilities = agreed.result.capabilities;
+    this.stateVersion++;
     return agreed.result as unknown as JsonObject;
   }
 
@@ -143,6 +190,7 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
   onNotification(notification: JsonRpcNotification, _info: MessageInfo | undefined): void {
     if (notification.method === "notifications/initialized") {
       this.initializedByClient = true;
+      this.stateVersion++;
       this.markInitialized?.();
       this.server.options.onSession?.(this);
       return;
@@ -187,11 +235,12 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
 
   subscribe(uri: string): void {
     this.subscriptions ??= new Set();
+    if (!this.subscriptions.has(uri)) this.stateVersion++;
     this.subscriptions.add(uri);
   }
 
   unsubscribe(uri: string): void {
-    this.subscriptions?.delete(uri);
+    if (this.subscriptions?.delete(uri)) this.stateVersion++;
   }
 
   private listChanged(kind: ListKind): void {

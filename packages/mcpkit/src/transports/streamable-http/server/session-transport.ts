@@ -18,6 +18,11 @@ export interface SessionTransportOptions {
   cancelOnDisconnect?: boolean;
   /** The HTTP status and headers of a JSON answer (default 200). */
   answer?: (message: JsonRpcMessage) => HttpAnswer;
+  /**
+   * The event store is shared by nodes (a cluster): stream ids start with the session id,
+   * and a GET may resume a stream another node of the session wrote.
+   */
+  sharedStreams?: boolean;
   /** Told when a session's transport closes. */
   onClosed?: (sessionId: string) => void;
 }
@@ -43,6 +48,8 @@ export class HttpSessionTransport implements Transport {
   /** The stream of the POST being dispatched: where answers without a readable id go. */
   private capture: Stream | undefined;
   private closed = false;
+  /** Closed on this node only (evicted from a cluster node): its stored streams stay resumable. */
+  private keepStoredStreams = false;
   private settledWaiters: (() => void)[] | undefined;
   lastActivity = Date.now();
 
@@ -130,6 +137,9 @@ export class HttpSessionTransport implements Transport {
     if (lastEventId && store) {
       const streamId = await store.streamOf(lastEventId);
       const stream = streamId === undefined ? undefined : this.streams?.get(streamId);
+      if (!stream && streamId !== undefined && this.writtenElsewhere(streamId)) {
+        return this.resumeElsewhere(streamId, lastEventId, store);
+      }
       if (!stream) {
         return jsonRpcErrorReply(400, -32600, "Last-Event-ID names no stream of this session that can be resumed");
       }
@@ -151,10 +161,16 @@ export class HttpSessionTransport implements Transport {
     if (stream) this.deliver(stream, message);
   }
 
+  /** Closes this node's copy of a shared session; another node may still serve it and its streams. */
+  evict(): Promise<void> {
+    this.keepStoredStreams = true;
+    return this.close();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const store = this.options.eventStore;
+    const store = this.keepStoredStreams ? undefined : this.options.eventStore;
     for (const stream of this.streams?.values() ?? []) {
       stream.undecided?.(sessionGone());
       stream.undecided = undefined;
@@ -172,7 +188,8 @@ export class HttpSessionTransport implements Transport {
   }
 
   private openStream(requestIds: RequestId[], standalone: boolean): Stream {
-    const stream = new Stream(requestIds, standalone);
+    const scope = this.options.sharedStreams ? this.sessionId : undefined;
+    const stream = new Stream(requestIds, standalone, scope);
     this.streams ??= new Map();
     this.streams.set(stream.id, stream);
     if (requestIds.length > 0) {
@@ -312,6 +329,55 @@ export class HttpSessionTransport implements Transport {
         connection.write(formatSse({ id, data: JSON.stringify(message) })),
       );
       if (stream.finished) connection.close();
+    });
+    return sseReply(connection);
+  }
+
+  /** A stream of this session that another node wrote to the shared store. */
+  private writtenElsewhere(streamId: string): boolean {
+    return (
+      this.options.sharedStreams === true && this.sessionId !== undefined && streamId.startsWith(`${this.sessionId}~`)
+    );
+  }
+
+  /**
+   * Resumes a stream another node wrote (it died, or the balancer sent the client here).
+   * A standalone stream continues here: what was stored after the client's last event is
+   * replayed, then this node's standalone stream carries on live. A POST's stream is
+   * replayed as far as stored and closed: the client polls again with its last event id.
+   */
+  private resumeElsewhere(streamId: string, lastEventId: string, store: EventStore): HttpReply {
+    const standalone = streamId.slice(this.sessionId?.length ?? 0).startsWith("~g");
+    if (standalone && this.standalone?.connection?.isOpen) {
+      return jsonRpcErrorReply(409, -32600, "This session already has an open GET stream");
+    }
+    if (standalone) this.standalone ??= this.openStream([], true);
+    const stream = standalone ? this.standalone : undefined;
+    const connection: SseConnection = new SseConnection(
+      () => (stream ? this.disconnected(stream, connection) : undefined),
+      this.options.keepAliveMs,
+    );
+    const replay = async () => {
+      await store.replayAfter(lastEventId, (id, message) =>
+        connection.write(formatSse({ id, data: JSON.stringify(message) })),
+      );
+    };
+    if (!stream) {
+      void replay()
+        .catch(() => {})
+        .finally(() => {
+          connection.write(formatSse({ retry: this.options.retryMs }));
+          connection.close();
+        });
+      return sseReply(connection);
+    }
+    stream.sse = true;
+    // In the stream's queue, as for a local resume: replayed first, then live, nothing twice.
+    stream.enqueue(async () => {
+      const previous = stream.connection;
+      if (previous && previous !== connection) previous.close();
+      stream.connection = connection;
+      await replay();
     });
     return sseReply(connection);
   }

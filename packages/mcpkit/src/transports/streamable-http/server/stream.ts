@@ -29,7 +29,7 @@ function nextStreamId(): string {
  * events keep their order across store appends and reconnections.
  */
 export class Stream {
-  readonly id = nextStreamId();
+  readonly id: string;
   /** Requests on this stream still owed a response. */
   readonly owed: Set<RequestId>;
   readonly standalone: boolean;
@@ -43,7 +43,9 @@ export class Stream {
   private tail: Promise<void> | undefined;
   private pending = 0;
 
-  constructor(owed: RequestId[], standalone: boolean) {
+  /** `scope` prefixes the id (a session's id, so a shared store can tell whose stream it is). */
+  constructor(owed: RequestId[], standalone: boolean, scope?: string) {
+    this.id = scope === undefined ? nextStreamId() : `${scope}${standalone ? "~g" : "~p"}${nextStreamId()}`;
     this.owed = new Set(owed);
     this.standalone = standalone;
   }
