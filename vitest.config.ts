@@ -22,7 +22,11 @@ function sourceAliases(pkgDir: string) {
 
 export default defineConfig({
   resolve: {
-    alias: [...sourceAliases("./packages/mcpkit"), ...sourceAliases("./packages/cli")],
+    alias: [
+      ...sourceAliases("./packages/mcpkit"),
+      ...sourceAliases("./packages/cli"),
+      ...sourceAliases("./packages/redis"),
+    ],
   },
   test: {
     include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "test/**/*.test.ts"],

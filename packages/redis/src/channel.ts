@@ -1,0 +1,51 @@
+import type { Redis } from "ioredis";
+
+/**
+ * One Redis pub/sub channel heard by local listeners. A connection in subscriber mode can
+ * run no other command, so it is its own (a duplicate of the command connection). ioredis
+ * subscribes again after a reconnection (autoResubscribe).
+ */
+export class Channel {
+  readonly ready: Promise<void>;
+  private readonly listeners = new Set<(message: string) => void>();
+  private readonly subscriber: Redis;
+
+  constructor(
+    redis: Redis,
+    readonly name: string,
+    private readonly onError: (error: unknown) => void,
+  ) {
+    this.subscriber = redis.duplicate();
+    // A dropped connection is retried by ioredis; say so once instead of crashing on "error".
+    let lost = false;
+    this.subscriber.on("error", (error) => {
+      if (!lost) this.onError(error);
+      lost = true;
+    });
+    this.subscriber.on("ready", () => {
+      lost = false;
+    });
+    this.subscriber.on("message", (channel: string, message: string) => {
+      if (channel !== this.name) return;
+      for (const listener of this.listeners) {
+        try {
+          listener(message);
+        } catch (error) {
+          // One listener's failure must not starve the others.
+          this.onError(error);
+        }
+      }
+    });
+    this.ready = this.subscriber.subscribe(this.name).then(() => undefined);
+  }
+
+  listen(listener: (message: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    this.listeners.clear();
+    this.subscriber.disconnect();
+  }
+}
