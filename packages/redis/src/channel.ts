@@ -15,7 +15,8 @@ export class Channel {
     readonly name: string,
     private readonly onError: (error: unknown) => void,
   ) {
-    this.subscriber = redis.duplicate();
+    // Queued until connected, whatever the command connection does: SUBSCRIBE must go out.
+    this.subscriber = redis.duplicate({ enableOfflineQueue: true, lazyConnect: false });
     // A dropped connection is retried by ioredis; say so once instead of crashing on "error".
     let lost = false;
     this.subscriber.on("error", (error) => {
