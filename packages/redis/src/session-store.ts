@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import type { SessionChange, SessionRecord, SessionStore } from "mcpkit/server";
+import type { SessionChange, SessionMessage, SessionRecord, SessionStore } from "mcpkit/server";
 import { Channel } from "./channel.js";
 
 export interface RedisSessionStoreOptions {
@@ -22,7 +22,7 @@ return 0`;
  * PEXPIRE ttl, so idle sessions expire in Redis itself and no node sweeps. Saves and
  * deletions are published on one channel, so every node's copy of a session follows.
  * Costs: save = SET PX + PUBLISH (one round trip), load = GET, touch = PEXPIRE,
- * delete = one script call.
+ * delete = one script call, relay = PUBLISH.
  */
 export class RedisSessionStore implements SessionStore {
   private readonly redis: Redis;
@@ -65,6 +65,10 @@ export class RedisSessionStore implements SessionStore {
     const change: SessionChange = { id, kind: "ended" };
     const deleted = await this.redis.eval(DELETE_AND_TELL, 1, this.key(id), this.channel.name, JSON.stringify(change));
     return deleted === 1;
+  }
+
+  async relay(message: SessionMessage): Promise<void> {
+    await this.redis.publish(this.channel.name, JSON.stringify(message));
   }
 
   watch(listener: (change: SessionChange) => void): () => void {

@@ -35,6 +35,7 @@ export type { ServerSession, SessionOptions } from "./session.js";
 export {
   InMemorySessionStore,
   type SessionChange,
+  type SessionMessage,
   type SessionRecord,
   type SessionStore,
 } from "./session-store.js";

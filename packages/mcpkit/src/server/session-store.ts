@@ -1,3 +1,4 @@
+import type { JsonRpcMessage } from "../jsonrpc/types.js";
 import type { ClientCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation, LogLevel } from "../protocol/types/common.js";
 import type { LegacyRevision } from "../protocol/versions.js";
@@ -22,10 +23,23 @@ export interface SessionRecord {
 }
 
 /** Something that happened to a stored session, told to every store sharing its data. */
-export interface SessionChange {
-  id: string;
+export type SessionChange =
   /** "saved": its record changed (reload it); "ended": it was deleted (close it). */
-  kind: "saved" | "ended";
+  { id: string; kind: "saved" | "ended" } | SessionMessage;
+
+/**
+ * A client's message that belongs to a request another node runs (an answer to its
+ * elicitation, a cancellation, progress), passed on to that node, or to every node when
+ * `to` is absent.
+ */
+export interface SessionMessage {
+  id: string;
+  kind: "message";
+  /** The node it is for (absent: every node). */
+  to?: string;
+  /** The node that passed it on. */
+  from: string;
+  message: JsonRpcMessage;
 }
 
 /**
@@ -43,8 +57,10 @@ export interface SessionStore {
   touch(id: string, ttlMs: number): Promise<boolean>;
   /** Deletes a record; true if it existed. Every store sharing the data is told ("ended"). */
   delete(id: string): Promise<boolean>;
+  /** Passes a client's message to the node(s) it belongs to: every store's watchers are told. */
+  relay(message: SessionMessage): Promise<void>;
   /**
-   * Listens for saves and deletions made through any store sharing this one's data
+   * Listens for saves, deletions and relayed messages made through any store sharing this one's data
    * (this one included). Returns a function that stops listening.
    */
   watch(listener: (change: SessionChange) => void): () => void;
@@ -80,6 +96,10 @@ export class InMemorySessionStore implements SessionStore {
     this.records.delete(id);
     if (existed) this.tell({ id, kind: "ended" });
     return existed;
+  }
+
+  async relay(message: SessionMessage): Promise<void> {
+    this.tell(JSON.parse(JSON.stringify(message)) as SessionMessage);
   }
 
   watch(listener: (change: SessionChange) => void): () => void {

@@ -40,6 +40,8 @@ export interface SessionOptions {
    * `initialize`, legacy ones (basic/versioning §Backward Compatibility).
    */
   era?: "legacy";
+  /** Ids of requests to the client start with this (a cluster node's name). */
+  requestIdPrefix?: string;
   /** A legacy session opened elsewhere (another node), served from its stored record. */
   restore?: SessionRecord;
 }

@@ -57,7 +57,8 @@ export class Connection {
    * subscriptions/listen request's id is its subscription id).
    */
   sendRequest(method: string, params?: JsonObject, options?: RequestOptions): SentRequest {
-    const id = this.nextId++;
+    const prefix = this.options.requestIdPrefix;
+    const id: RequestId = prefix === undefined ? this.nextId++ : `${prefix}${this.nextId++}`;
     if (this.closed) return { id, response: Promise.reject(this.closedError()) };
     if (options?.signal?.aborted) return { id, response: Promise.reject(options.signal.reason) };
     let sent = params;

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import type { StreamableHttpOptions } from "../../src/endpoints/http/index.js";
 import { createServer, type EventBus, InMemoryEventBus, InMemorySessionStore } from "../../src/server/index.js";
 import type { SessionStore } from "../../src/server/session-store.js";
@@ -18,6 +19,15 @@ function definition(bus: EventBus) {
       session: ctx.sessionId,
     });
   });
+  server.tool("ask", {}, async (_args, ctx) => {
+    const answer = await ctx.elicit({ message: "Name?", schema: z.object({ name: z.string() }) });
+    return `hello ${(answer.content as { name: string }).name}`;
+  });
+  server.tool("wait", {}, async (_args, ctx) => {
+    await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
+    cancelled.push(ctx.requestId);
+    return "cancelled";
+  });
   server.resource("file:///watched.txt", { name: "watched" }, () => "contents");
   for (let n = 0; n < 5; n++) server.resource(`file:///watched/${n}`, { name: `watched-${n}` }, () => `${n}`);
   return server;
@@ -26,6 +36,7 @@ function definition(bus: EventBus) {
 type Node = Awaited<ReturnType<typeof serveHttp>>;
 let nodes: Node[] = [];
 let reported: unknown[] = [];
+const cancelled: unknown[] = [];
 afterEach(async () => {
   await Promise.all(nodes.map((n) => n.close()));
   nodes = [];
@@ -41,6 +52,7 @@ async function cluster(options: StreamableHttpOptions & { sessionStore?: Session
   };
   const make = () =>
     serveHttp(definition(shared.bus), {
+      drainTimeoutMs: 100,
       ...options,
       sessionStore: shared.sessionStore,
       eventStore: shared.eventStore,
@@ -184,6 +196,47 @@ describe("Streamable HTTP with a shared session store: any node serves any sessi
     expect(got).toEqual([0, 1, 2, 3, 4].map(uri));
   });
 
+  it("passes the client's answer to an elicitation to the node that asked, wherever it lands", async () => {
+    const { a, b } = await cluster();
+    const session = await a.open({ elicitation: {} });
+    const headers = sessionHeaders(session);
+    const response = await a.post(call(2, "ask"), headers);
+    const events = sseEvents(response);
+    let asked: { id: unknown; method: string } | undefined;
+    while (!asked) {
+      const e = (await events.next()).value as { data: string };
+      if (e.data) asked = JSON.parse(e.data);
+    }
+    expect(asked.method).toBe("elicitation/create");
+    expect(String(asked.id)).toMatch(/^[\w-]+\.\d+$/); // the asking node's name, then a counter
+    const answer = await b.post(
+      { jsonrpc: "2.0", id: asked.id, result: { action: "accept", content: { name: "Ada" } } },
+      headers,
+    );
+    expect(answer.status).toBe(202);
+    let result: { id: number; result: { content: { text: string }[] } } | undefined;
+    while (!result) {
+      const e = (await events.next()).value as { data: string };
+      if (e.data && JSON.parse(e.data).id === 2) result = JSON.parse(e.data);
+    }
+    expect(result.result.content[0]?.text).toBe("hello Ada");
+  });
+
+  it("passes a cancellation to the node running the request", async () => {
+    const { a, b } = await cluster();
+    const session = await a.open();
+    const headers = sessionHeaders(session);
+    const running = a.post(call(7, "wait"), headers);
+    await waitUntil(async () => a.handler.sessionCount === 1);
+    const sent = await b.post(
+      { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7, reason: "changed my mind" } },
+      headers,
+    );
+    expect(sent.status).toBe(202);
+    await waitUntil(async () => cancelled.includes(7));
+    void running.then((r) => r.body?.cancel()).catch(() => {});
+  });
+
   it("refuses to open a session it could not store, so no node serves state others cannot see", async () => {
     const store = new InMemorySessionStore();
     const failing: SessionStore = {
@@ -191,6 +244,7 @@ describe("Streamable HTTP with a shared session store: any node serves any sessi
       load: (id) => store.load(id),
       touch: (id, ttl) => store.touch(id, ttl),
       delete: (id) => store.delete(id),
+      relay: (message) => store.relay(message),
       watch: (listener) => store.watch(listener),
     };
     const { a } = await cluster({ sessionStore: failing });

@@ -104,6 +104,8 @@ export async function handleLegacyPost(
   }
   const transport = await sessions.find(sessionId, principal);
   if (!transport) return sessionNotFound();
+  // An answer to a request another node sent: passed there, accepted here.
+  if (requestIds.length === 0 && (await sessions.forward(sessionId, body))) return { status: 202, headers: {} };
   const reply = await transport.post(body, requestIds, info);
   // The answer stands; a store that failed is reported, and the next change saves again.
   await sessions.persist(sessionId).catch((error) => context.server.onError(error));

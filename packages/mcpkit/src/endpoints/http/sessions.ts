@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
+import type { JsonRpcMessage } from "../../jsonrpc/types.js";
 import type { LegacySession } from "../../server/eras/legacy.js";
 import type { McpServer } from "../../server/server.js";
-import type { SessionChange, SessionRecord, SessionStore } from "../../server/session-store.js";
+import type { SessionChange, SessionMessage, SessionRecord, SessionStore } from "../../server/session-store.js";
 import {
   HttpSessionTransport,
   type SessionTransportOptions,
@@ -52,6 +53,12 @@ export class SessionTable {
   private readonly rebuilding = new Map<string, Promise<Entry | undefined>>();
   /** Saves of ours not yet echoed back by the store's watch (not worth a reload). */
   private readonly ownSaves = new Map<string, number>();
+  /**
+   * This node's name among those sharing the store: the prefix of the ids of its requests
+   * to clients, so an answer that lands on another node is passed back here. Distinct per
+   * process by design (nothing about it must be equal across nodes).
+   */
+  readonly node = randomBytes(6).toString("base64url");
 
   constructor(server: McpServer, options: SessionTableOptions) {
     this.server = server;
@@ -111,7 +118,7 @@ export class SessionTable {
   async open(principal: string | undefined): Promise<{ id: string; transport: HttpSessionTransport }> {
     const id = newSessionId();
     const transport = new HttpSessionTransport(id, this.transportOptions);
-    const session = (await this.server.connect(transport, { era: "legacy" })) as LegacySession;
+    const session = (await this.server.connect(transport, this.sessionOptions())) as LegacySession;
     this.entries.set(id, { transport, session, principal, savedVersion: 0, touchedAt: Date.now() });
     return { id, transport };
   }
@@ -131,6 +138,32 @@ export class SessionTable {
     await this.store.save(record, this.ttl);
     entry.savedVersion = version;
     entry.touchedAt = Date.now();
+  }
+
+  /**
+   * With a store: passes on a client's message that belongs to a request another node
+   * handles (the answer to its elicitation, sampling or roots request, or progress on
+   * it); true when it went elsewhere. A cancellation is passed to every node (the request
+   * may run on any) and handled here too.
+   */
+  async forward(id: string, body: unknown): Promise<boolean> {
+    if (!this.store || typeof body !== "object" || body === null || Array.isArray(body)) return false;
+    const message = body as JsonRpcMessage;
+    const method = "method" in message ? message.method : undefined;
+    if (method === "notifications/cancelled") {
+      await this.store.relay({ id, kind: "message", from: this.node, message });
+      return false;
+    }
+    const token =
+      method === undefined
+        ? (message as { id?: unknown }).id
+        : method === "notifications/progress"
+          ? (message as { params?: { progressToken?: unknown } }).params?.progressToken
+          : undefined;
+    const to = typeof token === "string" ? token.slice(0, token.indexOf(".")) : "";
+    if (to === "" || to === this.node) return false;
+    await this.store.relay({ id, kind: "message", to, from: this.node, message });
+    return true;
   }
 
   /** Ends a session: everywhere, with a store. */
@@ -162,6 +195,10 @@ export class SessionTable {
     return Math.ceil(this.options.idleTimeoutMs * 1.25);
   }
 
+  private sessionOptions() {
+    return this.store ? { era: "legacy" as const, requestIdPrefix: `${this.node}.` } : { era: "legacy" as const };
+  }
+
   private async rebuild(id: string): Promise<Entry | undefined> {
     const store = this.store as SessionStore;
     const record = await store.load(id);
@@ -169,7 +206,10 @@ export class SessionTable {
     const existing = this.entries.get(id);
     if (existing) return existing;
     const transport = new HttpSessionTransport(id, this.transportOptions);
-    const session = (await this.server.connect(transport, { era: "legacy", restore: record })) as LegacySession;
+    const session = (await this.server.connect(transport, {
+      ...this.sessionOptions(),
+      restore: record,
+    })) as LegacySession;
     const entry: Entry = {
       transport,
       session,
@@ -183,6 +223,10 @@ export class SessionTable {
 
   /** Another node (or this one) changed or ended a session: this node's copy follows. */
   private changed(change: SessionChange): void {
+    if (change.kind === "message") {
+      this.relayed(change);
+      return;
+    }
     const entry = this.entries.get(change.id);
     if (change.kind === "saved") {
       const own = this.ownSaves.get(change.id);
@@ -199,6 +243,14 @@ export class SessionTable {
       return;
     }
     void this.reload(entry, change.id);
+  }
+
+  /** A client's message another node received for a request of this one. */
+  private relayed(relayed: SessionMessage): void {
+    if (relayed.from === this.node || (relayed.to !== undefined && relayed.to !== this.node)) return;
+    const entry = this.entries.get(relayed.id);
+    if (!entry) return;
+    void entry.transport.post(relayed.message, [], {}).catch((error) => this.server.onError(error));
   }
 
   private async reload(entry: Entry, id: string): Promise<void> {

@@ -127,6 +127,11 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
   }
 
   /** @internal ConnectionOptions */
+  get requestIdPrefix(): string | undefined {
+    return this.options.requestIdPrefix;
+  }
+
+  /** @internal ConnectionOptions */
   batchesAllowed(): boolean {
     return this.rules.batches;
   }

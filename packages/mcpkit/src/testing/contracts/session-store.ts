@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import type { SessionChange, SessionRecord, SessionStore } from "../../server/session-store.js";
+import type { SessionChange, SessionMessage, SessionRecord, SessionStore } from "../../server/session-store.js";
 import { type ContractCase, waitFor } from "./case.js";
 
 /**
@@ -174,6 +174,24 @@ export function sessionStoreContract(make: () => SessionStorePair | Promise<Sess
           const saved = record();
           await a.save(saved, 60_000);
           await told.next(saved.id, "saved");
+          told.stop();
+        }),
+    },
+    {
+      name: "a relayed message reaches the other store's watchers unchanged",
+      run: () =>
+        withPair(make, async ({ a, b }) => {
+          const told = watching(b);
+          const id = randomBytes(32).toString("base64url");
+          const relayed: SessionMessage = {
+            id,
+            kind: "message",
+            to: "node-b",
+            from: "node-a",
+            message: { jsonrpc: "2.0", id: "node-a.7", result: { action: "accept", content: { n: 1 } } },
+          };
+          await a.relay(relayed);
+          assert.deepEqual(await told.next(id, "message"), relayed);
           told.stop();
         }),
     },
