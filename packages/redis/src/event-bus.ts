@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { EventBus, ServerEvent } from "mcpkit/server";
 import { Channel } from "./channel.js";
@@ -18,6 +19,9 @@ export interface RedisEventBusOptions {
 export class RedisEventBus implements EventBus {
   private readonly redis: Redis;
   private readonly channel: Channel;
+  /** Publications are keyed `<bus>:<n>`, the same on every node that hears them. */
+  private readonly name = randomBytes(6).toString("base64url");
+  private published = 0;
 
   constructor(redis: Redis, options: RedisEventBusOptions = {}) {
     this.redis = redis;
@@ -30,11 +34,15 @@ export class RedisEventBus implements EventBus {
   }
 
   async publish(event: ServerEvent): Promise<void> {
-    await this.redis.publish(this.channel.name, JSON.stringify(event));
+    const key = `${this.name}:${++this.published}`;
+    await this.redis.publish(this.channel.name, JSON.stringify({ key, event }));
   }
 
-  subscribe(listener: (event: ServerEvent) => void): () => void {
-    return this.channel.listen((message) => listener(JSON.parse(message) as ServerEvent));
+  subscribe(listener: (event: ServerEvent, key?: string) => void): () => void {
+    return this.channel.listen((message) => {
+      const { key, event } = JSON.parse(message) as { key: string; event: ServerEvent };
+      listener(event, key);
+    });
   }
 
   close(): Promise<void> {

@@ -11,6 +11,22 @@ export interface RedisEventStoreOptions {
   maxAgeMs?: number;
 }
 
+/**
+ * One append: the event once (a dedupe key already seen gives the id it got), trimmed by
+ * length and age, the key's expiry pushed back. One round trip, atomic.
+ * KEYS: stream, dedupe key (optional). ARGV: maxlen, minid, max age ms, data.
+ */
+const APPEND = `
+if KEYS[2] then
+  local known = redis.call('get', KEYS[2])
+  if known then return known end
+end
+local id = redis.call('xadd', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'm', ARGV[4])
+redis.call('xtrim', KEYS[1], 'MINID', '~', ARGV[2])
+redis.call('pexpire', KEYS[1], ARGV[3])
+if KEYS[2] then redis.call('set', KEYS[2], id, 'PX', ARGV[3]) end
+return id`;
+
 /** `<streamId>_<Redis stream entry id>`: the stream is read off the event id. */
 const EVENT_ID = /^(.+)_(\d+-\d+)$/;
 const PAGE = 500;
@@ -20,7 +36,8 @@ const PAGE = 500;
  * stream after a Last-Event-ID, whichever node wrote it. Entry ids are Redis's own, so
  * appends from several nodes stay in one order. Bounded in length (MAXLEN) and age (MINID,
  * and the key expires when the stream is no longer written). Costs: append = one round
- * trip (XADD, XTRIM, PEXPIRE pipelined); replay = one XRANGE per 500 events.
+ * trip (one script: XADD, XTRIM, PEXPIRE, and the dedupe key when given); replay = one
+ * XRANGE per 500 events.
  */
 export class RedisEventStore implements EventStore {
   private readonly redis: Redis;
@@ -35,19 +52,17 @@ export class RedisEventStore implements EventStore {
     this.maxAgeMs = options.maxAgeMs ?? 60 * 60_000;
   }
 
-  async append(streamId: string, message: JsonRpcMessage | JsonRpcMessage[] | undefined): Promise<string> {
+  async append(
+    streamId: string,
+    message: JsonRpcMessage | JsonRpcMessage[] | undefined,
+    dedupeKey?: string,
+  ): Promise<string> {
     const key = this.key(streamId);
     // The priming event has no message: stored as an empty field, never replayed.
     const data = message === undefined ? "" : JSON.stringify(message);
     const oldest = Math.max(0, Date.now() - this.maxAgeMs);
-    const results = await this.redis
-      .multi()
-      .xadd(key, "MAXLEN", "~", this.maxEvents, "*", "m", data)
-      .xtrim(key, "MINID", "~", oldest)
-      .pexpire(key, this.maxAgeMs)
-      .exec();
-    const [error, entryId] = results?.[0] ?? [new Error("Redis returned no result for XADD")];
-    if (error) throw error;
+    const keys = dedupeKey === undefined ? [key] : [key, `${this.prefix}dedupe:${streamId}:${dedupeKey}`];
+    const entryId = await this.redis.eval(APPEND, keys.length, ...keys, this.maxEvents, oldest, this.maxAgeMs, data);
     return `${streamId}_${entryId as string}`;
   }
 

@@ -154,7 +154,7 @@ describe("Streamable HTTP with a shared session store: any node serves any sessi
     getting.abort();
   });
 
-  it("resumes node A's GET stream on node B: nothing lost, nothing twice", async () => {
+  it("resumes on node B the GET stream node A held, after A has gone: nothing lost, nothing twice", async () => {
     const { a, b, bus } = await cluster();
     const session = await a.open();
     const headers = sessionHeaders(session);
@@ -176,7 +176,10 @@ describe("Streamable HTTP with a shared session store: any node serves any sessi
     const seen = (await firstEvents.next()).value as { id: string; data: string };
     const got = [uriOf(seen)];
     leaving.abort();
-    // Published while the client is between nodes: A stores them on the stream it held.
+    // Node A goes away; published while the client is between nodes, the updates are
+    // stored by B's copy of the session on the stream all nodes share.
+    await a.close();
+    nodes = [b];
     update(1);
     update(2);
     const resuming = new AbortController();

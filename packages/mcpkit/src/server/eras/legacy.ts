@@ -154,10 +154,10 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
   }
 
   /** @internal A list change or resource update, from the server's event bus. */
-  serverEvent(event: ServerEvent): void {
+  serverEvent(event: ServerEvent, key?: string): void {
     if (this.revision === undefined) return;
-    if (event.type === "list_changed") this.listChanged(event.kind);
-    else this.resourceUpdated(event.uri);
+    if (event.type === "list_changed") this.listChanged(event.kind, key);
+    else this.resourceUpdated(event.uri, key);
   }
 
   get sessionId(): string | undefined {
@@ -248,13 +248,14 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
     if (this.subscriptions?.delete(uri)) this.stateVersion++;
   }
 
-  private listChanged(kind: ListKind): void {
+  private listChanged(kind: ListKind, key: string | undefined): void {
     const declared = this.serverCapabilities[kind] as { listChanged?: boolean } | undefined;
-    if (declared?.listChanged) this.notify(`notifications/${kind}/list_changed`, {});
+    if (declared?.listChanged) this.connection.notify(`notifications/${kind}/list_changed`, {}, undefined, key);
   }
 
-  private resourceUpdated(uri: string): void {
-    if (this.subscriptions?.has(uri)) this.notify("notifications/resources/updated", { uri });
+  private resourceUpdated(uri: string, key: string | undefined): void {
+    if (this.subscriptions?.has(uri))
+      this.connection.notify("notifications/resources/updated", { uri }, undefined, key);
   }
 
   wantsLog(level: LogLevel): boolean {

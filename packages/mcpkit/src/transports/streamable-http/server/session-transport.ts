@@ -157,8 +157,15 @@ export class HttpSessionTransport implements Transport {
 
   send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): void {
     if (this.closed) return;
-    const stream = this.route(message, options?.relatedRequestId);
-    if (stream) this.deliver(stream, message);
+    let stream = this.route(message, options?.relatedRequestId);
+    if (!stream && this.options.sharedStreams && this.options.eventStore) {
+      // In a cluster, the standalone stream is shared: stored here even with no GET open
+      // on this node, so the client finds it on whichever node it resumes.
+      this.standalone = this.openStream([], true);
+      this.standalone.sse = true;
+      stream = this.standalone;
+    }
+    if (stream) this.deliver(stream, message, options?.dedupeKey);
   }
 
   /** Closes this node's copy of a shared session; another node may still serve it and its streams. */
@@ -219,7 +226,7 @@ export class HttpSessionTransport implements Transport {
     return related ?? this.standalone;
   }
 
-  private deliver(stream: Stream, message: JsonRpcMessage | JsonRpcMessage[]): void {
+  private deliver(stream: Stream, message: JsonRpcMessage | JsonRpcMessage[], dedupeKey?: string): void {
     const batch = Array.isArray(message) ? message : [message];
     let answered = false;
     for (const m of batch) {
@@ -244,14 +251,19 @@ export class HttpSessionTransport implements Transport {
         this.finish(stream);
         return;
       }
-      return this.streamOut(stream, message, final);
+      return this.streamOut(stream, message, final, dedupeKey);
     });
   }
 
-  private async streamOut(stream: Stream, message: JsonRpcMessage | JsonRpcMessage[], final: boolean): Promise<void> {
+  private async streamOut(
+    stream: Stream,
+    message: JsonRpcMessage | JsonRpcMessage[],
+    final: boolean,
+    dedupeKey?: string,
+  ): Promise<void> {
     const store = this.options.eventStore;
     if (stream.undecided) await this.prime(stream, this.connect(stream, true));
-    const id = store ? await store.append(stream.id, message) : undefined;
+    const id = store ? await store.append(stream.id, message, dedupeKey) : undefined;
     stream.connection?.write(formatSse({ id, data: JSON.stringify(message) }));
     if (final) this.finish(stream);
   }

@@ -45,7 +45,9 @@ export class Stream {
 
   /** `scope` prefixes the id (a session's id, so a shared store can tell whose stream it is). */
   constructor(owed: RequestId[], standalone: boolean, scope?: string) {
-    this.id = scope === undefined ? nextStreamId() : `${scope}${standalone ? "~g" : "~p"}${nextStreamId()}`;
+    // A session's standalone stream is one for every node (they all append to it); a
+    // POST's stream is the node's own.
+    this.id = scope === undefined ? nextStreamId() : standalone ? `${scope}~g` : `${scope}~p${nextStreamId()}`;
     this.owed = new Set(owed);
     this.standalone = standalone;
   }
