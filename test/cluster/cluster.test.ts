@@ -1,0 +1,134 @@
+import { Client as SdkClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "mcpkit/client";
+import { streamableHttpClientTransport } from "mcpkit/http-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertBuilt, waitFor } from "../interop/helpers.js";
+import { type Cluster, startCluster } from "./cluster.js";
+
+// Three real `mcpkit serve everything --redis` nodes behind nginx round-robin (no sticky
+// sessions) and a real redis-server: whole sessions of mcpkit's client and the official
+// SDK client, whose requests land on different nodes, and a node killed mid-session.
+
+let cluster: Cluster;
+
+beforeAll(async () => {
+  assertBuilt();
+  cluster = await startCluster(3);
+}, 30_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+const WATCHED = "test://watched-resource";
+const textOf = (result: unknown) => ((result as { content: { text?: string }[] }).content[0] as { text?: string }).text;
+
+/** The nodes (upstream addresses) the balancer sent requests of a method to since `from`. */
+const upstreams = (from: number, method: string) =>
+  new Set(
+    cluster.balancer
+      .requests()
+      .slice(from)
+      .filter((line) => line.startsWith(`${method} `))
+      .map((line) => line.split(" ")[1]),
+  );
+
+describe("a 3-node cluster behind nginx round-robin", () => {
+  it("serves a whole legacy session of mcpkit's client across the nodes", async () => {
+    const from = cluster.balancer.requests().length;
+    const updates: unknown[] = [];
+    const client = new Client({
+      name: "cluster-mcpkit",
+      version: "1",
+      protocolVersion: "2025-11-25",
+      elicitation: async () => ({ action: "accept", content: { username: "ada", email: "ada@example.com" } }),
+    });
+    await client.connect(streamableHttpClientTransport(cluster.url));
+    try {
+      client.on("notifications/resources/updated", (n) => updates.push(n));
+      for (let a = 1; a <= 3; a++) expect(textOf(await client.callTool("add", { a, b: 10 }))).toContain(`${a + 10}`);
+      const progress: unknown[] = [];
+      const done = await client.callTool("test_tool_with_progress", {}, { onprogress: (p) => progress.push(p) });
+      expect(textOf(done)).toBe("Progress test completed");
+      expect(progress).toHaveLength(3);
+      const elicited = await client.callTool("test_elicitation", { message: "Who are you?" });
+      expect(textOf(elicited)).toContain('"username":"ada"');
+      await client.subscribe(WATCHED);
+      await client.callTool("test_update_watched_resource", { text: "changed by mcpkit" });
+      await waitFor(() => updates.length >= 1, "notifications/resources/updated", 10_000);
+    } finally {
+      await client.close();
+    }
+    // Round-robin, no stickiness: the session's POSTs went to every node.
+    expect(upstreams(from, "POST").size).toBe(3);
+  });
+
+  it("serves a whole session of the official SDK client, and resumes it on another node when its GET node is killed", async () => {
+    const from = cluster.balancer.requests().length;
+    const updates: unknown[] = [];
+    let streamNode: string | undefined;
+    // Learns from nginx's X-Upstream header which node holds the client's GET stream.
+    const recording: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if ((init?.method ?? "GET") === "GET" && response.ok)
+        streamNode = response.headers.get("x-upstream") ?? undefined;
+      return response;
+    };
+    const transport = new StreamableHTTPClientTransport(new URL(cluster.url), {
+      fetch: recording,
+      reconnectionOptions: {
+        initialReconnectionDelay: 100,
+        maxReconnectionDelay: 500,
+        reconnectionDelayGrowFactor: 1.5,
+        maxRetries: 50,
+      },
+    });
+    const client = new SdkClient({ name: "cluster-sdk", version: "1" }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async () => ({
+      action: "accept",
+      content: { username: "grace", email: "grace@example.com" },
+    }));
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      updates.push(n.params);
+    });
+    await client.connect(transport);
+    try {
+      expect(client.getServerVersion()?.name).toBe("mcpkit-everything");
+      for (let a = 1; a <= 3; a++) {
+        const sum = await client.callTool({ name: "add", arguments: { a, b: 20 } });
+        expect(textOf(sum)).toContain(`${a + 20}`);
+      }
+      const progress: unknown[] = [];
+      await client.callTool({ name: "test_tool_with_progress", arguments: {} }, undefined, {
+        onprogress: (p) => progress.push(p),
+      });
+      expect(progress).toHaveLength(3);
+      const elicited = await client.callTool({ name: "test_elicitation", arguments: { message: "Who?" } });
+      expect(textOf(elicited)).toContain('"username":"grace"');
+      await client.subscribeResource({ uri: WATCHED });
+      await client.callTool({ name: "test_update_watched_resource", arguments: { text: "before the kill" } });
+      await waitFor(() => updates.length === 1, "the update before the kill", 10_000);
+      expect(upstreams(from, "POST").size).toBe(3);
+
+      // kill -9 the node holding the GET stream; updates published after it must all
+      // arrive, once each, through whichever node the client resumes on.
+      const victim = cluster.nodes.find((n) => streamNode === `127.0.0.1:${n.port}`);
+      expect(victim, `the GET stream's node (${streamNode})`).toBeDefined();
+      await victim?.kill("SIGKILL");
+      const after = 5;
+      for (let n = 1; n <= after; n++) {
+        await client.callTool({ name: "test_update_watched_resource", arguments: { text: `after the kill ${n}` } });
+      }
+      await waitFor(() => updates.length >= 1 + after, `${after} updates after the kill`, 15_000);
+      // One more as a marker: once it is in, anything replayed twice would have come before it.
+      await client.callTool({ name: "test_update_watched_resource", arguments: { text: "marker" } });
+      await waitFor(() => updates.length >= 2 + after, "the marker update", 15_000);
+      expect(updates).toHaveLength(2 + after);
+      expect(streamNode).not.toBe(`127.0.0.1:${victim?.port}`);
+    } finally {
+      await client.close();
+    }
+  });
+});
