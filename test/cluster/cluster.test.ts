@@ -131,4 +131,46 @@ describe("a 3-node cluster behind nginx round-robin", () => {
       await client.close();
     }
   });
+
+  it("answers a request whose node is killed mid-call with an error the client can act on, not a hang", async () => {
+    const live = cluster.nodes.filter((n) => n.alive());
+    expect(live.length).toBeGreaterThanOrEqual(2);
+    let runningOn: string | undefined;
+    const recording: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (typeof init?.body === "string" && init.body.includes("test_slow"))
+        runningOn = response.headers.get("x-upstream") ?? undefined;
+      return response;
+    };
+    const client = new Client({
+      name: "cluster-fault",
+      version: "1",
+      protocolVersion: "2025-11-25",
+      timeoutMs: 60_000,
+    });
+    await client.connect(
+      streamableHttpClientTransport(cluster.url, {
+        fetch: recording,
+        reconnect: { initialDelayMs: 100, maxDelayMs: 500, maxRetries: 30 },
+      }),
+    );
+    try {
+      let progressed = false;
+      const started = Date.now();
+      const call = client.callTool("test_slow", { steps: 100, ms: 100 }, { onprogress: () => (progressed = true) });
+      const outcome = call.then(
+        () => "answered",
+        (error: Error) => error.message,
+      );
+      await waitFor(() => progressed, "the first progress of test_slow", 10_000);
+      const victim = live.find((n) => runningOn === `127.0.0.1:${n.port}`);
+      expect(victim, `the node running the call (${runningOn})`).toBeDefined();
+      await victim?.kill("SIGKILL");
+      // The call would take 10 s; the node's heartbeat lapses after 3 s.
+      expect(await outcome).toContain("stopped before answering it; send the request again");
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      await client.close();
+    }
+  });
 });

@@ -14,6 +14,7 @@ export interface ClusterNode {
   pid: number;
   /** What the node printed on stderr so far. */
   log(): string;
+  alive(): boolean;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -42,6 +43,7 @@ async function startNode(redisUrl: string): Promise<ClusterNode> {
     port,
     pid: child.pid as number,
     log: () => stderr,
+    alive: () => child.exitCode === null && child.signalCode === null,
     async kill(signal = "SIGTERM") {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;

@@ -22,7 +22,7 @@ return 0`;
  * PEXPIRE ttl, so idle sessions expire in Redis itself and no node sweeps. Saves and
  * deletions are published on one channel, so every node's copy of a session follows.
  * Costs: save = SET PX + PUBLISH (one round trip), load = GET, touch = PEXPIRE,
- * delete = one script call, relay = PUBLISH.
+ * delete = one script call, relay = PUBLISH, heartbeat = SET PX (once a second per node).
  */
 export class RedisSessionStore implements SessionStore {
   private readonly redis: Redis;
@@ -65,6 +65,14 @@ export class RedisSessionStore implements SessionStore {
     const change: SessionChange = { id, kind: "ended" };
     const deleted = await this.redis.eval(DELETE_AND_TELL, 1, this.key(id), this.channel.name, JSON.stringify(change));
     return deleted === 1;
+  }
+
+  async heartbeat(node: string, ttlMs: number): Promise<void> {
+    await this.redis.set(`${this.prefix}node:${node}`, "1", "PX", Math.max(1, Math.round(ttlMs)));
+  }
+
+  async alive(node: string): Promise<boolean> {
+    return (await this.redis.exists(`${this.prefix}node:${node}`)) === 1;
   }
 
   async relay(message: SessionMessage): Promise<void> {

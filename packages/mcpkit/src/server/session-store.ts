@@ -57,6 +57,10 @@ export interface SessionStore {
   touch(id: string, ttlMs: number): Promise<boolean>;
   /** Deletes a record; true if it existed. Every store sharing the data is told ("ended"). */
   delete(id: string): Promise<boolean>;
+  /** Says that `node` is alive for the next `ttlMs` (nodes repeat it well within that time). */
+  heartbeat(node: string, ttlMs: number): Promise<void>;
+  /** Whether `node` said it was alive within its last heartbeat's ttl. */
+  alive(node: string): Promise<boolean>;
   /** Passes a client's message to the node(s) it belongs to: every store's watchers are told. */
   relay(message: SessionMessage): Promise<void>;
   /**
@@ -70,6 +74,7 @@ export interface SessionStore {
 export class InMemorySessionStore implements SessionStore {
   private readonly records = new Map<string, { json: string; expires: number }>();
   private readonly listeners = new Set<(change: SessionChange) => void>();
+  private readonly nodes = new Map<string, number>();
   private saves = 0;
 
   async save(record: SessionRecord, ttlMs: number): Promise<void> {
@@ -96,6 +101,14 @@ export class InMemorySessionStore implements SessionStore {
     this.records.delete(id);
     if (existed) this.tell({ id, kind: "ended" });
     return existed;
+  }
+
+  async heartbeat(node: string, ttlMs: number): Promise<void> {
+    this.nodes.set(node, Date.now() + ttlMs);
+  }
+
+  async alive(node: string): Promise<boolean> {
+    return (this.nodes.get(node) ?? 0) > Date.now();
   }
 
   async relay(message: SessionMessage): Promise<void> {

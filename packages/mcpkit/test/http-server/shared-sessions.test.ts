@@ -28,6 +28,11 @@ function definition(bus: EventBus) {
     cancelled.push(ctx.requestId);
     return "cancelled";
   });
+  server.tool("linger", {}, async (_args, ctx) => {
+    ctx.progress(1, 2);
+    await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
+    return "never answered";
+  });
   server.resource("file:///watched.txt", { name: "watched" }, () => "contents");
   for (let n = 0; n < 5; n++) server.resource(`file:///watched/${n}`, { name: `watched-${n}` }, () => `${n}`);
   return server;
@@ -240,6 +245,46 @@ describe("Streamable HTTP with a shared session store: any node serves any sessi
     void running.then((r) => r.body?.cancel()).catch(() => {});
   });
 
+  it("tells a client resuming a request whose node died to send it again, instead of leaving it polling", async () => {
+    const { a, b } = await cluster({ heartbeatMs: 50 });
+    const session = await a.open();
+    const headers = sessionHeaders(session);
+    const running = await a.post(
+      {
+        jsonrpc: "2.0",
+        id: 5,
+        method: "tools/call",
+        params: { name: "linger", arguments: {}, _meta: { progressToken: "t" } },
+      },
+      headers,
+    );
+    const events = sseEvents(running);
+    let lastId: string | undefined;
+    while (!lastId) {
+      const e = (await events.next()).value as { id?: string; data: string };
+      if (e.data) lastId = e.id;
+    }
+    const resume = () =>
+      fetch(b.url, { headers: { ...headers, accept: "text/event-stream", "last-event-id": lastId as string } });
+    // While A lives, B replays what is stored and lets the client poll again.
+    const polled = await resume();
+    expect(polled.status).toBe(200);
+    await polled.text();
+    await a.close(); // A stops: no more heartbeats
+    nodes = [b];
+    await waitUntil(async () => {
+      const r = await resume();
+      if (r.status !== 410) {
+        await r.text();
+        return false;
+      }
+      expect(await r.json()).toMatchObject({
+        error: { message: "The server node running this request stopped before answering it; send the request again" },
+      });
+      return true;
+    });
+  });
+
   it("refuses to open a session it could not store, so no node serves state others cannot see", async () => {
     const store = new InMemorySessionStore();
     const failing: SessionStore = {
@@ -248,6 +293,8 @@ describe("Streamable HTTP with a shared session store: any node serves any sessi
       touch: (id, ttl) => store.touch(id, ttl),
       delete: (id) => store.delete(id),
       relay: (message) => store.relay(message),
+      heartbeat: (node, ttl) => store.heartbeat(node, ttl),
+      alive: (node) => store.alive(node),
       watch: (listener) => store.watch(listener),
     };
     const { a } = await cluster({ sessionStore: failing });

@@ -54,6 +54,7 @@ export function createStreamableHttpHandler(
           maxSessions: options.maxSessions ?? 10_000,
           idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
           ...(options.sessionStore && { store: options.sessionStore }),
+          ...(options.heartbeatMs !== undefined && { heartbeatMs: options.heartbeatMs }),
           transport: {
             eventStore: options.eventStore === false ? undefined : (options.eventStore ?? new InMemoryEventStore()),
             retryMs: options.retryMs ?? 1000,

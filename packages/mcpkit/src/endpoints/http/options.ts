@@ -13,6 +13,12 @@ export interface StreamableHttpOptions {
    * the endpoint becomes one node of a cluster.
    */
   sessionStore?: SessionStore;
+  /**
+   * With a sessionStore: how often this node tells the others it is alive, ms (default
+   * 1000). A node silent for three times this is taken for dead: a client resuming a
+   * request it ran is told to send the request again.
+   */
+  heartbeatMs?: number;
   /** Where SSE events are kept for resumption (default: in memory); false disables resumption. */
   eventStore?: EventStore | false;
   /** Host names the Host header may carry (default: localhost names); "any" disables the check. */

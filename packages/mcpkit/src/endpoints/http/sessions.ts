@@ -26,6 +26,8 @@ interface Entry {
 export interface SessionTableOptions {
   maxSessions: number;
   idleTimeoutMs: number;
+  /** With a store: how often this node says it is alive, ms (it is taken for dead after 3 missed). */
+  heartbeatMs?: number;
   /** Shared with other nodes: sessions opened anywhere are served here, and end everywhere. */
   store?: SessionStore;
   transport: Omit<SessionTransportOptions, "onClosed">;
@@ -49,6 +51,7 @@ export class SessionTable {
   private readonly sweep: ReturnType<typeof setInterval>;
   private readonly store: SessionStore | undefined;
   private readonly stopWatching: (() => void) | undefined;
+  private readonly beat: ReturnType<typeof setInterval> | undefined;
   /** Rebuilds in progress, so concurrent requests for one session build one copy. */
   private readonly rebuilding = new Map<string, Promise<Entry | undefined>>();
   /** Saves of ours not yet echoed back by the store's watch (not worth a reload). */
@@ -65,15 +68,25 @@ export class SessionTable {
     this.options = options;
     this.store = options.store;
     // However a session ends (DELETE, idle sweep, server.close()), it is forgotten.
+    const store = this.store;
     this.transportOptions = {
       ...options.transport,
-      sharedStreams: this.store !== undefined,
+      sharedStreams: store !== undefined,
+      ...(store && { node: this.node, nodeAlive: (node: string) => store.alive(node) }),
       onClosed: (id) => this.entries.delete(id),
     };
     const idle = options.idleTimeoutMs;
     this.sweep = setInterval(() => this.closeIdle(), Math.min(idle, 60_000));
     this.sweep.unref?.();
     this.stopWatching = this.store?.watch((change) => this.changed(change));
+    if (store) {
+      // Other nodes learn from it whether a request this node runs can still be answered.
+      const every = options.heartbeatMs ?? 1000;
+      const beat = () => void store.heartbeat(this.node, every * 3).catch((error) => server.onError(error));
+      beat();
+      this.beat = setInterval(beat, every);
+      this.beat.unref?.();
+    }
   }
 
   get size(): number {
@@ -178,6 +191,7 @@ export class SessionTable {
   /** Waits up to `drainMs` for requests in progress, then ends every session (on this node only, with a store). */
   async closeAll(drainMs: number): Promise<void> {
     clearInterval(this.sweep);
+    clearInterval(this.beat);
     this.stopWatching?.();
     const deadline = Date.now() + drainMs;
     while (Date.now() < deadline && [...this.entries.values()].some((e) => e.transport.answering)) {

@@ -196,6 +196,22 @@ export function sessionStoreContract(make: () => SessionStorePair | Promise<Sess
         }),
     },
     {
+      name: "a node is alive within its heartbeat's ttl, and not after it",
+      run: () =>
+        withPair(make, async ({ a, b }) => {
+          const node = `node-${randomBytes(6).toString("base64url")}`;
+          assert.equal(await b.alive(node), false);
+          const start = Date.now();
+          await a.heartbeat(node, 400);
+          const alive = await b.alive(node);
+          if (Date.now() - start < 360) assert.equal(alive, true);
+          const deadline = Date.now() + 5000;
+          while ((await b.alive(node)) && Date.now() < deadline) await sleep(20);
+          assert.equal(await b.alive(node), false);
+          assert.ok(Date.now() - start >= 360, "a node stays alive for its heartbeat's ttl");
+        }),
+    },
+    {
       name: "a stopped watcher is told nothing more",
       run: () =>
         withPair(make, async ({ a, b }) => {

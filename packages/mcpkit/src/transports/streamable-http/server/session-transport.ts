@@ -23,6 +23,10 @@ export interface SessionTransportOptions {
    * and a GET may resume a stream another node of the session wrote.
    */
   sharedStreams?: boolean;
+  /** This node's name in a cluster: a POST's stream id carries it. */
+  node?: string;
+  /** Whether a node of the cluster is alive (a POST's stream whose node died cannot finish). */
+  nodeAlive?: (node: string) => Promise<boolean>;
   /** Told when a session's transport closes. */
   onClosed?: (sessionId: string) => void;
 }
@@ -195,8 +199,13 @@ export class HttpSessionTransport implements Transport {
   }
 
   private openStream(requestIds: RequestId[], standalone: boolean): Stream {
-    const scope = this.options.sharedStreams ? this.sessionId : undefined;
-    const stream = new Stream(requestIds, standalone, scope);
+    const shared = this.options.sharedStreams && this.sessionId !== undefined;
+    const prefix = !shared
+      ? undefined
+      : standalone
+        ? `${this.sessionId}~g`
+        : `${this.sessionId}~p${this.options.node ?? ""}.`;
+    const stream = new Stream(requestIds, standalone, prefix);
     this.streams ??= new Map();
     this.streams.set(stream.id, stream);
     if (requestIds.length > 0) {
@@ -358,8 +367,12 @@ export class HttpSessionTransport implements Transport {
    * replayed, then this node's standalone stream carries on live. A POST's stream is
    * replayed as far as stored and closed: the client polls again with its last event id.
    */
-  private resumeElsewhere(streamId: string, lastEventId: string, store: EventStore): HttpReply {
-    const standalone = streamId.slice(this.sessionId?.length ?? 0).startsWith("~g");
+  private async resumeElsewhere(streamId: string, lastEventId: string, store: EventStore): Promise<HttpReply> {
+    const kind = streamId.slice(this.sessionId?.length ?? 0);
+    const standalone = kind.startsWith("~g");
+    const node = standalone ? "" : kind.slice(2, kind.indexOf("."));
+    if (node && this.options.nodeAlive && !(await this.options.nodeAlive(node)))
+      return this.orphaned(lastEventId, store);
     if (standalone && this.standalone?.connection?.isOpen) {
       return jsonRpcErrorReply(409, -32600, "This session already has an open GET stream");
     }
@@ -391,6 +404,27 @@ export class HttpSessionTransport implements Transport {
       stream.connection = connection;
       await replay();
     });
+    return sseReply(connection);
+  }
+
+  /**
+   * The stream of a POST whose node died: what it stored is replayed if that includes the
+   * answer; otherwise nothing will ever answer, and the client is told so rather than left
+   * polling (410, so it can send the request again).
+   */
+  private async orphaned(lastEventId: string, store: EventStore): Promise<HttpReply> {
+    const stored: { id: string; message: JsonRpcMessage | JsonRpcMessage[] }[] = [];
+    await store.replayAfter(lastEventId, (id, message) => stored.push({ id, message }));
+    if (!stored.some(({ message }) => (Array.isArray(message) ? message : [message]).some(isResponse))) {
+      return jsonRpcErrorReply(
+        410,
+        -32603,
+        "The server node running this request stopped before answering it; send the request again",
+      );
+    }
+    const connection = new SseConnection(() => {}, this.options.keepAliveMs);
+    for (const { id, message } of stored) connection.write(formatSse({ id, data: JSON.stringify(message) }));
+    connection.close();
     return sseReply(connection);
   }
 

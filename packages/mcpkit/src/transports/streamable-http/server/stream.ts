@@ -43,11 +43,13 @@ export class Stream {
   private tail: Promise<void> | undefined;
   private pending = 0;
 
-  /** `scope` prefixes the id (a session's id, so a shared store can tell whose stream it is). */
-  constructor(owed: RequestId[], standalone: boolean, scope?: string) {
-    // A session's standalone stream is one for every node (they all append to it); a
-    // POST's stream is the node's own.
-    this.id = scope === undefined ? nextStreamId() : standalone ? `${scope}~g` : `${scope}~p${nextStreamId()}`;
+  /**
+   * `prefix`, in a cluster, names the session (and, for a POST's stream, the node), so a
+   * shared store tells whose stream it is. A session's standalone stream is one for every
+   * node (they all append to it): its id is the prefix alone.
+   */
+  constructor(owed: RequestId[], standalone: boolean, prefix?: string) {
+    this.id = prefix === undefined ? nextStreamId() : standalone ? prefix : `${prefix}${nextStreamId()}`;
     this.owed = new Set(owed);
     this.standalone = standalone;
   }
