@@ -4,6 +4,7 @@ import { ElicitRequestSchema, ResourceUpdatedNotificationSchema } from "@modelco
 import { Client } from "mcpkit/client";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startRedis } from "../../packages/redis/test/redis-server.js";
 import { assertBuilt, waitFor } from "../interop/helpers.js";
 import { type Cluster, startCluster } from "./cluster.js";
 
@@ -62,6 +63,32 @@ describe("a 3-node cluster behind nginx round-robin", () => {
       await client.close();
     }
     // Round-robin, no stickiness: the session's POSTs went to every node.
+    expect(upstreams(from, "POST").size).toBe(3);
+  });
+
+  it("serves 2026-07-28 requests on any node: multi round-trip elicitation and a listen stream across nodes", async () => {
+    const from = cluster.balancer.requests().length;
+    const client = new Client({
+      name: "cluster-modern",
+      version: "1",
+      elicitation: async () => ({ action: "accept", content: { username: "lin", email: "lin@example.com" } }),
+    });
+    const description = await client.connect(streamableHttpClientTransport(cluster.url));
+    try {
+      expect(description.era).toBe("modern");
+      const updates: unknown[] = [];
+      const subscription = await client.listen({ resourceSubscriptions: [WATCHED] }, (n) => updates.push(n));
+      for (let round = 0; round < 3; round++) {
+        // Each retry carries state signed by the node that asked; any node must accept it.
+        const elicited = await client.callTool("test_elicitation", { message: `Who? (${round})` });
+        expect(textOf(elicited)).toContain('"username":"lin"');
+      }
+      await client.callTool("test_update_watched_resource", { text: "changed in the modern era" });
+      await waitFor(() => updates.length >= 1, "the update on the listen stream", 10_000);
+      await subscription.close();
+    } finally {
+      await client.close();
+    }
     expect(upstreams(from, "POST").size).toBe(3);
   });
 
@@ -138,8 +165,9 @@ describe("a 3-node cluster behind nginx round-robin", () => {
     let runningOn: string | undefined;
     const recording: typeof fetch = async (input, init) => {
       const response = await fetch(input, init);
+      // After a dead node, nginx names every upstream it tried: the last one answered.
       if (typeof init?.body === "string" && init.body.includes("test_slow"))
-        runningOn = response.headers.get("x-upstream") ?? undefined;
+        runningOn = response.headers.get("x-upstream")?.split(", ").at(-1);
       return response;
     };
     const client = new Client({
@@ -169,6 +197,54 @@ describe("a 3-node cluster behind nginx round-robin", () => {
       // The call would take 10 s; the node's heartbeat lapses after 3 s.
       expect(await outcome).toContain("stopped before answering it; send the request again");
       expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("refuses new sessions while Redis is down, says so, and recovers when it is back", async () => {
+    const live = cluster.nodes.filter((n) => n.alive());
+    const port = cluster.redis.port;
+    await cluster.redis.stop(true);
+    const initialize = () =>
+      fetch(cluster.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "outage", version: "1" } },
+        }),
+      });
+    const refused = await initialize();
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("mcp-session-id")).toBeNull();
+    await waitFor(
+      () => live.every((n) => n.log().includes("Redis unreachable")),
+      "every node to log the outage",
+      10_000,
+    );
+
+    cluster.redis = await startRedis(port);
+    await waitFor(
+      () => live.every((n) => n.log().includes("Redis reachable again")),
+      "every node to log the recovery",
+      15_000,
+    );
+    const client = new Client({
+      name: "after-outage",
+      version: "1",
+      protocolVersion: "2025-11-25",
+      elicitation: async () => ({ action: "accept", content: { username: "back", email: "back@example.com" } }),
+    });
+    await client.connect(streamableHttpClientTransport(cluster.url));
+    try {
+      expect(textOf(await client.callTool("add", { a: 1, b: 1 }))).toContain("2");
+      // The answer lands on another node and is relayed: pub/sub was subscribed again.
+      for (let i = 0; i < live.length; i++) {
+        expect(textOf(await client.callTool("test_elicitation", { message: "Still there?" }))).toContain("back");
+      }
     } finally {
       await client.close();
     }

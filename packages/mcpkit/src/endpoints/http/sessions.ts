@@ -82,7 +82,9 @@ export class SessionTable {
     if (store) {
       // Other nodes learn from it whether a request this node runs can still be answered.
       const every = options.heartbeatMs ?? 1000;
-      const beat = () => void store.heartbeat(this.node, every * 3).catch((error) => server.onError(error));
+      // A failed beat is not reported: the store's own connection reports an outage once,
+      // and to the other nodes this node is then rightly as good as dead.
+      const beat = () => void store.heartbeat(this.node, every * 3).catch(() => {});
       beat();
       this.beat = setInterval(beat, every);
       this.beat.unref?.();
