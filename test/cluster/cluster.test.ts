@@ -154,6 +154,46 @@ describe("a 3-node cluster behind nginx round-robin", () => {
       await waitFor(() => updates.length >= 2 + after, "the marker update", 15_000);
       expect(updates).toHaveLength(2 + after);
       expect(streamNode).not.toBe(`127.0.0.1:${victim?.port}`);
+      if (victim) await cluster.revive(victim);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("resumes mcpkit's client's GET stream on another node when its node is killed: 0 lost, 0 twice", async () => {
+    const updates: unknown[] = [];
+    let streamNode: string | undefined;
+    const recording: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if ((init?.method ?? "GET") === "GET" && response.ok)
+        streamNode = response.headers.get("x-upstream")?.split(", ").at(-1);
+      return response;
+    };
+    const client = new Client({ name: "cluster-resume", version: "1", protocolVersion: "2025-11-25" });
+    await client.connect(
+      streamableHttpClientTransport(cluster.url, {
+        fetch: recording,
+        reconnect: { initialDelayMs: 100, maxDelayMs: 500, maxRetries: 50 },
+      }),
+    );
+    try {
+      client.on("notifications/resources/updated", (n) => updates.push(n));
+      await client.subscribe(WATCHED);
+      await client.callTool("test_update_watched_resource", { text: "before the kill" });
+      await waitFor(() => updates.length === 1, "the update before the kill", 10_000);
+      const victim = cluster.nodes.find((n) => streamNode === `127.0.0.1:${n.port}`);
+      expect(victim, `the GET stream's node (${streamNode})`).toBeDefined();
+      await victim?.kill("SIGKILL");
+      const after = 5;
+      for (let n = 1; n <= after; n++) {
+        await client.callTool("test_update_watched_resource", { text: `after the kill ${n}` });
+      }
+      await waitFor(() => updates.length >= 1 + after, `${after} updates after the kill`, 15_000);
+      await client.callTool("test_update_watched_resource", { text: "marker" });
+      await waitFor(() => updates.length >= 2 + after, "the marker update", 15_000);
+      expect(updates).toHaveLength(2 + after);
+      expect(streamNode).not.toBe(`127.0.0.1:${victim?.port}`);
+      if (victim) await cluster.revive(victim);
     } finally {
       await client.close();
     }
@@ -197,6 +237,7 @@ describe("a 3-node cluster behind nginx round-robin", () => {
       // The call would take 10 s; the node's heartbeat lapses after 3 s.
       expect(await outcome).toContain("stopped before answering it; send the request again");
       expect(Date.now() - started).toBeLessThan(10_000);
+      if (victim) await cluster.revive(victim);
     } finally {
       await client.close();
     }

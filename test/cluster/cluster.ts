@@ -19,11 +19,11 @@ export interface ClusterNode {
 }
 
 /** One `mcpkit serve everything --redis` process, resolved once it serves HTTP. */
-async function startNode(redisUrl: string): Promise<ClusterNode> {
-  const port = await freePort();
+export async function startNode(redisUrl: string, port?: number, extra: string[] = []): Promise<ClusterNode> {
+  port ??= await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
-    [MCPKIT_BIN, "serve", "everything", "--port", String(port), "--redis", redisUrl],
+    [MCPKIT_BIN, "serve", "everything", "--port", String(port), "--redis", redisUrl, ...extra],
     { env: { ...process.env, MCPKIT_STATE_KEY: STATE_KEY }, stdio: ["ignore", "ignore", "pipe"] },
   );
   let stderr = "";
@@ -145,6 +145,8 @@ export interface Cluster {
   redis: RunningRedis;
   nodes: ClusterNode[];
   balancer: Balancer;
+  /** Starts a node again on the port of one that died (the balancer knows that port). */
+  revive(node: ClusterNode): Promise<ClusterNode>;
   stop(): Promise<void>;
 }
 
@@ -158,10 +160,15 @@ export async function startCluster(count = 3): Promise<Cluster> {
     redis,
     nodes,
     balancer,
+    async revive(node) {
+      const fresh = await startNode(this.redis.url, node.port);
+      this.nodes[this.nodes.indexOf(node)] = fresh;
+      return fresh;
+    },
     async stop() {
       await balancer.stop();
-      await Promise.all(nodes.map((n) => n.kill()));
-      await redis.stop();
+      await Promise.all(this.nodes.map((n) => n.kill()));
+      await this.redis.stop();
     },
   };
 }

@@ -10,20 +10,29 @@ export class Channel {
   private readonly listeners = new Set<(message: string) => void>();
   private readonly subscriber: Redis;
 
+  /**
+   * `onConnection` hears the subscriber connection go down and come back (subscribed
+   * again); without it, a loss is reported to `onError` once.
+   */
   constructor(
     redis: Redis,
     readonly name: string,
     private readonly onError: (error: unknown) => void,
+    onConnection?: (up: boolean, error?: Error) => void,
   ) {
     // Queued until connected, whatever the command connection does: SUBSCRIBE must go out.
     this.subscriber = redis.duplicate({ enableOfflineQueue: true, lazyConnect: false });
-    // A dropped connection is retried by ioredis; say so once instead of crashing on "error".
+    // A dropped connection is retried by ioredis; said once instead of crashing on "error".
     let lost = false;
-    this.subscriber.on("error", (error) => {
-      if (!lost) this.onError(error);
+    this.subscriber.on("error", (error: Error) => {
+      if (!lost) {
+        if (onConnection) onConnection(false, error);
+        else this.onError(error);
+      }
       lost = true;
     });
     this.subscriber.on("ready", () => {
+      if (lost) onConnection?.(true);
       lost = false;
     });
     this.subscriber.on("message", (channel: string, message: string) => {

@@ -28,20 +28,31 @@ export interface RedisCluster {
 export async function connectRedisCluster(url: string, options: RedisClusterOptions = {}): Promise<RedisCluster> {
   const log = options.log ?? ((line: string) => report(line));
   const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true });
+  // Three connections (commands, and the two subscribers): Redis is back once all are.
+  const down = new Set<string>();
+  const connection = (name: string) => (up: boolean, error?: Error) => {
+    if (!up) {
+      if (down.size === 0) log(`Redis unreachable (${error?.message ?? "connection lost"}); retrying`);
+      down.add(name);
+    } else if (down.delete(name) && down.size === 0) {
+      log("Redis reachable again");
+    }
+  };
+  const commands = connection("commands");
   let lost = false;
   redis.on("error", (error: Error) => {
-    if (!lost) log(`Redis unreachable (${error.message}); retrying`);
+    if (!lost) commands(false, error);
     lost = true;
   });
   redis.on("ready", () => {
-    if (lost) log("Redis reachable again");
+    if (lost) commands(true);
     lost = false;
   });
   await redis.connect();
   const onError = (error: unknown) => log(String(error));
   const prefix = options.prefix ?? "mcpkit:";
-  const sessionStore = new RedisSessionStore(redis, { prefix, onError });
-  const eventBus = new RedisEventBus(redis, { prefix, onError });
+  const sessionStore = new RedisSessionStore(redis, { prefix, onError, onConnection: connection("sessions") });
+  const eventBus = new RedisEventBus(redis, { prefix, onError, onConnection: connection("events") });
   const eventStore = new RedisEventStore(redis, { ...options, prefix });
   await Promise.all([sessionStore.ready, eventBus.ready]);
   return {

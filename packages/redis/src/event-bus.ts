@@ -9,6 +9,8 @@ export interface RedisEventBusOptions {
   prefix?: string;
   /** A listener threw or the pub/sub connection failed (default: printed to stderr). */
   onError?: (error: unknown) => void;
+  /** Hears the pub/sub connection go down and come back (then connection losses are not errors). */
+  onConnection?: (up: boolean, error?: Error) => void;
 }
 
 /**
@@ -25,7 +27,12 @@ export class RedisEventBus implements EventBus {
 
   constructor(redis: Redis, options: RedisEventBusOptions = {}) {
     this.redis = redis;
-    this.channel = new Channel(redis, `${options.prefix ?? "mcpkit:"}events`, options.onError ?? report);
+    this.channel = new Channel(
+      redis,
+      `${options.prefix ?? "mcpkit:"}events`,
+      options.onError ?? report,
+      options.onConnection,
+    );
   }
 
   /** Resolves once events published by other nodes are heard. */

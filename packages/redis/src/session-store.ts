@@ -7,6 +7,8 @@ export interface RedisSessionStoreOptions {
   prefix?: string;
   /** A pub/sub connection failed or a watcher threw (default: printed to stderr). */
   onError?: (error: unknown) => void;
+  /** Hears the pub/sub connection go down and come back (then connection losses are not errors). */
+  onConnection?: (up: boolean, error?: Error) => void;
 }
 
 /** Deletes a record and, if it was there, tells every node: one round trip, no race. */
@@ -33,7 +35,7 @@ export class RedisSessionStore implements SessionStore {
     this.redis = redis;
     this.prefix = options.prefix ?? "mcpkit:";
     const onError = options.onError ?? report;
-    this.channel = new Channel(redis, `${this.prefix}sessions`, onError);
+    this.channel = new Channel(redis, `${this.prefix}sessions`, onError, options.onConnection);
   }
 
   /** Resolves once this store hears changes made by other nodes. */
