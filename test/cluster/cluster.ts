@@ -155,20 +155,21 @@ export async function startCluster(count = 3): Promise<Cluster> {
   const redis = await startRedis();
   const nodes = await Promise.all(Array.from({ length: count }, () => startNode(redis.url)));
   const balancer = await startNginx(nodes.map((n) => n.port));
-  return {
+  const cluster: Cluster = {
     url: balancer.url,
     redis,
     nodes,
     balancer,
     async revive(node) {
-      const fresh = await startNode(this.redis.url, node.port);
-      this.nodes[this.nodes.indexOf(node)] = fresh;
+      const fresh = await startNode(cluster.redis.url, node.port);
+      cluster.nodes[cluster.nodes.indexOf(node)] = fresh;
       return fresh;
     },
     async stop() {
       await balancer.stop();
-      await Promise.all(this.nodes.map((n) => n.kill()));
-      await this.redis.stop();
+      await Promise.all(cluster.nodes.map((n) => n.kill()));
+      await cluster.redis.stop();
     },
   };
+  return cluster;
 }
