@@ -28,6 +28,7 @@ interface ServeOptions extends AuthFlags {
   queryTimeout?: string;
   redis?: string;
   stateKey?: string;
+  idleTimeout?: string;
 }
 
 /** What every node of a cluster must share: given to the server a node makes. */
@@ -99,6 +100,7 @@ export function serveCommand(): Command {
     )
     .addOption(new Option("--max-read-bytes <n>", "workspace: the largest file a read returns (default 1048576)"))
     .addOption(new Option("--query-timeout <ms>", "workspace: how long one SQL statement may run (default 5000)"))
+    .addOption(new Option("--idle-timeout <ms>", "with --port: close a session unused this long (default 1800000)"))
     .addOption(
       new Option(
         "--redis <url>",
@@ -125,6 +127,10 @@ export function serveCommand(): Command {
       );
     const port = options.port === undefined ? undefined : portNumber(options.port);
     const authorized = checkAuthFlags(options, options.port !== undefined);
+    if (options.idleTimeout !== undefined && options.port === undefined)
+      throw new UsageError("--idle-timeout applies to HTTP sessions: add --port");
+    const idleTimeoutMs =
+      options.idleTimeout === undefined ? undefined : positive(options.idleTimeout, "--idle-timeout");
     const cluster = options.redis === undefined ? undefined : await joinCluster(options);
     const shared: Shared = {
       ...(options.stateKey !== undefined && { requestStateKey: stateKey(options.stateKey) }),
@@ -142,7 +148,7 @@ export function serveCommand(): Command {
         );
       }
       if (port !== undefined)
-        await serveHttp(served.server, port, options.host, authorized ? options : undefined, cluster);
+        await serveHttp(served.server, port, options.host, authorized ? options : undefined, cluster, idleTimeoutMs);
       else await serveStdio(served.server, name);
     } finally {
       await served.close();
@@ -212,6 +218,7 @@ async function serveHttp(
   host: string,
   auth: AuthFlags | undefined,
   cluster: Cluster | undefined,
+  idleTimeoutMs: number | undefined,
 ): Promise<void> {
   // DNS-rebinding protection: a local bind answers only to local names; another bind to its own name.
   const local = isLocal(host);
@@ -246,6 +253,7 @@ async function serveHttp(
     allowedHosts,
     ...(resource && { auth: resource }),
     ...(cluster && { sessionStore: cluster.sessionStore, eventStore: cluster.eventStore }),
+    ...(idleTimeoutMs !== undefined && { idleTimeoutMs }),
   });
   // HTTP+SSE (2024-11-05) predates authorization: it is served only when tokens are not
   // required, and by one node only (its sessions live in one process).
