@@ -134,6 +134,7 @@ describe("a 3-node cluster behind nginx round-robin", () => {
       expect(progress).toHaveLength(3);
       const elicited = await client.callTool({ name: "test_elicitation", arguments: { message: "Who?" } });
       expect(textOf(elicited)).toContain('"username":"grace"');
+      await waitFor(() => streamNode, "the client's GET stream", 10_000);
       await client.subscribeResource({ uri: WATCHED });
       await client.callTool({ name: "test_update_watched_resource", arguments: { text: "before the kill" } });
       await waitFor(() => updates.length === 1, "the update before the kill", 10_000);
@@ -178,6 +179,8 @@ describe("a 3-node cluster behind nginx round-robin", () => {
     );
     try {
       client.on("notifications/resources/updated", (n) => updates.push(n));
+      // Updates reach a client on its GET stream: published before it is open, they are not for it.
+      await waitFor(() => streamNode, "the client's GET stream", 10_000);
       await client.subscribe(WATCHED);
       await client.callTool("test_update_watched_resource", { text: "before the kill" });
       await waitFor(() => updates.length === 1, "the update before the kill", 10_000);
@@ -273,6 +276,25 @@ describe("a 3-node cluster behind nginx round-robin", () => {
       "every node to log the recovery",
       15_000,
     );
+    // Each node serves sessions again once its next heartbeat reaches Redis (within 1 s).
+    for (const node of live) {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const response = await fetch(`http://127.0.0.1:${node.port}/mcp`, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "probe", version: "1" } },
+          }),
+        });
+        await response.text();
+        if (response.status === 200 || Date.now() > deadline) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
     const client = new Client({
       name: "after-outage",
       version: "1",

@@ -25,7 +25,7 @@ import { InMemoryEventStore } from "../../transports/streamable-http/server/even
 import type { MessageInfo } from "../../transports/transport.js";
 import { httpAnswer } from "./answer-status.js";
 import { checkLegacyVersion } from "./header-checks.js";
-import { handleLegacyPost, SESSION_HEADER, sessionNotFound } from "./legacy-post.js";
+import { handleLegacyPost, SESSION_HEADER, sessionNotFound, storeUnavailable } from "./legacy-post.js";
 import { handleModernPost } from "./modern-post.js";
 import type { StreamableHttpHandler, StreamableHttpOptions } from "./options.js";
 import { SessionTable } from "./sessions.js";
@@ -118,6 +118,7 @@ export function createStreamableHttpHandler(
       return jsonRpcErrorReply(400, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required");
     const versionError = checkLegacyVersion(request);
     if (versionError) return versionError;
+    if (sessions.unavailable) return storeUnavailable();
     const transport = await sessions.find(sessionId, principalOf(info.auth));
     if (!transport) return sessionNotFound();
     return transport.get(request.headers.get("last-event-id"));
@@ -128,6 +129,7 @@ export function createStreamableHttpHandler(
     const sessionId = request.headers.get(SESSION_HEADER);
     if (sessionId === null)
       return jsonRpcErrorReply(400, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required");
+    if (sessions.unavailable) return storeUnavailable();
     if (!(await sessions.find(sessionId, principalOf(info.auth)))) return sessionNotFound();
     await sessions.end(sessionId);
     return { status: 204, headers: {} };

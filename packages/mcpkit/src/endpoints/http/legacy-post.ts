@@ -71,6 +71,7 @@ export async function handleLegacyPost(
 
   const { sessions } = context;
   if (!sessions) return serveWithoutSession(context, request, body, messages, info, revision);
+  if (sessions.unavailable) return storeUnavailable();
   const sessionId = request.headers.get(SESSION_HEADER);
   const principal = principalIn(info);
   if (initialize && sessionId === null) {
@@ -88,9 +89,7 @@ export async function handleLegacyPost(
       // A node that cannot reach the shared store opens no session other nodes cannot serve.
       context.server.onError(error);
       await sessions.end(id).catch(() => {});
-      return jsonRpcErrorReply(503, ErrorCode.InternalError, "Session store unavailable: try again later", {
-        "retry-after": "5",
-      });
+      return storeUnavailable();
     }
     reply.headers[SESSION_HEADER] = id;
     return reply;
@@ -165,6 +164,12 @@ function serveWithoutSession(
 
 /** Who is calling: the same rule that binds multi round-trip request state. */
 const principalIn = (info: MessageInfo) => principalOf(info.auth);
+
+/** 503: sessions live in a store this node cannot reach (another node may serve them). */
+export const storeUnavailable = () =>
+  jsonRpcErrorReply(503, ErrorCode.InternalError, "Session store unavailable: try again later", {
+    "retry-after": "5",
+  });
 
 export const sessionNotFound = () =>
   jsonRpcErrorReply(404, ErrorCode.InvalidRequest, "Session not found: it ended or expired; initialize a new one");

@@ -52,6 +52,8 @@ export class SessionTable {
   private readonly store: SessionStore | undefined;
   private readonly stopWatching: (() => void) | undefined;
   private readonly beat: ReturnType<typeof setInterval> | undefined;
+  /** The store failed this node's last heartbeat: its copies may be stale. */
+  private storeDown = false;
   /** Rebuilds in progress, so concurrent requests for one session build one copy. */
   private readonly rebuilding = new Map<string, Promise<Entry | undefined>>();
   /** Saves of ours not yet echoed back by the store's watch (not worth a reload). */
@@ -84,7 +86,13 @@ export class SessionTable {
       const every = options.heartbeatMs ?? 1000;
       // A failed beat is not reported: the store's own connection reports an outage once,
       // and to the other nodes this node is then rightly as good as dead.
-      const beat = () => void store.heartbeat(this.node, every * 3).catch(() => {});
+      const beat = () =>
+        void store.heartbeat(this.node, every * 3).then(
+          () => this.storeReached(),
+          () => {
+            this.storeDown = true;
+          },
+        );
       beat();
       this.beat = setInterval(beat, every);
       this.beat.unref?.();
@@ -97,6 +105,15 @@ export class SessionTable {
 
   get full(): boolean {
     return this.entries.size >= this.options.maxSessions;
+  }
+
+  /**
+   * The shared store is out of reach: this node can neither open sessions others could
+   * serve nor know that its copies are current (another node may have ended or changed
+   * them), so it serves no session until the store answers again.
+   */
+  get unavailable(): boolean {
+    return this.storeDown;
   }
 
   /**
@@ -150,7 +167,12 @@ export class SessionTable {
     const record = entry.session.record(entry.principal);
     if (!record) return;
     this.ownSaves.set(id, (this.ownSaves.get(id) ?? 0) + 1);
-    await this.store.save(record, this.ttl);
+    try {
+      await this.store.save(record, this.ttl);
+    } catch (error) {
+      this.storeDown = true;
+      throw error;
+    }
     entry.savedVersion = version;
     entry.touchedAt = Date.now();
   }
@@ -213,6 +235,13 @@ export class SessionTable {
 
   private sessionOptions() {
     return this.store ? { era: "legacy" as const, requestIdPrefix: `${this.node}.` } : { era: "legacy" as const };
+  }
+
+  /** The store answers again: copies kept through the outage may have missed changes. */
+  private storeReached(): void {
+    if (!this.storeDown) return;
+    this.storeDown = false;
+    for (const entry of [...this.entries.values()]) void entry.transport.evict();
   }
 
   private async rebuild(id: string): Promise<Entry | undefined> {
