@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { protectedResource } from "../../src/auth/server/index.js";
 import type { StreamableHttpOptions } from "../../src/endpoints/http/index.js";
 import { createServer, type EventBus, InMemoryEventBus, InMemorySessionStore } from "../../src/server/index.js";
 import type { SessionStore } from "../../src/server/session-store.js";
@@ -283,6 +284,39 @@ describe("Streamable HTTP with a shared session store: any node serves any sessi
       });
       return true;
     });
+  });
+
+  it("serves a session on another node to the principal that opened it only", async () => {
+    const auth = protectedResource({
+      resource: "http://127.0.0.1/mcp",
+      authorizationServers: ["https://auth.example"],
+      // Test tokens: the token is the subject.
+      verifier: async (token) => ({ token, subject: token, scopes: [], claims: { sub: token } }),
+    });
+    const { a, b } = await cluster({ auth });
+    const as = (who: string) => ({ authorization: `Bearer ${who}` });
+    const opened = await a.post(
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+      },
+      as("alice"),
+    );
+    const session = opened.headers.get("mcp-session-id") as string;
+    expect(session).toBeTruthy();
+    await opened.text();
+    const headers = sessionHeaders(session);
+    // Bob holds Alice's session id: on the node that never saw it, it is as unknown as a made-up one.
+    const stolen = await b.post({ jsonrpc: "2.0", id: 2, method: "ping" }, { ...headers, ...as("bob") });
+    expect(stolen.status).toBe(404);
+    const stolenGet = await fetch(b.url, { headers: { ...headers, ...as("bob"), accept: "text/event-stream" } });
+    expect(stolenGet.status).toBe(404);
+    const own = await b.post({ jsonrpc: "2.0", id: 3, method: "ping" }, { ...headers, ...as("alice") });
+    expect(await own.json()).toMatchObject({ id: 3, result: {} });
+    // And Bob is refused on the node that now holds a copy too.
+    expect((await b.post({ jsonrpc: "2.0", id: 4, method: "ping" }, { ...headers, ...as("bob") })).status).toBe(404);
   });
 
   it("refuses to open a session it could not store, so no node serves state others cannot see", async () => {

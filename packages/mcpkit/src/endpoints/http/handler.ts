@@ -120,7 +120,7 @@ export function createStreamableHttpHandler(
     if (versionError) return versionError;
     if (sessions.unavailable) return storeUnavailable();
     const transport = await sessions.find(sessionId, principalOf(info.auth));
-    if (!transport) return sessionNotFound();
+    if (!transport) return sessions.unavailable ? storeUnavailable() : sessionNotFound();
     return transport.get(request.headers.get("last-event-id"));
   }
 
@@ -130,7 +130,8 @@ export function createStreamableHttpHandler(
     if (sessionId === null)
       return jsonRpcErrorReply(400, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required");
     if (sessions.unavailable) return storeUnavailable();
-    if (!(await sessions.find(sessionId, principalOf(info.auth)))) return sessionNotFound();
+    if (!(await sessions.find(sessionId, principalOf(info.auth))))
+      return sessions.unavailable ? storeUnavailable() : sessionNotFound();
     await sessions.end(sessionId);
     return { status: 204, headers: {} };
   }

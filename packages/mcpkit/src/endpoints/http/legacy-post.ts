@@ -102,7 +102,7 @@ export async function handleLegacyPost(
     );
   }
   const transport = await sessions.find(sessionId, principal);
-  if (!transport) return sessionNotFound();
+  if (!transport) return sessions.unavailable ? storeUnavailable() : sessionNotFound();
   // An answer to a request another node sent: passed there, accepted here.
   if (requestIds.length === 0 && (await sessions.forward(sessionId, body))) return { status: 202, headers: {} };
   const reply = await transport.post(body, requestIds, info);

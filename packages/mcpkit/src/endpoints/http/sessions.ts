@@ -123,6 +123,17 @@ export class SessionTable {
    * costs a load and is then held here too.
    */
   async find(id: string, principal: string | undefined): Promise<HttpSessionTransport | undefined> {
+    try {
+      return await this.lookup(id, principal);
+    } catch (error) {
+      // The store failed: undefined, and `unavailable` says why (503, not 404).
+      this.storeDown = true;
+      this.server.onError(error);
+      return undefined;
+    }
+  }
+
+  private async lookup(id: string, principal: string | undefined): Promise<HttpSessionTransport | undefined> {
     const entry = this.entries.get(id);
     if (entry) {
       if (entry.principal !== principal) return undefined;
