@@ -174,7 +174,10 @@ async function joinCluster(options: ServeOptions): Promise<Cluster> {
     );
   }
   stateKey(options.stateKey);
-  const { connectRedisCluster } = await import("@mcpkit/redis");
+  // An optional peer: only clusters need it (and its Redis client).
+  const { connectRedisCluster } = await import("@mcpkit/redis").catch(() => {
+    throw new Error("--redis needs the @mcpkit/redis package: npm install @mcpkit/redis (beside @mcpkit/cli)");
+  });
   const url = options.redis as string;
   try {
     return await connectRedisCluster(url, { log: (line) => process.stderr.write(`mcpkit: ${line}\n`) });
