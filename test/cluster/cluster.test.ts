@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { Client as SdkClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -6,7 +7,7 @@ import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRedis } from "../../packages/redis/test/redis-server.js";
 import { assertBuilt, waitFor } from "../interop/helpers.js";
-import { type Cluster, startCluster } from "./cluster.js";
+import { type Cluster, startCluster, startNginx } from "./cluster.js";
 
 // Three real `mcpkit serve everything --redis` nodes behind nginx round-robin (no sticky
 // sessions) and a real redis-server: whole sessions of mcpkit's client and the official
@@ -37,6 +38,36 @@ const upstreams = (from: number, method: string) =>
   );
 
 describe("a 3-node cluster behind nginx round-robin", () => {
+  it("is balanced by the nginx configuration docs/deployment.md gives", async () => {
+    const doc = readFileSync(new URL("../../docs/deployment.md", import.meta.url), "utf8");
+    const block = /```nginx\n([\s\S]*?)```/.exec(doc)?.[1];
+    expect(block).toContain("upstream mcp");
+    const ports = cluster.nodes.map((n) => n.port);
+    // The document's file with this cluster's ports, plus what a test run needs: no
+    // daemon, and its files in a temporary directory.
+    const balancer = await startNginx(ports, (dir, port) =>
+      (block as string)
+        .replace(/127\.0\.0\.1:310([123])/g, (_m, n: string) => `127.0.0.1:${ports[Number(n) - 1]}`)
+        .replace("listen 8080;", `listen 127.0.0.1:${port};`)
+        .replace(
+          "http {",
+          `http {\n  access_log off;\n${["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((t) => `  ${t}_temp_path ${dir}/${t === "client_body" ? "body" : t};`).join("\n")}`,
+        )
+        .replace(
+          "events {}",
+          `daemon off;\nmaster_process off;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nevents {}`,
+        ),
+    );
+    const client = new Client({ name: "doc-config", version: "1", protocolVersion: "2025-11-25" });
+    try {
+      await client.connect(streamableHttpClientTransport(balancer.url));
+      for (let a = 0; a < 4; a++) expect(textOf(await client.callTool("add", { a, b: 1 }))).toContain(`${a + 1}`);
+    } finally {
+      await client.close();
+      await balancer.stop();
+    }
+  });
+
   it("serves a whole legacy session of mcpkit's client across the nodes", async () => {
     const from = cluster.balancer.requests().length;
     const updates: unknown[] = [];

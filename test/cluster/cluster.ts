@@ -71,6 +71,7 @@ async function answering(port: number, timeoutMs = 10_000): Promise<void> {
 
 export interface Balancer {
   url: string;
+  port: number;
   /** `METHOD upstream status` per finished request, in order. */
   requests(): string[];
   stop(): Promise<void>;
@@ -80,14 +81,15 @@ export interface Balancer {
  * nginx in front of the nodes: round-robin, no stickiness, no buffering (SSE), the chosen
  * node named in an X-Upstream header, and a node that refuses connections skipped.
  */
-async function startNginx(ports: number[]): Promise<Balancer> {
+export async function startNginx(ports: number[], config?: (dir: string, port: number) => string): Promise<Balancer> {
   const dir = mkdtempSync(join(tmpdir(), "mcpkit-nginx-"));
   for (const sub of ["body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(join(dir, sub));
   const port = await freePort();
   const conf = join(dir, "nginx.conf");
   writeFileSync(
     conf,
-    `daemon off;
+    config?.(dir, port) ??
+      `daemon off;
 master_process off;
 worker_processes 1;
 pid ${dir}/nginx.pid;
@@ -128,6 +130,7 @@ ${ports.map((p) => `    server 127.0.0.1:${p} max_fails=0;`).join("\n")}
   await answering(port);
   return {
     url: `http://127.0.0.1:${port}/mcp`,
+    port,
     requests: () => {
       const log = join(dir, "access.log");
       return existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : [];
