@@ -104,12 +104,19 @@ describe("Streamable HTTP with a shared session store: any node serves any sessi
   });
 
   it("ends the session on every node when any node gets the DELETE", async () => {
-    const { a, b, sessionStore } = await cluster();
+    const { a, b, sessionStore, eventStore } = await cluster();
     const session = await a.open();
     const headers = sessionHeaders(session);
     expect((await b.post(call(2, "speak"), headers)).status).toBe(200);
+    const getting = new AbortController();
+    const stream = await fetch(a.url, { headers: { ...headers, accept: "text/event-stream" }, signal: getting.signal });
+    await sseEvents(stream).next(); // the priming event: A stored the session's GET stream
+    expect(eventStore.size).toBe(2); // and B stored the SSE answer of the call
     const deleted = await fetch(b.url, { method: "DELETE", headers });
     expect(deleted.status).toBe(204);
+    getting.abort();
+    // Ended everywhere, so its stored streams are dropped, whichever node wrote them.
+    await waitUntil(async () => eventStore.size === 0);
     expect(await sessionStore.load(session)).toBeUndefined();
     expect(a.handler.sessionCount).toBe(0);
     const after = await a.post(call(3, "speak"), headers);

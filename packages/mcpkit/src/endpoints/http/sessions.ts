@@ -220,7 +220,7 @@ export class SessionTable {
     const entry = this.entries.get(id);
     if (!entry) return;
     this.entries.delete(id);
-    await entry.transport.close();
+    await entry.transport.discard();
   }
 
   /** Waits up to `drainMs` for requests in progress, then ends every session (on this node only, with a store). */
@@ -294,8 +294,9 @@ export class SessionTable {
     }
     if (!entry) return;
     if (change.kind === "ended") {
+      // Ended everywhere: this copy's streams go too.
       this.entries.delete(change.id);
-      void entry.transport.close();
+      void entry.transport.discard();
       return;
     }
     void this.reload(entry, change.id);

@@ -52,14 +52,18 @@ export class HttpSessionTransport implements Transport {
   /** The stream of the POST being dispatched: where answers without a readable id go. */
   private capture: Stream | undefined;
   private closed = false;
-  /** Closed on this node only (evicted from a cluster node): its stored streams stay resumable. */
-  private keepStoredStreams = false;
+  /**
+   * Closing keeps the stored streams resumable: in a cluster (sharedStreams), a session
+   * closes on one node while others may serve it; only `discard` (DELETE) drops them.
+   */
+  private keepStoredStreams: boolean;
   private settledWaiters: (() => void)[] | undefined;
   lastActivity = Date.now();
 
   constructor(sessionId: string | undefined, options: SessionTransportOptions) {
     this.options = options;
     this.sessionId = sessionId;
+    this.keepStoredStreams = options.sharedStreams === true;
   }
 
   start(sink: TransportSink): void {
@@ -175,6 +179,12 @@ export class HttpSessionTransport implements Transport {
   /** Closes this node's copy of a shared session; another node may still serve it and its streams. */
   evict(): Promise<void> {
     this.keepStoredStreams = true;
+    return this.close();
+  }
+
+  /** Closes the session for good (DELETE): its stored streams are dropped too. */
+  discard(): Promise<void> {
+    this.keepStoredStreams = false;
     return this.close();
   }
 
