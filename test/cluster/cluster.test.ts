@@ -71,13 +71,19 @@ describe("a 3-node cluster behind nginx round-robin", () => {
   it("serves a whole legacy session of mcpkit's client across the nodes", async () => {
     const from = cluster.balancer.requests().length;
     const updates: unknown[] = [];
+    let streamOpen = false;
+    const recording: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if ((init?.method ?? "GET") === "GET" && response.ok) streamOpen = true;
+      return response;
+    };
     const client = new Client({
       name: "cluster-mcpkit",
       version: "1",
       protocolVersion: "2025-11-25",
       elicitation: async () => ({ action: "accept", content: { username: "ada", email: "ada@example.com" } }),
     });
-    await client.connect(streamableHttpClientTransport(cluster.url));
+    await client.connect(streamableHttpClientTransport(cluster.url, { fetch: recording }));
     try {
       client.on("notifications/resources/updated", (n) => updates.push(n));
       for (let a = 1; a <= 3; a++) expect(textOf(await client.callTool("add", { a, b: 10 }))).toContain(`${a + 10}`);
@@ -87,6 +93,8 @@ describe("a 3-node cluster behind nginx round-robin", () => {
       expect(progress).toHaveLength(3);
       const elicited = await client.callTool("test_elicitation", { message: "Who are you?" });
       expect(textOf(elicited)).toContain('"username":"ada"');
+      // Updates reach a client on its GET stream: published before it is open, they are not for it.
+      await waitFor(() => streamOpen, "the client's GET stream", 10_000);
       await client.subscribe(WATCHED);
       await client.callTool("test_update_watched_resource", { text: "changed by mcpkit" });
       await waitFor(() => updates.length >= 1, "notifications/resources/updated", 10_000);
