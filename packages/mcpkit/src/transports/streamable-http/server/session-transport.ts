@@ -173,7 +173,8 @@ export class HttpSessionTransport implements Transport {
       this.standalone.sse = true;
       stream = this.standalone;
     }
-    if (stream) this.deliver(stream, message, options?.dedupeKey);
+    // Only a shared store sees the same event from several nodes: keys cost memory elsewhere.
+    if (stream) this.deliver(stream, message, this.options.sharedStreams ? options?.dedupeKey : undefined);
   }
 
   /** Closes this node's copy of a shared session; another node may still serve it and its streams. */
