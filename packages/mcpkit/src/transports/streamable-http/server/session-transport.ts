@@ -166,7 +166,13 @@ export class HttpSessionTransport implements Transport {
   send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): void {
     if (this.closed) return;
     let stream = this.route(message, options?.relatedRequestId);
-    if (!stream && this.options.sharedStreams && this.options.eventStore) {
+    if (
+      !stream &&
+      this.options.sharedStreams &&
+      this.options.eventStore &&
+      !Array.isArray(message) &&
+      !isResponse(message)
+    ) {
       // In a cluster, the standalone stream is shared: stored here even with no GET open
       // on this node, so the client finds it on whichever node it resumes.
       this.standalone = this.openStream([], true);
