@@ -24,6 +24,13 @@ function definition(bus: EventBus) {
     const answer = await ctx.elicit({ message: "Name?", schema: z.object({ name: z.string() }) });
     return `hello ${(answer.content as { name: string }).name}`;
   });
+  server.tool("sample", {}, async (_args, ctx) => {
+    const answer = await ctx.sample({
+      messages: [{ role: "user", content: { type: "text", text: "Hi?" } }],
+      maxTokens: 5,
+    });
+    return `model said ${(answer.content as { text: string }).text}`;
+  });
   server.tool("wait", {}, async (_args, ctx) => {
     await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
     cancelled.push(ctx.requestId);
@@ -236,6 +243,39 @@ describe("Streamable HTTP with a shared session store: any node serves any sessi
       if (e.data && JSON.parse(e.data).id === 2) result = JSON.parse(e.data);
     }
     expect(result.result.content[0]?.text).toBe("hello Ada");
+  });
+
+  it("passes on the answer in a batch (2025-03-26) and handles the rest of the batch where it landed", async () => {
+    const { a, b } = await cluster();
+    const session = await a.open({ sampling: {} }, "2025-03-26");
+    const headers = sessionHeaders(session, "2025-03-26");
+    const response = await a.post(call(2, "sample"), headers);
+    const events = sseEvents(response);
+    let asked: { id: unknown; method: string } | undefined;
+    while (!asked) {
+      const e = (await events.next()).value as { data: string };
+      if (e.data) asked = JSON.parse(e.data);
+    }
+    expect(asked.method).toBe("sampling/createMessage");
+    const batch = await b.post(
+      [
+        {
+          jsonrpc: "2.0",
+          id: asked.id,
+          result: { role: "assistant", content: { type: "text", text: "hello" }, model: "m" },
+        },
+        { jsonrpc: "2.0", id: 9, method: "ping" },
+      ],
+      headers,
+    );
+    // B answers the ping itself, as a batch of one.
+    expect(await batch.json()).toEqual([{ jsonrpc: "2.0", id: 9, result: {} }]);
+    let result: { id: number; result: { content: { text: string }[] } } | undefined;
+    while (!result) {
+      const e = (await events.next()).value as { data: string };
+      if (e.data && JSON.parse(e.data).id === 2) result = JSON.parse(e.data);
+    }
+    expect(result.result.content[0]?.text).toBe("model said hello");
   });
 
   it("passes a cancellation to the node running the request", async () => {

@@ -103,9 +103,10 @@ export async function handleLegacyPost(
   }
   const transport = await sessions.find(sessionId, principal);
   if (!transport) return sessions.unavailable ? storeUnavailable() : sessionNotFound();
-  // An answer to a request another node sent: passed there, accepted here.
-  if (requestIds.length === 0 && (await sessions.forward(sessionId, body))) return { status: 202, headers: {} };
-  const reply = await transport.post(body, requestIds, info);
+  // Answers to requests another node sent are passed there; what is left is handled here.
+  const local = await sessions.forward(sessionId, body);
+  if (local === undefined) return { status: 202, headers: {} };
+  const reply = await transport.post(local, requestIds, info);
   // The answer stands; a store that failed is reported, and the next change saves again.
   await sessions.persist(sessionId).catch((error) => context.server.onError(error));
   return reply;

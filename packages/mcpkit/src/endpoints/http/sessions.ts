@@ -189,17 +189,28 @@ export class SessionTable {
   }
 
   /**
-   * With a store: passes on a client's message that belongs to a request another node
+   * With a store: passes on the client's messages that belong to a request another node
    * handles (the answer to its elicitation, sampling or roots request, or progress on
-   * it); true when it went elsewhere. A cancellation is passed to every node (the request
-   * may run on any) and handled here too.
+   * it), and a cancellation to every node (the request may run on any; it is handled
+   * here too). Resolves with what is left to handle here: the body, the rest of a batch,
+   * or undefined when everything went elsewhere.
    */
-  async forward(id: string, body: unknown): Promise<boolean> {
-    if (!this.store || typeof body !== "object" || body === null || Array.isArray(body)) return false;
-    const message = body as JsonRpcMessage;
+  async forward(id: string, body: unknown): Promise<unknown> {
+    if (!this.store) return body;
+    if (!Array.isArray(body)) return (await this.forwardOne(id, body)) ? undefined : body;
+    const rest: unknown[] = [];
+    for (const message of body) if (!(await this.forwardOne(id, message))) rest.push(message);
+    return rest.length === 0 ? undefined : rest.length === body.length ? body : rest;
+  }
+
+  /** True when the message went to another node only. */
+  private async forwardOne(id: string, value: unknown): Promise<boolean> {
+    if (typeof value !== "object" || value === null) return false;
+    const store = this.store as SessionStore;
+    const message = value as JsonRpcMessage;
     const method = "method" in message ? message.method : undefined;
     if (method === "notifications/cancelled") {
-      await this.store.relay({ id, kind: "message", from: this.node, message });
+      await store.relay({ id, kind: "message", from: this.node, message });
       return false;
     }
     const token =
@@ -210,7 +221,7 @@ export class SessionTable {
           : undefined;
     const to = typeof token === "string" ? token.slice(0, token.indexOf(".")) : "";
     if (to === "" || to === this.node) return false;
-    await this.store.relay({ id, kind: "message", to, from: this.node, message });
+    await store.relay({ id, kind: "message", to, from: this.node, message });
     return true;
   }
 
