@@ -18,6 +18,13 @@ export interface ClusterNode {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
+/** A run that ends without its afterAll (a killed worker) leaves no process behind. */
+function leaveNothingBehind(child: ChildProcess, exited: Promise<void>): void {
+  const orphaned = () => child.kill("SIGKILL");
+  process.once("exit", orphaned);
+  void exited.then(() => process.off("exit", orphaned));
+}
+
 /** One `mcpkit serve everything --redis` process, resolved once it serves HTTP. */
 export async function startNode(redisUrl: string, port?: number, extra: string[] = []): Promise<ClusterNode> {
   port ??= await freePort();
@@ -28,6 +35,7 @@ export async function startNode(redisUrl: string, port?: number, extra: string[]
   );
   let stderr = "";
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  leaveNothingBehind(child, exited);
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`node on ${port} did not start:\n${stderr}`)), 20_000);
     child.stderr?.on("data", (chunk: Buffer) => {
@@ -126,6 +134,7 @@ ${ports.map((p) => `    server 127.0.0.1:${p} max_fails=0;`).join("\n")}
   const binary = existsSync("/usr/sbin/nginx") ? "/usr/sbin/nginx" : "nginx";
   const child = spawn(binary, ["-p", dir, "-c", conf, "-e", join(dir, "error.log")], { stdio: "ignore" });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  leaveNothingBehind(child, exited);
   child.once("error", () => {});
   await answering(port);
   return {

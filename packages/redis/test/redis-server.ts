@@ -52,6 +52,10 @@ export async function startRedis(port?: number): Promise<RunningRedis> {
     });
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  // A test run that ends without its afterAll (a killed worker) leaves no server behind.
+  const orphaned = () => child.kill("SIGKILL");
+  process.once("exit", orphaned);
+  void exited.then(() => process.off("exit", orphaned));
   return {
     url: `redis://127.0.0.1:${chosen}`,
     port: chosen,
