@@ -83,6 +83,17 @@ const initialize = {
   method: "initialize",
   params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "partition", version: "1" } },
 };
+const logging = (id: number) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name: "test_tool_with_logging", arguments: {} },
+});
+/** The log messages a tools/call answer carried (SSE) before its result. */
+async function logsIn(response: Response): Promise<number> {
+  const text = await response.text();
+  return (text.match(/notifications\/message/g) ?? []).length;
+}
 const add = (id: number) => ({
   jsonrpc: "2.0",
   id,
@@ -102,8 +113,11 @@ async function open(node: ClusterNode): Promise<string> {
 describe("a node partitioned from Redis", () => {
   it("refuses sessions, new and held, while cut off, and serves them again once it is back", async () => {
     const session = await open(near);
-    // The far node holds a copy too.
+    const kept = await open(near);
+    // The far node holds copies of both.
     expect((await post(far, add(2), session)).status).toBe(200);
+    expect((await post(far, add(2), kept)).status).toBe(200);
+    expect(await logsIn(await post(far, logging(3), kept))).toBe(3);
 
     await link.cut();
     await waitFor(() => far.log().includes("Redis unreachable"), "the far node to notice", 10_000);
@@ -130,8 +144,16 @@ describe("a node partitioned from Redis", () => {
     const fresh = await post(far, initialize);
     expect(fresh.status).toBe(503);
     expect(fresh.headers.get("mcp-session-id")).toBeNull();
-    // The near node, which reaches Redis, is not affected.
+    // The near node, which reaches Redis, is not affected; a change made there now is
+    // one the far node cannot hear of.
     expect(await open(near)).toBeTruthy();
+    const quiet = await post(
+      near,
+      { jsonrpc: "2.0", id: 4, method: "logging/setLevel", params: { level: "error" } },
+      kept,
+    );
+    expect(quiet.status).toBe(200);
+    await quiet.text();
 
     await link.mend();
     await waitFor(() => far.log().includes("Redis reachable again"), "the far node to reconnect", 15_000);
@@ -147,6 +169,8 @@ describe("a node partitioned from Redis", () => {
     );
     // The session it held was ended elsewhere during the partition: not served stale.
     expect(after?.status).toBe(404);
+    // The other one lives on, and the far node serves it again as it now is.
+    expect(await logsIn(await post(far, logging(5), kept))).toBe(0);
     expect(await open(far)).toBeTruthy();
   }, 60_000);
 });

@@ -54,6 +54,7 @@ export class SessionTable {
   private readonly beat: ReturnType<typeof setInterval> | undefined;
   /** The store failed this node's last heartbeat: its copies may be stale. */
   private storeDown = false;
+  private resyncing = false;
   /** Rebuilds in progress, so concurrent requests for one session build one copy. */
   private readonly rebuilding = new Map<string, Promise<Entry | undefined>>();
   /** Saves of ours not yet echoed back by the store's watch (not worth a reload). */
@@ -259,11 +260,35 @@ export class SessionTable {
     return this.store ? { era: "legacy" as const, requestIdPrefix: `${this.node}.` } : { era: "legacy" as const };
   }
 
-  /** The store answers again: copies kept through the outage may have missed changes. */
+  /**
+   * The store answers again: copies kept through the outage may have missed changes, so
+   * each is checked against its record (requests in progress carry on): one ended or
+   * expired meanwhile is closed, one changed elsewhere reloaded. Until then, none is served.
+   */
   private storeReached(): void {
-    if (!this.storeDown) return;
-    this.storeDown = false;
-    for (const entry of [...this.entries.values()]) void entry.transport.evict();
+    if (!this.storeDown || this.resyncing) return;
+    this.resyncing = true;
+    const store = this.store as SessionStore;
+    const checks = [...this.entries].map(async ([id, entry]) => {
+      const record = await store.load(id);
+      if (this.entries.get(id) !== entry) return;
+      if (!record) {
+        this.entries.delete(id);
+        await entry.transport.discard();
+      } else {
+        entry.session.restore(record);
+        entry.savedVersion = entry.session.stateVersion;
+      }
+    });
+    void Promise.all(checks).then(
+      () => {
+        this.storeDown = false;
+        this.resyncing = false;
+      },
+      () => {
+        this.resyncing = false; // still unreachable: the next heartbeat tries again
+      },
+    );
   }
 
   private async rebuild(id: string): Promise<Entry | undefined> {
