@@ -22,7 +22,11 @@ function sourceAliases(pkgDir: string) {
 
 export default defineConfig({
   resolve: {
-    alias: [...sourceAliases("./packages/mcpkit"), ...sourceAliases("./packages/cli")],
+    alias: [
+      ...sourceAliases("./packages/mcpkit"),
+      ...sourceAliases("./packages/cli"),
+      ...sourceAliases("./packages/redis"),
+    ],
   },
   test: {
     // The process tests run packages/cli/dist: rebuilt first when a source is newer.

@@ -12,6 +12,7 @@ import { killAll } from "./lib/children.mjs";
 import { HttpPeer, httpLatency, httpThroughput, newAgent, openSessions } from "./lib/http-client.mjs";
 import { startHttpServer } from "./lib/http-server.mjs";
 import { cpuSeconds, rssBytes } from "./lib/proc.mjs";
+import { redisUrl } from "./lib/redis.mjs";
 import { renderMarkdown, updateDocs } from "./lib/report.mjs";
 import { summarize } from "./lib/stats.mjs";
 import { coldStart, StdioPeer, sequentialLatency, throughput } from "./lib/stdio-client.mjs";
@@ -75,6 +76,9 @@ const IMPLEMENTATIONS = [
   },
   { key: "tmcp", label: `tmcp ${version("tmcp")}`, stdio: true, http: ["stateful", "modern"] },
   { key: "mcp-lite", label: `mcp-lite ${version("mcp-lite")}`, stdio: false, http: ["stateful", "stateless"] },
+  // One node with its sessions, events and bus in Redis (@mcpkit/redis): a session served
+  // by the node that holds it should cost what it costs in memory (target ≥ 0.7× mcpkit).
+  { key: "mcpkit-redis", label: "mcpkit + Redis stores", stdio: false, http: ["stateful"], redis: true },
 ].filter((impl) => !ONLY_IMPLS || ONLY_IMPLS.includes(impl.key));
 
 const log = (line) => process.stderr.write(`${line}\n`);
@@ -176,8 +180,11 @@ async function stdioSuite() {
 // ---------------------------------------------------------------------------------------
 // Streamable HTTP: calls/s with 32 keep-alive connections, latency, server CPU per call.
 
+/** What a server's process needs in its environment (the Redis URL for the Redis row). */
+const serverEnv = async (impl) => (impl.redis ? { BENCH_REDIS_URL: await redisUrl() } : {});
+
 async function httpRound(impl, mode) {
-  const server = await startHttpServer(here(`servers/${impl.key}-http.mjs`), { mode });
+  const server = await startHttpServer(here(`servers/${impl.key}-http.mjs`), { mode, env: await serverEnv(impl) });
   const { connections, warmupSeconds, seconds, latencyCalls } = config.http;
   const agent = newAgent(connections);
   const modern = mode === "modern";
@@ -242,6 +249,7 @@ async function httpSuite() {
 async function memoryRound(impl) {
   const server = await startHttpServer(here(`servers/${impl.key}-http.mjs`), {
     mode: "stateful",
+    env: await serverEnv(impl),
     nodeArgs: config.memory.nodeArgs,
   });
   const agent = newAgent(config.memory.concurrency);

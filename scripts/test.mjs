@@ -9,6 +9,7 @@ import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runConformance } from "./conformance.mjs";
 import { nodeRuntime } from "./node-runtime.mjs";
+import { ensureSystemTools } from "./system-tools.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 /** A dev tool's launcher, run by this Node (node_modules/.bin holds shell shims on Windows). */
@@ -78,7 +79,9 @@ count(
     ".dependency-cruiser.cjs",
   ]),
 );
-count(step("build (tsc -b)", process.execPath, [tsc, "-b", "packages/mcpkit", "packages/cli"]));
+count(step("build (tsc -b)", process.execPath, [tsc, "-b", "packages/mcpkit", "packages/cli", "packages/redis"]));
+process.stdout.write("\n=== redis-server and nginx (the cluster tests)\n");
+count(ensureSystemTools());
 count(step("type-check tests", process.execPath, [tsc, "-p", "tsconfig.test.json"]));
 
 vitest("vitest", process.execPath);

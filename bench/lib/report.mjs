@@ -11,6 +11,8 @@ export const TARGETS = {
   stdioCalls: 0.7,
   statefulHttpCalls: 0.7,
   modernHttpCalls: 0.7,
+  /** mcpkit with its sessions in Redis, as a ratio to mcpkit in memory (not to bare). */
+  redisHttpCalls: 0.7,
   idleSessionMemory: 1.5,
   coldStart: 1.5,
 };
@@ -202,6 +204,11 @@ export function checkTargets(results, counts) {
   ]) {
     const data = h?.[mode];
     if (data?.[ME] && data[BASE]) push(what, med(data[ME].callsPerSec), med(data[BASE].callsPerSec), goal, true);
+  }
+  const redis = h?.stateful?.["mcpkit-redis"];
+  if (redis && h.stateful[ME]) {
+    const what = "HTTP with sessions in Redis calls/s ≥ 0.7× mcpkit in memory";
+    push(what, med(redis.callsPerSec), med(h.stateful[ME].callsPerSec), TARGETS.redisHttpCalls, true);
   }
   const m = results.memory;
   if (m?.[ME] && m[BASE]) {

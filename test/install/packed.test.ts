@@ -14,7 +14,7 @@ import { requireBuild } from "../cli-call/helpers.js";
 // configures it, with `mcpkit call` as the client.
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const PACKAGES = ["packages/mcpkit", "packages/cli"];
+const PACKAGES = ["packages/mcpkit", "packages/cli", "packages/redis"];
 
 interface Packed {
   name: string;
@@ -67,14 +67,18 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }), 120_000);
 
 describe("the tarballs", () => {
-  it("are mcpkit (the library) and @mcpkit/cli (the one command, mcpkit)", () => {
-    expect(packed.map((p) => p.packed.name)).toEqual(["mcpkit", "@mcpkit/cli"]);
-    const [library, cli] = packed.map((p) => p.manifest) as [Manifest, Manifest];
+  it("are mcpkit (the library), @mcpkit/cli (the one command, mcpkit) and @mcpkit/redis (cluster stores)", () => {
+    expect(packed.map((p) => p.packed.name)).toEqual(["mcpkit", "@mcpkit/cli", "@mcpkit/redis"]);
+    const [library, cli, redis] = packed.map((p) => p.manifest) as [Manifest, Manifest, Manifest];
     expect(library.bin).toBeUndefined();
     // npx runs a package's only bin: `npx @mcpkit/cli serve …` is `mcpkit serve …`.
     expect(Object.keys(cli.bin ?? {})).toEqual(["mcpkit"]);
     expect(cli.dependencies?.mcpkit).toBe(readJson("packages/mcpkit/package.json").version);
     expect(cli.optionalDependencies).toHaveProperty("better-sqlite3");
+    // Clusters only: the command does not make every user install a Redis client.
+    expect(cli.dependencies).not.toHaveProperty("@mcpkit/redis");
+    expect(redis.dependencies).toHaveProperty("ioredis");
+    expect(library.dependencies ?? {}).not.toHaveProperty("ioredis");
   });
 
   it.each(PACKAGES)("%s ships its README, LICENSE, engines, bin and every file its exports name", (pkg) => {

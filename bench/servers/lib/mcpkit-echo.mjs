@@ -3,8 +3,8 @@
 import { createServer } from "mcpkit/server";
 import { DESCRIPTION, INPUT_JSON_SCHEMA, NAME } from "./echo.mjs";
 
-export async function mcpkitEchoServer() {
-  const server = createServer({ name: "mcpkit-bench", version: "1" });
+export async function mcpkitEchoServer(options = {}) {
+  const server = createServer({ name: "mcpkit-bench", version: "1", ...options });
   const input =
     process.env.BENCH_MCPKIT_SCHEMA === "json"
       ? INPUT_JSON_SCHEMA

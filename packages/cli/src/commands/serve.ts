@@ -8,7 +8,7 @@ import {
   type SseHandler,
   type StreamableHttpHandler,
 } from "mcpkit/http";
-import type { McpServer } from "mcpkit/server";
+import type { McpServer, ServerOptions } from "mcpkit/server";
 import { stdioServerTransport } from "mcpkit/stdio";
 import { createEverythingServer } from "../servers/everything/index.js";
 import { gitHubFlags } from "../servers/github/flags.js";
@@ -32,6 +32,8 @@ interface ServeOptions extends AuthFlags {
   maxSessions?: string;
   idleTimeout?: string;
   header?: string[];
+  redis?: string;
+  stateKey?: string;
 }
 
 /** Limits of the HTTP endpoint (--port only). */
@@ -39,6 +41,9 @@ interface HttpLimits {
   maxSessions?: number;
   idleTimeoutMs?: number;
 }
+
+/** What every node of a cluster must share: given to the server a node makes. */
+type Shared = Pick<ServerOptions, "eventBus" | "requestStateKey">;
 
 /** A built-in server, made ready to serve, and how to release what it holds. */
 interface Served {
@@ -49,8 +54,11 @@ interface Served {
   close(): Promise<void>;
 }
 
-const SERVERS: Record<string, (options: ServeOptions, operands: string[]) => Promise<Served>> = {
-  everything: async () => ({ server: createEverythingServer(), close: async () => {} }),
+const SERVERS: Record<string, (options: ServeOptions, operands: string[], shared: Shared) => Promise<Served>> = {
+  everything: async (_options, _operands, shared) => ({
+    server: createEverythingServer(shared),
+    close: async () => {},
+  }),
   workspace: (options) =>
     createWorkspaceServer({
       ...(options.root && { roots: options.root }),
@@ -88,6 +96,8 @@ const OWN_OPTIONS: { key: string; flag: string; servers: string[] }[] = [
   { key: "header", flag: "--header", servers: ["proxy"] },
   ...weatherFlags.options.map((o) => ({ key: o.attributeName(), flag: o.long ?? o.flags, servers: ["weather"] })),
   ...gitHubFlags.options.map((o) => ({ key: o.attributeName(), flag: o.long ?? o.flags, servers: ["github"] })),
+  { key: "redis", flag: "--redis", servers: ["everything"] },
+  { key: "stateKey", flag: "--state-key", servers: ["everything"] },
 ];
 
 function positive(value: string, flag: string): number {
@@ -138,6 +148,12 @@ export function serveCommand(): Command {
     )
     .addOption(
       new Option(
+        "--redis <url>",
+        "everything: run as one node of a cluster sharing sessions, SSE events and changes through Redis (needs --port)",
+      ),
+    )
+    .addOption(
+      new Option(
         "--idle-timeout <duration>",
         "with --port: end a session idle this long: seconds, or 90s, 15m, 2h (default 30m)",
       ),
@@ -147,6 +163,12 @@ export function serveCommand(): Command {
         "--header <header>",
         'proxy: a header for the proxied HTTP server ("Name: value", repeatable)',
       ).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]),
+    )
+    .addOption(
+      new Option(
+        "--state-key <key>",
+        "everything: the key signing multi round-trip request state, the same on every node (32+ bytes)",
+      ).env("MCPKIT_STATE_KEY"),
     );
   for (const option of [...weatherFlags.options, ...gitHubFlags.options, ...authOptions()]) command.addOption(option);
   // Commander's own usage errors (an unknown option, a missing value) exit 2, as ours do.
@@ -165,7 +187,15 @@ export function serveCommand(): Command {
     const port = options.port === undefined ? undefined : portNumber(options.port);
     const limits = httpLimits(options);
     const authorized = checkAuthFlags(options, options.port !== undefined);
-    const served = await make(options, operands);
+    const cluster = options.redis === undefined ? undefined : await joinCluster(options);
+    const shared: Shared = {
+      ...(options.stateKey !== undefined && { requestStateKey: stateKey(options.stateKey) }),
+      ...(cluster && { eventBus: cluster.eventBus }),
+    };
+    const served = await make(options, operands, shared).catch(async (error) => {
+      await cluster?.close();
+      throw error;
+    });
     try {
       if (served.summary) process.stderr.write(`mcpkit serve ${name}:\n${indent(served.summary)}\n`);
       if (name in EXPOSES && options.port !== undefined && !isLocal(options.host) && !authorized) {
@@ -175,13 +205,51 @@ export function serveCommand(): Command {
       }
       const serving =
         port !== undefined
-          ? serveHttp(served.server, port, options.host, authorized ? options : undefined, limits, served.ended)
+          ? serveHttp(
+              served.server,
+              port,
+              options.host,
+              authorized ? options : undefined,
+              limits,
+              served.ended,
+              cluster,
+            )
           : serveStdio(served.server, name, served.ended);
       await serving;
     } finally {
       await served.close();
+      await cluster?.close();
     }
   });
+}
+
+type Cluster = Awaited<ReturnType<typeof import("@mcpkit/redis").connectRedisCluster>>;
+
+function stateKey(key: string): string {
+  if (Buffer.byteLength(key, "utf8") < 32)
+    throw new UsageError("--state-key (or MCPKIT_STATE_KEY) must be at least 32 bytes");
+  return key;
+}
+
+/** Connects to the cluster's Redis; loaded only with --redis, so other runs never load a Redis client. */
+async function joinCluster(options: ServeOptions): Promise<Cluster> {
+  if (options.port === undefined) throw new UsageError("--redis needs --port: a cluster's nodes serve HTTP");
+  if (options.stateKey === undefined) {
+    throw new UsageError(
+      "--redis needs --state-key or MCPKIT_STATE_KEY: every node must sign request state with the same key",
+    );
+  }
+  stateKey(options.stateKey);
+  // An optional peer: only clusters need it (and its Redis client).
+  const { connectRedisCluster } = await import("@mcpkit/redis").catch(() => {
+    throw new Error("--redis needs the @mcpkit/redis package: npm install @mcpkit/redis (beside @mcpkit/cli)");
+  });
+  const url = options.redis as string;
+  try {
+    return await connectRedisCluster(url, { log: (line) => process.stderr.write(`mcpkit: ${line}\n`) });
+  } catch (error) {
+    throw new Error(`Cannot reach Redis at ${url}: ${(error as Error).message}`);
+  }
 }
 
 /** What a server exposes to whoever reaches it: warned about on a non-local --host without authentication. */
@@ -249,6 +317,7 @@ async function serveHttp(
   auth: AuthFlags | undefined,
   limits: HttpLimits = {},
   ended?: Promise<string>,
+  cluster?: Cluster,
 ): Promise<void> {
   // DNS-rebinding protection: a local bind answers only to local names; another bind to its own name.
   const local = isLocal(host);
@@ -279,13 +348,21 @@ async function serveHttp(
   const base = listening.url.href.replace(/\/$/, "");
   const resource = auth ? resourceServer(auth, `${base}/mcp`) : undefined;
   metadataPath = resource?.metadataPath;
-  streamable = createStreamableHttpHandler(server, { allowedHosts, ...limits, ...(resource && { auth: resource }) });
-  // HTTP+SSE (2024-11-05) predates authorization: it is served only when tokens are not required.
-  if (!resource) legacy = createSseHandler(server, { allowedHosts, messagesPath: "/messages" });
+  streamable = createStreamableHttpHandler(server, {
+    allowedHosts,
+    ...limits,
+    ...(resource && { auth: resource }),
+    ...(cluster && { sessionStore: cluster.sessionStore, eventStore: cluster.eventStore }),
+  });
+  // HTTP+SSE (2024-11-05) predates authorization: it is served only when tokens are not
+  // required, and by one node only (its sessions live in one process).
+  if (!resource && !cluster) legacy = createSseHandler(server, { allowedHosts, messagesPath: "/messages" });
   process.stderr.write(
     resource
       ? `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP), tokens from ${auth?.authServer} required\n`
-      : `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP) and ${base}/sse (HTTP+SSE)\n`,
+      : cluster
+        ? `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP) as a node of the cluster on ${cluster.redis.options.host}:${cluster.redis.options.port}\n`
+        : `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP) and ${base}/sse (HTTP+SSE)\n`,
   );
   process.stderr.write(`  try it: npx @mcpkit/cli call ${base}/mcp tools\n  Ctrl+C stops it\n`);
   try {

@@ -64,6 +64,7 @@ export async function serveConnection(
   const session = new LegacySession(server, options);
   const connection = new Connection(transport, options.era === "legacy" ? session : new DualEra(server, session));
   session.bind(connection);
+  if (options.restore) session.restore(options.restore);
   server.attachSession(session);
   await connection.start();
   return session;

@@ -10,8 +10,12 @@ export type ServerEvent = { type: "list_changed"; kind: ListKind } | { type: "re
 
 export interface EventBus {
   publish(event: ServerEvent): void | Promise<void>;
-  /** Returns a function that stops the subscription. */
-  subscribe(listener: (event: ServerEvent) => void): () => void;
+  /**
+   * Returns a function that stops the subscription. A bus shared by nodes gives each
+   * publication a `key`, the same on every node, so what several nodes pass on for one
+   * event is stored once.
+   */
+  subscribe(listener: (event: ServerEvent, key?: string) => void): () => void;
 }
 
 export interface InMemoryEventBusOptions {
@@ -21,8 +25,9 @@ export interface InMemoryEventBusOptions {
 
 /** The default bus: listeners in this process. */
 export class InMemoryEventBus implements EventBus {
-  private readonly listeners = new Set<(event: ServerEvent) => void>();
+  private readonly listeners = new Set<(event: ServerEvent, key?: string) => void>();
   private readonly onError: (error: unknown) => void;
+  private published = 0;
 
   constructor(options: InMemoryEventBusOptions = {}) {
     this.onError =
@@ -30,9 +35,11 @@ export class InMemoryEventBus implements EventBus {
   }
 
   publish(event: ServerEvent): void {
+    // Keyed too: endpoints of one process sharing a bus and an event store store it once.
+    const key = `${++this.published}`;
     for (const listener of this.listeners) {
       try {
-        listener(event);
+        listener(event, key);
       } catch (error) {
         // One listener's failure must not starve the others.
         this.onError(error);
@@ -40,7 +47,7 @@ export class InMemoryEventBus implements EventBus {
     }
   }
 
-  subscribe(listener: (event: ServerEvent) => void): () => void {
+  subscribe(listener: (event: ServerEvent, key?: string) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }

@@ -56,6 +56,13 @@ export type {
 } from "./registry/tool.js";
 export { createServer, type Handle, McpServer } from "./server.js";
 export type { ServerSession, SessionOptions } from "./session.js";
+export {
+  InMemorySessionStore,
+  type SessionChange,
+  type SessionMessage,
+  type SessionRecord,
+  type SessionStore,
+} from "./session-store.js";
 export { applyTaskPatch, InMemoryTaskStore, type InMemoryTaskStoreOptions } from "./tasks/memory-store.js";
 export type { TaskServerOptions } from "./tasks/settings.js";
 export type { TaskPage, TaskPatch, TaskRecord, TaskStore } from "./tasks/store.js";

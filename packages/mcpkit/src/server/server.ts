@@ -291,10 +291,10 @@ export class McpServer implements SessionHost {
    * session, each told of list changes and resource updates.
    */
   attachSession(session: LegacySession): void {
-    this.busSubscription ??= this.events.subscribe((event) => {
+    this.busSubscription ??= this.events.subscribe((event, key) => {
       for (const s of this.sessionList) {
         try {
-          s.serverEvent(event);
+          s.serverEvent(event, key);
         } catch (error) {
           this.onError(error); // one session's failure must not starve the others
         }

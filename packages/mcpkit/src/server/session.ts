@@ -3,6 +3,7 @@ import type { ClientCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation, LogLevel } from "../protocol/types/common.js";
 import type { Revision } from "../protocol/versions.js";
 import type { RequestOptions } from "../session/options.js";
+import type { SessionRecord } from "./session-store.js";
 
 /**
  * One client connected with the `initialize` handshake (legacy revisions, up to
@@ -49,4 +50,8 @@ export interface SessionOptions {
    * `initialize`, legacy ones (basic/versioning §Backward Compatibility).
    */
   era?: "legacy";
+  /** Ids of requests to the client start with this (a cluster node's name). */
+  requestIdPrefix?: string;
+  /** A legacy session opened elsewhere (another node), served from its stored record. */
+  restore?: SessionRecord;
 }

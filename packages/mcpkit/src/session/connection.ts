@@ -62,7 +62,8 @@ export class Connection {
    * subscriptions/listen request's id is its subscription id).
    */
   sendRequest(method: string, params?: JsonObject, options?: RequestOptions): SentRequest {
-    const id = this.nextId++;
+    const prefix = this.options.requestIdPrefix;
+    const id: RequestId = prefix === undefined ? this.nextId++ : `${prefix}${this.nextId++}`;
     if (this.closed) return { id, response: Promise.reject(this.closedError()) };
     if (options?.signal?.aborted) return { id, response: Promise.reject(options.signal.reason) };
     let sent = params;
@@ -90,11 +91,19 @@ export class Connection {
     return { id, response };
   }
 
-  notify(method: string, params?: JsonObject, relatedRequestId?: RequestId): void {
+  /** `dedupeKey`: several nodes send this very notification (see SendOptions). */
+  notify(method: string, params?: JsonObject, relatedRequestId?: RequestId, dedupeKey?: string): void {
     if (this.closed) return;
     const message: JsonRpcNotification =
       params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
-    this.send(message, relatedRequestId);
+    if (dedupeKey === undefined) this.send(message, relatedRequestId);
+    else {
+      try {
+        this.transport.send(message, { relatedRequestId, dedupeKey });
+      } catch (error) {
+        this.options.onError?.(error);
+      }
+    }
   }
 
   /** Closes the transport; pending calls reject and running handlers are aborted. */

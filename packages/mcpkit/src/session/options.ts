@@ -55,6 +55,11 @@ export interface ConnectionOptions {
   onError?(error: unknown): void;
   /** Default timeout for our requests in milliseconds (default 60 000; 0 disables). */
   timeoutMs?: number;
+  /**
+   * Our request ids become strings starting with this (default: plain numbers): the nodes
+   * of a cluster tell from an answer's id which node sent the request.
+   */
+  requestIdPrefix?: string;
 }
 
 /** A request on its way: the id this connection gave it, and its eventual result. */

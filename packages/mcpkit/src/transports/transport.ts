@@ -51,6 +51,11 @@ export interface SendOptions {
   relatedRequestId?: RequestId;
   /** Extra headers for this message, for HTTP client transports (2026-07-28 `Mcp-Param-*`). */
   headers?: Record<string, string>;
+  /**
+   * The same message that other nodes of a cluster send too (one server event, told by
+   * every node holding the session): a shared event store keeps it once.
+   */
+  dedupeKey?: string;
 }
 
 /** Facts about an incoming message that only the transport knows. */

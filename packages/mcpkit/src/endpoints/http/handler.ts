@@ -26,7 +26,7 @@ import { InMemoryEventStore } from "../../transports/streamable-http/server/even
 import type { MessageInfo } from "../../transports/transport.js";
 import { httpAnswer } from "./answer-status.js";
 import { checkLegacyVersion } from "./header-checks.js";
-import { handleLegacyPost, SESSION_HEADER, sessionNotFound } from "./legacy-post.js";
+import { handleLegacyPost, SESSION_HEADER, sessionNotFound, storeUnavailable } from "./legacy-post.js";
 import { handleModernPost } from "./modern-post.js";
 import type { StreamableHttpHandler, StreamableHttpOptions } from "./options.js";
 import { SessionTable } from "./sessions.js";
@@ -58,6 +58,8 @@ export function createStreamableHttpHandler(
           maxSessions,
           maxSessionsPerClient,
           idleTimeoutMs,
+          ...(options.sessionStore && { store: options.sessionStore }),
+          ...(options.heartbeatMs !== undefined && { heartbeatMs: options.heartbeatMs }),
           transport: {
             eventStore: options.eventStore === false ? undefined : (options.eventStore ?? new InMemoryEventStore()),
             retryMs: options.retryMs ?? 1000,
@@ -123,8 +125,9 @@ export function createStreamableHttpHandler(
       return jsonRpcErrorReply(400, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required");
     const versionError = checkLegacyVersion(request);
     if (versionError) return versionError;
-    const transport = sessions.find(sessionId, principalOf(info.auth));
-    if (!transport) return sessionNotFound();
+    if (sessions.unavailable) return storeUnavailable();
+    const transport = await sessions.find(sessionId, principalOf(info.auth));
+    if (!transport) return sessions.unavailable ? storeUnavailable() : sessionNotFound();
     return transport.get(request.headers.get("last-event-id"));
   }
 
@@ -133,7 +136,9 @@ export function createStreamableHttpHandler(
     const sessionId = request.headers.get(SESSION_HEADER);
     if (sessionId === null)
       return jsonRpcErrorReply(400, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required");
-    if (!sessions.find(sessionId, principalOf(info.auth))) return sessionNotFound();
+    if (sessions.unavailable) return storeUnavailable();
+    if (!(await sessions.find(sessionId, principalOf(info.auth))))
+      return sessions.unavailable ? storeUnavailable() : sessionNotFound();
     await sessions.end(sessionId);
     return { status: 204, headers: {} };
   }

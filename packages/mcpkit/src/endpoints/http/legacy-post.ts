@@ -74,6 +74,7 @@ export async function handleLegacyPost(
 
   const { sessions } = context;
   if (!sessions) return serveWithoutSession(context, request, body, messages, info, revision);
+  if (sessions.unavailable) return storeUnavailable();
   const sessionId = request.headers.get(SESSION_HEADER);
   const principal = principalIn(info);
   if (initialize && sessionId === null) {
@@ -87,6 +88,14 @@ export async function handleLegacyPost(
     }
     const { id, transport } = await sessions.open(principal, client);
     const reply = await transport.post(body, requestIds, info);
+    try {
+      await sessions.persist(id);
+    } catch (error) {
+      // A node that cannot reach the shared store opens no session other nodes cannot serve.
+      context.server.onError(error);
+      await sessions.end(id).catch(() => {});
+      return storeUnavailable();
+    }
     reply.headers[SESSION_HEADER] = id;
     return reply;
   }
@@ -97,9 +106,15 @@ export async function handleLegacyPost(
       "Bad Request: Mcp-Session-Id header is required (send initialize first)",
     );
   }
-  const transport = sessions.find(sessionId, principal);
-  if (!transport) return sessionNotFound();
-  return transport.post(body, requestIds, info);
+  const transport = await sessions.find(sessionId, principal);
+  if (!transport) return sessions.unavailable ? storeUnavailable() : sessionNotFound();
+  // Answers to requests another node sent are passed there; what is left is handled here.
+  const local = await sessions.forward(sessionId, body);
+  if (local === undefined) return { status: 202, headers: {} };
+  const reply = await transport.post(local, requestIds, info);
+  // The answer stands; a store that failed is reported, and the next change saves again.
+  await sessions.persist(sessionId).catch((error) => context.server.onError(error));
+  return reply;
 }
 
 /** The revision a legacy request's header names; without one, the spec's default (transports §Protocol Version Header). */
@@ -155,6 +170,12 @@ function serveWithoutSession(
 
 /** Who is calling: the same rule that binds multi round-trip request state. */
 const principalIn = (info: MessageInfo) => principalOf(info.auth);
+
+/** 503: sessions live in a store this node cannot reach (another node may serve them). */
+export const storeUnavailable = () =>
+  jsonRpcErrorReply(503, ErrorCode.InternalError, "Session store unavailable: try again later", {
+    "retry-after": "5",
+  });
 
 export const sessionNotFound = () =>
   jsonRpcErrorReply(404, ErrorCode.InvalidRequest, "Session not found: it ended or expired; initialize a new one");

@@ -1,4 +1,5 @@
 import type { ResourceServer } from "../../auth/server/resource-server.js";
+import type { SessionStore } from "../../server/session-store.js";
 import type { ExchangeHandler, ReportingHandler } from "../../transports/http/exchange.js";
 import type { CorsOptions } from "../../transports/http/guards.js";
 import type { EventStore } from "../../transports/streamable-http/server/event-store.js";
@@ -6,6 +7,18 @@ import type { EventStore } from "../../transports/streamable-http/server/event-s
 export interface StreamableHttpOptions {
   /** Sessions with Mcp-Session-Id (default true); false serves each POST on its own. */
   sessions?: boolean;
+  /**
+   * Where sessions are kept for other nodes (default: nowhere, this node only). With a
+   * shared store (Redis), any node sharing it and the event store serves any session:
+   * the endpoint becomes one node of a cluster.
+   */
+  sessionStore?: SessionStore;
+  /**
+   * With a sessionStore: how often this node tells the others it is alive, ms (default
+   * 1000). A node silent for three times this is taken for dead: a client resuming a
+   * request it ran is told to send the request again.
+   */
+  heartbeatMs?: number;
   /** Where SSE events are kept for resumption (default: in memory); false disables resumption. */
   eventStore?: EventStore | false;
   /** Host names the Host header may carry (default: localhost names); "any" disables the check. */

@@ -3,7 +3,7 @@ import type { JsonObject, JsonRpcNotification, RequestId } from "../../jsonrpc/t
 import { type RevisionRules, revisionRules } from "../../protocol/revisions.js";
 import type { ClientCapabilities, ServerCapabilities } from "../../protocol/types/capabilities.js";
 import type { Implementation, LogLevel } from "../../protocol/types/common.js";
-import type { Revision } from "../../protocol/versions.js";
+import { isLegacyRevision, type Revision } from "../../protocol/versions.js";
 import type { Connection } from "../../session/connection.js";
 import type { InboundRequest } from "../../session/inbound.js";
 import { runChain } from "../../session/middleware.js";
@@ -17,6 +17,7 @@ import { serverMessage } from "../middleware/context.js";
 import { principalOf } from "../principal.js";
 import type { Registry } from "../registry/registry.js";
 import type { ServerSession, SessionOptions } from "../session.js";
+import type { SessionRecord } from "../session-store.js";
 import { viewFingerprint, viewsDiffer } from "../views.js";
 import type { Viewer } from "../visibility.js";
 import { handshake } from "./handshake.js";
@@ -50,7 +51,9 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
   clientInfo: Implementation | undefined;
   clientCapabilities: ClientCapabilities = NONE;
   serverCapabilities: ServerCapabilities = NONE;
-  logLevel: LogLevel | undefined;
+  /** Bumped whenever what a SessionRecord holds changes, so a store saves only then. */
+  stateVersion = 0;
+  private level: LogLevel | undefined;
   private readonly server: SessionHost;
   private connection!: Connection;
   private readonly options: SessionOptions;
@@ -73,6 +76,49 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
     this.options = options;
   }
 
+  get logLevel(): LogLevel | undefined {
+    return this.level;
+  }
+
+  set logLevel(level: LogLevel | undefined) {
+    if (level !== this.level) this.stateVersion++;
+    this.level = level;
+  }
+
+  /** What another node needs to serve this session, once initialized. */
+  record(principal: string | undefined): SessionRecord | undefined {
+    const { revision, sessionId } = this;
+    if (revision === undefined || sessionId === undefined || !isLegacyRevision(revision)) return undefined;
+    return {
+      id: sessionId,
+      revision,
+      ...(this.clientInfo && { clientInfo: this.clientInfo }),
+      clientCapabilities: this.clientCapabilities,
+      ...(this.level && { logLevel: this.level }),
+      subscriptions: [...(this.subscriptions ?? [])],
+      ...(principal !== undefined && { principal }),
+      initialized: this.initializedByClient,
+    };
+  }
+
+  /**
+   * Takes the state a record holds (a session opened on another node, or changed there).
+   * The server's capabilities are this node's: every node serves the same definition.
+   */
+  restore(record: SessionRecord): void {
+    this.revision = record.revision;
+    this.rules = revisionRules(record.revision);
+    this.clientCapabilities = record.clientCapabilities;
+    this.clientInfo = record.clientInfo;
+    this.serverCapabilities = this.server.capabilities();
+    this.level = record.logLevel;
+    this.subscriptions = record.subscriptions.length > 0 ? new Set(record.subscriptions) : undefined;
+    if (record.initialized && !this.initializedByClient) {
+      this.initializedByClient = true;
+      this.markInitialized?.();
+    }
+  }
+
   /** The connection this session answers on (set once, before it starts). */
   bind(connection: Connection): void {
     this.connection = connection;
@@ -91,6 +137,11 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
   /** @internal ConnectionOptions */
   get timeoutMs(): number | undefined {
     return this.options.requestTimeoutMs ?? this.server.options.requestTimeoutMs;
+  }
+
+  /** @internal ConnectionOptions */
+  get requestIdPrefix(): string | undefined {
+    return this.options.requestIdPrefix;
   }
 
   /** @internal ConnectionOptions */
@@ -116,10 +167,10 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
   }
 
   /** @internal A list change or resource update, from the server's event bus. */
-  serverEvent(event: ServerEvent): void {
+  serverEvent(event: ServerEvent, key?: string): void {
     if (this.revision === undefined) return;
-    if (event.type === "list_changed") this.listChanged(event.kind);
-    else this.resourceUpdated(event.uri);
+    if (event.type === "list_changed") this.listChanged(event.kind, key);
+    else this.resourceUpdated(event.uri, key);
   }
 
   get sessionId(): string | undefined {
@@ -178,6 +229,7 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
     this.serverCapabilities = agreed.result.capabilities;
     // What the client is about to list: later changes are compared with it.
     for (const kind of LIST_KINDS) if (viewsDiffer(this.server, kind, this)) this.noteView(kind);
+    this.stateVersion++;
     return agreed.result as unknown as JsonObject;
   }
 
@@ -211,6 +263,7 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
   private handleNotification(notification: JsonRpcNotification): void {
     if (notification.method === "notifications/initialized") {
       this.initializedByClient = true;
+      this.stateVersion++;
       this.markInitialized?.();
       this.server.options.onSession?.(this);
       return;
@@ -255,21 +308,22 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
 
   subscribe(uri: string): void {
     this.subscriptions ??= new Set();
+    if (!this.subscriptions.has(uri)) this.stateVersion++;
     this.subscriptions.add(uri);
   }
 
   unsubscribe(uri: string): void {
-    this.subscriptions?.delete(uri);
+    if (this.subscriptions?.delete(uri)) this.stateVersion++;
   }
 
   /**
    * A list changed on the server. Where visibility rules or this session's disables make
    * its view differ from the full list, the client is told only if its view changed.
    */
-  private listChanged(kind: ListKind): void {
+  private listChanged(kind: ListKind, key?: string): void {
     const declared = this.serverCapabilities[kind] as { listChanged?: boolean } | undefined;
     if (!declared?.listChanged) return;
-    if (this.viewChanged(kind)) this.notify(`notifications/${kind}/list_changed`, {});
+    if (this.viewChanged(kind)) this.connection.notify(`notifications/${kind}/list_changed`, {}, undefined, key);
   }
 
   /** Whether what this session sees of `kind` changed since last noted (notes it); true when unknown. */
@@ -325,8 +379,9 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
     this.views[kind] = viewFingerprint(this.server, kind, this.viewer);
   }
 
-  private resourceUpdated(uri: string): void {
-    if (this.subscriptions?.has(uri)) this.notify("notifications/resources/updated", { uri });
+  private resourceUpdated(uri: string, key: string | undefined): void {
+    if (this.subscriptions?.has(uri))
+      this.connection.notify("notifications/resources/updated", { uri }, undefined, key);
   }
 
   wantsLog(level: LogLevel): boolean {

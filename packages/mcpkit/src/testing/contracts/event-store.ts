@@ -116,6 +116,22 @@ export function eventStoreContract(make: () => EventStore | Promise<EventStore>)
       },
     },
     {
+      name: "stores once what several nodes append with one dedupe key, and gives each the same id",
+      async run() {
+        const store = await make();
+        const stream = streamId();
+        const prime = await store.append(stream, undefined);
+        const first = await store.append(stream, note(1), "event-1");
+        const again = await store.append(stream, note(1), "event-1");
+        const other = await store.append(stream, note(2), "event-2");
+        const plain = await store.append(stream, note(2));
+        assert.equal(again, first);
+        assert.notEqual(other, first);
+        assert.notEqual(plain, other, "appends without a key are never merged");
+        assert.deepEqual(numbers(await replay(store, prime)), [1, 2, 2]);
+      },
+    },
+    {
       name: "forgets a dropped stream: its ids are unknown and replay nothing",
       async run() {
         const store = await make();

@@ -6,8 +6,12 @@ import type { JsonRpcMessage } from "../../../jsonrpc/types.js";
  * one (Redis) lets any node resume any stream.
  */
 export interface EventStore {
-  /** Stores one event of a stream; `undefined` is the priming event. Returns its event id. */
-  append(streamId: string, message: JsonRpcMessage | JsonRpcMessage[] | undefined): Promise<string>;
+  /**
+   * Stores one event of a stream; `undefined` is the priming event. Returns its event id.
+   * Appends with the same `dedupeKey` (several nodes passing on one event) store it once
+   * and all get its id.
+   */
+  append(streamId: string, message: JsonRpcMessage | JsonRpcMessage[] | undefined, dedupeKey?: string): Promise<string>;
   /** The stream an event id belongs to, or undefined if the store does not know it. */
   streamOf(eventId: string): Promise<string | undefined>;
   /** Sends, in order, every message stored on that event's stream after it. */
@@ -28,6 +32,8 @@ export interface InMemoryEventStoreOptions {
 
 interface StoredStream {
   next: number;
+  /** Event ids by dedupe key (the last few hundred). */
+  keys?: Map<string, string>;
   events: { id: string; seq: number; message: JsonRpcMessage | JsonRpcMessage[] | undefined }[];
 }
 
@@ -42,7 +48,13 @@ export class InMemoryEventStore implements EventStore {
     this.maxStreams = options.maxStreams ?? 10_000;
   }
 
-  async append(streamId: string, message: JsonRpcMessage | JsonRpcMessage[] | undefined): Promise<string> {
+  async append(
+    streamId: string,
+    message: JsonRpcMessage | JsonRpcMessage[] | undefined,
+    dedupeKey?: string,
+  ): Promise<string> {
+    const known = dedupeKey === undefined ? undefined : this.streams.get(streamId)?.keys?.get(dedupeKey);
+    if (known !== undefined) return known;
     let stream = this.streams.get(streamId);
     if (stream) {
       // Re-insert: Map order is then least recently written first.
@@ -59,6 +71,11 @@ export class InMemoryEventStore implements EventStore {
     const id = `${streamId}_${seq}`;
     stream.events.push({ id, seq, message });
     if (stream.events.length > this.maxEvents) stream.events.shift();
+    if (dedupeKey !== undefined) {
+      stream.keys ??= new Map();
+      stream.keys.set(dedupeKey, id);
+      if (stream.keys.size > 256) stream.keys.delete(stream.keys.keys().next().value as string);
+    }
     return id;
   }
 

@@ -18,6 +18,15 @@ export interface SessionTransportOptions {
   cancelOnDisconnect?: boolean;
   /** The HTTP status and headers of a JSON answer (default 200). */
   answer?: (message: JsonRpcMessage) => HttpAnswer;
+  /**
+   * The event store is shared by nodes (a cluster): stream ids start with the session id,
+   * and a GET may resume a stream another node of the session wrote.
+   */
+  sharedStreams?: boolean;
+  /** This node's name in a cluster: a POST's stream id carries it. */
+  node?: string;
+  /** Whether a node of the cluster is alive (a POST's stream whose node died cannot finish). */
+  nodeAlive?: (node: string) => Promise<boolean>;
   /** Told when a session's transport closes. */
   onClosed?: (sessionId: string) => void;
   /** A write, replay or store operation that failed (default: stderr). */
@@ -53,6 +62,11 @@ export class HttpSessionTransport implements Transport {
   /** The stream of the POST being dispatched: where answers without a readable id go. */
   private capture: Stream | undefined;
   private closed = false;
+  /**
+   * Closing keeps the stored streams resumable: in a cluster (sharedStreams), a session
+   * closes on one node while others may serve it; only `discard` (DELETE) drops them.
+   */
+  private keepStoredStreams: boolean;
   private settledWaiters: (() => void)[] | undefined;
   lastActivity = Date.now();
   /** POSTs that carried requests (initialize is the first): a session at 1 was never used. */
@@ -61,6 +75,7 @@ export class HttpSessionTransport implements Transport {
   constructor(sessionId: string | undefined, options: SessionTransportOptions) {
     this.options = options;
     this.sessionId = sessionId;
+    this.keepStoredStreams = options.sharedStreams === true;
   }
 
   start(sink: TransportSink): void {
@@ -143,6 +158,9 @@ export class HttpSessionTransport implements Transport {
     if (lastEventId && store) {
       const streamId = await store.streamOf(lastEventId);
       const stream = streamId === undefined ? undefined : this.streams?.get(streamId);
+      if (!stream && streamId !== undefined && this.writtenElsewhere(streamId)) {
+        return this.resumeElsewhere(streamId, lastEventId, store);
+      }
       if (!stream) {
         return jsonRpcErrorReply(400, -32600, "Last-Event-ID names no stream of this session that can be resumed");
       }
@@ -163,8 +181,22 @@ export class HttpSessionTransport implements Transport {
 
   send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): void {
     if (this.closed) return;
-    const stream = this.route(message, options?.relatedRequestId);
-    if (stream) this.deliver(stream, message);
+    let stream = this.route(message, options?.relatedRequestId);
+    if (
+      !stream &&
+      this.options.sharedStreams &&
+      this.options.eventStore &&
+      !Array.isArray(message) &&
+      !isResponse(message)
+    ) {
+      // In a cluster, the standalone stream is shared: stored here even with no GET open
+      // on this node, so the client finds it on whichever node it resumes.
+      this.standalone = this.openStream([], true);
+      this.standalone.sse = true;
+      stream = this.standalone;
+    }
+    // Only a shared store sees the same event from several nodes: keys cost memory elsewhere.
+    if (stream) this.deliver(stream, message, this.options.sharedStreams ? options?.dedupeKey : undefined);
     else if (!this.standalone && !Array.isArray(message) && !isResponse(message)) this.keepEarly(message);
   }
 
@@ -196,10 +228,22 @@ export class HttpSessionTransport implements Transport {
     });
   }
 
+  /** Closes this node's copy of a shared session; another node may still serve it and its streams. */
+  evict(): Promise<void> {
+    this.keepStoredStreams = true;
+    return this.close();
+  }
+
+  /** Closes the session for good (DELETE): its stored streams are dropped too. */
+  discard(): Promise<void> {
+    this.keepStoredStreams = false;
+    return this.close();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const store = this.options.eventStore;
+    const store = this.keepStoredStreams ? undefined : this.options.eventStore;
     for (const stream of this.streams?.values() ?? []) {
       stream.undecided?.(sessionGone());
       stream.undecided = undefined;
@@ -218,7 +262,13 @@ export class HttpSessionTransport implements Transport {
   }
 
   private openStream(requestIds: RequestId[], standalone: boolean): Stream {
-    const stream = new Stream(requestIds, standalone, (error) => this.failed(stream, error));
+    const shared = this.options.sharedStreams && this.sessionId !== undefined;
+    const prefix = !shared
+      ? undefined
+      : standalone
+        ? `${this.sessionId}~g`
+        : `${this.sessionId}~p${this.options.node ?? ""}.`;
+    const stream: Stream = new Stream(requestIds, standalone, (error) => this.failed(stream, error), prefix);
     this.streams ??= new Map();
     this.streams.set(stream.id, stream);
     if (requestIds.length > 0) {
@@ -248,7 +298,7 @@ export class HttpSessionTransport implements Transport {
     return related ?? this.standalone;
   }
 
-  private deliver(stream: Stream, message: JsonRpcMessage | JsonRpcMessage[]): void {
+  private deliver(stream: Stream, message: JsonRpcMessage | JsonRpcMessage[], dedupeKey?: string): void {
     const batch = Array.isArray(message) ? message : [message];
     let answered = false;
     for (const m of batch) {
@@ -273,15 +323,20 @@ export class HttpSessionTransport implements Transport {
         this.finish(stream);
         return;
       }
-      return this.streamOut(stream, message, final);
+      return this.streamOut(stream, message, final, dedupeKey);
     });
   }
 
-  private async streamOut(stream: Stream, message: JsonRpcMessage | JsonRpcMessage[], final: boolean): Promise<void> {
+  private async streamOut(
+    stream: Stream,
+    message: JsonRpcMessage | JsonRpcMessage[],
+    final: boolean,
+    dedupeKey?: string,
+  ): Promise<void> {
     const store = this.options.eventStore;
     try {
       if (stream.undecided) await this.prime(stream, this.connect(stream, true));
-      const id = store ? await store.append(stream.id, message) : undefined;
+      const id = store ? await store.append(stream.id, message, dedupeKey) : undefined;
       stream.connection?.write(formatSse({ id, data: JSON.stringify(message) }));
     } finally {
       // Even when the store refused it, the last answer ends the stream: nothing is owed any more.
@@ -382,6 +437,80 @@ export class HttpSessionTransport implements Transport {
     const connection = stream.connection;
     stream.connection = undefined;
     connection?.close();
+  }
+
+  /** A stream of this session that another node wrote to the shared store. */
+  private writtenElsewhere(streamId: string): boolean {
+    return (
+      this.options.sharedStreams === true && this.sessionId !== undefined && streamId.startsWith(`${this.sessionId}~`)
+    );
+  }
+
+  /**
+   * Resumes a stream another node wrote (it died, or the balancer sent the client here).
+   * A standalone stream continues here: what was stored after the client's last event is
+   * replayed, then this node's standalone stream carries on live. A POST's stream is
+   * replayed as far as stored and closed: the client polls again with its last event id.
+   */
+  private async resumeElsewhere(streamId: string, lastEventId: string, store: EventStore): Promise<HttpReply> {
+    const kind = streamId.slice(this.sessionId?.length ?? 0);
+    const standalone = kind.startsWith("~g");
+    const node = standalone ? "" : kind.slice(2, kind.indexOf("."));
+    if (node && this.options.nodeAlive && !(await this.options.nodeAlive(node)))
+      return this.orphaned(lastEventId, store);
+    if (standalone && this.standalone?.connection?.isOpen) {
+      return jsonRpcErrorReply(409, -32600, "This session already has an open GET stream");
+    }
+    if (standalone) this.standalone ??= this.openStream([], true);
+    const stream = standalone ? this.standalone : undefined;
+    const connection: SseConnection = new SseConnection(
+      () => (stream ? this.disconnected(stream, connection) : undefined),
+      this.options.keepAliveMs,
+    );
+    const replay = async () => {
+      await store.replayAfter(lastEventId, (id, message) =>
+        connection.write(formatSse({ id, data: JSON.stringify(message) })),
+      );
+    };
+    if (!stream) {
+      void replay()
+        .catch(this.report)
+        .finally(() => {
+          connection.write(formatSse({ retry: this.options.retryMs }));
+          connection.close();
+        });
+      return sseReply(connection);
+    }
+    stream.sse = true;
+    // In the stream's queue, as for a local resume: replayed first, then live, nothing twice.
+    stream.enqueue(async () => {
+      const previous = stream.connection;
+      if (previous && previous !== connection) previous.close();
+      stream.connection = connection;
+      await replay();
+    });
+    return sseReply(connection);
+  }
+
+  /**
+   * The stream of a POST whose node died: what it stored is replayed if that includes the
+   * answer; otherwise nothing will ever answer, and the client is told so rather than left
+   * polling (410, so it can send the request again).
+   */
+  private async orphaned(lastEventId: string, store: EventStore): Promise<HttpReply> {
+    const stored: { id: string; message: JsonRpcMessage | JsonRpcMessage[] }[] = [];
+    await store.replayAfter(lastEventId, (id, message) => stored.push({ id, message }));
+    if (!stored.some(({ message }) => (Array.isArray(message) ? message : [message]).some(isResponse))) {
+      return jsonRpcErrorReply(
+        410,
+        -32603,
+        "The server node running this request stopped before answering it; send the request again",
+      );
+    }
+    const connection = new SseConnection(() => {}, this.options.keepAliveMs);
+    for (const { id, message } of stored) connection.write(formatSse({ id, data: JSON.stringify(message) }));
+    connection.close();
+    return sseReply(connection);
   }
 
   private answered(id: RequestId): void {

@@ -29,7 +29,7 @@ function nextStreamId(): string {
  * events keep their order across store appends and reconnections.
  */
 export class Stream {
-  readonly id = nextStreamId();
+  readonly id: string;
   /** Requests on this stream still owed a response. */
   readonly owed: Set<RequestId>;
   readonly standalone: boolean;
@@ -44,8 +44,14 @@ export class Stream {
   private pending = 0;
   private readonly onFailure: (error: unknown) => void;
 
-  /** `onFailure` hears of a task that failed; the tasks after it still run. */
-  constructor(owed: RequestId[], standalone: boolean, onFailure: (error: unknown) => void) {
+  /**
+   * `onFailure` hears of a task that failed; the tasks after it still run. `prefix`, in a
+   * cluster, names the session (and, for a POST's stream, the node), so a shared store tells
+   * whose stream it is. A session's standalone stream is one for every node (they all
+   * append to it): its id is the prefix alone.
+   */
+  constructor(owed: RequestId[], standalone: boolean, onFailure: (error: unknown) => void, prefix?: string) {
+    this.id = prefix === undefined ? nextStreamId() : standalone ? prefix : `${prefix}${nextStreamId()}`;
     this.owed = new Set(owed);
     this.standalone = standalone;
     this.onFailure = onFailure;
