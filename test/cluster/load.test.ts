@@ -17,7 +17,7 @@ let probe: Redis;
 beforeAll(async () => {
   assertBuilt();
   redis = await startRedis();
-  nodes = await Promise.all([0, 1, 2].map(() => startNode(redis.url, undefined, ["--idle-timeout", String(IDLE_MS)])));
+  nodes = await Promise.all([0, 1, 2].map(() => startNode(redis.url, undefined, ["--idle-timeout", `${IDLE_MS}ms`])));
   probe = new Redis(redis.url);
 }, 30_000);
 
