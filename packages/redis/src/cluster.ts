@@ -2,6 +2,7 @@ import { Redis } from "ioredis";
 import { RedisEventBus } from "./event-bus.js";
 import { RedisEventStore, type RedisEventStoreOptions } from "./event-store.js";
 import { RedisSessionStore, report } from "./session-store.js";
+import { RedisTaskStore } from "./task-store.js";
 
 export interface RedisClusterOptions extends Omit<RedisEventStoreOptions, "prefix"> {
   /** Prefix of every key and channel (default "mcpkit:"). */
@@ -16,6 +17,8 @@ export interface RedisCluster {
   sessionStore: RedisSessionStore;
   eventStore: RedisEventStore;
   eventBus: RedisEventBus;
+  /** Tasks (`createServer({ tasks: { store } })`): created on one node, polled and answered on any. */
+  taskStore: RedisTaskStore;
   close(): Promise<void>;
 }
 
@@ -28,7 +31,7 @@ export interface RedisCluster {
 export async function connectRedisCluster(url: string, options: RedisClusterOptions = {}): Promise<RedisCluster> {
   const log = options.log ?? ((line: string) => report(line));
   const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true });
-  // Three connections (commands, and the two subscribers): Redis is back once all are.
+  // Four connections (commands, and three subscribers): Redis is back once all are.
   const down = new Set<string>();
   const connection = (name: string) => (up: boolean, error?: Error) => {
     if (!up) {
@@ -54,14 +57,16 @@ export async function connectRedisCluster(url: string, options: RedisClusterOpti
   const sessionStore = new RedisSessionStore(redis, { prefix, onError, onConnection: connection("sessions") });
   const eventBus = new RedisEventBus(redis, { prefix, onError, onConnection: connection("events") });
   const eventStore = new RedisEventStore(redis, { ...options, prefix });
-  await Promise.all([sessionStore.ready, eventBus.ready]);
+  const taskStore = new RedisTaskStore(redis, { prefix, onError, onConnection: connection("tasks") });
+  await Promise.all([sessionStore.ready, eventBus.ready, taskStore.ready]);
   return {
     redis,
     sessionStore,
     eventStore,
     eventBus,
+    taskStore,
     async close() {
-      await Promise.all([sessionStore.close(), eventBus.close()]);
+      await Promise.all([sessionStore.close(), eventBus.close(), taskStore.close()]);
       redis.disconnect();
     },
   };

@@ -2,3 +2,4 @@ export { connectRedisCluster, type RedisCluster, type RedisClusterOptions } from
 export { RedisEventBus, type RedisEventBusOptions } from "./event-bus.js";
 export { RedisEventStore, type RedisEventStoreOptions } from "./event-store.js";
 export { RedisSessionStore, type RedisSessionStoreOptions } from "./session-store.js";
+export { RedisTaskStore, type RedisTaskStoreOptions } from "./task-store.js";

@@ -43,7 +43,7 @@ interface HttpLimits {
 }
 
 /** What every node of a cluster must share: given to the server a node makes. */
-type Shared = Pick<ServerOptions, "eventBus" | "requestStateKey">;
+type Shared = Pick<ServerOptions, "eventBus" | "requestStateKey" | "tasks">;
 
 /** A built-in server, made ready to serve, and how to release what it holds. */
 interface Served {
@@ -190,7 +190,7 @@ export function serveCommand(): Command {
     const cluster = options.redis === undefined ? undefined : await joinCluster(options);
     const shared: Shared = {
       ...(options.stateKey !== undefined && { requestStateKey: stateKey(options.stateKey) }),
-      ...(cluster && { eventBus: cluster.eventBus }),
+      ...(cluster && { eventBus: cluster.eventBus, tasks: { store: cluster.taskStore } }),
     };
     const served = await make(options, operands, shared).catch(async (error) => {
       await cluster?.close();
