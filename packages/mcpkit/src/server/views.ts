@@ -52,3 +52,40 @@ export function viewFingerprint(server: Registry, kind: ListKind, viewer: Viewer
   }
   return `${a.toString(36)}.${b.toString(36)}`;
 }
+
+export const LIST_KINDS: readonly ListKind[] = ["tools", "prompts", "resources"];
+
+/**
+ * What one session (or one listen stream) last saw of each list, as fingerprints: its
+ * client is told of a list change only when its own view changed.
+ */
+export class SeenViews {
+  private readonly seen: Partial<Record<ListKind, string>> = {};
+
+  constructor(
+    private readonly server: Registry,
+    private readonly session: ServerSession | undefined,
+    private readonly viewer: () => Viewer,
+  ) {}
+
+  /** Notes what is seen now of `kind`. */
+  note(kind: ListKind): void {
+    this.seen[kind] = viewFingerprint(this.server, kind, this.viewer());
+  }
+
+  /** Notes every list whose view can differ from the full one (the others need no memory). */
+  noteDiffering(): void {
+    for (const kind of LIST_KINDS) if (viewsDiffer(this.server, kind, this.session)) this.note(kind);
+  }
+
+  /** Whether the view of `kind` changed since noted (and notes it); true where it cannot differ from the full list. */
+  changed(kind: ListKind): boolean {
+    if (!viewsDiffer(this.server, kind, this.session)) {
+      delete this.seen[kind];
+      return true;
+    }
+    const before = this.seen[kind];
+    this.note(kind);
+    return before !== this.seen[kind];
+  }
+}

@@ -18,7 +18,7 @@ import { principalOf } from "../principal.js";
 import type { Registry } from "../registry/registry.js";
 import type { ServerSession, SessionOptions } from "../session.js";
 import type { SessionRecord } from "../session-store.js";
-import { viewFingerprint, viewsDiffer } from "../views.js";
+import { LIST_KINDS, SeenViews, viewsDiffer } from "../views.js";
 import type { Viewer } from "../visibility.js";
 import { handshake } from "./handshake.js";
 
@@ -27,8 +27,6 @@ export interface SessionHost extends Registry {
   attachSession(session: LegacySession): void;
   detachSession(session: LegacySession): void;
 }
-
-const LIST_KINDS: readonly ListKind[] = ["tools", "prompts", "resources"];
 
 /** Before initialize: no capabilities on either side (shared, never mutated). */
 const NONE = Object.freeze({}) as ClientCapabilities & ServerCapabilities;
@@ -67,7 +65,7 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
   /** Names this session disabled (session.disable); made on first use. */
   private disabledNames: Set<string> | undefined;
   /** What this session was last shown of each list, where visibility can make it differ. */
-  private views: Partial<Record<ListKind, string>> | undefined;
+  private views: SeenViews | undefined;
   /** The verified token of this session's requests (an HTTP session is bound to one principal). */
   private auth: unknown;
 
@@ -228,7 +226,7 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
     this.clientInfo = agreed.clientInfo;
     this.serverCapabilities = agreed.result.capabilities;
     // What the client is about to list: later changes are compared with it.
-    for (const kind of LIST_KINDS) if (viewsDiffer(this.server, kind, this)) this.noteView(kind);
+    if (LIST_KINDS.some((kind) => viewsDiffer(this.server, kind, this))) this.seenViews().noteDiffering();
     this.stateVersion++;
     return agreed.result as unknown as JsonObject;
   }
@@ -328,15 +326,15 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
 
   /** Whether what this session sees of `kind` changed since last noted (notes it); true when unknown. */
   private viewChanged(kind: ListKind): boolean {
-    if (!viewsDiffer(this.server, kind, this)) {
-      if (this.views) delete this.views[kind];
-      return true;
-    }
-    const now = viewFingerprint(this.server, kind, this.viewer);
-    const before = this.views?.[kind];
-    this.views ??= {};
-    this.views[kind] = now;
-    return before !== now;
+    return this.views
+      ? this.views.changed(kind)
+      : !viewsDiffer(this.server, kind, this) || this.seenViews().changed(kind);
+  }
+
+  /** Made on first need: a session on a server without visibility rules keeps none. */
+  private seenViews(): SeenViews {
+    this.views ??= new SeenViews(this.server, this, () => this.viewer);
+    return this.views;
   }
 
   /** This session as a visibility rule sees it. */
@@ -369,14 +367,9 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
   /** Notes every view, changes what this session sees, and tells the client of the lists that changed. */
   private changeView(change: () => void): void {
     const noted = this.revision !== undefined;
-    if (noted) for (const kind of LIST_KINDS) this.noteView(kind);
+    if (noted) for (const kind of LIST_KINDS) this.seenViews().note(kind);
     change();
     if (noted) for (const kind of LIST_KINDS) this.listChanged(kind);
-  }
-
-  private noteView(kind: ListKind): void {
-    this.views ??= {};
-    this.views[kind] = viewFingerprint(this.server, kind, this.viewer);
   }
 
   private resourceUpdated(uri: string, key: string | undefined): void {

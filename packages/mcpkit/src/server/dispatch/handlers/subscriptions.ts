@@ -2,13 +2,11 @@ import { invalidParams } from "../../../jsonrpc/errors.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
 import { META } from "../../../protocol/meta.js";
 import { filterWants, honoredFilter, readFilter } from "../../../protocol/subscription-filter.js";
-import type { ListKind, ServerEvent } from "../../events.js";
+import type { ServerEvent } from "../../events.js";
 import { watchTasks } from "../../tasks/listen.js";
-import { viewFingerprint, viewsDiffer } from "../../views.js";
+import { SeenViews } from "../../views.js";
 import { viewerOf } from "../authorization.js";
 import type { Call, MethodTable } from "../call.js";
-
-const LIST_KINDS: readonly ListKind[] = ["tools", "prompts", "resources"];
 
 /**
  * subscriptions/listen (basic/patterns/subscriptions): acknowledge the part of the filter
@@ -37,26 +35,15 @@ async function listen(params: JsonObject, call: Call): Promise<JsonObject> {
   // Where visibility makes this caller's lists differ from the full ones, a change is
   // passed on only when what this caller sees changed.
   const viewer = viewerOf(call);
-  const views = new Map<ListKind, string>();
-  for (const kind of LIST_KINDS)
-    if (viewsDiffer(call.server, kind, viewer.session)) views.set(kind, viewFingerprint(call.server, kind, viewer));
-  const viewChanged = (kind: ListKind) => {
-    if (!viewsDiffer(call.server, kind, viewer.session)) {
-      views.delete(kind);
-      return true;
-    }
-    const now = viewFingerprint(call.server, kind, viewer);
-    const before = views.get(kind);
-    views.set(kind, now);
-    return before !== now;
-  };
+  const views = new SeenViews(call.server, viewer.session, () => viewer);
+  views.noteDiffering();
   const stop = call.server.events.subscribe((event: ServerEvent) => {
     const notification =
       event.type === "list_changed"
         ? { method: `notifications/${event.kind}/list_changed`, params: {} }
         : { method: "notifications/resources/updated", params: { uri: event.uri } };
     if (!filterWants(honored, notification)) return;
-    if (event.type === "list_changed" && !viewChanged(event.kind)) return;
+    if (event.type === "list_changed" && !views.changed(event.kind)) return;
     send(notification.method, notification.params);
   });
   return new Promise((resolve) => {
