@@ -4,34 +4,11 @@ import { jsonRpcErrorReply } from "../../http/responses.js";
 import { formatSse, SseConnection } from "../../http/sse.js";
 import type { MessageInfo, SendOptions, Transport, TransportSink } from "../../transport.js";
 import type { EventStore } from "./event-store.js";
-import { type HttpAnswer, Stream, sessionGone, sseReply } from "./stream.js";
+import { attachReplaying, clusterStreamOwner, clusterStreamPrefix, orphanedReply, replayStored } from "./replay.js";
+import type { SessionTransportOptions } from "./session-transport-options.js";
+import { Stream, sessionGone, sseReply } from "./stream.js";
 
-/** Shared by every session of a handler (one object, not one per session). */
-export interface SessionTransportOptions {
-  eventStore: EventStore | undefined;
-  /** The `retry` advice on SSE streams, ms. */
-  retryMs: number;
-  keepAliveMs: number;
-  /** Finished streams kept for resumption per session. */
-  maxFinishedStreams?: number;
-  /** Treat a dropped connection as the client cancelling its request (2026-07-28 §Cancellation). */
-  cancelOnDisconnect?: boolean;
-  /** The HTTP status and headers of a JSON answer (default 200). */
-  answer?: (message: JsonRpcMessage) => HttpAnswer;
-  /**
-   * The event store is shared by nodes (a cluster): stream ids start with the session id,
-   * and a GET may resume a stream another node of the session wrote.
-   */
-  sharedStreams?: boolean;
-  /** This node's name in a cluster: a POST's stream id carries it. */
-  node?: string;
-  /** Whether a node of the cluster is alive (a POST's stream whose node died cannot finish). */
-  nodeAlive?: (node: string) => Promise<boolean>;
-  /** Told when a session's transport closes. */
-  onClosed?: (sessionId: string) => void;
-  /** A write, replay or store operation that failed (default: stderr). */
-  onError?: (error: unknown) => void;
-}
+export type { SessionTransportOptions } from "./session-transport-options.js";
 
 const toStderr = (error: unknown) =>
   process.stderr.write(`mcpkit: a Streamable HTTP stream failed: ${String(error)}\n`);
@@ -158,9 +135,11 @@ export class HttpSessionTransport implements Transport {
     if (lastEventId && store) {
       const streamId = await store.streamOf(lastEventId);
       const stream = streamId === undefined ? undefined : this.streams?.get(streamId);
-      if (!stream && streamId !== undefined && this.writtenElsewhere(streamId)) {
-        return this.resumeElsewhere(streamId, lastEventId, store);
-      }
+      const owner =
+        !stream && streamId !== undefined && this.options.sharedStreams && this.sessionId !== undefined
+          ? clusterStreamOwner(this.sessionId, streamId)
+          : undefined;
+      if (owner) return this.resumeElsewhere(owner, lastEventId, store);
       if (!stream) {
         return jsonRpcErrorReply(400, -32600, "Last-Event-ID names no stream of this session that can be resumed");
       }
@@ -262,12 +241,10 @@ export class HttpSessionTransport implements Transport {
   }
 
   private openStream(requestIds: RequestId[], standalone: boolean): Stream {
-    const shared = this.options.sharedStreams && this.sessionId !== undefined;
-    const prefix = !shared
-      ? undefined
-      : standalone
-        ? `${this.sessionId}~g`
-        : `${this.sessionId}~p${this.options.node ?? ""}.`;
+    const prefix =
+      this.options.sharedStreams && this.sessionId !== undefined
+        ? clusterStreamPrefix(this.sessionId, standalone, this.options.node)
+        : undefined;
     const stream: Stream = new Stream(requestIds, standalone, (error) => this.failed(stream, error), prefix);
     this.streams ??= new Map();
     this.streams.set(stream.id, stream);
@@ -407,17 +384,7 @@ export class HttpSessionTransport implements Transport {
       () => this.disconnected(stream, connection),
       this.options.keepAliveMs,
     );
-    // Attach in the stream's queue: everything appended before is replayed, everything
-    // after is written live, and nothing twice.
-    stream.enqueue(async () => {
-      const previous = stream.connection;
-      if (previous && previous !== connection) previous.close();
-      stream.connection = connection;
-      await store.replayAfter(lastEventId, (id, message) =>
-        connection.write(formatSse({ id, data: JSON.stringify(message) })),
-      );
-      if (stream.finished) connection.close();
-    });
+    attachReplaying(stream, connection, lastEventId, store);
     return sseReply(connection);
   }
 
@@ -439,78 +406,29 @@ export class HttpSessionTransport implements Transport {
     connection?.close();
   }
 
-  /** A stream of this session that another node wrote to the shared store. */
-  private writtenElsewhere(streamId: string): boolean {
-    return (
-      this.options.sharedStreams === true && this.sessionId !== undefined && streamId.startsWith(`${this.sessionId}~`)
-    );
-  }
-
   /**
    * Resumes a stream another node wrote (it died, or the balancer sent the client here).
-   * A standalone stream continues here: what was stored after the client's last event is
+   * The standalone stream continues here: what was stored after the client's last event is
    * replayed, then this node's standalone stream carries on live. A POST's stream is
-   * replayed as far as stored and closed: the client polls again with its last event id.
+   * replayed as far as stored and closed (the client polls again), or, if its node died,
+   * answered with what it stored or a 410.
    */
-  private async resumeElsewhere(streamId: string, lastEventId: string, store: EventStore): Promise<HttpReply> {
-    const kind = streamId.slice(this.sessionId?.length ?? 0);
-    const standalone = kind.startsWith("~g");
-    const node = standalone ? "" : kind.slice(2, kind.indexOf("."));
-    if (node && this.options.nodeAlive && !(await this.options.nodeAlive(node)))
-      return this.orphaned(lastEventId, store);
-    if (standalone && this.standalone?.connection?.isOpen) {
+  private async resumeElsewhere(
+    owner: { standalone: true } | { standalone: false; node: string },
+    lastEventId: string,
+    store: EventStore,
+  ): Promise<HttpReply> {
+    if (!owner.standalone) {
+      const { nodeAlive } = this.options;
+      if (owner.node && nodeAlive && !(await nodeAlive(owner.node)))
+        return orphanedReply(lastEventId, store, this.options.keepAliveMs);
+      return replayStored(lastEventId, store, this.options, this.report);
+    }
+    if (this.standalone?.connection?.isOpen) {
       return jsonRpcErrorReply(409, -32600, "This session already has an open GET stream");
     }
-    if (standalone) this.standalone ??= this.openStream([], true);
-    const stream = standalone ? this.standalone : undefined;
-    const connection: SseConnection = new SseConnection(
-      () => (stream ? this.disconnected(stream, connection) : undefined),
-      this.options.keepAliveMs,
-    );
-    const replay = async () => {
-      await store.replayAfter(lastEventId, (id, message) =>
-        connection.write(formatSse({ id, data: JSON.stringify(message) })),
-      );
-    };
-    if (!stream) {
-      void replay()
-        .catch(this.report)
-        .finally(() => {
-          connection.write(formatSse({ retry: this.options.retryMs }));
-          connection.close();
-        });
-      return sseReply(connection);
-    }
-    stream.sse = true;
-    // In the stream's queue, as for a local resume: replayed first, then live, nothing twice.
-    stream.enqueue(async () => {
-      const previous = stream.connection;
-      if (previous && previous !== connection) previous.close();
-      stream.connection = connection;
-      await replay();
-    });
-    return sseReply(connection);
-  }
-
-  /**
-   * The stream of a POST whose node died: what it stored is replayed if that includes the
-   * answer; otherwise nothing will ever answer, and the client is told so rather than left
-   * polling (410, so it can send the request again).
-   */
-  private async orphaned(lastEventId: string, store: EventStore): Promise<HttpReply> {
-    const stored: { id: string; message: JsonRpcMessage | JsonRpcMessage[] }[] = [];
-    await store.replayAfter(lastEventId, (id, message) => stored.push({ id, message }));
-    if (!stored.some(({ message }) => (Array.isArray(message) ? message : [message]).some(isResponse))) {
-      return jsonRpcErrorReply(
-        410,
-        -32603,
-        "The server node running this request stopped before answering it; send the request again",
-      );
-    }
-    const connection = new SseConnection(() => {}, this.options.keepAliveMs);
-    for (const { id, message } of stored) connection.write(formatSse({ id, data: JSON.stringify(message) }));
-    connection.close();
-    return sseReply(connection);
+    this.standalone ??= this.openStream([], true);
+    return this.resume(this.standalone, lastEventId, store);
   }
 
   private answered(id: RequestId): void {
