@@ -38,6 +38,8 @@ export const groups = {
     tests: [
       "test/auth/request-state-binding.test.ts",
       "packages/mcpkit/test/modern/request-digest.test.ts",
+      "packages/mcpkit/test/modern/request-state.test.ts",
+      "packages/mcpkit/test/modern/mrtr-answers.test.ts",
       "packages/mcpkit/test/modern/mrtr.test.ts",
       "packages/mcpkit/test/client-modern/mrtr.test.ts",
     ],
