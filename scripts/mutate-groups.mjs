@@ -7,9 +7,24 @@ const mcpkit = (path) => `packages/mcpkit/src/${path}`;
 const workspace = (path) => `packages/cli/src/servers/workspace/${path}`;
 
 export const groups = {
-  /** The OAuth client: discovery, PKCE and state, grants with their resource, registration. */
+  /**
+   * The OAuth client: discovery and its issuer and resource checks, PKCE and state, the
+   * resource on every grant, per-issuer registration, which token goes in which header.
+   * Line ranges leave out scope selection, enterprise grants and error wording.
+   */
   "auth-client": {
-    mutate: ["oauth-client", "grants", "discovery", "registration"].map((f) => mcpkit(`auth/client/${f}.ts`)),
+    mutate: [
+      mcpkit("auth/client/oauth-client.ts:117-142"),
+      mcpkit("auth/client/oauth-client.ts:177-197"),
+      mcpkit("auth/client/oauth-client.ts:200-266"),
+      mcpkit("auth/client/oauth-client.ts:300-409"),
+      mcpkit("auth/client/grants.ts:30-35"),
+      mcpkit("auth/client/grants.ts:84-97"),
+      mcpkit("auth/client/grants.ts:133-193"),
+      mcpkit("auth/client/grants.ts:264-283"),
+      mcpkit("auth/client/discovery.ts:16-122"),
+      mcpkit("auth/client/registration.ts:27-55"),
+    ],
     tests: [
       "test/auth/client-checks.test.ts",
       "test/auth/client-login.test.ts",
@@ -17,15 +32,27 @@ export const groups = {
       "test/auth/workload.test.ts",
     ],
   },
-  /** The resource server: bearer and DPoP token checks, audience, issuer, replay. */
+  /**
+   * The resource server: bearer and DPoP token checks, audience, issuer, replay. Line ranges
+   * keep a run to minutes: the token checks, not the challenge and metadata formatting.
+   */
   "auth-server": {
-    mutate: [mcpkit("auth/server/**/*.ts"), `!${mcpkit("auth/server/index.ts")}`, `!${mcpkit("auth/server/types.ts")}`],
+    mutate: [
+      mcpkit("auth/server/resource-server.ts:49-53"),
+      mcpkit("auth/server/resource-server.ts:135-193"),
+      mcpkit("auth/server/jwt-verifier.ts"),
+      mcpkit("auth/server/introspection-verifier.ts:79-113"),
+      mcpkit("auth/server/dpop.ts:65-98"),
+      mcpkit("auth/server/dpop-proof.ts:153-217"),
+      mcpkit("auth/server/dpop-nonce.ts"),
+      mcpkit("auth/server/replay-cache.ts"),
+      mcpkit("auth/server/types.ts:28-32"),
+    ],
     tests: [
       "test/auth/resource-server.test.ts",
       "test/auth/dpop.test.ts",
       "test/auth/dpop-parts.test.ts",
       "test/auth/workload.test.ts",
-      "test/auth/client-login.test.ts",
       "test/auth/rate-limit.test.ts",
     ],
   },
@@ -44,25 +71,33 @@ export const groups = {
       "packages/mcpkit/test/client-modern/mrtr.test.ts",
     ],
   },
-  /** HTTP sessions: bound to the principal that opened them, capped per client. */
+  /** HTTP sessions: bound to the principal that opened them (POST, GET, DELETE), capped per client. */
   sessions: {
-    mutate: [mcpkit("endpoints/http/sessions.ts"), mcpkit("endpoints/http/session-admission.ts")],
+    mutate: [
+      mcpkit("endpoints/http/sessions.ts"),
+      mcpkit("endpoints/http/session-admission.ts"),
+      mcpkit("endpoints/http/handler.ts:116-138"),
+      mcpkit("endpoints/http/legacy-post.ts:76-101"),
+    ],
     tests: [
       "test/auth/resource-server.test.ts",
       "packages/mcpkit/test/http-server/endpoint.test.ts",
       "packages/mcpkit/test/http-server/session-caps.test.ts",
     ],
   },
-  /** The workspace sandbox: path containment, opening without following links, SQL policy. */
+  /**
+   * The workspace sandbox: path containment as written and after links, opening through
+   * verified descriptors, the .git refusal, and which SQL may run.
+   */
   workspace: {
     mutate: [
-      workspace("files/guard.ts"),
-      workspace("files/confined.ts"),
-      workspace("files/open.ts"),
+      workspace("files/guard.ts:40-112"),
+      workspace("files/confined.ts:28-184"),
       workspace("roots/inside.ts"),
+      workspace("roots/area.ts:33-43"),
       workspace("sqlite/policy.ts"),
     ],
-    tests: ["test/workspace/guard.test.ts", "test/workspace/confined.test.ts"],
+    tests: ["test/workspace/guard.test.ts", "test/workspace/confined.test.ts", "test/workspace/sql-policy.test.ts"],
   },
 };
 
