@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
+import { type CryptoKey, calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import {
   hmacNonces,
   InvalidTokenError,
