@@ -99,7 +99,12 @@ export const groups = {
       workspace("roots/area.ts:33-43"),
       workspace("sqlite/policy.ts"),
     ],
-    tests: ["test/workspace/guard.test.ts", "test/workspace/confined.test.ts", "test/workspace/sql-policy.test.ts"],
+    tests: [
+      "test/workspace/guard.test.ts",
+      "test/workspace/guard-links.test.ts",
+      "test/workspace/confined.test.ts",
+      "test/workspace/sql-policy.test.ts",
+    ],
   },
 };
 
