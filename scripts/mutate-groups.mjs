@@ -85,6 +85,7 @@ export const groups = {
       "test/auth/session-binding.test.ts",
       "packages/mcpkit/test/http-server/endpoint.test.ts",
       "packages/mcpkit/test/http-server/session-caps.test.ts",
+      "packages/mcpkit/test/http-server/session-admission.test.ts",
     ],
   },
   /**

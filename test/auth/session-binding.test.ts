@@ -32,7 +32,7 @@ async function opened() {
       { jsonrpc: "2.0", id: 2, method: "tools/list" },
       { ...who, "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" },
     );
-  return { ada, mallory, send, list };
+  return { ada, mallory, send, list, url: mcp.url, id };
 }
 
 describe("a session bound to its principal", () => {
@@ -58,5 +58,26 @@ describe("a session bound to its principal", () => {
     const gone = await list(ada);
     expect(gone.status).toBe(404);
     await gone.body?.cancel();
+  });
+
+  it("answers a GET or DELETE that lacks what it needs before any session is looked up", async () => {
+    const { ada, url, id } = await opened();
+    const ask = async (method: string, headers: Record<string, string>) => {
+      const response = await fetch(url, { method, headers: { ...ada, ...headers } });
+      return { status: response.status, body: (await response.json()) as { error: { message: string } } };
+    };
+    const sse = { accept: "text/event-stream", "mcp-protocol-version": "2025-11-25" };
+    expect(await ask("GET", { ...sse, accept: "application/json" })).toMatchObject({
+      status: 406,
+      body: { error: { message: "Not Acceptable: Accept must list text/event-stream" } },
+    });
+    for (const method of ["GET", "DELETE"]) {
+      expect(await ask(method, sse)).toMatchObject({
+        status: 400,
+        body: { error: { message: "Bad Request: Mcp-Session-Id header is required" } },
+      });
+    }
+    const wrongVersion = await ask("GET", { ...sse, "mcp-session-id": id, "mcp-protocol-version": "1999-01-01" });
+    expect(wrongVersion.status).toBe(400);
   });
 });

@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { admitSession, clientKey, type SessionFacts } from "../../src/endpoints/http/session-admission.js";
+
+// Which sessions make room for a new one, decided on the facts alone: the caps in total and
+// per client, unused sessions given up oldest first, used ones never. The HTTP tests
+// (session-caps.test.ts) show it end to end; these pin each rule.
+
+/** Sessions by id: [client, unused, lastActivity]. */
+function table(rows: Record<string, [string | undefined, boolean, number]>) {
+  return new Map(
+    Object.entries(rows).map(([id, [client, unused, lastActivity]]) => [id, { client, unused, lastActivity }]),
+  );
+}
+const facts = (f: SessionFacts) => f;
+const admit = (sessions: Map<string, SessionFacts>, client: string | undefined, max: number, perClient: number) =>
+  admitSession(sessions, facts, client, { maxSessions: max, maxSessionsPerClient: perClient });
+
+describe("admitSession", () => {
+  it("evicts nothing while both caps have room, unused sessions or not", () => {
+    const sessions = table({ a1: ["a", true, 1], a2: ["a", true, 2], b1: ["b", true, 3] });
+    expect(admit(sessions, "a", 10, 3)).toEqual({ evict: [] });
+    expect(admit(sessions, "a", 4, 10)).toEqual({ evict: [] });
+  });
+
+  it("at a client's cap, gives up that client's oldest unused sessions, never another client's", () => {
+    const sessions = table({
+      b0: ["b", true, 0],
+      a3: ["a", true, 30],
+      a1: ["a", true, 10],
+      a2: ["a", false, 20],
+    });
+    expect(admit(sessions, "a", 100, 3)).toEqual({ evict: ["a1"] });
+    expect(admit(sessions, "a", 100, 2)).toEqual({ evict: ["a1", "a3"] });
+    expect(admit(sessions, "a", 100, 1)).toEqual({
+      refuse: "Too many sessions from this client (the limit is 1): end the ones you no longer use with DELETE",
+    });
+  });
+
+  it("counts no per-client cap for a client it cannot tell apart, or when the cap is Infinity", () => {
+    const sessions = table({ x1: [undefined, false, 1], x2: [undefined, false, 2] });
+    expect(admit(sessions, undefined, 10, 1)).toEqual({ evict: [] });
+    expect(admit(table({ a1: ["a", false, 1] }), "a", 10, Number.POSITIVE_INFINITY)).toEqual({ evict: [] });
+  });
+
+  it("at the total cap, gives up the oldest unused sessions of anyone, besides those already given up", () => {
+    const sessions = table({
+      b2: ["b", true, 20],
+      a1: ["a", true, 10],
+      c1: ["c", false, 0],
+      b1: ["b", true, 15],
+    });
+    expect(admit(sessions, "d", 4, 10)).toEqual({ evict: ["a1"] });
+    expect(admit(sessions, "d", 3, 10)).toEqual({ evict: ["a1", "b1"] });
+    // Client a at its cap gives up a1; the total cap then needs one more: b1, not a1 again.
+    expect(admit(sessions, "a", 3, 1)).toEqual({ evict: ["a1", "b1"] });
+    expect(admit(sessions, "d", 1, 10)).toEqual({ refuse: "Too many sessions (the limit is 1)" });
+  });
+});
+
+describe("clientKey", () => {
+  it("is the principal when there is one, else the address, else unknown", () => {
+    expect(clientKey("ada", "127.0.0.1")).toBe("principal:ada");
+    expect(clientKey(undefined, "127.0.0.1")).toBe("address:127.0.0.1");
+    expect(clientKey("", undefined)).toBe("principal:");
+    expect(clientKey(undefined, undefined)).toBeUndefined();
+  });
+});
