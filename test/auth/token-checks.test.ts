@@ -1,15 +1,18 @@
 import { createHash } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { type CryptoKey, calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import {
   hmacNonces,
   InvalidTokenError,
+  introspectionVerifier,
   jwtVerifier,
   memoryReplayCache,
   parseChallenges,
   protectedResource,
   type ResourceServerOptions,
 } from "mcpkit/auth";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
 // The resource server's checks on what a caller presents, in-process: the JWT verifier
 // (issuer, audience, expiry with its leeway, algorithms, the claims it reads), the
@@ -229,5 +232,74 @@ describe("DPoP nonces and the replay cache at their edges", () => {
     expect(cache.add("b", 2000)).toBe(true);
     vi.setSystemTime(2000);
     expect(cache.add("b", 3000)).toBe(true);
+  });
+});
+
+describe("introspectionVerifier", () => {
+  const asked: URLSearchParams[] = [];
+  const answers: Record<string, { status?: number; body: Record<string, unknown> }> = {};
+  const server = createServer(async (req, res) => {
+    let body = "";
+    for await (const chunk of req) body += chunk;
+    const form = new URLSearchParams(body);
+    asked.push(form);
+    const answer = answers[form.get("token") ?? ""] ?? { body: { active: false } };
+    res.writeHead(answer.status ?? 200, { "content-type": "application/json" });
+    res.end(JSON.stringify(answer.body));
+  });
+  let endpoint = "";
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/introspect`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const verify = (options: { cacheSeconds?: number; endpoint?: string } = {}) =>
+    introspectionVerifier({ endpoint, clientId: "rs", clientSecret: "s", audience: RESOURCE, ...options });
+  const later = () => Math.floor(Date.now() / 1000) + 600;
+
+  it("reads an active token for this audience, among others, and asks about it as an access token", async () => {
+    const exp = later();
+    answers.good = {
+      body: { active: true, sub: "ada", client_id: "app", scope: "a b", aud: ["https://x.example", RESOURCE], exp },
+    };
+    expect(await verify()("good")).toMatchObject({
+      subject: "ada",
+      clientId: "app",
+      scopes: ["a", "b"],
+      expiresAt: exp * 1000,
+    });
+    expect(asked.at(-1)?.get("token_type_hint")).toBe("access_token");
+  });
+
+  it("refuses a token past its exp, for no audience, or when the endpoint fails or cannot be reached", async () => {
+    answers.expired = { body: { active: true, aud: RESOURCE, exp: Math.floor(Date.now() / 1000) - 1 } };
+    answers.nobody = { body: { active: true } };
+    answers.broken = { status: 500, body: {} };
+    await expect(verify()("expired")).rejects.toThrow(new InvalidTokenError("The access token has expired"));
+    await expect(verify()("nobody")).rejects.toThrow(
+      new InvalidTokenError(`The access token was issued for no audience, not for ${RESOURCE}`),
+    );
+    await expect(verify()("broken")).rejects.toThrow(new InvalidTokenError("Token introspection failed with HTTP 500"));
+    await expect(verify({ endpoint: "http://127.0.0.1:1/introspect" })("good")).rejects.toThrow(
+      /^Token introspection failed: /,
+    );
+  });
+
+  it("asks every time, unless told to reuse an answer for cacheSeconds", async () => {
+    vi.useFakeTimers({ now: Date.now(), toFake: ["Date"] });
+    answers.cached = { body: { active: true, aud: RESOURCE, exp: later() } };
+    const count = () => asked.filter((form) => form.get("token") === "cached").length;
+    const fresh = verify();
+    await fresh("cached");
+    await fresh("cached");
+    expect(count()).toBe(2);
+    const reusing = verify({ cacheSeconds: 30 });
+    await reusing("cached");
+    vi.setSystemTime(Date.now() + 29_000);
+    await reusing("cached");
+    expect(count()).toBe(3);
+    vi.setSystemTime(Date.now() + 2_000);
+    await reusing("cached");
+    expect(count()).toBe(4);
   });
 });
