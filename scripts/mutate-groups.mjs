@@ -104,6 +104,7 @@ export const groups = {
       "test/workspace/guard.test.ts",
       "test/workspace/guard-links.test.ts",
       "test/workspace/confined.test.ts",
+      "test/workspace/confined-edges.test.ts",
       "test/workspace/sql-policy.test.ts",
     ],
   },

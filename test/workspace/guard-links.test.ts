@@ -86,11 +86,24 @@ describe("guardPath with links", () => {
     for (const input of [undefined, 7, null, ""]) {
       await expect(guardPath(areas, input)).rejects.toThrow(new WorkspaceError("A path is required"));
     }
-    await expect(guardPath(areas, "README.md/inside-a-file")).rejects.toThrow(/README\.md\/inside-a-file/);
+    await expect(guardPath(areas, "README.md/inside-a-file")).rejects.toThrow(
+      new WorkspaceError("A component of the path is not a directory: README.md/inside-a-file"),
+    );
     await expect(guardPath(areas, "README.md/x/y", { mayCreate: true })).rejects.toThrow(/README\.md\/x\/y/);
     await expect(guardPath(areas, "missing/file.txt")).rejects.toThrow(
       new WorkspaceError("No such file or directory: missing/file.txt"),
     );
+  });
+});
+
+describe("guardPath as written", () => {
+  it("refuses a path that climbs out before looking at any link, listing the allowed directories", async () => {
+    const list = `${fx.root}, ${second}`;
+    for (const input of ["../outside/secret.txt", join(fx.outside, "secret.txt"), "/"]) {
+      await expect(guardPath(areas, input)).rejects.toThrow(
+        new WorkspaceError(`Access denied: ${input} is outside the allowed directories (${list})`),
+      );
+    }
   });
 });
 
