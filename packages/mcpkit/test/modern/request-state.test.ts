@@ -16,7 +16,9 @@ import { modernPeer } from "./helpers.js";
 // caller it is bound to. Each test fails when the check it names is taken out
 // (docs/mutation-testing.md).
 
-const KEY = makeKey("k".repeat(32));
+// Made directly, not by makeKey: a test file whose top level throws has no test to fail,
+// so a broken makeKey would pass unnoticed by the mutation run (docs/mutation-testing.md).
+const KEY = Buffer.alloc(32, "k");
 const sig = (body: string) => createHmac("sha256", KEY).update(body).digest("base64url");
 const b64 = (text: string) => Buffer.from(text, "utf8").toString("base64url");
 const fresh = (extra: Record<string, unknown> = {}) => ({
