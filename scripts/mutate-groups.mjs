@@ -27,6 +27,7 @@ export const groups = {
     ],
     tests: [
       "test/auth/client-checks.test.ts",
+      "test/auth/client-trust.test.ts",
       "test/auth/client-login.test.ts",
       "test/auth/dpop.test.ts",
       "test/auth/workload.test.ts",
