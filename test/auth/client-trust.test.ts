@@ -97,7 +97,12 @@ describe("the authorization server", () => {
     const mcp = await protectedMcp(server(), as);
     closers.push(mcp.close);
     const redirects: URL[] = [];
-    const track = { redirect: async (url: URL) => (redirects.push(url), browser(url)) };
+    const track = {
+      redirect: async (url: URL) => {
+        redirects.push(url);
+        return browser(url);
+      },
+    };
     as.metadata = { authorization_endpoint: null };
     await expect(connect(mcp.url, login(mcp.url, track))).rejects.toThrow(/has no authorization endpoint/);
     as.metadata = { registration_endpoint: null };
