@@ -66,7 +66,7 @@ describe("jwtVerifier", () => {
     const viaAzp = await verifier()(await token({ azp: "web", scp: ["x", 7, "y"] }));
     expect(viaAzp).toMatchObject({ clientId: "web", scopes: ["x", "y"] });
     const bare = await verifier()(await token({ sub: undefined, exp: undefined, client_id: 42 }));
-    expect(bare).toEqual({ token: expect.any(String), scopes: [], claims: expect.any(Object) });
+    expect(bare).toStrictEqual({ token: expect.any(String), scopes: [], claims: expect.any(Object) });
   });
 
   it("refuses another issuer or another audience, as an InvalidTokenError that says why", async () => {
@@ -192,6 +192,66 @@ describe("protectedResource.authenticate", () => {
         "This DPoP proof was used before; make a fresh one",
       );
     });
+
+    it("refuses a proof that is not a JWT, has no key, a short or no jti, no iat, or an algorithm not allowed", async () => {
+      const key = await proofKey();
+      const bound = await token({ cnf: { jkt: key.jkt } });
+      const claims = { htu: RESOURCE, ath: ath(bound) };
+      const now = Math.floor(Date.now() / 1000);
+      const signed = (payload: Record<string, unknown>, header: Record<string, unknown> = {}) =>
+        new SignJWT({ htm: "POST", ...claims, ...payload })
+          .setProtectedHeader({ alg: "ES256", typ: "dpop+jwt", jwk: key.jwk, ...header })
+          .sign(key.privateKey);
+      const cases: [string, string][] = [
+        ["not.a.jwt", "The DPoP proof is not a JWT"],
+        [await signed({ jti: crypto.randomUUID(), iat: now }, { jwk: undefined }), "The DPoP proof has no jwk header"],
+        [await signed({ jti: "1234567", iat: now }), "The DPoP proof has no jti"],
+        [await signed({ iat: now }), "The DPoP proof has no jti"],
+        [await signed({ jti: crypto.randomUUID() }), "The DPoP proof has no iat"],
+        [
+          await signed({ jti: crypto.randomUUID(), iat: now, htu: "not a url" }),
+          "The DPoP proof is for not a url, not for this URL",
+        ],
+      ];
+      const server = resource({ dpop: true });
+      for (const [p, message] of cases) {
+        const answer = (await server.authenticate(request(`DPoP ${bound}`, { dpop: p }))) as Response;
+        expect(answer.status).toBe(401);
+        expect(((await answer.json()) as { error_description: string }).error_description).toBe(message);
+      }
+      const onlyEdDsa = resource({ dpop: { algorithms: ["EdDSA"] } });
+      const answer = (await onlyEdDsa.authenticate(
+        request(`DPoP ${bound}`, { dpop: await proof(key, claims) }),
+      )) as Response;
+      expect(((await answer.json()) as { error_description: string }).error_description).toBe(
+        "The DPoP proof's algorithm must be one of EdDSA",
+      );
+    });
+
+    it("accepts a proof up to the clock tolerance ahead, and not a second more", async () => {
+      vi.useFakeTimers({ now: new Date("2026-08-01T00:00:00Z"), toFake: ["Date"] });
+      const key = await proofKey();
+      const bound = await token({ cnf: { jkt: key.jkt } });
+      const now = Math.floor(Date.now() / 1000);
+      const server = resource({ dpop: { clockToleranceSec: 5 } });
+      const send = async (iat: number) =>
+        server.authenticate(
+          request(`DPoP ${bound}`, { dpop: await proof(key, { htu: RESOURCE, ath: ath(bound), iat }) }),
+        );
+      expect(await send(now + 5)).toMatchObject({ subject: "ada" });
+      expect(((await send(now + 6)) as Response).status).toBe(401);
+    });
+
+    it("asks for a nonce when the proof's nonce is not a string", async () => {
+      const key = await proofKey();
+      const bound = await token({ cnf: { jkt: key.jkt } });
+      const p = await proof(key, { htu: RESOURCE, ath: ath(bound), nonce: 12345 });
+      const answer = (await resource({ dpop: { nonce: true } }).authenticate(
+        request(`DPoP ${bound}`, { dpop: p }),
+      )) as Response;
+      expect(answer.status).toBe(401);
+      expect(answer.headers.get("dpop-nonce")).toBeTruthy();
+    });
   });
 });
 
@@ -237,12 +297,14 @@ describe("DPoP nonces and the replay cache at their edges", () => {
 
 describe("introspectionVerifier", () => {
   const asked: URLSearchParams[] = [];
+  const headersSeen: Record<string, unknown>[] = [];
   const answers: Record<string, { status?: number; body: Record<string, unknown> }> = {};
   const server = createServer(async (req, res) => {
     let body = "";
     for await (const chunk of req) body += chunk;
     const form = new URLSearchParams(body);
     asked.push(form);
+    headersSeen.push(req.headers);
     const answer = answers[form.get("token") ?? ""] ?? { body: { active: false } };
     res.writeHead(answer.status ?? 200, { "content-type": "application/json" });
     res.end(JSON.stringify(answer.body));
@@ -285,6 +347,24 @@ describe("introspectionVerifier", () => {
     );
   });
 
+  it("sets only what the answer says, sends a form asking for JSON, and keeps the cause of a failure", async () => {
+    answers.bare = { body: { active: true, aud: RESOURCE } };
+    expect(await verify()("bare")).toStrictEqual({ token: "bare", scopes: [], claims: answers.bare.body });
+    expect(headersSeen.at(-1)).toMatchObject({
+      "content-type": "application/x-www-form-urlencoded",
+      accept: "application/json",
+    });
+    const error = await refusal(verify({ endpoint: "http://127.0.0.1:1/introspect" })("bare"));
+    expect(error.cause).toBeInstanceOf(Error);
+  });
+
+  it("accepts a token until the second of its exp", async () => {
+    const exp = Math.floor(Date.now() / 1000) + 60;
+    answers.edge = { body: { active: true, aud: RESOURCE, exp } };
+    vi.useFakeTimers({ now: exp * 1000, toFake: ["Date"] });
+    await expect(verify()("edge")).resolves.toMatchObject({ expiresAt: exp * 1000 });
+  });
+
   it("asks every time, unless told to reuse an answer for cacheSeconds", async () => {
     vi.useFakeTimers({ now: Date.now(), toFake: ["Date"] });
     answers.cached = { body: { active: true, aud: RESOURCE, exp: later() } };
@@ -295,10 +375,10 @@ describe("introspectionVerifier", () => {
     expect(count()).toBe(2);
     const reusing = verify({ cacheSeconds: 30 });
     await reusing("cached");
-    vi.setSystemTime(Date.now() + 29_000);
+    vi.setSystemTime(Date.now() + 29_999);
     await reusing("cached");
     expect(count()).toBe(3);
-    vi.setSystemTime(Date.now() + 2_000);
+    vi.setSystemTime(Date.now() + 1);
     await reusing("cached");
     expect(count()).toBe(4);
   });
