@@ -20,6 +20,9 @@ describe("admitSession", () => {
     const sessions = table({ a1: ["a", true, 1], a2: ["a", true, 2], b1: ["b", true, 3] });
     expect(admit(sessions, "a", 10, 3)).toEqual({ evict: [] });
     expect(admit(sessions, "a", 4, 10)).toEqual({ evict: [] });
+    // Well under both caps: a negative shortfall must not turn into evictions.
+    const three = table({ a1: ["a", true, 1], a2: ["a", true, 2], a3: ["a", true, 3] });
+    expect(admit(three, "a", 5, 5)).toEqual({ evict: [] });
   });
 
   it("at a client's cap, gives up that client's oldest unused sessions, never another client's", () => {
@@ -54,6 +57,11 @@ describe("admitSession", () => {
     // Client a at its cap gives up a1; the total cap then needs one more: b1, not a1 again.
     expect(admit(sessions, "a", 3, 1)).toEqual({ evict: ["a1", "b1"] });
     expect(admit(sessions, "d", 1, 10)).toEqual({ refuse: "Too many sessions (the limit is 1)" });
+  });
+
+  it("gives up no more sessions for the total cap than it is short, when the client's own were newer", () => {
+    const sessions = table({ b0: ["b", true, 0], b1: ["b", true, 1], a1: ["a", true, 10] });
+    expect(admit(sessions, "a", 2, 1)).toEqual({ evict: ["a1", "b0"] });
   });
 });
 
