@@ -212,6 +212,10 @@ describe("protectedResource.authenticate", () => {
           await signed({ jti: crypto.randomUUID(), iat: now, htu: "not a url" }),
           "The DPoP proof is for not a url, not for this URL",
         ],
+        [
+          await signed({ jti: crypto.randomUUID(), iat: now, htu: [RESOURCE] }),
+          `The DPoP proof is for ${RESOURCE}, not for this URL`,
+        ],
       ];
       const server = resource({ dpop: true });
       for (const [p, message] of cases) {
