@@ -82,6 +82,21 @@ describe("protected resource metadata (RFC 9728 §3.3)", () => {
 });
 
 describe("the authorization server", () => {
+  it("is refused when its metadata names another issuer (RFC 8414 §3.3)", async () => {
+    const base = await documents((b) => ({
+      "/.well-known/oauth-protected-resource/mcp": { resource: `${b}/mcp`, authorization_servers: [b] },
+      "/.well-known/oauth-authorization-server": {
+        issuer: "https://evil.example",
+        authorization_endpoint: "https://evil.example/authorize",
+        token_endpoint: "https://evil.example/token",
+      },
+    }));
+    await expect(login(`${base}/mcp`).authorize()).rejects.toMatchObject({
+      code: "invalid_metadata",
+      message: expect.stringContaining(`is not valid for ${base}/`),
+    });
+  });
+
   it("must publish metadata when the resource names it: no guessing its endpoints", async () => {
     const base = await documents((b) => ({
       "/.well-known/oauth-protected-resource/mcp": { resource: `${b}/mcp`, authorization_servers: [`${b}/issuer`] },
@@ -188,7 +203,7 @@ describe("refresh tokens", () => {
     await client.callTool("whoami");
     expect(as.grants).toEqual(["authorization_code", "refresh_token"]);
     const { refresh_token: _none, ...withoutRefresh } = (await storage.get(key)) as StoredTokens;
-    await storage.set(key, { ...withoutRefresh, expires_at: Date.now() + 30_000 });
+    await storage.set(key, { ...withoutRefresh, obtained_at: undefined, expires_at: Date.now() + 30_000 });
     await client.callTool("whoami");
     expect(as.grants).toEqual(["authorization_code", "refresh_token"]);
     expect(as.authorizations).toHaveLength(1);
