@@ -1,57 +1,67 @@
 import { describe, expect, it } from "vitest";
 import { admitSession, clientKey, type SessionFacts } from "../../src/endpoints/http/session-admission.js";
 
-const facts = (client: string, unused: boolean, lastActivity: number): SessionFacts => ({
-  client,
-  unused,
-  lastActivity,
-});
-const table = (entries: [string, SessionFacts][]) => new Map(entries);
-const same = (f: SessionFacts) => f;
+// Which sessions make room for a new one, decided on the facts alone: the caps in total and
+// per client, unused sessions given up oldest first, used ones never. The HTTP tests
+// (session-caps.test.ts) show it end to end; these pin each rule.
+
+/** Sessions by id: [client, unused, lastActivity]. */
+function table(rows: Record<string, [string | undefined, boolean, number]>) {
+  return new Map(
+    Object.entries(rows).map(([id, [client, unused, lastActivity]]) => [id, { client, unused, lastActivity }]),
+  );
+}
+const facts = (f: SessionFacts) => f;
+const admit = (sessions: Map<string, SessionFacts>, client: string | undefined, max: number, perClient: number) =>
+  admitSession(sessions, facts, client, { maxSessions: max, maxSessionsPerClient: perClient });
 
 describe("admitSession", () => {
-  it("admits without evicting below both caps", () => {
-    const sessions = table([["a1", facts("A", true, 1)]]);
-    expect(admitSession(sessions, same, "A", { maxSessions: 3, maxSessionsPerClient: 2 })).toEqual({ evict: [] });
+  it("evicts nothing while both caps have room, unused sessions or not", () => {
+    const sessions = table({ a1: ["a", true, 1], a2: ["a", true, 2], b1: ["b", true, 3] });
+    expect(admit(sessions, "a", 10, 3)).toEqual({ evict: [] });
+    expect(admit(sessions, "a", 4, 10)).toEqual({ evict: [] });
+    // Well under both caps: a negative shortfall must not turn into evictions.
+    const three = table({ a1: ["a", true, 1], a2: ["a", true, 2], a3: ["a", true, 3] });
+    expect(admit(three, "a", 5, 5)).toEqual({ evict: [] });
   });
 
-  it("at a client's cap, ends that client's oldest unused session, never another client's", () => {
-    const sessions = table([
-      ["b1", facts("B", true, 0)],
-      ["a1", facts("A", true, 5)],
-      ["a2", facts("A", true, 3)],
-    ]);
-    expect(admitSession(sessions, same, "A", { maxSessions: 10, maxSessionsPerClient: 2 })).toEqual({
-      evict: ["a2"],
+  it("at a client's cap, gives up that client's oldest unused sessions, never another client's", () => {
+    const sessions = table({
+      b0: ["b", true, 0],
+      a3: ["a", true, 30],
+      a1: ["a", true, 10],
+      a2: ["a", false, 20],
+    });
+    expect(admit(sessions, "a", 100, 3)).toEqual({ evict: ["a1"] });
+    expect(admit(sessions, "a", 100, 2)).toEqual({ evict: ["a1", "a3"] });
+    expect(admit(sessions, "a", 100, 1)).toEqual({
+      refuse: "Too many sessions from this client (the limit is 1): end the ones you no longer use with DELETE",
     });
   });
 
-  it("refuses a client whose sessions are all in use", () => {
-    const sessions = table([
-      ["a1", facts("A", false, 1)],
-      ["a2", facts("A", false, 2)],
-    ]);
-    const verdict = admitSession(sessions, same, "A", { maxSessions: 10, maxSessionsPerClient: 2 });
-    expect(verdict).toEqual({ refuse: expect.stringContaining("from this client (the limit is 2)") });
+  it("counts no per-client cap for a client it cannot tell apart, or when the cap is Infinity", () => {
+    const sessions = table({ x1: [undefined, false, 1], x2: [undefined, false, 2] });
+    expect(admit(sessions, undefined, 10, 1)).toEqual({ evict: [] });
+    expect(admit(table({ a1: ["a", false, 1] }), "a", 10, Number.POSITIVE_INFINITY)).toEqual({ evict: [] });
   });
 
-  it("at the total cap, ends the oldest unused session of anyone, and refuses when none is unused", () => {
-    const sessions = table([
-      ["a1", facts("A", false, 0)],
-      ["b1", facts("B", true, 4)],
-      ["c1", facts("C", true, 2)],
-    ]);
-    const limits = { maxSessions: 3, maxSessionsPerClient: 3 };
-    expect(admitSession(sessions, same, "D", limits)).toEqual({ evict: ["c1"] });
-    const busy = table([...sessions].map(([id, f]) => [id, { ...f, unused: false }]));
-    expect(admitSession(busy, same, "D", limits)).toEqual({ refuse: "Too many sessions (the limit is 3)" });
-  });
-
-  it("applies only the total cap to a client it cannot tell apart", () => {
-    const sessions = table([["x", facts("A", false, 0)]]);
-    expect(admitSession(sessions, same, undefined, { maxSessions: 2, maxSessionsPerClient: 1 })).toEqual({
-      evict: [],
+  it("at the total cap, gives up the oldest unused sessions of anyone, besides those already given up", () => {
+    const sessions = table({
+      b2: ["b", true, 20],
+      a1: ["a", true, 10],
+      c1: ["c", false, 0],
+      b1: ["b", true, 15],
     });
+    expect(admit(sessions, "d", 4, 10)).toEqual({ evict: ["a1"] });
+    expect(admit(sessions, "d", 3, 10)).toEqual({ evict: ["a1", "b1"] });
+    // Client a at its cap gives up a1; the total cap then needs one more: b1, not a1 again.
+    expect(admit(sessions, "a", 3, 1)).toEqual({ evict: ["a1", "b1"] });
+    expect(admit(sessions, "d", 1, 10)).toEqual({ refuse: "Too many sessions (the limit is 1)" });
+  });
+
+  it("gives up no more sessions for the total cap than it is short, when the client's own were newer", () => {
+    const sessions = table({ b0: ["b", true, 0], b1: ["b", true, 1], a1: ["a", true, 10] });
+    expect(admit(sessions, "a", 2, 1)).toEqual({ evict: ["a1", "b0"] });
   });
 });
 
@@ -65,6 +75,7 @@ describe("clientKey", () => {
     [undefined, "2001:db8::1", "address:2001:db8:0:0::/64"],
     [undefined, "::1", "address:0:0:0:0::/64"],
     [undefined, "fe80::1%eth0", "address:fe80:0:0:0::/64"],
+    ["", undefined, "principal:"],
     [undefined, undefined, undefined],
   ])("principal %s, address %s: %s", (principal, address, key) => {
     expect(clientKey(principal, address)).toBe(key);
