@@ -17,7 +17,10 @@ let probe: Redis;
 beforeAll(async () => {
   assertBuilt();
   redis = await startRedis();
-  nodes = await Promise.all([0, 1, 2].map(() => startNode(redis.url, undefined, ["--idle-timeout", `${IDLE_MS}ms`])));
+  // Every session comes from 127.0.0.1: the per-client cap (a tenth of --max-sessions per
+  // node) would otherwise end this one client's unused sessions beyond 1,000 per node.
+  const flags = ["--idle-timeout", `${IDLE_MS}ms`, "--max-sessions", "100000"];
+  nodes = await Promise.all([0, 1, 2].map(() => startNode(redis.url, undefined, flags)));
   probe = new Redis(redis.url);
 }, 30_000);
 
