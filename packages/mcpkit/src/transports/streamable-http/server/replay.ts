@@ -3,12 +3,10 @@ import type { HttpReply } from "../../http/exchange.js";
 import { jsonRpcErrorReply } from "../../http/responses.js";
 import { formatSse, SseConnection } from "../../http/sse.js";
 import type { EventStore } from "./event-store.js";
-import { type Stream, sseReply } from "./stream.js";
+import { isResponse, type Stream, sseReply } from "./stream.js";
 
 // Resumption (transports §Resumability and Redelivery): what a GET with Last-Event-ID gets,
 // on the node that wrote the stream or, in a cluster, on another one.
-
-const isResponse = (m: JsonRpcMessage) => !("method" in m);
 
 /** Writes every stored event after `lastEventId` to `connection`. */
 function replayInto(connection: SseConnection, lastEventId: string, store: EventStore): Promise<void> {

@@ -6,14 +6,13 @@ import type { MessageInfo, SendOptions, Transport, TransportSink } from "../../t
 import type { EventStore } from "./event-store.js";
 import { attachReplaying, clusterStreamOwner, clusterStreamPrefix, orphanedReply, replayStored } from "./replay.js";
 import type { SessionTransportOptions } from "./session-transport-options.js";
-import { Stream, sessionGone, sseReply } from "./stream.js";
+import { isResponse, Stream, sessionGone, sseReply } from "./stream.js";
+import { StreamTable } from "./stream-table.js";
 
 export type { SessionTransportOptions } from "./session-transport-options.js";
 
 const toStderr = (error: unknown) =>
   process.stderr.write(`mcpkit: a Streamable HTTP stream failed: ${String(error)}\n`);
-
-const isResponse = (m: JsonRpcMessage) => !("method" in m);
 
 /** How many messages for the GET stream are kept for a client that has not opened it yet. */
 const MAX_EARLY_MESSAGES = 100;
@@ -28,11 +27,7 @@ export class HttpSessionTransport implements Transport {
   readonly sessionId: string | undefined;
   private sink: TransportSink | undefined;
   private readonly options: SessionTransportOptions;
-  // The collections below exist only while they hold something: an idle session keeps
-  // none (an HTTP server may hold tens of thousands of sessions).
-  private streams: Map<string, Stream> | undefined;
-  private byRequest: Map<RequestId, Stream> | undefined;
-  private finishedOrder: string[] | undefined;
+  private readonly streams = new StreamTable();
   private standalone: Stream | undefined;
   /** Messages for the GET stream sent before the client first opened it, oldest first. */
   private early: JsonRpcMessage[] | undefined;
@@ -61,26 +56,21 @@ export class HttpSessionTransport implements Transport {
 
   /** True while a request is being answered. */
   get answering(): boolean {
-    return this.byRequest !== undefined;
+    return this.streams.answering;
   }
 
   /** Resolves once every request received so far has been answered and its stream ended. */
   settled(): Promise<void> {
-    if (!this.unsettled()) return Promise.resolve();
+    if (!this.streams.unsettled) return Promise.resolve();
     this.settledWaiters ??= [];
     const waiters = this.settledWaiters;
     return new Promise((resolve) => waiters.push(resolve));
   }
 
-  private unsettled(): boolean {
-    for (const stream of this.streams?.values() ?? []) if (!stream.standalone && !stream.finished) return true;
-    return false;
-  }
-
   /** True while a request is being answered or a stream is connected. */
   get busy(): boolean {
-    if (this.byRequest) return true;
-    for (const stream of this.streams?.values() ?? []) if (stream.connection?.isOpen) return true;
+    if (this.streams.answering) return true;
+    for (const stream of this.streams.all()) if (stream.connection?.isOpen) return true;
     return false;
   }
 
@@ -134,7 +124,7 @@ export class HttpSessionTransport implements Transport {
     const store = this.options.eventStore;
     if (lastEventId && store) {
       const streamId = await store.streamOf(lastEventId);
-      const stream = streamId === undefined ? undefined : this.streams?.get(streamId);
+      const stream = streamId === undefined ? undefined : this.streams.get(streamId);
       const owner =
         !stream && streamId !== undefined && this.options.sharedStreams && this.sessionId !== undefined
           ? clusterStreamOwner(this.sessionId, streamId)
@@ -160,34 +150,28 @@ export class HttpSessionTransport implements Transport {
 
   send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): void {
     if (this.closed) return;
-    let stream = this.route(message, options?.relatedRequestId);
-    if (
-      !stream &&
-      this.options.sharedStreams &&
-      this.options.eventStore &&
-      !Array.isArray(message) &&
-      !isResponse(message)
-    ) {
+    const stream =
+      this.streams.route(message, options?.relatedRequestId, this.capture, this.standalone) ?? this.unrouted(message);
+    // Only a shared store sees the same event from several nodes: keys cost memory elsewhere.
+    if (stream) this.deliver(stream, message, this.options.sharedStreams ? options?.dedupeKey : undefined);
+  }
+
+  /** A notification or request for the GET stream while there is none. */
+  private unrouted(message: JsonRpcMessage | JsonRpcMessage[]): Stream | undefined {
+    if (Array.isArray(message) || isResponse(message)) return undefined;
+    if (this.options.sharedStreams && this.options.eventStore) {
       // In a cluster, the standalone stream is shared: stored here even with no GET open
       // on this node, so the client finds it on whichever node it resumes.
       this.standalone = this.openStream([], true);
       this.standalone.sse = true;
-      stream = this.standalone;
+      return this.standalone;
     }
-    // Only a shared store sees the same event from several nodes: keys cost memory elsewhere.
-    if (stream) this.deliver(stream, message, this.options.sharedStreams ? options?.dedupeKey : undefined);
-    else if (!this.standalone && !Array.isArray(message) && !isResponse(message)) this.keepEarly(message);
-  }
-
-  /**
-   * A notification or request for the GET stream before the client opened it (it may open
-   * it just after initialize, racing the server's first list change): kept until it does,
-   * the newest MAX_EARLY_MESSAGES at most.
-   */
-  private keepEarly(message: JsonRpcMessage): void {
+    // The client may open it just after initialize, racing the server's first list change:
+    // kept until it does, the newest MAX_EARLY_MESSAGES at most.
     this.early ??= [];
     this.early.push(message);
     if (this.early.length > MAX_EARLY_MESSAGES) this.early.shift();
+    return undefined;
   }
 
   /**
@@ -196,9 +180,9 @@ export class HttpSessionTransport implements Transport {
    * not begun) and the session is no longer busy with it.
    */
   unanswered(requestId: RequestId): void {
-    const stream = this.byRequest?.get(requestId);
+    const stream = this.streams.carrying(requestId);
     if (!stream?.owed.delete(requestId)) return;
-    this.answered(requestId);
+    this.streams.answered(requestId);
     if (stream.owed.size > 0) return;
     stream.enqueue(async () => {
       if (stream.finished) return;
@@ -223,15 +207,13 @@ export class HttpSessionTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     const store = this.keepStoredStreams ? undefined : this.options.eventStore;
-    for (const stream of this.streams?.values() ?? []) {
+    for (const stream of this.streams.all()) {
       stream.undecided?.(sessionGone());
       stream.undecided = undefined;
       stream.connection?.close();
       if (store) void store.dropStream(stream.id).catch(this.report);
     }
-    this.streams = undefined;
-    this.byRequest = undefined;
-    this.finishedOrder = undefined;
+    this.streams.clear();
     this.early = undefined;
     const waiters = this.settledWaiters ?? [];
     this.settledWaiters = undefined;
@@ -245,34 +227,15 @@ export class HttpSessionTransport implements Transport {
       this.options.sharedStreams && this.sessionId !== undefined
         ? clusterStreamPrefix(this.sessionId, standalone, this.options.node)
         : undefined;
-    const stream: Stream = new Stream(requestIds, standalone, (error) => this.failed(stream, error), prefix);
-    this.streams ??= new Map();
-    this.streams.set(stream.id, stream);
-    if (requestIds.length > 0) {
-      this.byRequest ??= new Map();
-      for (const id of requestIds) this.byRequest.set(id, stream);
-    }
+    // A queued task that failed (the store refused an append or a replay) is reported, and
+    // the client is not left waiting on a silent stream.
+    const onFailure = (error: unknown) => {
+      this.report(error);
+      stream.fail();
+    };
+    const stream: Stream = new Stream(requestIds, standalone, onFailure, prefix);
+    this.streams.add(stream, requestIds);
     return stream;
-  }
-
-  private route(
-    message: JsonRpcMessage | JsonRpcMessage[],
-    relatedRequestId: RequestId | undefined,
-  ): Stream | undefined {
-    if (Array.isArray(message)) {
-      for (const m of message) {
-        const id = "id" in m ? m.id : undefined;
-        const stream = id === undefined || id === null ? undefined : this.byRequest?.get(id);
-        if (stream) return stream;
-      }
-      return this.capture;
-    }
-    if (isResponse(message)) {
-      const id = "id" in message ? message.id : undefined;
-      return (id === undefined || id === null ? undefined : this.byRequest?.get(id)) ?? this.capture;
-    }
-    const related = relatedRequestId === undefined ? undefined : this.byRequest?.get(relatedRequestId);
-    return related ?? this.standalone;
   }
 
   private deliver(stream: Stream, message: JsonRpcMessage | JsonRpcMessage[], dedupeKey?: string): void {
@@ -284,10 +247,10 @@ export class HttpSessionTransport implements Transport {
       const id = "id" in m ? m.id : undefined;
       if (id === undefined || id === null) {
         // An answer to the whole POST (an unreadable or refused body) settles it.
-        for (const owed of stream.owed) this.answered(owed);
+        for (const owed of stream.owed) this.streams.answered(owed);
         stream.owed.clear();
       } else if (stream.owed.delete(id)) {
-        this.answered(id);
+        this.streams.answered(id);
       }
     }
     const final = answered && !stream.standalone && stream.owed.size === 0;
@@ -347,7 +310,7 @@ export class HttpSessionTransport implements Transport {
   private abandon(stream: Stream): void {
     if (!this.options.cancelOnDisconnect || stream.finished) return;
     const owed = [...stream.owed];
-    for (const id of owed) this.answered(id);
+    for (const id of owed) this.streams.answered(id);
     stream.owed.clear();
     this.finish(stream);
     for (const requestId of owed) {
@@ -391,22 +354,6 @@ export class HttpSessionTransport implements Transport {
   private readonly report = (error: unknown) => (this.options.onError ?? toStderr)(error);
 
   /**
-   * A queued task failed (the event store refused an append or a replay): reported, and
-   * the client is not left waiting on a silent stream. An unanswered POST gets a 500; an
-   * open stream is closed, so the client resumes or gives up.
-   */
-  private failed(stream: Stream, error: unknown): void {
-    this.report(error);
-    if (stream.undecided) {
-      stream.undecided(jsonRpcErrorReply(500, -32603, "Internal error"));
-      stream.undecided = undefined;
-    }
-    const connection = stream.connection;
-    stream.connection = undefined;
-    connection?.close();
-  }
-
-  /**
    * Resumes a stream another node wrote (it died, or the balancer sent the client here).
    * The standalone stream continues here: what was stored after the client's last event is
    * replayed, then this node's standalone stream carries on live. A POST's stream is
@@ -431,37 +378,21 @@ export class HttpSessionTransport implements Transport {
     return this.resume(this.standalone, lastEventId, store);
   }
 
-  private answered(id: RequestId): void {
-    this.byRequest?.delete(id);
-    if (this.byRequest?.size === 0) this.byRequest = undefined;
-  }
-
-  private dropStream(id: string): void {
-    this.streams?.delete(id);
-    if (this.streams?.size === 0) this.streams = undefined;
-  }
-
   private finish(stream: Stream): void {
     stream.finished = true;
     stream.connection?.close();
     stream.connection = undefined;
-    if (this.settledWaiters && !this.unsettled()) {
+    if (this.settledWaiters && !this.streams.unsettled) {
       const waiters = this.settledWaiters;
       this.settledWaiters = undefined;
       for (const resolve of waiters) resolve();
     }
-    if (!this.options.eventStore || !stream.sse) {
-      this.dropStream(stream.id);
+    const store = this.options.eventStore;
+    if (!store || !stream.sse) {
+      this.streams.drop(stream.id);
       return;
     }
-    // Keep recent finished streams resumable: a client may have missed the last event.
-    this.finishedOrder ??= [];
-    const finished = this.finishedOrder;
-    finished.push(stream.id);
-    if (finished.length > (this.options.maxFinishedStreams ?? 100)) {
-      const oldest = finished.shift() as string;
-      this.dropStream(oldest);
-      void this.options.eventStore.dropStream(oldest).catch(this.report);
-    }
+    const forgotten = this.streams.keepFinished(stream.id, this.options.maxFinishedStreams ?? 100);
+    if (forgotten !== undefined) void store.dropStream(forgotten).catch(this.report);
   }
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { RequestId } from "../../../jsonrpc/types.js";
+import type { JsonRpcMessage, RequestId } from "../../../jsonrpc/types.js";
 import type { HttpReply } from "../../http/exchange.js";
 import { jsonRpcErrorReply } from "../../http/responses.js";
 import { SSE_HEADERS, type SseConnection } from "../../http/sse.js";
@@ -57,6 +57,17 @@ export class Stream {
     this.onFailure = onFailure;
   }
 
+  /** Something failed the stream: an unanswered POST gets a 500, an open connection is closed (the client resumes or gives up). */
+  fail(): void {
+    if (this.undecided) {
+      this.undecided(jsonRpcErrorReply(500, -32603, "Internal error"));
+      this.undecided = undefined;
+    }
+    const connection = this.connection;
+    this.connection = undefined;
+    connection?.close();
+  }
+
   /** Runs tasks in order; one that finds nothing queued runs at once. */
   enqueue(task: () => void | Promise<void>): void {
     const done = () => {
@@ -92,3 +103,6 @@ export const sseReply = (connection: SseConnection): HttpReply => ({
 
 export const sessionGone = () =>
   jsonRpcErrorReply(404, -32600, "Session not found: it ended or expired; initialize a new one");
+
+/** An answer (a result or an error), not a request or a notification. */
+export const isResponse = (m: JsonRpcMessage) => !("method" in m);
