@@ -6,6 +6,7 @@ import { DEFAULT_NEGOTIATED_REVISION, isLegacyRevision, type LegacyRevision } fr
 import { serveSessionless } from "../../server/eras/sessionless.js";
 import { principalOf } from "../../server/principal.js";
 import type { McpServer } from "../../server/server.js";
+import { clientKey } from "../../session/client-key.js";
 import { InboundRequest } from "../../session/inbound.js";
 import { respondTo } from "../../session/respond.js";
 import type { HttpReply, HttpRequest } from "../../transports/http/exchange.js";
@@ -15,7 +16,6 @@ import { SingleReply } from "../../transports/streamable-http/server/single-repl
 import type { HttpAnswer } from "../../transports/streamable-http/server/stream.js";
 import type { MessageInfo } from "../../transports/transport.js";
 import { checkLegacyVersion } from "./header-checks.js";
-import { clientKey } from "./session-admission.js";
 import type { SessionTable } from "./sessions.js";
 
 export const SESSION_HEADER = "mcp-session-id";

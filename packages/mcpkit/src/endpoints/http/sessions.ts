@@ -3,11 +3,12 @@ import type { JsonRpcMessage } from "../../jsonrpc/types.js";
 import type { LegacySession } from "../../server/eras/legacy.js";
 import type { McpServer } from "../../server/server.js";
 import type { SessionChange, SessionMessage, SessionRecord, SessionStore } from "../../server/session-store.js";
+import { clientKey } from "../../session/client-key.js";
 import {
   HttpSessionTransport,
   type SessionTransportOptions,
 } from "../../transports/streamable-http/server/session-transport.js";
-import { type AdmissionLimits, admitSession, clientKey, type SessionFacts } from "./session-admission.js";
+import { type AdmissionLimits, admitSession, type SessionFacts } from "./session-admission.js";
 
 /** A session id: 32 bytes from a CSPRNG, base64url (visible ASCII, lifecycle §Session Management). */
 const newSessionId = () => randomBytes(32).toString("base64url");

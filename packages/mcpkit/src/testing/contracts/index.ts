@@ -3,5 +3,5 @@ export { type BusPair, eventBusContract } from "./event-bus.js";
 export { eventStoreContract } from "./event-store.js";
 export { type SessionStorePair, sessionStoreContract } from "./session-store.js";
 export { taskNodesContract } from "./task-nodes.js";
-export { type MakeTaskStores, type TaskStorePair, taskStoreContract } from "./task-store.js";
+export { type MakeTaskStores, type TaskStorePair, taskLeaseContract, taskStoreContract } from "./task-store.js";
 export { type ContractConnection, contractServer, transportContract } from "./transport.js";

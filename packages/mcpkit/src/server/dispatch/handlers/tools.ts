@@ -46,7 +46,7 @@ async function callTool(params: JsonObject, call: Call): Promise<JsonObject> {
   }
 
   const plan = taskPlan(tool, params, call.peer);
-  if (plan) return runAsTask(call, tool, plan, () => runTool(tool, args, call));
+  if (plan) return runAsTask(call, tool, plan, given, () => runTool(tool, args, call));
   return runTool(tool, args, call);
 }
 
