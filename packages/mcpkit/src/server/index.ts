@@ -58,6 +58,7 @@ export { createServer, type Handle, McpServer } from "./server.js";
 export type { ServerSession, SessionOptions } from "./session.js";
 export {
   InMemorySessionStore,
+  type InMemorySessionStoreOptions,
   type SessionChange,
   type SessionMessage,
   type SessionRecord,

@@ -190,10 +190,14 @@ export class Connection {
       }
     }
     if (answers.length === 0) return;
-    void Promise.all(answers).then((responses) => {
-      const batch = responses.filter((r): r is JsonRpcResponse => r !== undefined);
-      if (batch.length > 0 && !this.closed) this.send(batch);
-    });
+    // Each answer resolves (a failed handler is answered as an error), and send reports its own failure.
+    Promise.all(answers).then(
+      (responses) => {
+        const batch = responses.filter((r): r is JsonRpcResponse => r !== undefined);
+        if (batch.length > 0 && !this.closed) this.send(batch);
+      },
+      (error: unknown) => this.options.onError?.(error),
+    );
   }
 
   /**

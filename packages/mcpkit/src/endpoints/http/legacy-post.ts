@@ -93,7 +93,7 @@ export async function handleLegacyPost(
     } catch (error) {
       // A node that cannot reach the shared store opens no session other nodes cannot serve.
       context.server.onError(error);
-      await sessions.end(id).catch(() => {});
+      await sessions.end(id).catch(context.server.onError);
       return storeUnavailable();
     }
     reply.headers[SESSION_HEADER] = id;
@@ -161,9 +161,9 @@ function serveWithoutSession(
   for (const inbound of inbounds) {
     const notify = (method: string, params: Record<string, unknown>) =>
       reply.notify({ jsonrpc: "2.0", method, params });
-    void respondTo(inbound.id, () => serveSessionless(server, inbound, revision, notify), server.onError).then(
-      (response) => reply.respond(response),
-    );
+    respondTo(inbound.id, () => serveSessionless(server, inbound, revision, notify), server.onError)
+      .then((response) => reply.respond(response))
+      .catch(server.onError);
   }
   return reply.reply;
 }

@@ -80,8 +80,10 @@ export async function handleModernPost(
   });
   request.onAbort(() => reply.aborted());
   const notify = (method: string, params: Record<string, unknown>) => reply.notify({ jsonrpc: "2.0", method, params });
-  void respondTo(id, () => serveModern(server, inbound, notify), server.onError).then((response) => {
-    if (!inbound.cancelled) reply.respond(response);
-  });
+  respondTo(id, () => serveModern(server, inbound, notify), server.onError)
+    .then((response) => {
+      if (!inbound.cancelled) reply.respond(response);
+    })
+    .catch(server.onError);
   return reply.reply;
 }

@@ -230,11 +230,7 @@ export class RequestContext implements Context {
       this.peer.notify(method, params, this.inbound.id);
       return;
     }
-    try {
-      this.peer.notify(method, { ...params, _meta: relatedTaskMeta(run.taskId) });
-    } catch {
-      // The session that created the task is gone.
-    }
+    run.notify(method, { ...params, _meta: relatedTaskMeta(run.taskId) });
   }
 
   /** Asks the client; `R` is the result type the method's specification gives (see Connection.request). */
