@@ -195,6 +195,7 @@ describe("the scanner", () => {
   it("ignores the type void, and code words inside strings, templates, comments and regular expressions", () => {
     expect(scan("function f(): void {}\nconst p: Promise<void> = x;")).toEqual([]);
     expect(scan('const s = "void x() catch {}"; // void y()')).toEqual([]);
-    expect(scan("const t = `void ${a} catch {}`; const r = /void x/;")).toEqual([]);
+    const template = ["const t = `void $", "{a} catch {}`; const r = /void x/;"].join("");
+    expect(scan(template)).toEqual([]);
   });
 });
