@@ -5,7 +5,7 @@ import type { TemplateVariables } from "../../../protocol/uri-template.js";
 import type { CacheHint } from "../../options.js";
 import type { Registry } from "../../registry/registry.js";
 import { type ReadReturn, toReadResult } from "../../registry/resource.js";
-import { type Guarded, requireScopes, visible } from "../authorization.js";
+import { type Guarded, guard, visible } from "../authorization.js";
 import { cacheFields } from "../caching.js";
 import type { Call, MethodTable } from "../call.js";
 import { encodeDescriptor } from "../encode.js";
@@ -29,8 +29,7 @@ export const resourceMethods: MethodTable = {
     capability: (caps) => caps.resources?.subscribe,
     handler(params, call) {
       const uri = requireUri(params, "resources/subscribe");
-      const found = findResource(call.server, uri);
-      if (!found || !visible(found.entry, call)) throw notFound(call, uri);
+      guardResource(call, uri);
       call.peer.subscribe(uri);
       return {};
     },
@@ -73,7 +72,6 @@ type Found =
       read: (call: Call) => ReadReturn | Promise<ReadReturn>;
       mimeType: string | undefined;
       cache: CacheHint | undefined;
-      scopes: string[] | undefined;
       /** The resource or template: what decides whether this caller may see it. */
       entry: Guarded;
     }
@@ -87,7 +85,6 @@ export function findResource(server: Registry, uri: string): Found {
       read: (call) => resource.read(uri, call.context()),
       mimeType: resource.definition.mimeType,
       cache: resource.cache,
-      scopes: resource.scopes,
       entry: resource,
     };
   }
@@ -98,7 +95,6 @@ export function findResource(server: Registry, uri: string): Found {
         read: (call) => template.read(uri, variables, call.context()),
         mimeType: template.definition.mimeType,
         cache: template.cache,
-        scopes: template.scopes,
         entry: template,
       };
     }
@@ -110,11 +106,19 @@ export function findResource(server: Registry, uri: string): Found {
 const notFound = (call: Call, uri: string) =>
   new McpError(call.peer.rules.resourceNotFoundCode, `Resource not found: ${uri}`, { uri });
 
+/**
+ * The resource (or matching template) at `uri`, if this caller may use it: the guard of
+ * resources/read, resources/subscribe and each URI of subscriptions/listen.
+ */
+export function guardResource(call: Call, uri: string): NonNullable<Found> {
+  const found = findResource(call.server, uri);
+  guard(found?.entry, call, `resource ${uri}`, () => notFound(call, uri));
+  return found as NonNullable<Found>;
+}
+
 async function readResource(params: JsonObject, call: Call): Promise<JsonObject> {
   const uri = requireUri(params, "resources/read");
-  const found = findResource(call.server, uri);
-  if (!found || !visible(found.entry, call)) throw notFound(call, uri);
-  requireScopes(found.scopes, call, `resource ${uri}`);
+  const found = guardResource(call, uri);
   const result = toReadResult(await found.read(call), uri, found.mimeType);
   // A read that produced nothing is reported, not answered with empty contents.
   if (result.contents.length === 0) throw notFound(call, uri);

@@ -4,7 +4,7 @@ import type { CallToolResult } from "../../../protocol/types/features.js";
 import type { ToolEntry, ToolReturn } from "../../registry/tool.js";
 import { taskPlan } from "../../tasks/plan.js";
 import { runAsTask } from "../../tasks/start.js";
-import { requireScopes, visible } from "../authorization.js";
+import { guard } from "../authorization.js";
 import type { Call, MethodTable } from "../call.js";
 import { encodeContents } from "../encode.js";
 import { listPage } from "../list-page.js";
@@ -24,9 +24,7 @@ export const toolMethods: MethodTable = {
 async function callTool(params: JsonObject, call: Call): Promise<JsonObject> {
   const { name } = params;
   if (typeof name !== "string") throw invalidParams('tools/call needs a string "name"');
-  const tool = call.server.tools.get(name);
-  if (!tool || !visible(tool, call)) throw invalidParams(`Unknown tool: ${name}`);
-  requireScopes(tool.scopes, call, `tool ${name}`);
+  const tool = guard(call.server.tools.get(name), call, `tool ${name}`, () => invalidParams(`Unknown tool: ${name}`));
   const given = params.arguments ?? {};
   if (typeof given !== "object" || given === null || Array.isArray(given))
     throw invalidParams(`Invalid arguments for tool ${name}: "arguments" must be an object`);
