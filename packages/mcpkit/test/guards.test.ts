@@ -37,14 +37,14 @@ function guardedServer(): McpServer {
   server.tool("wipe", only, () => "wiped");
   server.prompt(
     "audit",
-    { ...only, arguments: { target: { description: "what to audit" } }, complete: { target: () => ["ledger"] } },
+    { ...only, args: { target: { description: "what to audit" } }, complete: { target: () => ["ledger"] } },
     () => "audit it",
   );
   server.resource("secret://ledger", { name: "ledger", ...only }, () => "1,2,3");
   server.resourceTemplate(
     "secret://books/{name}",
     { name: "book", ...only, complete: { name: () => ["q3"] } },
-    ({ name }) => `book ${name}`,
+    (uri) => `book ${uri}`,
   );
   return server;
 }
