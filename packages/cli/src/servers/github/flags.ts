@@ -27,7 +27,14 @@ export const flags: ServerFlags = {
       throw new UsageError("GitHub sign-in needs both GITHUB_OAUTH_CLIENT_ID and GITHUB_OAUTH_CLIENT_SECRET");
     // Loaded only when this server is the one served: Octokit stays out of the others' start-up.
     const [{ createGitHubServer }, { fileStorage }, { configDir }] = await Promise.all([
-      import("./index.js"),
+      import("./index.js").catch((error: NodeJS.ErrnoException) => {
+        // An optional peer: only this server needs it (and what it brings).
+        if (error.code === "ERR_MODULE_NOT_FOUND" && String(error.message).includes("@octokit/rest"))
+          throw new Error(
+            "serve github needs the @octokit/rest package: npm install @octokit/rest (beside @mcpkit/cli)",
+          );
+        throw error;
+      }),
       import("mcpkit/auth"),
       import("../../commands/call/auth.js"),
     ]);
