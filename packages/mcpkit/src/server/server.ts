@@ -1,3 +1,4 @@
+import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import { mergeCapabilities } from "../protocol/capabilities.js";
 import { SKILL_FILE, SKILLS_EXTENSION } from "../protocol/skills.js";
 import { TASKS_EXTENSION } from "../protocol/tasks.js";
@@ -79,7 +80,7 @@ export class McpServer implements SessionHost {
   private readonly sessionList = new Set<LegacySession>();
   private busSubscription: (() => void) | undefined;
   private capabilityCache: ServerCapabilities | undefined;
-  private readonly closers = new Set<() => void>();
+  private readonly closers = new Set<(reason: unknown) => void>();
   private readonly pendingChanges = new Set<ListKind>();
   private tasksSettings: TaskSettings | undefined;
 
@@ -304,11 +305,16 @@ export class McpServer implements SessionHost {
    */
   async close(): Promise<void> {
     await this.tasksSettings?.node.stop("The server shut down before the task finished");
-    if (this.closers.size > 0) {
-      for (const close of [...this.closers]) close();
-      // Let those final responses reach the transports before the sessions close.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    const stopping = new McpError(
+      ErrorCode.InternalError,
+      "The server is shutting down: this request was stopped before it finished; send it again later",
+      { reason: "shutting-down" },
+    );
+    for (const session of this.sessionList) session.stopRequests(stopping);
+    for (const close of [...this.closers]) close(stopping);
+    // Let the answers of the requests just ended reach the transports before the sessions close.
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
     await Promise.all([...this.sessionList].map((s) => s.close()));
   }
 
@@ -334,8 +340,11 @@ export class McpServer implements SessionHost {
     this.sessionList.delete(session);
   }
 
-  /** @internal Long-lived requests (subscriptions/listen) register how to end them on close(). */
-  onClose(close: () => void): () => void {
+  /**
+   * @internal Requests that outlive a session's bookkeeping register how to end them on
+   * close(): subscriptions/listen (gracefully), a 2026-07-28 request over HTTP (with `reason`).
+   */
+  onClose(close: (reason: unknown) => void): () => void {
     this.closers.add(close);
     return () => this.closers.delete(close);
   }

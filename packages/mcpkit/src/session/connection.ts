@@ -106,6 +106,14 @@ export class Connection {
     }
   }
 
+  /**
+   * Aborts every request still running with `reason`, without cancelling it: a handler that
+   * honours its signal fails with `reason`, which is its answer (the server stopping).
+   */
+  stopHandlers(reason: unknown): void {
+    for (const request of this.inbound?.values() ?? []) request.abandon(reason);
+  }
+
   /** Closes the transport; pending calls reject and running handlers are aborted. */
   async close(): Promise<void> {
     if (this.closed) return;

@@ -23,11 +23,18 @@ export interface HttpServing {
   limits?: HttpLimits;
   ended?: Promise<string>;
   cluster?: Cluster;
+  /** Resolves when serving should stop (a signal). */
+  stop: Promise<unknown>;
 }
 
-/** Serves `server` on http://HOST:PORT/mcp (and /sse for 2024-11-05 clients) until a signal or `ended`. */
+/**
+ * Serves `server` on http://HOST:PORT/mcp (and /sse for 2024-11-05 clients) until `stop`
+ * or `ended`. Then it stops accepting connections, closes the server (its running tasks
+ * fail, its running requests are answered with an error, its sessions end) and ends the
+ * connections left.
+ */
 export async function serveHttp(server: McpServer, serving: HttpServing): Promise<void> {
-  const { port, host, auth, limits = {}, ended, cluster } = serving;
+  const { port, host, auth, limits = {}, ended, cluster, stop } = serving;
   // DNS-rebinding protection: a local bind answers only to local names; another bind to its own name.
   const local = isLocal(host);
   const allowedHosts = local ? LOCALHOST_NAMES : [host.includes(":") ? `[${host}]` : host, ...LOCALHOST_NAMES];
@@ -75,15 +82,11 @@ export async function serveHttp(server: McpServer, serving: HttpServing): Promis
           : `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP) and ${base}/sse (HTTP+SSE)\n`,
     );
     process.stderr.write(`  try it: npx @mcpkit/cli call ${base}/mcp tools\n  Ctrl+C stops it\n`);
-    await Promise.race([
-      new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once("SIGINT", stop);
-        process.once("SIGTERM", stop);
-      }),
-      failWhen(ended),
-    ]);
+    await Promise.race([stop, failWhen(ended)]);
   } finally {
+    listening.server.close(); // the port closes: no new connection
+    listening.server.closeIdleConnections();
+    await server.close();
     await listening.close();
   }
 }

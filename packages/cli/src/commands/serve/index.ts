@@ -1,11 +1,13 @@
 import { Command, Option } from "commander";
 import { SERVER_NAMES, SERVERS, serverFlags } from "../../servers/catalog.js";
 import type { ServerFlags, Shared } from "../../servers/served.js";
+import { durationMs } from "../duration.js";
 import { USAGE_EXIT, UsageError } from "../usage-error.js";
 import { type AuthFlags, authOptions, checkAuthFlags } from "./auth-flags.js";
 import { type Cluster, joinCluster, stateKey } from "./cluster.js";
 import { isLocal, serveHttp } from "./http.js";
 import { httpLimits, portNumber } from "./limits.js";
+import { shutdownOnSignals } from "./shutdown.js";
 import { serveStdio } from "./stdio.js";
 
 /** The options every server takes; each server's own come from its flags module. */
@@ -17,6 +19,7 @@ interface CommonOptions extends AuthFlags {
   idleTimeout?: string;
   redis?: string;
   stateKey?: string;
+  shutdownTimeout?: string;
 }
 
 const DEFAULT_SERVER = "workspace";
@@ -38,6 +41,10 @@ const commonOptions = (): Option[] => [
     "--state-key <key>",
     "with --redis: the key signing multi round-trip request state, the same on every node (32+ bytes)",
   ).env("MCPKIT_STATE_KEY"),
+  new Option(
+    "--shutdown-timeout <duration>",
+    "how long SIGINT/SIGTERM may take to stop the server before it exits anyway (default 10s; a second signal exits at once)",
+  ),
   ...authOptions(),
 ];
 
@@ -150,12 +157,16 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
     ...(options.stateKey !== undefined && { requestStateKey: stateKey(options.stateKey) }),
     ...(cluster && { eventBus: cluster.eventBus, tasks: { store: cluster.taskStore } }),
   };
+  const shutdownMs =
+    options.shutdownTimeout === undefined ? 10_000 : durationMs(options.shutdownTimeout, "--shutdown-timeout");
   const served = await flags
     .create(options as unknown as Record<string, unknown>, { operands, shared })
     .catch(async (error) => {
       await cluster?.close();
       throw error;
     });
+  const shutdown = shutdownOnSignals({ timeoutMs: shutdownMs });
+  let code = 0;
   try {
     if (served.summary) process.stderr.write(`mcpkit serve ${name}:\n${indent(served.summary)}\n`);
     if (flags.exposes && port !== undefined && !isLocal(options.host) && !authorized) {
@@ -169,14 +180,21 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
           host: options.host,
           ...(authorized && { auth: options }),
           limits,
+          stop: shutdown.requested,
           ...(served.ended && { ended: served.ended }),
           ...(cluster && { cluster }),
         })
-      : serveStdio(served.server, name, served.ended));
+      : serveStdio(served.server, name, shutdown.requested, served.ended));
+  } catch (error) {
+    process.stderr.write(`mcpkit: ${error instanceof Error ? error.message : String(error)}\n`);
+    code = 1;
   } finally {
+    shutdown.begin();
     await served.close();
     await cluster?.close();
   }
+  // Whatever the server still holds (timers of abandoned work), the process ends now.
+  shutdown.finish(code);
 }
 
 const indent = (text: string) =>

@@ -161,8 +161,12 @@ function serveWithoutSession(
   for (const inbound of inbounds) {
     const notify = (method: string, params: Record<string, unknown>) =>
       reply.notify({ jsonrpc: "2.0", method, params });
+    const forget = server.onClose((reason) => inbound.abandon(reason));
     respondTo(inbound.id, () => serveSessionless(server, inbound, revision, notify), server.onError)
-      .then((response) => reply.respond(response))
+      .then((response) => {
+        forget();
+        reply.respond(response);
+      })
       .catch(server.onError);
   }
   return reply.reply;
