@@ -60,8 +60,9 @@ const config = {
   },
   cluster: {
     connections: 32,
-    // Three nodes share the warm-up's calls: each needs seconds of them before its JIT settles.
+    // Per wire, before any is measured: three nodes share the calls, and each needs seconds of them.
     warmupSeconds: num("BENCH_CLUSTER_WARMUP_SECONDS", 6, 2),
+    settleSeconds: 1,
     seconds: num("BENCH_CLUSTER_SECONDS", 5, 1),
     latencyCalls: num("BENCH_LATENCY_CALLS", 1000, 200),
   },

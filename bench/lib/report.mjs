@@ -39,7 +39,8 @@ const MODE_TITLES = {
   modern: "Streamable HTTP stateless, 2026-07-28 wire (per-request `_meta`, no handshake)",
 };
 
-const ci = (c, fmt) => (c && Number.isFinite(c.low) ? `${fmt(c.low)}–${fmt(c.high)}` : "–");
+// Every quantity here is positive: a t-interval reaching below zero is shown from zero.
+const ci = (c, fmt) => (c && Number.isFinite(c.low) ? `${fmt(Math.max(0, c.low))}–${fmt(c.high)}` : "–");
 const ratioWithCI = (r) => (r ? `${r.ratio.toFixed(2)}× (${ci(r, (x) => x.toFixed(2))})` : "–");
 const int = (x) => (x === undefined || x === null || !Number.isFinite(x) ? "–" : String(Math.round(x)));
 const fixed = (x, digits) => (x === undefined || x === null || !Number.isFinite(x) ? "–" : x.toFixed(digits));
@@ -298,6 +299,7 @@ const STARTUP_LABELS = {
   callHelp: "`mcpkit call --help`",
   serveHelp: "`mcpkit serve --help`",
   call: "`mcpkit call echo text=hi -- mcpkit serve everything --stdio`",
+  serveEverything: "its server alone: `mcpkit serve everything --stdio`, spawn to the first tools/list answer",
 };
 
 function startupTable(report) {
@@ -308,8 +310,14 @@ function startupTable(report) {
     range(r.ms, int),
     ci(r.msCI, int),
     ratio(med(r.ms), med(data.node?.ms)),
+    int(med(r.cpuMs)),
+    ratio(med(r.cpuMs), med(data.node?.cpuMs)),
   ]);
-  return table(["command", "ms", "min–max", "95% CI of mean", "× bare Node"], ["l", "r", "r", "r", "r"], rows);
+  return table(
+    ["command", "ms", "min–max", "95% CI of mean", "× bare Node", "CPU ms", "× bare Node"],
+    ["l", "r", "r", "r", "r", "r", "r"],
+    rows,
+  );
 }
 
 function footprintTable(report) {
@@ -496,7 +504,8 @@ export function renderMarkdown(report) {
       parts.push(
         `#### Cluster behind nginx: ${title}\n\nnginx (one worker, round-robin, no stickiness, keep-alive to the nodes) in front of one mcpkit node with the in-memory stores, ` +
           `or of three with their sessions, SSE events and bus in one redis-server (@mcpkit/redis); ${config.cluster.connections} keep-alive clients through nginx, ` +
-          `one call in flight each, for ${config.cluster.seconds} s after ${config.cluster.warmupSeconds} s of warm-up (which brings every session to every node); ` +
+          `one call in flight each, for ${config.cluster.seconds} s, after ${config.cluster.warmupSeconds} s of warm-up on each wire before either is measured ` +
+          `(which brings every session to every node) and ${config.cluster.settleSeconds} s of settling; ` +
           "the set-ups alternate round by round. CPU per call is user + system from /proc, summed over the nodes; Redis commands from `INFO commandstats` over the " +
           "load windows of all rounds (a command is at most one round trip; the nodes' heartbeats, one `SET` per node per second, are among them). " +
           "Everything, the load client included, shares this machine's cores: calls/s cannot grow with the nodes here; the CPU per call is the figure to read.",
@@ -516,7 +525,8 @@ export function renderMarkdown(report) {
   }
   if (results.startup) {
     parts.push(
-      `#### CLI start-up\n\nWall time from spawn to exit, ${config.startup.runs} runs of each command, the commands alternating; median with min–max and the 95% confidence interval of the mean.`,
+      `#### CLI start-up\n\nWall time from spawn to exit (through bash, which adds a millisecond or two to each), ${config.startup.runs} runs of each command, the commands alternating; ` +
+        "median with min–max and the 95% confidence interval of the mean; CPU ms is user + system of the command and the processes it waited for (bash's `times`), median.",
     );
     parts.push(startupTable(report));
   }

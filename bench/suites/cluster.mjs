@@ -43,42 +43,41 @@ async function startSetup(setup, { server }) {
   }
 }
 
-async function measure(running, wire, config) {
-  const { connections, warmupSeconds, seconds, latencyCalls } = config.cluster;
+/** The clients of one wire, through nginx (each with its own session on the 2025 wire). */
+async function clients(running, wire, connections) {
   const agent = newAgent(connections);
-  const modern = wire === "modern";
+  const peers = Array.from({ length: connections }, () => new HttpPeer(running.nginx.port, agent));
+  if (wire !== "modern") for (const peer of peers) await peer.initialize();
+  return { agent, peers, modern: wire === "modern" };
+}
+
+async function measure(running, { peers, modern }, config) {
+  const { seconds, settleSeconds, latencyCalls } = config.cluster;
   const cpu = () => ({
     nodes: running.nodes.reduce((sum, n) => sum + cpuSeconds(n.pid), 0),
     nginx: cpuSeconds(running.nginx.pid),
     redis: running.redis ? cpuSeconds(running.redis.pid) : 0,
   });
-  try {
-    const peers = Array.from({ length: connections }, () => new HttpPeer(running.nginx.port, agent));
-    if (!modern) for (const peer of peers) await peer.initialize();
-    // The warm-up also brings every session to every node (one GET each, the first time).
-    await httpThroughput(peers, { modern, seconds: warmupSeconds });
-    const stats0 = running.redis ? await commandStats(running.redis.port) : {};
-    const cpu0 = cpu();
-    const load = await httpThroughput(peers, { modern, seconds });
-    const cpu1 = cpu();
-    const commands = running.redis ? commandDelta(stats0, await commandStats(running.redis.port)) : {};
-    const latency = await httpLatency(peers[0], { modern, calls: latencyCalls });
-    const perCall = (s) => (s * 1e6) / load.calls;
-    return {
-      callsPerSec: load.calls / load.seconds,
-      calls: load.calls,
-      seconds: load.seconds,
-      p50Ms: latency.p50,
-      p99Ms: latency.p99,
-      nodeCpuUsPerCall: perCall(cpu1.nodes - cpu0.nodes),
-      nginxCpuUsPerCall: perCall(cpu1.nginx - cpu0.nginx),
-      redisCpuUsPerCall: perCall(cpu1.redis - cpu0.redis),
-      redisCommands: commands,
-      protocolVersion: modern ? "2026-07-28" : peers[0].version,
-    };
-  } finally {
-    agent.destroy();
-  }
+  await httpThroughput(peers, { modern, seconds: settleSeconds });
+  const stats0 = running.redis ? await commandStats(running.redis.port) : {};
+  const cpu0 = cpu();
+  const load = await httpThroughput(peers, { modern, seconds });
+  const cpu1 = cpu();
+  const commands = running.redis ? commandDelta(stats0, await commandStats(running.redis.port)) : {};
+  const latency = await httpLatency(peers[0], { modern, calls: latencyCalls });
+  const perCall = (s) => (s * 1e6) / load.calls;
+  return {
+    callsPerSec: load.calls / load.seconds,
+    calls: load.calls,
+    seconds: load.seconds,
+    p50Ms: latency.p50,
+    p99Ms: latency.p99,
+    nodeCpuUsPerCall: perCall(cpu1.nodes - cpu0.nodes),
+    nginxCpuUsPerCall: perCall(cpu1.nginx - cpu0.nginx),
+    redisCpuUsPerCall: perCall(cpu1.redis - cpu0.redis),
+    redisCommands: commands,
+    protocolVersion: modern ? "2026-07-28" : peers[0].version,
+  };
 }
 
 /** @param {{ config: object, server: (name: string) => string, log: (line: string) => void }} context */
@@ -91,9 +90,18 @@ export async function clusterSuite(context) {
     for (let i = 0; i < SETUPS.length; i++) {
       const setup = SETUPS[(i + round) % SETUPS.length];
       const running = await startSetup(setup, context);
+      const byWire = new Map();
       try {
+        // Every wire warmed up before any is measured: three nodes share the calls, and each
+        // needs seconds of them before its JIT settles. The warm-up also brings every
+        // session to every node (one GET each, the first time).
         for (const wire of setup.wires) {
-          const sample = await measure(running, wire, config);
+          const wired = await clients(running, wire, config.cluster.connections);
+          byWire.set(wire, wired);
+          await httpThroughput(wired.peers, { modern: wired.modern, seconds: config.cluster.warmupSeconds });
+        }
+        for (const wire of setup.wires) {
+          const sample = await measure(running, byWire.get(wire), config);
           samples[setup.key][wire].push(sample);
           const redis = Object.entries(sample.redisCommands)
             .map(([c, n]) => `${c} ${n}`)
@@ -104,6 +112,7 @@ export async function clusterSuite(context) {
           );
         }
       } finally {
+        for (const { agent } of byWire.values()) agent.destroy();
         await running.nginx.stop();
         await Promise.all(running.nodes.map((n) => n.close()));
       }
