@@ -330,10 +330,19 @@ function footprintTable(report) {
     String(p.files),
     fixed(p.installedBytes / 2 ** 20, 1),
     String(p.installedPackages),
+    (p.largest ?? []).map(([dep, bytes]) => `${dep} ${fixed(bytes / 2 ** 20, 1)}`).join(", "),
   ]);
   return table(
-    ["package", "tarball KiB", "unpacked KiB", "files", "installed with its dependencies MiB", "packages installed"],
-    ["l", "r", "r", "r", "r", "r"],
+    [
+      "package",
+      "tarball KiB",
+      "unpacked KiB",
+      "files",
+      "installed with its dependencies MiB",
+      "packages installed",
+      "largest installed, MiB",
+    ],
+    ["l", "r", "r", "r", "r", "r", "l"],
     rows,
   );
 }

@@ -90,6 +90,11 @@ export async function footprintSuite({ config, log }) {
       packages[name].installedBytes = installed.bytes;
       packages[name].installedFiles = installed.files;
       packages[name].installedPackages = dependencies.length;
+      // The heaviest of what came with it (hoisted packages; nested copies count towards their parent).
+      packages[name].largest = dependencies
+        .map((dep) => [dep, du(join(modules, dep)).bytes])
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 4);
       log(
         `footprint ${name}: ${(installed.bytes / 2 ** 20).toFixed(1)} MiB installed, ${dependencies.length} packages`,
       );
