@@ -44,7 +44,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
       // the token, so not an InvalidTokenError; the resource server reports it to onError
       // and tells the client only that the token could not be verified.
       if (error instanceof KeySetUnavailableError || !(error instanceof errors.JOSEError))
-        throw new Error(`The authorization server's keys could not be had: ${(error as Error).message}`, {
+        throw new Error(`The authorization server's keys could not be fetched: ${(error as Error).message}`, {
           cause: error,
         });
       throw new InvalidTokenError(`The access token is not valid here: ${(error as Error).message}`, { cause: error });
