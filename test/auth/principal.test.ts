@@ -103,7 +103,10 @@ describe("a token without sub never takes a user's place", () => {
     const opened = await post(mcp.url, initialize, first);
     expect(opened.status).toBe(200);
     await opened.body?.cancel();
-    const headers = { "mcp-session-id": opened.headers.get("mcp-session-id") as string, "mcp-protocol-version": "2025-11-25" };
+    const headers = {
+      "mcp-session-id": opened.headers.get("mcp-session-id") as string,
+      "mcp-protocol-version": "2025-11-25",
+    };
     const list = { jsonrpc: "2.0", id: 2, method: "tools/list" };
     const other = await post(mcp.url, list, { ...second, ...headers });
     expect(other.status).toBe(404);

@@ -13,9 +13,13 @@ const fixture = perTestAuthorizationServer();
 function server(issuer: string) {
   const s = createServer({ name: "team", version: "1" });
   s.tool("search", {}, () => "results");
-  s.tool("delete_all", { visible: ({ principal }) => principal === principalOf({ issuer, subject: "alice" }) }, (_a, ctx) => {
-    return `deleted by ${(ctx.auth as { subject?: string }).subject}`;
-  });
+  s.tool(
+    "delete_all",
+    { visible: ({ principal }) => principal === principalOf({ issuer, subject: "alice" }) },
+    (_a, ctx) => {
+      return `deleted by ${(ctx.auth as { subject?: string }).subject}`;
+    },
+  );
   return s;
 }
 

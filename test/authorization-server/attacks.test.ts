@@ -113,7 +113,10 @@ describe("resources (RFC 8707)", () => {
   it("a resource this server does not serve is refused at the authorization request", async () => {
     const registered = await client.register();
     const result = await client.browser.authorize(
-      client.authorizationUrl(registered, { code_challenge: pkce().challenge, resource: "https://elsewhere.example/mcp" }),
+      client.authorizationUrl(registered, {
+        code_challenge: pkce().challenge,
+        resource: "https://elsewhere.example/mcp",
+      }),
       { until: REDIRECT },
     );
     expect(result.callback?.searchParams.get("error")).toBe("invalid_target");

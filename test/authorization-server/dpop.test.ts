@@ -41,17 +41,30 @@ describe("DPoP-bound tokens", () => {
     const registered = await client.register();
     const { code, verifier } = await client.code(registered);
     const answer = await client.token(
-      { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: registered.client_id },
+      {
+        grant_type: "authorization_code",
+        code,
+        code_verifier: verifier,
+        redirect_uri: REDIRECT,
+        client_id: registered.client_id,
+      },
       { dpop: await key.proof("POST", `${h.issuer}/token`) },
     );
     expect(answer).toMatchObject({ status: 200, body: { token_type: "DPoP" } });
     const token = answer.body.access_token as string;
     expect(decodeJwt(token).cnf).toEqual({ jkt: key.jkt });
-    expect(await statusOf(h.resource, { authorization: `DPoP ${token}`, dpop: await key.proof("POST", h.resource, token) })).toBe(200);
+    expect(
+      await statusOf(h.resource, { authorization: `DPoP ${token}`, dpop: await key.proof("POST", h.resource, token) }),
+    ).toBe(200);
     // Stolen and sent as a Bearer token, or with another key's proof: refused.
     expect(await statusOf(h.resource, { authorization: `Bearer ${token}` })).toBe(401);
     const other = await dpopKey();
-    expect(await statusOf(h.resource, { authorization: `DPoP ${token}`, dpop: await other.proof("POST", h.resource, token) })).toBe(401);
+    expect(
+      await statusOf(h.resource, {
+        authorization: `DPoP ${token}`,
+        dpop: await other.proof("POST", h.resource, token),
+      }),
+    ).toBe(401);
   });
 
   it("bind the refresh token too: refreshing needs a proof of the same key", async () => {
@@ -59,10 +72,20 @@ describe("DPoP-bound tokens", () => {
     const registered = await client.register();
     const { code, verifier } = await client.code(registered);
     const tokens = await client.token(
-      { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: registered.client_id },
+      {
+        grant_type: "authorization_code",
+        code,
+        code_verifier: verifier,
+        redirect_uri: REDIRECT,
+        client_id: registered.client_id,
+      },
       { dpop: await key.proof("POST", `${h.issuer}/token`) },
     );
-    const refresh = { grant_type: "refresh_token", refresh_token: tokens.body.refresh_token, client_id: registered.client_id };
+    const refresh = {
+      grant_type: "refresh_token",
+      refresh_token: tokens.body.refresh_token,
+      client_id: registered.client_id,
+    };
     expect((await client.token(refresh)).body.error).toBe("invalid_dpop_proof");
     const other = await dpopKey();
     expect((await client.token(refresh, { dpop: await other.proof("POST", `${h.issuer}/token`) })).body.error).toBe(
@@ -92,7 +115,10 @@ describe("DPoP-bound tokens", () => {
     expect((await client.token(exchange(second.code, second.verifier), { dpop: proof })).status).toBe(200);
     const third = await client.code(registered);
     const replayed = await client.token(exchange(third.code, third.verifier), { dpop: proof });
-    expect(replayed.body).toMatchObject({ error: "invalid_dpop_proof", error_description: expect.stringContaining("used before") });
+    expect(replayed.body).toMatchObject({
+      error: "invalid_dpop_proof",
+      error_description: expect.stringContaining("used before"),
+    });
   });
 
   it("dpop_jkt binds the code to a key (RFC 9449 §10): redeemed without it or with another key, refused", async () => {

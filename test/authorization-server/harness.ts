@@ -7,8 +7,8 @@ import {
   protectedResource,
   type ResourceServer,
 } from "mcpkit/auth";
-import { createStreamableHttpHandler, type Listening, listen, type StreamableHttpHandler } from "mcpkit/http";
 import { Client } from "mcpkit/client";
+import { createStreamableHttpHandler, type Listening, listen, type StreamableHttpHandler } from "mcpkit/http";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { createServer, type McpServer } from "mcpkit/server";
 import { Browser } from "./browser.js";
@@ -59,7 +59,12 @@ export async function startHarness(
     ...asOptions,
   });
   const endpoint = (url: string, mcp: McpServer) => {
-    const rs = protectedResource({ verifier: as.verifier(url), resource: url, authorizationServers: [issuer], dpop: true });
+    const rs = protectedResource({
+      verifier: as.verifier(url),
+      resource: url,
+      authorizationServers: [issuer],
+      dpop: true,
+    });
     return { rs, handler: createStreamableHttpHandler(mcp, { auth: rs }) };
   };
   const main = endpoint(resource, server ?? whoamiServer());
@@ -148,7 +153,11 @@ export function rawClient(h: Harness, browser = new Browser()) {
         headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
         body: form(values),
       });
-      return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, string> };
+      return {
+        status: response.status,
+        headers: response.headers,
+        body: (await response.json()) as Record<string, string>,
+      };
     },
     /** Code, then tokens: the whole sign-in of a public client. */
     async signIn(client: TestClient, params: Record<string, string | undefined> = {}) {

@@ -45,8 +45,16 @@ describe("dynamic client registration", () => {
     [{ redirect_uris: ["javascript:alert(1)"] }, "invalid_redirect_uri", /javascript:/],
     [{ redirect_uris: ["https://app.example/cb#x"] }, "invalid_redirect_uri", /fragment/],
     [{ redirect_uris: ["/relative"] }, "invalid_redirect_uri", /absolute/],
-    [{ redirect_uris: ["https://a/cb"], token_endpoint_auth_method: "private_key_jwt" }, "invalid_client_metadata", /none, client_secret_basic/],
-    [{ redirect_uris: ["https://a/cb"], grant_types: ["client_credentials"] }, "invalid_client_metadata", /grant_types/],
+    [
+      { redirect_uris: ["https://a/cb"], token_endpoint_auth_method: "private_key_jwt" },
+      "invalid_client_metadata",
+      /none, client_secret_basic/,
+    ],
+    [
+      { redirect_uris: ["https://a/cb"], grant_types: ["client_credentials"] },
+      "invalid_client_metadata",
+      /grant_types/,
+    ],
     [{ redirect_uris: ["https://a/cb"], response_types: ["token"] }, "invalid_client_metadata", /response_types/],
   ])("refuses %j with %s", async (metadata, error, description) => {
     const answer = await register(metadata);
