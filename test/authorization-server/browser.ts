@@ -32,9 +32,19 @@ export class Browser {
     if (cookies.size > 0) headers.set("cookie", [...cookies].map(([k, v]) => `${k}=${v}`).join("; "));
     const response = await fetch(url, { ...init, headers, redirect: "manual" });
     for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(";");
+      const [pair, ...attributes] = line.split(";");
       const eq = (pair as string).indexOf("=");
-      cookies.set((pair as string).slice(0, eq).trim(), (pair as string).slice(eq + 1).trim());
+      const name = (pair as string).slice(0, eq).trim();
+      const value = (pair as string).slice(eq + 1).trim();
+      const expired = attributes.some((a) => {
+        const [key, v] = a.trim().split("=");
+        return (
+          (key?.toLowerCase() === "max-age" && Number(v) <= 0) ||
+          (key?.toLowerCase() === "expires" && Date.parse(v ?? "") < Date.now())
+        );
+      });
+      if (expired) cookies.delete(name);
+      else cookies.set(name, value);
     }
     return response;
   }

@@ -13,14 +13,10 @@ import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { createServer, type McpServer } from "mcpkit/server";
 import { Browser } from "./browser.js";
 
-/** A tool that says who called it, and with which upstream token. */
+/** A tool that says who called it. */
 export function whoamiServer(): McpServer {
   const server = createServer({ name: "vault", version: "1" });
-  server.tool("whoami", {}, async (_args, ctx) => {
-    const auth = ctx.auth as { subject?: string; upstream?: { token(): Promise<string> } };
-    const upstream = auth.upstream ? ` with ${await auth.upstream.token()}` : "";
-    return `you are ${auth.subject}${upstream}`;
-  });
+  server.tool("whoami", {}, (_args, ctx) => `you are ${(ctx.auth as { subject?: string }).subject}`);
   return server;
 }
 

@@ -7,7 +7,7 @@ import {
   requestOptions,
   type UpstreamClient,
 } from "./token-endpoint.js";
-import { UpstreamError, type UpstreamProvider } from "./types.js";
+import { UpstreamError, type UpstreamIdentity, type UpstreamProvider } from "./types.js";
 
 export interface OidcUpstreamOptions {
   /** The provider's issuer, or its discovery document's URL (…/.well-known/openid-configuration). */
@@ -79,6 +79,21 @@ export function oidcUpstream(options: OidcUpstreamOptions): UpstreamProvider {
       ]
     ).join(" ");
 
+  /** The name and email from the UserInfo endpoint (OpenID Connect Core §5.3), when there is one; nothing if it fails. */
+  const profile = async (accessToken: string, subject: string): Promise<Partial<UpstreamIdentity>> => {
+    const c = await client();
+    if (!c.as.userinfo_endpoint) return {};
+    try {
+      const ours = { client_id: options.clientId };
+      const response = await oauth.userInfoRequest(c.as, ours, accessToken, requestOptions(c));
+      const info = await oauth.processUserInfoResponse(c.as, ours, subject, response);
+      const { subject: _, ...rest } = identityOfClaims({ ...info, sub: subject } as oauth.IDToken);
+      return rest;
+    } catch {
+      return {};
+    }
+  };
+
   return {
     id: options.id ?? "oidc",
     title: options.title ?? issuer.host,
@@ -102,7 +117,10 @@ export function oidcUpstream(options: OidcUpstreamOptions): UpstreamProvider {
         nonce: kept.nonce ?? "",
       });
       if (!claims) throw new UpstreamError(`${issuer.host} sent no ID token`);
-      return { identity: identityOfClaims(claims), tokens };
+      const identity = identityOfClaims(claims);
+      // Many providers keep the profile out of the ID token when an access token comes with it.
+      if (identity.name === undefined) Object.assign(identity, await profile(tokens.accessToken, claims.sub));
+      return { identity, tokens };
     },
     async refresh(tokens) {
       return refreshTokens(await client(), tokens);
