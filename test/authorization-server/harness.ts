@@ -167,7 +167,12 @@ export function rawClient(h: Harness, browser = new Browser()) {
         resource: params.resource ?? h.resource,
       });
       if (answer.status !== 200) throw new Error(`token: ${answer.status} ${JSON.stringify(answer.body)}`);
-      return answer.body as { access_token: string; refresh_token: string; token_type: string; expires_in: number };
+      return answer.body as unknown as {
+        access_token: string;
+        refresh_token: string;
+        token_type: string;
+        expires_in: number;
+      };
     },
     async revoke(client: TestClient, token: string) {
       const response = await fetch(`${h.issuer}/revoke`, {
