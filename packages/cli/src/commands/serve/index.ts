@@ -150,12 +150,12 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
   }
   const port = options.port === undefined ? undefined : portNumber(options.port);
   const limits = httpLimits(options);
-  const authorized = checkAuthFlags(options, options.port !== undefined);
   const upstream = checkAuthorizationServerFlags(options, {
     http: port !== undefined,
     host: options.host,
     cluster: options.redis !== undefined,
   });
+  const authorized = checkAuthFlags(options, options.port !== undefined);
   const cluster: Cluster | undefined = options.redis === undefined ? undefined : await joinCluster(options);
   const shared: Shared = {
     ...(options.stateKey !== undefined && { requestStateKey: stateKey(options.stateKey) }),
