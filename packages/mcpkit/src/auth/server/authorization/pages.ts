@@ -56,7 +56,7 @@ export function consentPage(view: ConsentView): Response {
     : html(view.clientIdentity);
   return page(
     `Allow access? – ${view.server}`,
-    `<h1>Allow ${client} to use ${html(view.server)} as you?</h1>
+    `<h1>Allow ${html(view.clientName ?? view.clientIdentity)} to use ${html(view.server)} as you?</h1>
 <dl>
 <dt>Signed in</dt><dd>${html(view.person)} via ${html(view.provider)}</dd>
 <dt>Application</dt><dd>${client}</dd>
@@ -64,7 +64,7 @@ export function consentPage(view: ConsentView): Response {
 <dt>Server</dt><dd>${html(view.resource)}</dd>
 <dt>Access</dt><dd>${view.scopes.length > 0 ? view.scopes.map(html).join(", ") : "the server's tools and data, as you"}</dd>
 </dl>
-<p class="note">Only allow applications you started yourself. You can revoke access by signing out of the application.</p>
+<p class="note">Only allow an application you started yourself, just now. Its name is its own claim; where it returns is not.</p>
 <form method="post" action="${html(view.action)}">
 <input type="hidden" name="decision" value="${html(view.decision)}">
 <div class="actions"><button type="submit" name="answer" value="deny">Deny</button>
