@@ -17,7 +17,7 @@ export interface OperationInfo {
   parameters: Parameter[];
 }
 
-/** Which operations become tools. Each list matches any of its items; see docs/openapi.md. */
+/** Which operations become tools: every field given must match, each by any of its items (docs/openapi.md). */
 export interface OperationFilter {
   /** Operations carrying any of these tags. */
   tags?: string[];
@@ -61,12 +61,15 @@ function mergeParameters(document: OpenApiDocument, item: PathItem, operation: O
   return [...byKey.values()];
 }
 
+/** Every field given must match (each by any of its items): `{ paths: ["/pets/*"], methods: ["get"] }` is the GETs under /pets. */
 function matches(filter: OperationFilter, { method, path, operation }: OperationInfo): boolean {
-  if (filter.methods?.some((m) => m.toLowerCase() === method)) return true;
-  if (filter.tags && operation.tags?.some((tag) => filter.tags?.includes(tag))) return true;
-  if (filter.paths?.some((p) => pathMatches(p, path))) return true;
   const key = `${method.toUpperCase()} ${path}`;
-  return filter.operations?.some((o) => o === operation.operationId || o === key) ?? false;
+  return (
+    (filter.methods === undefined || filter.methods.some((m) => m.toLowerCase() === method)) &&
+    (filter.tags === undefined || (operation.tags ?? []).some((tag) => filter.tags?.includes(tag))) &&
+    (filter.paths === undefined || filter.paths.some((p) => pathMatches(p, path))) &&
+    (filter.operations === undefined || filter.operations.some((o) => o === operation.operationId || o === key))
+  );
 }
 
 function pathMatches(pattern: string | RegExp, path: string): boolean {
