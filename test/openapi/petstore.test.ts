@@ -70,7 +70,8 @@ describe("the Petstore as tools", () => {
   it("drops readOnly properties from request bodies and writeOnly ones from responses; 3.0 nullable becomes a null type", async () => {
     const { tools } = await client.listTools();
     const create = tools.find((t) => t.name === "createUser");
-    const body = (create?.inputSchema.properties as Record<string, { properties: Record<string, unknown> }>).body;
+    const properties = create?.inputSchema.properties as Record<string, { properties: Record<string, unknown> }>;
+    const body = properties.body as { properties: Record<string, unknown> };
     expect(Object.keys(body.properties)).not.toContain("id");
     expect(Object.keys(body.properties)).toContain("password");
     expect(body.properties.phone).toMatchObject({ type: ["string", "null"] });
