@@ -94,10 +94,11 @@ describe("bodies", () => {
     expect(last()?.headers["content-type"]).toMatch(/^application\/x-www-form-urlencoded/);
     expect(String(last()?.body)).toBe("title=hi+there&tags=a&tags=b");
     const { tools } = await client.listTools();
-    const body = tools.find((t) => t.name === "createNoteForm")?.inputSchema.properties?.body as {
-      properties: object;
-      required: string[];
-    };
+    const properties = tools.find((t) => t.name === "createNoteForm")?.inputSchema.properties as Record<
+      string,
+      { properties: object; required: string[] }
+    >;
+    const body = properties.body as { properties: object; required: string[] };
     expect(Object.keys(body.properties)).toEqual(["title", "tags"]);
     expect(body.required).toEqual(["title"]);
   });
