@@ -133,6 +133,8 @@ export class SchemaRun {
     const out: SchemaObject = {};
     for (const [key, value] of Object.entries(schema)) {
       if (DROPPED.has(key) || key.startsWith("x-")) continue;
+      // 2020-12 `examples` is an array; documents carry OpenAPI's map of Example Objects here too.
+      if (key === "examples" && !Array.isArray(value)) continue;
       if ((SCHEMA_KEYWORDS as readonly string[]).includes(key)) {
         out[key] = Array.isArray(value)
           ? value.map((v) => this.node(v, stack)) // 3.0-era tuple `items`
@@ -157,7 +159,9 @@ export class SchemaRun {
         else delete out.required;
       }
     }
-    if (typeof schema.example !== "undefined" && out.examples === undefined) out.examples = [schema.example];
+    // An example that is itself a reference (a document's slip) would read as a schema $ref: left out.
+    if (schema.example !== undefined && !isReference(schema.example) && out.examples === undefined)
+      out.examples = [schema.example];
     if (this.converter.is30) legacyKeywords(schema, out);
     return out;
   }
