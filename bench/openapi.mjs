@@ -82,7 +82,7 @@ async function github() {
 
 async function perCall() {
   const pet = JSON.stringify({ id: 1, name: "Rex", photoUrls: [], status: "available" });
-  const api = createHttpServer((req, res) => {
+  const api = createHttpServer((_req, res) => {
     res.writeHead(200, { "content-type": "application/json" }).end(pet);
   });
   await new Promise((resolve) => api.listen(0, "127.0.0.1", resolve));
