@@ -1,5 +1,5 @@
 import { McpError } from "../jsonrpc/errors.js";
-import type { ToolAnnotations } from "../protocol/types/features.js";
+import type { CallToolResult, ToolAnnotations } from "../protocol/types/features.js";
 import { compileJsonSchema, type Validator } from "../schema/validator.js";
 import type { Context } from "../server/context.js";
 import type { Handle, McpServer } from "../server/server.js";
@@ -129,7 +129,7 @@ type Caller = (
   validate: Validator | undefined,
   args: Record<string, unknown>,
   ctx: Context,
-) => Promise<import("../protocol/types/features.js").CallToolResult>;
+) => Promise<CallToolResult>;
 
 function makeCaller(options: OpenApiOptions, settings: RequestSettings, limits: CallLimits): Caller {
   const fetchImpl = options.fetch ?? fetch;
