@@ -131,9 +131,13 @@ export async function startKitchen(options: { elsewhere?: string } = {}): Promis
   app.post("/text", async (req, reply) => reply.type("text/plain").send(`you said: ${String(req.body)}`));
   app.put("/files/:name", async (req) => echo(req, (req.body as Buffer).toString("base64")));
   app.get("/tree", async () => ({ name: "root", children: [{ name: "leaf", children: [] }] }));
-  app.get("/status/:code", async (req, reply) => {
-    const code = Number((req.params as { code: string }).code);
-    return reply.code(code).send({ error: `status ${code}`, detail: "as you asked" });
+  app.route({
+    method: ["GET", "POST"],
+    url: "/status/:code",
+    handler: async (req, reply) => {
+      const code = Number((req.params as { code: string }).code);
+      return reply.code(code).send({ error: `status ${code}`, detail: "as you asked" });
+    },
   });
   app.get("/redirect", async (req, reply) => {
     const to = (req.query as { to: string }).to;

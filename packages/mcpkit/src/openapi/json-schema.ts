@@ -135,6 +135,14 @@ export class SchemaRun {
       if (DROPPED.has(key) || key.startsWith("x-")) continue;
       // 2020-12 `examples` is an array; documents carry OpenAPI's map of Example Objects here too.
       if (key === "examples" && !Array.isArray(value)) continue;
+      // What a validator cannot compile would fail every call: a pattern that is not an
+      // ECMAScript regular expression, a type that is not a JSON type (Swagger's "file").
+      if (key === "pattern" && !compiles(value)) continue;
+      if (key === "type") {
+        const types = (Array.isArray(value) ? value : [value]).filter((t) => JSON_TYPES.has(t as string));
+        if (types.length > 0) out.type = Array.isArray(value) ? types : types[0];
+        continue;
+      }
       if ((SCHEMA_KEYWORDS as readonly string[]).includes(key)) {
         out[key] = Array.isArray(value)
           ? value.map((v) => this.node(v, stack)) // 3.0-era tuple `items`
@@ -183,6 +191,17 @@ export class SchemaRun {
     } catch {
       return undefined;
     }
+  }
+}
+
+const JSON_TYPES = new Set(["object", "array", "string", "number", "integer", "boolean", "null"]);
+
+function compiles(pattern: unknown): boolean {
+  try {
+    new RegExp(pattern as string, "u");
+    return typeof pattern === "string";
+  } catch {
+    return false;
   }
 }
 

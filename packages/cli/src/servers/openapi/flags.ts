@@ -25,6 +25,7 @@ export const flags: ServerFlags = {
     new Option("--read-only", "serve only GET operations"),
     new Option("--resources", "also serve GET operations as resource templates"),
     new Option("--validate", "check the document against the OpenAPI schema first"),
+    new Option("--no-output-schemas", "publish no outputSchema (for an API whose answers stray from its document)"),
     new Option("--api-timeout <ms>", "how long one call to the API may take (default 30000)"),
     new Option("--max-response-bytes <n>", "the largest answer read from the API (default 5242880)"),
     new Option("--tool-catalog <n|off>", "list search_tools instead of every tool past n tools (default 100)"),
@@ -76,6 +77,7 @@ export const flags: ServerFlags = {
       ...(values.excludeTag !== undefined && { exclude: { tags: values.excludeTag as string[] } }),
       ...(values.resources === true && { resources: true }),
       ...(values.validate === true && { validate: true }),
+      ...(values.outputSchemas === false && { outputSchemas: false }),
       ...(values.apiTimeout !== undefined && { timeoutMs: wholeNumber(String(values.apiTimeout), "--api-timeout", 1) }),
       ...(values.maxResponseBytes !== undefined && {
         maxResponseBytes: wholeNumber(String(values.maxResponseBytes), "--max-response-bytes", 1),
