@@ -3,12 +3,17 @@ import { SERVER_NAMES, SERVERS, serverFlags } from "../../servers/catalog.js";
 import type { ServerFlags, Shared } from "../../servers/served.js";
 import { USAGE_EXIT, UsageError } from "../usage-error.js";
 import { type AuthFlags, authOptions, checkAuthFlags } from "./auth-flags.js";
+import {
+  type AuthorizationServerFlags,
+  authorizationServerOptions,
+  checkAuthorizationServerFlags,
+} from "./authorization-server.js";
 import { type Cluster, joinCluster, stateKey } from "./cluster.js";
 import { httpLimits, portNumber } from "./limits.js";
 import { serveStdio } from "./stdio.js";
 
 /** The options every server takes; each server's own come from its flags module. */
-interface CommonOptions extends AuthFlags {
+interface CommonOptions extends AuthFlags, AuthorizationServerFlags {
   stdio?: boolean;
   port?: string;
   host: string;
@@ -38,6 +43,7 @@ const commonOptions = (): Option[] => [
     "with --redis: the key signing multi round-trip request state, the same on every node (32+ bytes)",
   ).env("MCPKIT_STATE_KEY"),
   ...authOptions(),
+  ...authorizationServerOptions(),
 ];
 
 /** The long flag of an option, as typed (`--max-sessions`). */
@@ -143,6 +149,11 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
   }
   const port = options.port === undefined ? undefined : portNumber(options.port);
   const limits = httpLimits(options);
+  const upstream = checkAuthorizationServerFlags(options, {
+    http: port !== undefined,
+    host: options.host,
+    cluster: options.redis !== undefined,
+  });
   const authorized = checkAuthFlags(options, options.port !== undefined);
   const cluster: Cluster | undefined = options.redis === undefined ? undefined : await joinCluster(options);
   const shared: Shared = {
@@ -150,7 +161,11 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
     ...(cluster && { eventBus: cluster.eventBus, tasks: { store: cluster.taskStore } }),
   };
   const served = await flags
-    .create(options as unknown as Record<string, unknown>, { operands, shared })
+    .create(options as unknown as Record<string, unknown>, {
+      operands,
+      shared,
+      ...(upstream && { upstream: upstream.kind === "preset" ? upstream.name : upstream.kind }),
+    })
     .catch(async (error) => {
       await cluster?.close();
       throw error;
@@ -161,7 +176,7 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
     else {
       // The HTTP endpoint is loaded only to serve HTTP: a stdio server never needs it.
       const { isLocal, serveHttp } = await import("./http.js");
-      if (flags.exposes && !isLocal(options.host) && !authorized) {
+      if (flags.exposes && !isLocal(options.host) && !authorized && !upstream) {
         process.stderr.write(
           `mcpkit: warning: --host ${options.host} serves ${flags.exposes} to the network without authentication (see --auth-server)\n`,
         );
@@ -170,6 +185,13 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
         port,
         host: options.host,
         ...(authorized && { auth: options }),
+        ...(upstream && {
+          authorization: {
+            choice: upstream,
+            flags: options,
+            upstreamScopes: upstream.kind === "preset" ? flags.upstreamScopes?.[upstream.name] : undefined,
+          },
+        }),
         limits,
         ...(served.ended && { ended: served.ended }),
         ...(cluster && { cluster }),
