@@ -4,14 +4,18 @@ import type { ServerFlags, Shared } from "../../servers/served.js";
 import { durationMs } from "../duration.js";
 import { USAGE_EXIT, UsageError } from "../usage-error.js";
 import { type AuthFlags, authOptions, checkAuthFlags } from "./auth-flags.js";
+import {
+  type AuthorizationServerFlags,
+  authorizationServerOptions,
+  checkAuthorizationServerFlags,
+} from "./authorization-server.js";
 import { type Cluster, joinCluster, stateKey } from "./cluster.js";
-import { isLocal, serveHttp } from "./http.js";
 import { httpLimits, portNumber } from "./limits.js";
 import { shutdownOnSignals } from "./shutdown.js";
 import { serveStdio } from "./stdio.js";
 
 /** The options every server takes; each server's own come from its flags module. */
-interface CommonOptions extends AuthFlags {
+interface CommonOptions extends AuthFlags, AuthorizationServerFlags {
   stdio?: boolean;
   port?: string;
   host: string;
@@ -46,6 +50,7 @@ const commonOptions = (): Option[] => [
     "how long SIGINT/SIGTERM may take to stop the server before it exits anyway (default 10s; a second signal exits at once)",
   ),
   ...authOptions(),
+  ...authorizationServerOptions(),
 ];
 
 /** The long flag of an option, as typed (`--max-sessions`). */
@@ -151,6 +156,11 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
   }
   const port = options.port === undefined ? undefined : portNumber(options.port);
   const limits = httpLimits(options);
+  const upstream = checkAuthorizationServerFlags(options, {
+    http: port !== undefined,
+    host: options.host,
+    cluster: options.redis !== undefined,
+  });
   const authorized = checkAuthFlags(options, options.port !== undefined);
   const cluster: Cluster | undefined = options.redis === undefined ? undefined : await joinCluster(options);
   const shared: Shared = {
@@ -160,7 +170,11 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
   const shutdownMs =
     options.shutdownTimeout === undefined ? 10_000 : durationMs(options.shutdownTimeout, "--shutdown-timeout");
   const served = await flags
-    .create(options as unknown as Record<string, unknown>, { operands, shared })
+    .create(options as unknown as Record<string, unknown>, {
+      operands,
+      shared,
+      ...(upstream && { upstream: upstream.kind === "preset" ? upstream.name : upstream.kind }),
+    })
     .catch(async (error) => {
       await cluster?.close();
       throw error;
@@ -169,22 +183,32 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
   let code = 0;
   try {
     if (served.summary) process.stderr.write(`mcpkit serve ${name}:\n${indent(served.summary)}\n`);
-    if (flags.exposes && port !== undefined && !isLocal(options.host) && !authorized) {
-      process.stderr.write(
-        `mcpkit: warning: --host ${options.host} serves ${flags.exposes} to the network without authentication (see --auth-server)\n`,
-      );
+    if (port === undefined) await serveStdio(served.server, name, shutdown.requested, served.ended);
+    else {
+      // The HTTP endpoint is loaded only to serve HTTP: a stdio server never needs it.
+      const { isLocal, serveHttp } = await import("./http.js");
+      if (flags.exposes && !isLocal(options.host) && !authorized && !upstream) {
+        process.stderr.write(
+          `mcpkit: warning: --host ${options.host} serves ${flags.exposes} to the network without authentication (see --auth-server)\n`,
+        );
+      }
+      await serveHttp(served.server, {
+        port,
+        host: options.host,
+        ...(authorized && { auth: options }),
+        ...(upstream && {
+          authorization: {
+            choice: upstream,
+            flags: options,
+            upstreamScopes: upstream.kind === "preset" ? flags.upstreamScopes?.[upstream.name] : undefined,
+          },
+        }),
+        limits,
+        stop: shutdown.requested,
+        ...(served.ended && { ended: served.ended }),
+        ...(cluster && { cluster }),
+      });
     }
-    await (port !== undefined
-      ? serveHttp(served.server, {
-          port,
-          host: options.host,
-          ...(authorized && { auth: options }),
-          limits,
-          stop: shutdown.requested,
-          ...(served.ended && { ended: served.ended }),
-          ...(cluster && { cluster }),
-        })
-      : serveStdio(served.server, name, shutdown.requested, served.ended));
   } catch (error) {
     process.stderr.write(`mcpkit: ${error instanceof Error ? error.message : String(error)}\n`);
     code = 1;
