@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../src/client/index.js";
 import type { JsonObject } from "../src/jsonrpc/types.js";
 import { createServer, type McpServer } from "../src/server/index.js";
+import { principalOf } from "../src/server/principal.js";
 import { createLinkedPair } from "../src/testing/index.js";
 import type { Transport } from "../src/transports/transport.js";
 
@@ -27,11 +28,13 @@ function authenticated(transport: Transport, auth: { subject: string; scopes: st
   };
 }
 
+const ALICE = principalOf({ subject: "alice" });
+
 /** Everything is for alice only, and needs the "admin" scope. */
 function guardedServer(): McpServer {
   const server = createServer({ name: "guarded", version: "1" });
   const only = {
-    visible: ({ principal }: { principal: string | undefined }) => principal === "alice",
+    visible: ({ principal }: { principal: string | undefined }) => principal === ALICE,
     scopes: ["admin"],
   };
   server.tool("wipe", only, () => "wiped");

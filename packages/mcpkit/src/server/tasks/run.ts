@@ -161,10 +161,10 @@ export class TaskRun implements RunningTask {
   /** The node stops (or gives the task up): the task fails with `message`, its handler is aborted. */
   async fail(message: string): Promise<void> {
     const error = { code: ErrorCode.InternalError, message };
+    if (!this.signal.aborted) this.controller.abort(new McpError(error.code, message));
     try {
       await this.init.settings.store.update(this.taskId, { status: "failed", error, statusMessage: message });
     } finally {
-      if (!this.signal.aborted) this.controller.abort(new McpError(error.code, message));
       this.stop();
     }
   }
