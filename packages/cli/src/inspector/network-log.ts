@@ -24,6 +24,9 @@ type Fetch = (input: string | URL, init?: RequestInit) => Promise<Response>;
 
 /** Headers the view shows: the protocol's own (`Mcp-*`), content negotiation, resumption, authorization. */
 const SHOWN = /^(mcp-.*|content-type|accept|last-event-id|www-authenticate|location|dpop-nonce)$/i;
+/** Numbers entries across connections, so the page tells them apart. */
+let seq = 0;
+
 /** Statuses whose responses carry no body. */
 const BODYLESS = new Set([101, 103, 204, 205, 304]);
 
@@ -58,7 +61,6 @@ function rpcMethods(body: unknown): string[] | undefined {
  * through unchanged, counted on the way.
  */
 export function recordingFetch(base: Fetch, record: (entry: NetworkEntry) => void): Fetch {
-  let seq = 0;
   return async (input, init = {}) => {
     const started = Date.now();
     const entry: NetworkEntry = {
