@@ -46,7 +46,9 @@ if (process.argv.includes("--report")) {
     const body = readFileSync(join(out, name));
     const gz = gzipSync(body, { level: 9 }).length;
     total += gz;
-    process.stdout.write(`${name.padEnd(11)} ${(body.length / 1024).toFixed(1).padStart(6)} KiB, gzipped ${(gz / 1024).toFixed(1)} KiB\n`);
+    process.stdout.write(
+      `${name.padEnd(11)} ${(body.length / 1024).toFixed(1).padStart(6)} KiB, gzipped ${(gz / 1024).toFixed(1)} KiB\n`,
+    );
   }
   process.stdout.write(`page weight, gzipped: ${(total / 1024).toFixed(1)} KiB\n`);
 }

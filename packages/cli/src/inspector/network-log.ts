@@ -107,6 +107,10 @@ export function recordingFetch(base: Fetch, record: (entry: NetworkEntry) => voi
         },
       }),
     );
-    return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(counted, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }

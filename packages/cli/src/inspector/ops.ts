@@ -57,12 +57,14 @@ function targetFrom(body: Body, ctx: OpContext): Target | undefined {
   if (typeof body.url === "string") {
     const url = new URL(body.url);
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new OpError("The URL must be http: or https:");
-    const headers = body.headers === undefined ? (current.kind === "http" ? current.headers : {}) : object(body, "headers");
+    const headers =
+      body.headers === undefined ? (current.kind === "http" ? current.headers : {}) : object(body, "headers");
     return { kind: "http", url: url.href, headers: headers as Record<string, string> };
   }
   if (typeof body.command === "string") {
     const args = Array.isArray(body.args) ? body.args.map(String) : [];
-    const same = current.kind === "stdio" && current.command === body.command && current.args.join("\0") === args.join("\0");
+    const same =
+      current.kind === "stdio" && current.command === body.command && current.args.join("\0") === args.join("\0");
     if (!same && !ctx.allowSpawn)
       throw new OpError("Starting another command from the page needs mcpkit inspect --allow-spawn");
     return { kind: "stdio", command: body.command, args, env: current.kind === "stdio" ? current.env : {} };
@@ -236,7 +238,9 @@ export const OPS: Record<string, Op> = {
   "skills/list": async (_body, ctx) => ctx.session.client.skills(),
 
   "skills/load": async (body, ctx) => {
-    const skill = await ctx.session.client.loadSkill(text(body, "uri"), { allowUnverified: body.allowUnverified === true });
+    const skill = await ctx.session.client.loadSkill(text(body, "uri"), {
+      allowUnverified: body.allowUnverified === true,
+    });
     return { entry: skill.entry, text: skill.text };
   },
 

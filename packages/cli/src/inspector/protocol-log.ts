@@ -31,7 +31,8 @@ const PREVIEW_CHARS = 4096;
 const NESTING = new Set(["tools/call", "prompts/get", "resources/read", "completion/complete", "tasks/result"]);
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 interface Open {
   group: number;

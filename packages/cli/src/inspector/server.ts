@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { AppViews } from "./app-views.js";
 import { Guard } from "./guard.js";
-import { type OpContext, OpError, OPS } from "./ops.js";
+import { OPS, type OpContext, OpError } from "./ops.js";
 import { InspectorSession, type PageEvent } from "./session.js";
 import { loadStaticFiles, type StaticFile } from "./static-files.js";
 import type { ProtocolChoice, Target } from "./target.js";
@@ -73,7 +73,8 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) send(res, 500, { error: { message: error instanceof Error ? error.message : String(error) } });
+      if (!res.headersSent)
+        send(res, 500, { error: { message: error instanceof Error ? error.message : String(error) } });
       else res.destroy();
     });
   });
@@ -85,7 +86,9 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     if (req.method === "GET" && url.pathname === "/" && url.searchParams.has("token")) {
       const cookie = guard.exchange(url.searchParams.get("token") ?? "");
       if (!cookie)
-        return send(res, 401, { error: { message: "This token is wrong or was used already: restart mcpkit inspect" } });
+        return send(res, 401, {
+          error: { message: "This token is wrong or was used already: restart mcpkit inspect" },
+        });
       // The token leaves the address bar (and the history) at once.
       res.writeHead(303, { ...COMMON_HEADERS, "set-cookie": cookie, location: "/" }).end();
       return;
@@ -129,7 +132,10 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
 
   function serveView(id: string, res: ServerResponse): void {
     const view = ctx.views.get(id);
-    if (!view) return send(res, 404, { error: { message: "No such app view (it may have been replaced)" } });
+    if (!view) {
+      send(res, 404, { error: { message: "No such app view (it may have been replaced)" } });
+      return;
+    }
     res.writeHead(200, {
       ...COMMON_HEADERS,
       "content-type": "text/html; charset=utf-8",
@@ -222,6 +228,7 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   }
   const text = Buffer.concat(chunks).toString("utf8");
   const value = text ? (JSON.parse(text) as unknown) : {};
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error("The body must be a JSON object");
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new Error("The body must be a JSON object");
   return value as Record<string, unknown>;
 }

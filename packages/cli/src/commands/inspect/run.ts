@@ -37,7 +37,9 @@ export async function runInspect(
     timeoutMs: Math.round(seconds * 1000),
     allowSpawn: options.allowSpawn === true,
   });
-  process.stderr.write(`mcpkit inspect: inspecting ${describeTarget(target)}\nOpen the inspector (once; the token is single-use):\n`);
+  process.stderr.write(
+    `mcpkit inspect: inspecting ${describeTarget(target)}\nOpen the inspector (once; the token is single-use):\n`,
+  );
   process.stdout.write(`${inspector.url}\n`);
   if (options.open) openBrowser(inspector.url);
 

@@ -1,4 +1,5 @@
 import { applyEvent, update } from "./store.js";
+import type { JsonObject } from "./types.js";
 
 /** An operation failed: the server's JSON-RPC error, or the inspector's own refusal. */
 export class ApiError extends Error {
@@ -12,7 +13,7 @@ export class ApiError extends Error {
 }
 
 /** Runs one of the backend's operations (../ops.ts) and gives its value. */
-export async function call<T = any>(op: string, body: Record<string, unknown> = {}): Promise<T> {
+export async function call<T = JsonObject>(op: string, body: Record<string, unknown> = {}): Promise<T> {
   const response = await fetch(`/api/${op}`, {
     method: "POST",
     headers: { "content-type": "application/json" },

@@ -1,10 +1,10 @@
 import { useEffect, useState } from "preact/hooks";
-import type { Ask, ConnectionState, LogEntry, NetworkEntry, ProtocolEntry, Task } from "./types.js";
+import type { Ask, ConnectionState, JsonObject, LogEntry, NetworkEntry, ProtocolEntry, Task } from "./types.js";
 
 export interface NotificationEntry {
   at: number;
   method: string;
-  params: Record<string, any>;
+  params: JsonObject;
 }
 
 /** Everything the page knows, fed by the backend's event stream (api.ts). */
@@ -26,7 +26,7 @@ export interface State {
   /** The view shown, and what it should open (a resource's URI, an app tool's result). */
   view: string;
   theme: "light" | "dark";
-  focus?: Record<string, any>;
+  focus?: JsonObject;
 }
 
 const PROTOCOL_LIMIT = 5000;
@@ -61,7 +61,7 @@ export function setTheme(theme: "light" | "dark"): void {
 }
 
 /** Shows a view, optionally opening something in it. */
-export function navigate(view: string, focus?: Record<string, any>): void {
+export function navigate(view: string, focus?: JsonObject): void {
   if (location.hash.slice(1) !== view) history.replaceState(null, "", `#${view}`);
   update(() => ({ view, focus }));
 }
@@ -106,7 +106,7 @@ export function useStore<T>(select: (s: State) => T): T {
 const capped = <T>(list: T[], limit: number) => (list.length > limit ? list.slice(list.length - limit) : list);
 
 /** Applies one event of the backend (see ../session.ts for what each carries). */
-export function applyEvent(event: Record<string, any>): void {
+export function applyEvent(event: JsonObject): void {
   switch (event.type) {
     case "snapshot": {
       const { protocol, network, logs, asks, tasks, type: _t, ...connection } = event;
@@ -160,4 +160,18 @@ export function applyEvent(event: Record<string, any>): void {
       return;
     }
   }
+}
+
+const kept = new Map<string, unknown>();
+
+/** useState whose value outlives the component: a view keeps its selection when the person comes back. */
+export function useKept<T>(key: string, initial: T): [T, (value: T) => void] {
+  const [value, setValue] = useState<T>(kept.has(key) ? (kept.get(key) as T) : initial);
+  return [
+    value,
+    (next: T) => {
+      kept.set(key, next);
+      setValue(next);
+    },
+  ];
 }

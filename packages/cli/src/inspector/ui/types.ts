@@ -1,6 +1,11 @@
 /** The shapes the backend sends (see ../session.ts, ../protocol-log.ts, ../network-log.ts). */
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+/**
+ * A JSON object from the server: shaped by the specification, read field by field by the
+ * views, which check what they rely on.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: server data, whatever the spec lets it carry
 export type JsonObject = Record<string, any>;
 
 export interface ProtocolEntry {

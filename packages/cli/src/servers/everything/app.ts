@@ -16,12 +16,13 @@ const HTML = `<!doctype html>
   h1 { font-size: 22px; margin: 0 0 8px; }
   .count { font-size: 34px; font-weight: 700; }
   button { font: inherit; padding: 6px 14px; border-radius: 6px; border: 1px solid #3a5bd9; background: #3a5bd9; color: #fff; cursor: pointer; }
-  #status { color: #5d6673; font-size: 13px; }
+  #status, #input { color: #5d6673; font-size: 13px; }
 </style></head>
 <body>
   <h1 id="greeting">Waiting for the host…</h1>
   <p>Count: <span class="count" id="count">0</span></p>
   <button id="increment" type="button">Add one</button>
+  <p id="input"></p>
   <p id="status">not initialized</p>
 <script>
   let nextId = 1;
@@ -44,7 +45,7 @@ const HTML = `<!doctype html>
       pending.delete(m.id);
       return m.error ? reject(new Error(m.error.message)) : resolve(m.result);
     }
-    if (m.method === "ui/notifications/tool-input") show("status", "input: " + JSON.stringify(m.params.arguments));
+    if (m.method === "ui/notifications/tool-input") show("input", "input: " + JSON.stringify(m.params.arguments));
     if (m.method === "ui/notifications/tool-result") {
       const data = m.params.structuredContent || {};
       show("greeting", data.greeting || "(no greeting)");

@@ -141,9 +141,11 @@ function Sampling({ ask }: { ask: Ask }) {
       {(params.messages as JsonObject[]).map((message, i) => (
         <div class={`message ${message.role}`} key={i}>
           <div class="role">{message.role}</div>
-          {(Array.isArray(message.content) ? message.content : [message.content]).map((block: JsonObject, j: number) => (
-            <ContentBlock block={block} key={j} />
-          ))}
+          {(Array.isArray(message.content) ? message.content : [message.content]).map(
+            (block: JsonObject, j: number) => (
+              <ContentBlock block={block} key={j} />
+            ),
+          )}
         </div>
       ))}
       <div class="hint">
@@ -159,7 +161,13 @@ function Sampling({ ask }: { ask: Ask }) {
       )}
       <div class="field">
         <label for={`reply-${ask.id}`}>Reply</label>
-        <textarea id={`reply-${ask.id}`} rows={4} required value={text} onInput={(e) => setText(e.currentTarget.value)} />
+        <textarea
+          id={`reply-${ask.id}`}
+          rows={4}
+          required
+          value={text}
+          onInput={(e) => setText(e.currentTarget.value)}
+        />
       </div>
       <div class="field">
         <label for={`model-${ask.id}`}>Model name</label>

@@ -86,9 +86,7 @@ export function CompletionInput({
             </li>
           ))}
           {(suggestions.hasMore || (suggestions.total ?? 0) > suggestions.values.length) && (
-            <li class="hint">
-              {suggestions.total !== undefined ? `${suggestions.total} in all` : "more…"}
-            </li>
+            <li class="hint">{suggestions.total !== undefined ? `${suggestions.total} in all` : "more…"}</li>
           )}
         </ul>
       )}

@@ -1,10 +1,12 @@
+import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { navigate } from "../store.js";
 import type { JsonObject } from "../types.js";
 import { JsonView } from "./json.js";
 import { looksLikeMarkdown, Markdown } from "./markdown.js";
 
-const dataUri = (mimeType: string | undefined, base64: string) => `data:${mimeType ?? "application/octet-stream"};base64,${base64}`;
+const dataUri = (mimeType: string | undefined, base64: string) =>
+  `data:${mimeType ?? "application/octet-stream"};base64,${base64}`;
 
 /** Audience, priority, last modified: shown as small chips. */
 export function Annotations({ annotations }: { annotations?: JsonObject }) {
@@ -48,8 +50,14 @@ export function ResourceBody({ content }: { content: JsonObject }) {
     return <TextBlock text={content.text} />;
   }
   if (typeof content.blob === "string") {
-    if (mime.startsWith("image/")) return <img class="media" src={dataUri(mime, content.blob)} alt={String(content.uri)} />;
-    if (mime.startsWith("audio/")) return <audio class="media" controls src={dataUri(mime, content.blob)} />;
+    if (mime.startsWith("image/"))
+      return <img class="media" src={dataUri(mime, content.blob)} alt={String(content.uri)} />;
+    if (mime.startsWith("audio/"))
+      return (
+        <audio class="media" controls src={dataUri(mime, content.blob)}>
+          <track kind="captions" />
+        </audio>
+      );
     return (
       <p>
         {Math.round((content.blob.length * 3) / 4)} bytes of {mime || "binary data"}.{" "}
@@ -64,16 +72,20 @@ export function ResourceBody({ content }: { content: JsonObject }) {
 
 /** A content block of a tool result or a prompt message (server/tools §Tool Result). */
 export function ContentBlock({ block }: { block: JsonObject }) {
-  let body;
+  let body: ComponentChildren;
   switch (block.type) {
     case "text":
       body = <TextBlock text={String(block.text ?? "")} />;
       break;
     case "image":
-      body = <img class="media" src={dataUri(block.mimeType, block.data)} alt="image content" />;
+      body = <img class="media" src={dataUri(block.mimeType, block.data)} alt="content of the result" />;
       break;
     case "audio":
-      body = <audio class="media" controls src={dataUri(block.mimeType, block.data)} />;
+      body = (
+        <audio class="media" controls src={dataUri(block.mimeType, block.data)}>
+          <track kind="captions" />
+        </audio>
+      );
       break;
     case "resource_link":
       body = (

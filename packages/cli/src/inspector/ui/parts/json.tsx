@@ -32,7 +32,7 @@ export async function copyText(text: string): Promise<void> {
 
 /** A JSON value, pretty-printed and coloured, with a copy button. */
 export function JsonView({ value, label, compact }: { value: unknown; label?: string; compact?: boolean }) {
-  const text = typeof value === "string" && compact ? value : JSON.stringify(value, null, 2) ?? "undefined";
+  const text = typeof value === "string" && compact ? value : (JSON.stringify(value, null, 2) ?? "undefined");
   const [copied, setCopied] = useState(false);
   return (
     <div class="json">

@@ -49,7 +49,8 @@ export function Markdown({ text }: { text: string }) {
     }
     if (/^>\s?/.test(line)) {
       const quoted: string[] = [];
-      while (i < lines.length && /^>\s?/.test(lines[i] as string)) quoted.push((lines[i++] as string).replace(/^>\s?/, ""));
+      while (i < lines.length && /^>\s?/.test(lines[i] as string))
+        quoted.push((lines[i++] as string).replace(/^>\s?/, ""));
       blocks.push(<blockquote key={i}>{inline(quoted.join(" "))}</blockquote>);
       continue;
     }
@@ -63,7 +64,11 @@ export function Markdown({ text }: { text: string }) {
       continue;
     }
     const paragraph: string[] = [];
-    while (i < lines.length && (lines[i] as string).trim() && !/^(#{1,6}\s|```|>|\s*([-*+]|\d+[.)])\s)/.test(lines[i] as string))
+    while (
+      i < lines.length &&
+      (lines[i] as string).trim() &&
+      !/^(#{1,6}\s|```|>|\s*([-*+]|\d+[.)])\s)/.test(lines[i] as string)
+    )
       paragraph.push(lines[i++] as string);
     blocks.push(<p key={i}>{inline(paragraph.join(" "))}</p>);
   }
@@ -94,4 +99,5 @@ function inline(text: string): ComponentChildren[] {
 }
 
 /** Whether text looks like Markdown worth rendering. */
-export const looksLikeMarkdown = (text: string) => /(^|\n)(#{1,6}\s|[-*]\s|```|\d+\.\s)|\*\*[^*]+\*\*|\[[^\]]+\]\(https?:/.test(text);
+export const looksLikeMarkdown = (text: string) =>
+  /(^|\n)(#{1,6}\s|[-*]\s|```|\d+\.\s)|\*\*[^*]+\*\*|\[[^\]]+\]\(https?:/.test(text);

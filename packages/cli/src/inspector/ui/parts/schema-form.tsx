@@ -1,3 +1,4 @@
+import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import type { JsonObject } from "../types.js";
 
@@ -11,17 +12,24 @@ import type { JsonObject } from "../types.js";
 type Schema = JsonObject;
 type Change = (value: unknown) => void;
 
-const FORMAT_INPUT: Record<string, "date" | "time" | "email" | "url"> = { date: "date", time: "time", email: "email", uri: "url", url: "url" };
+const FORMAT_INPUT: Record<string, "date" | "time" | "email" | "url"> = {
+  date: "date",
+  time: "time",
+  email: "email",
+  uri: "url",
+  url: "url",
+};
 
 /** Follows a local $ref (#/$defs/x, #/definitions/x); allOf members are merged. */
 export function resolve(schema: Schema | undefined, root: Schema, depth = 0): Schema {
   if (!schema || typeof schema !== "object") return {};
   let s = schema;
   if (typeof s.$ref === "string" && s.$ref.startsWith("#/") && depth < 16) {
-    let target: any = root;
-    for (const part of s.$ref.slice(2).split("/")) target = target?.[part.replace(/~1/g, "/").replace(/~0/g, "~")];
+    let target: unknown = root;
+    for (const part of s.$ref.slice(2).split("/"))
+      target = (target as Record<string, unknown> | undefined)?.[part.replace(/~1/g, "/").replace(/~0/g, "~")];
     const { $ref: _r, ...rest } = s;
-    s = { ...resolve(target, root, depth + 1), ...rest };
+    s = { ...resolve(target as Schema, root, depth + 1), ...rest };
   }
   if (Array.isArray(s.allOf)) {
     const merged: Schema = { ...s };
@@ -143,7 +151,7 @@ function Field(props: FieldProps) {
       )}
     </div>
   );
-  let input;
+  let input: ComponentChildren;
   const choices = choicesOf(schema);
   if (isNull) input = <input id={id} disabled value="null" />;
   else if (choices && type !== "array") {
@@ -228,9 +236,7 @@ function Field(props: FieldProps) {
           )}
         </legend>
         <Hint schema={schema} />
-        {!isNull && (
-          <ObjectFields schema={schema} root={root} value={value} onChange={onChange} id={id} />
-        )}
+        {!isNull && <ObjectFields schema={schema} root={root} value={value} onChange={onChange} id={id} />}
       </fieldset>
     );
   } else {
@@ -289,7 +295,7 @@ function ArrayField({ schema, root, value, onChange, id }: FieldProps) {
   const choices = choicesOf(items);
   if (choices) {
     return (
-      <div class="multi" id={id} role="group">
+      <fieldset class="multi" id={id}>
         {choices.map((c, i) => (
           <label class="check" key={i}>
             <input
@@ -306,7 +312,7 @@ function ArrayField({ schema, root, value, onChange, id }: FieldProps) {
             <span>{c.title}</span>
           </label>
         ))}
-      </div>
+      </fieldset>
     );
   }
   return (
@@ -390,14 +396,14 @@ export function SchemaForm({
   const hasFields = Object.keys(resolved.properties ?? {}).length > 0;
   return (
     <div class="schema-form">
-      <div class="mode" role="group" aria-label="Input mode">
+      <fieldset class="mode" aria-label="Input mode">
         <button type="button" aria-pressed={raw === undefined} onClick={() => switchTo(false)}>
           Form
         </button>
         <button type="button" aria-pressed={raw !== undefined} onClick={() => switchTo(true)}>
           JSON
         </button>
-      </div>
+      </fieldset>
       {raw !== undefined ? (
         <>
           <textarea

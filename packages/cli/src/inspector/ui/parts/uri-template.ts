@@ -32,7 +32,8 @@ export function templateVariables(template: string): string[] {
 export function expandTemplate(template: string, values: Record<string, string>): string {
   return template.replace(EXPRESSION, (_all, op: string, list: string) => {
     const rule = OPERATORS[op] ?? (OPERATORS[""] as (typeof OPERATORS)[string]);
-    const encode = (s: string) => (rule.reserved ? encodeURI(s).replace(/%25([0-9A-F]{2})/gi, "%$1") : encodeURIComponent(s));
+    const encode = (s: string) =>
+      rule.reserved ? encodeURI(s).replace(/%25([0-9A-F]{2})/gi, "%$1") : encodeURIComponent(s);
     const parts = specs(list)
       .filter(({ name }) => values[name] !== undefined && values[name] !== "")
       .map(({ name, prefix }) => {

@@ -4,7 +4,7 @@ import { ToolResult } from "../parts/content.js";
 import { JsonView } from "../parts/json.js";
 import { initialValue, SchemaForm } from "../parts/schema-form.js";
 import { useList } from "../parts/use-list.js";
-import { useStore } from "../store.js";
+import { useKept, useStore } from "../store.js";
 import type { JsonObject, Tool } from "../types.js";
 import { appViewOf } from "./tools.js";
 
@@ -36,7 +36,7 @@ export function AppsView() {
   const focus = useStore((s) => s.focus);
   // Tools the view alone may call (visibility ["app"]) are not started from here.
   const apps = (items ?? []).filter((t) => appViewOf(t) && appMayBeStarted(t));
-  const [selected, setSelected] = useState<string>();
+  const [selected, setSelected] = useKept<string | undefined>("apps.selected", undefined);
   const [rendered, setRendered] = useState<Rendered>();
   const tool = apps.find((t) => t.name === selected) ?? apps[0];
 
@@ -91,7 +91,9 @@ export function AppsView() {
       <div class="detail-pane">
         {tool && <AppLauncher tool={tool} key={tool.name} onRender={(args) => render(tool, args)} />}
         {rendered?.error && <p class="error">{rendered.error}</p>}
-        {rendered?.view && rendered.result && <AppHost rendered={rendered} key={rendered.view.url} tools={items ?? []} />}
+        {rendered?.view && rendered.result && (
+          <AppHost rendered={rendered} key={rendered.view.url} tools={items ?? []} />
+        )}
       </div>
     </section>
   );
@@ -155,7 +157,7 @@ function AppHost({ rendered, tools }: { rendered: Rendered; tools: Tool[] }) {
       // Only the frame this host made may talk to it; its origin is opaque ("null") by design.
       if (!frame.current || event.source !== frame.current.contentWindow) return;
       const m = event.data as JsonObject;
-      if (!m || m.jsonrpc !== "2.0") return;
+      if (m?.jsonrpc !== "2.0") return;
       note("from-app", m);
       const isRequest = m.id !== undefined && typeof m.method === "string";
       switch (m.method) {
@@ -176,7 +178,8 @@ function AppHost({ rendered, tools }: { rendered: Rendered; tools: Tool[] }) {
           });
         case "ui/notifications/initialized":
           post({ jsonrpc: "2.0", method: "ui/notifications/tool-input", params: { arguments: rendered.args ?? {} } });
-          if (rendered.result) post({ jsonrpc: "2.0", method: "ui/notifications/tool-result", params: rendered.result });
+          if (rendered.result)
+            post({ jsonrpc: "2.0", method: "ui/notifications/tool-result", params: rendered.result });
           return;
         case "ui/notifications/size-changed":
           if (typeof m.params?.height === "number") setHeight(Math.max(60, Math.min(1200, Math.ceil(m.params.height))));
@@ -186,7 +189,10 @@ function AppHost({ rendered, tools }: { rendered: Rendered; tools: Tool[] }) {
           if (!appMayCall(tools.find((t) => t.name === name)))
             return fail(m.id, -32602, `The app may not call ${String(name)}`);
           try {
-            const called = await call<{ result: JsonObject }>("tools/call", { name, arguments: m.params?.arguments ?? {} });
+            const called = await call<{ result: JsonObject }>("tools/call", {
+              name,
+              arguments: m.params?.arguments ?? {},
+            });
             return reply(m.id, called.result);
           } catch (e) {
             return fail(m.id, -32603, (e as Error).message);

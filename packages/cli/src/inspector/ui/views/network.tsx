@@ -69,9 +69,7 @@ export function NetworkView() {
                     {url.pathname}
                   </td>
                   <td class="mono">{e.rpc?.join(", ")}</td>
-                  <td>
-                    {e.error ? <span class="pill bad">{e.error}</span> : e.status ?? "…"}
-                  </td>
+                  <td>{e.error ? <span class="pill bad">{e.error}</span> : (e.status ?? "…")}</td>
                   <td class="num">{e.durationMs ?? ""}</td>
                   <td>
                     {e.stream ? (e.ended ? "SSE, closed" : "SSE, open") : e.ended ? "" : "…"}

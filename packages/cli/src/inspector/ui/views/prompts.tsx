@@ -4,12 +4,13 @@ import { CompletionInput } from "../parts/completion-input.js";
 import { ContentBlock } from "../parts/content.js";
 import { JsonView } from "../parts/json.js";
 import { useList } from "../parts/use-list.js";
+import { useKept } from "../store.js";
 import type { JsonObject, Prompt } from "../types.js";
 
 /** Prompts: arguments with completion as you type, and the messages the prompt renders. */
 export function PromptsView() {
   const { items, error, reload } = useList<Prompt>("prompts");
-  const [selected, setSelected] = useState<string>();
+  const [selected, setSelected] = useKept<string | undefined>("prompts.selected", undefined);
   const prompt = items?.find((p) => p.name === selected) ?? items?.[0];
   return (
     <section class="view split" aria-labelledby="prompts-title">
@@ -109,9 +110,11 @@ function PromptDetail({ prompt }: { prompt: Prompt }) {
             (result.messages as JsonObject[]).map((message, i) => (
               <div class={`message ${message.role}`} key={i}>
                 <div class="role">{message.role}</div>
-                {(Array.isArray(message.content) ? message.content : [message.content]).map((block: JsonObject, j: number) => (
-                  <ContentBlock block={block} key={j} />
-                ))}
+                {(Array.isArray(message.content) ? message.content : [message.content]).map(
+                  (block: JsonObject, j: number) => (
+                    <ContentBlock block={block} key={j} />
+                  ),
+                )}
               </div>
             ))
           )}

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { copyText, JsonView } from "../parts/json.js";
 import { update, useStore } from "../store.js";
-import type { ProtocolEntry } from "../types.js";
+import type { JsonObject, ProtocolEntry } from "../types.js";
 
 const time = (at: number) => {
   const d = new Date(at);
@@ -10,7 +10,7 @@ const time = (at: number) => {
 
 /** What a row says about its message in one phrase. */
 function summary(e: ProtocolEntry): string {
-  const m = e.message as Record<string, any>;
+  const m = e.message as JsonObject;
   if (e.kind === "error") return `${m?.error?.code} ${m?.error?.message ?? ""}`;
   if (e.kind === "response") {
     const r = m?.result ?? {};
@@ -20,10 +20,12 @@ function summary(e: ProtocolEntry): string {
     return Object.keys(r).slice(0, 4).join(", ");
   }
   const p = m?.params ?? {};
-  if (e.method === "tools/call" || e.method === "prompts/get") return `${p.name ?? ""}${p.inputResponses ? " (with inputResponses)" : ""}`;
+  if (e.method === "tools/call" || e.method === "prompts/get")
+    return `${p.name ?? ""}${p.inputResponses ? " (with inputResponses)" : ""}`;
   if (e.method === "resources/read" || e.method?.startsWith("resources/")) return p.uri ?? "";
   if (e.method === "notifications/progress") return `${p.progress}${p.total ? `/${p.total}` : ""}`;
-  if (e.method === "notifications/message") return `${p.level}: ${typeof p.data === "string" ? p.data : JSON.stringify(p.data)}`;
+  if (e.method === "notifications/message")
+    return `${p.level}: ${typeof p.data === "string" ? p.data : JSON.stringify(p.data)}`;
   return "";
 }
 
@@ -43,7 +45,8 @@ export function ProtocolView() {
       (!filter || `${e.method ?? ""} ${e.kind} ${e.id ?? ""}`.toLowerCase().includes(filter.toLowerCase())),
   );
   const rounds = new Map<number, number>();
-  for (const e of entries) if (e.group !== undefined && e.round) rounds.set(e.group, Math.max(rounds.get(e.group) ?? 0, e.round));
+  for (const e of entries)
+    if (e.group !== undefined && e.round) rounds.set(e.group, Math.max(rounds.get(e.group) ?? 0, e.round));
   return (
     <section class="view" aria-labelledby="protocol-title">
       <div class="pane-head">
@@ -66,7 +69,19 @@ export function ProtocolView() {
               Exchange #{group} ✕
             </button>
           )}
-          <button type="button" class="small" onClick={() => copyText(JSON.stringify(shown.map((e) => e.message), null, 2))}>
+          <button
+            type="button"
+            class="small"
+            onClick={() =>
+              copyText(
+                JSON.stringify(
+                  shown.map((e) => e.message),
+                  null,
+                  2,
+                ),
+              )
+            }
+          >
             Copy shown as JSON
           </button>
           <button type="button" class="small" onClick={() => update(() => ({ protocol: [] }))}>

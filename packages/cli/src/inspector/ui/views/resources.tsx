@@ -1,11 +1,11 @@
 import { useEffect, useState } from "preact/hooks";
 import { call } from "../api.js";
-import { Annotations, ResourceBody } from "../parts/content.js";
 import { CompletionInput } from "../parts/completion-input.js";
+import { Annotations, ResourceBody } from "../parts/content.js";
 import { JsonView } from "../parts/json.js";
 import { expandTemplate, templateVariables } from "../parts/uri-template.js";
 import { useList } from "../parts/use-list.js";
-import { useStore } from "../store.js";
+import { useKept, useStore } from "../store.js";
 import type { JsonObject, Resource, Template } from "../types.js";
 
 /** Resources and templates: read, subscribe, watch updates, fill a template's variables with completion. */
@@ -13,7 +13,10 @@ export function ResourcesView() {
   const resources = useList<Resource>("resources");
   const templates = useList<Template>("templates");
   const focus = useStore((s) => s.focus);
-  const [selected, setSelected] = useState<{ uri: string } | { template: string } | undefined>(undefined);
+  const [selected, setSelected] = useKept<{ uri: string } | { template: string } | undefined>(
+    "resources.selected",
+    undefined,
+  );
   useEffect(() => {
     if (focus?.uri) setSelected({ uri: focus.uri });
   }, [focus]);
@@ -53,9 +56,7 @@ export function ResourcesView() {
             </li>
           ))}
         </ul>
-        <h3 class="sub-head">
-          Templates {templates.items && <span class="count">{templates.items.length}</span>}
-        </h3>
+        <h3 class="sub-head">Templates {templates.items && <span class="count">{templates.items.length}</span>}</h3>
         <ul class="items" aria-label="Resource templates">
           {(templates.items ?? []).map((t) => (
             <li key={t.uriTemplate}>

@@ -14,8 +14,8 @@ export function RootsView() {
     <section class="view" aria-labelledby="roots-title">
       <h2 id="roots-title">Roots</h2>
       <p class="hint">
-        The directories (or other URIs) the server may work in. A legacy server hears
-        notifications/roots/list_changed; a 2026-07-28 server asks for them when it needs them.
+        The directories (or other URIs) the server may work in. A legacy server hears notifications/roots/list_changed;
+        a 2026-07-28 server asks for them when it needs them.
       </p>
       <form
         onSubmit={async (e) => {

@@ -5,7 +5,7 @@ import { JsonView } from "../parts/json.js";
 import { ProgressBar } from "../parts/progress.js";
 import { initialValue, SchemaForm } from "../parts/schema-form.js";
 import { useList } from "../parts/use-list.js";
-import { navigate, useStore } from "../store.js";
+import { navigate, useKept, useStore } from "../store.js";
 import type { JsonObject, Tool } from "../types.js";
 
 /** What a tool's panel holds between visits: the arguments typed, the calls made. */
@@ -68,7 +68,7 @@ function AnnotationChips({ tool }: { tool: Tool }) {
 export function ToolsView() {
   const { items, error, reload } = useList<Tool>("tools");
   const focus = useStore((s) => s.focus);
-  const [selected, setSelected] = useState<string | undefined>(undefined);
+  const [selected, setSelected] = useKept<string | undefined>("tools.selected", undefined);
   const [filter, setFilter] = useState("");
   useEffect(() => {
     if (focus?.tool) setSelected(focus.tool);
@@ -119,7 +119,6 @@ export function ToolsView() {
 
 function ToolDetail({ tool }: { tool: Tool }) {
   const [, rerender] = useState(0);
-  const era = useStore((s) => s.connection.era);
   let panel = panels.get(tool.name);
   if (!panel) {
     panel = { args: initialValue(tool.inputSchema) ?? {}, asTask: false, outcomes: [] };
