@@ -27,9 +27,7 @@ export async function chooseTool(page: Page, name: string): Promise<void> {
 
 /** The newest result of the tool shown, once it came (a result or an error). */
 async function latestOutcome(page: Page, before: number): Promise<Locator> {
-  await page.waitForFunction((n) => document.querySelectorAll(".detail-pane .outcome").length > n, before, {
-    timeout: 15_000,
-  });
+  await page.locator(".detail-pane .outcome").nth(before).waitFor();
   return page.locator('.detail-pane .outcome[data-latest="true"]');
 }
 
