@@ -103,7 +103,7 @@ export async function readResourceAndReceiveUpdate(page: Page, text: string): Pr
   await show(page, "resources");
   await page.click('.list-pane [data-uri="test://watched-resource"]');
   const detail = page.locator(".detail-pane .resource-detail");
-  await see(detail, "Watched resource");
+  await see(detail.locator("h3"), "watched-resource");
   await detail.getByRole("button", { name: "Subscribe and watch" }).click();
   await detail.getByRole("button", { name: "Unsubscribe" }).waitFor();
   const pill = page.getByTestId("updates");
