@@ -71,7 +71,7 @@ for (const era of ["modern", "legacy"] as const) {
 
     it("shows each HTTP exchange with its Mcp-* headers in the network view", async () => {
       await show(page, "network");
-      const posts = page.locator('table.network tr.req[data-method="POST"]');
+      const posts = page.locator('table.network tr.exchange[data-method="POST"]');
       await see(posts, "tools/call");
       const call = posts.filter({ hasText: "tools/call" }).last();
       await see(call.locator("td.headers"), "mcp-protocol-version");

@@ -60,7 +60,7 @@ export async function progressThenCancel(page: Page): Promise<void> {
   await see(text, /^[1-9]\d* \/ 100$/);
   const bar = page.locator('.detail-pane progress[aria-label="Progress"]');
   expect(Number(await bar.getAttribute("max"))).toBe(100);
-  await page.getByRole("button", { name: "Cancel" }).click();
+  await page.getByRole("button", { name: "Cancel", exact: true }).click();
   const result = await latestOutcome(page, before);
   await see(result, "Cancelled in the inspector");
   expect(await page.getByRole("button", { name: "Call tool" }).isEnabled()).toBe(true);

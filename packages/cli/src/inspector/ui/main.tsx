@@ -145,6 +145,8 @@ function App() {
       removeEventListener("hashchange", onHash);
     };
   }, []);
+  // A view starts at its top, wherever the last one was scrolled to.
+  useEffect(() => document.getElementById("main")?.scrollTo(0, 0), [view]);
   const Current = (VIEWS.find((v) => v.id === view) ?? (VIEWS[0] as (typeof VIEWS)[number])).View;
   return (
     <>

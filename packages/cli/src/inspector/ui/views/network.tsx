@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { JsonView } from "../parts/json.js";
 import { update, useStore } from "../store.js";
+import type { NetworkEntry } from "../types.js";
 
 /** Over HTTP: every exchange with the server (and its authorization server), with the Mcp-* headers. */
 export function NetworkView() {
@@ -50,7 +51,7 @@ export function NetworkView() {
               <>
                 <tr
                   key={e.seq}
-                  class={`req ${e.status && e.status >= 400 ? "bad" : ""} ${open === e.seq ? "open" : ""}`}
+                  class={`exchange ${e.status && e.status >= 400 ? "bad" : ""} ${open === e.seq ? "open" : ""}`}
                   tabIndex={0}
                   data-method={e.method}
                   aria-expanded={open === e.seq}
@@ -71,10 +72,7 @@ export function NetworkView() {
                   <td class="mono">{e.rpc?.join(", ")}</td>
                   <td>{e.error ? <span class="pill bad">{e.error}</span> : (e.status ?? "…")}</td>
                   <td class="num">{e.durationMs ?? ""}</td>
-                  <td>
-                    {e.stream ? (e.ended ? "SSE, closed" : "SSE, open") : e.ended ? "" : "…"}
-                    {e.bytes ? ` · ${e.bytes} B` : ""}
-                  </td>
+                  <td>{bodyOf(e)}</td>
                   <td class="mono headers">
                     {Object.entries(mcp).map(([k, v]) => (
                       <span key={k}>
@@ -106,6 +104,13 @@ export function NetworkView() {
       </table>
     </section>
   );
+}
+
+/** What came back: an SSE stream (open or closed) or a body, and its size. */
+function bodyOf(e: NetworkEntry): string {
+  const kind = e.stream ? (e.ended ? "SSE, closed" : "SSE, open") : e.ended ? "" : "…";
+  const size = e.bytes ? `${e.bytes} B` : "";
+  return [kind, size].filter(Boolean).join(" · ");
 }
 
 function pick(headers: Record<string, string>): Record<string, string> {

@@ -66,19 +66,21 @@ export function TasksView() {
                 <td>{task.createdAt && new Date(task.createdAt).toLocaleTimeString()}</td>
                 <td>{task.pollIntervalMs ?? task.pollInterval ?? ""}</td>
                 <td class="actions">
-                  <button type="button" class="small" onClick={() => act("tasks/get", task)}>
-                    Status
-                  </button>
-                  {!TERMINAL.has(task.status) && (
-                    <button type="button" class="small danger" onClick={() => act("tasks/cancel", task)}>
-                      Cancel
+                  <div class="row">
+                    <button type="button" class="small" onClick={() => act("tasks/get", task)}>
+                      Status
                     </button>
-                  )}
-                  {task.status === "completed" && (
-                    <button type="button" class="small" onClick={() => act("tasks/result", task)}>
-                      Result
-                    </button>
-                  )}
+                    {!TERMINAL.has(task.status) && (
+                      <button type="button" class="small danger" onClick={() => act("tasks/cancel", task)}>
+                        Cancel
+                      </button>
+                    )}
+                    {task.status === "completed" && (
+                      <button type="button" class="small" onClick={() => act("tasks/result", task)}>
+                        Result
+                      </button>
+                    )}
+                  </div>
                 </td>
               </tr>
               {results[task.taskId] !== undefined && (

@@ -28,6 +28,8 @@ interface Outcome {
 
 const panels = new Map<string, ToolPanel>();
 
+const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
 /** The MCP Apps view a tool names (`_meta.ui.resourceUri`), if any. */
 export const appViewOf = (tool: Tool): string | undefined => {
   const ui = tool._meta?.ui as { resourceUri?: unknown } | undefined;
@@ -105,7 +107,11 @@ export function ToolsView() {
                 onClick={() => setSelected(t.name)}
               >
                 <span class="item-name">{t.title ?? t.name}</span>
-                {t.title && <span class="item-sub mono">{t.name}</span>}
+                {t.title ? (
+                  <span class="item-sub mono">{t.name}</span>
+                ) : (
+                  t.description && <span class="item-sub">{t.description}</span>
+                )}
                 <AnnotationChips tool={t} />
               </button>
             </li>
@@ -128,7 +134,12 @@ function ToolDetail({ tool }: { tool: Tool }) {
   const refresh = () => rerender((n) => n + 1);
   const progress = useStore((s) => (p.running ? s.progress[p.running.callId] : undefined));
   const taskSupport = tool.execution?.taskSupport;
-  const mayTask = taskSupport === "optional" || taskSupport === "required";
+  // 2025-11-25 marks the tools that may run as tasks; with 2026-07-28's Tasks extension the
+  // client offers and the server decides, for any tool.
+  const tasksExtension = useStore(
+    (s) => s.connection.era === "modern" && !!s.connection.description?.capabilities?.extensions?.[TASKS_EXTENSION],
+  );
+  const mayTask = taskSupport === "optional" || taskSupport === "required" || tasksExtension;
 
   async function run() {
     if (p.running) return;
