@@ -86,7 +86,10 @@ try {
   await page.locator('[id="arg-test_slow.steps"]').fill("40");
   await page.locator('[id="arg-test_slow.ms"]').fill("150");
   await page.getByRole("button", { name: "Call tool" }).click();
-  await page.locator(".detail-pane .progress-text").filter({ hasText: /^1[0-9] \/ 40/ }).waitFor();
+  await page
+    .locator(".detail-pane .progress-text")
+    .filter({ hasText: /^1[0-9] \/ 40/ })
+    .waitFor();
   await shot("tools-progress");
   await page.getByRole("button", { name: "Cancel", exact: true }).click();
 
