@@ -78,7 +78,13 @@ const HTML = `<!doctype html>
 
 /** MCP Apps (io.modelcontextprotocol/ui): a tool with an HTML view, and a tool only that view calls. */
 export function registerApp(server: McpServer): void {
-  appView(server, VIEW, { name: "greeting-view", title: "Greeting view", ui: { prefersBorder: true } }, () => HTML);
+  // Listed to app hosts only (ext-apps: servers MAY leave UI-only resources out of resources/list).
+  appView(
+    server,
+    VIEW,
+    { name: "greeting-view", title: "Greeting view", ui: { prefersBorder: true }, visible: forAppHosts },
+    () => HTML,
+  );
   appTool(
     server,
     "test_app",
