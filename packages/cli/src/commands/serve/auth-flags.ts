@@ -1,6 +1,6 @@
 import { Option } from "commander";
-import { introspectionVerifier, jwtVerifier, protectedResource, type ResourceServer } from "mcpkit/auth";
-import { UsageError } from "./usage-error.js";
+import type { ResourceServer } from "mcpkit/auth";
+import { UsageError } from "../usage-error.js";
 
 /** `mcpkit serve --port` as an OAuth resource server (basic/authorization). */
 export interface AuthFlags {
@@ -37,9 +37,20 @@ const url = (value: string, flag: string) => {
   }
 };
 
-/** Checks the flags before anything starts; true when authorization is on. */
-export function checkAuthFlags(flags: AuthFlags, http: boolean): boolean {
+/**
+ * Checks the flags before anything starts; true when tokens of another authorization
+ * server are required. With --authorization-server (this server issues the tokens),
+ * --public-url and --required-scope serve it instead.
+ */
+export function checkAuthFlags(flags: AuthFlags & { authorizationServer?: string }, http: boolean): boolean {
   const { authServer, jwksUrl, introspectionUrl, introspectionClient, publicUrl, requiredScope } = flags;
+  if (
+    flags.authorizationServer !== undefined &&
+    [authServer, jwksUrl, introspectionUrl, introspectionClient].every((v) => v === undefined)
+  ) {
+    if (publicUrl) url(publicUrl, "--public-url");
+    return false;
+  }
   const given = [authServer, jwksUrl, introspectionUrl, introspectionClient, publicUrl, requiredScope];
   if (given.every((value) => value === undefined)) return false;
   if (!http) throw new UsageError("Authorization applies to HTTP: add --port");
@@ -55,8 +66,12 @@ export function checkAuthFlags(flags: AuthFlags, http: boolean): boolean {
   return true;
 }
 
-/** The resource server for the endpoint at `endpoint` (its public URL is the tokens' audience). */
-export function resourceServer(flags: AuthFlags, endpoint: string): ResourceServer {
+/**
+ * The resource server for the endpoint at `endpoint` (its public URL is the tokens'
+ * audience). mcpkit/auth is loaded only here: a server without authorization never loads it.
+ */
+export async function resourceServer(flags: AuthFlags, endpoint: string): Promise<ResourceServer> {
+  const { introspectionVerifier, jwtVerifier, protectedResource } = await import("mcpkit/auth");
   const resource = flags.publicUrl ?? endpoint;
   const issuer = flags.authServer as string;
   const verifier = flags.jwksUrl
