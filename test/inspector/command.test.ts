@@ -51,7 +51,7 @@ describe("mcpkit inspect", () => {
     expect(version).not.toContain("/commands/inspect/");
     expect(version).not.toContain("/inspector/");
     const serve = imports(["serve", "--port", "x"]);
-    expect(serve).toContain("/commands/serve.js");
+    expect(serve).toContain("/commands/serve/");
     expect(serve).not.toContain("/commands/inspect/");
     expect(serve).not.toContain("/inspector/");
     // Its help describes it without loading the inspector itself.
