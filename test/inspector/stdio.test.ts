@@ -1,5 +1,5 @@
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MCPKIT_SERVER, requireBuild, stopAll } from "../cli-call/helpers.js";
 import { type Browser, connected, openBrowser, openInspector, startInspect } from "./browser.js";
 import {
@@ -61,3 +61,33 @@ for (const era of ["legacy", "modern"] as const) {
     it("groups a call that asks for input into one exchange", () => roundsGrouped(page, era));
   });
 }
+
+describe("the inspector's page", () => {
+  it("is usable with the keyboard: a view by Alt+digit, a tool by Tab and Enter, a call by Ctrl+Enter", async () => {
+    await page.keyboard.press("Alt+2");
+    await page.locator('nav [data-view="tools"][aria-current="page"]').waitFor();
+    await page.getByLabel("Filter tools").focus();
+    await page.keyboard.type("Add two");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate("document.activeElement.dataset.tool")).toBe("add");
+    await page.keyboard.press("Enter");
+    for (let i = 0; i < 10 && (await page.evaluate("document.activeElement.id")) !== "arg-add.a"; i++)
+      await page.keyboard.press("Tab");
+    await page.keyboard.type("4");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("5");
+    await page.keyboard.press("Control+Enter");
+    await see(page.locator('.detail-pane .outcome[data-latest="true"]'), '"sum": 9');
+  });
+
+  it("switches between the light and dark themes, and keeps the choice", async () => {
+    const theme = () => page.evaluate("document.documentElement.dataset.theme");
+    const before = await theme();
+    const other = before === "dark" ? "light" : "dark";
+    await page.getByRole("button", { name: `Switch to the ${other} theme` }).click();
+    expect(await theme()).toBe(other);
+    await page.reload();
+    await connected(page);
+    expect(await theme()).toBe(other);
+  });
+});
