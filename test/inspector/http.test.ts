@@ -17,6 +17,7 @@ import {
   readResourceAndReceiveUpdate,
   renderApp,
   roundsGrouped,
+  runATask,
   see,
   show,
 } from "./scenarios.js";
@@ -67,6 +68,7 @@ for (const era of ["modern", "legacy"] as const) {
     it("gets a prompt with argument completion", () => getPromptWithCompletion(page));
     it("renders an MCP App and carries its tool call", () => renderApp(page));
     it("counts the messages of a call in the protocol view", () => countMessages(page));
+    it("runs a tool as a task and follows it in the tasks view", () => runATask(page));
     it("groups a call that asks for input into one exchange", () => roundsGrouped(page, era));
 
     it("shows each HTTP exchange with its Mcp-* headers in the network view", async () => {

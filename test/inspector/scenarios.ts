@@ -211,3 +211,72 @@ export async function roundsGrouped(page: Page, era: "legacy" | "modern"): Promi
   }
   await page.getByRole("button", { name: /Exchange #\d+ ✕/ }).click();
 }
+
+/** test_url_elicitation sends the person to a page (URL mode): the dialog shows the address, the person says when done. */
+export async function answerUrlElicitation(page: Page): Promise<void> {
+  await chooseTool(page, "test_url_elicitation");
+  await byId(page, "arg-test_url_elicitation.url").fill("https://example.com/finish-signup");
+  const before = await outcomes(page);
+  await page.getByRole("button", { name: "Call tool" }).click();
+  const dialog = page.locator("dialog.ask[open]");
+  await see(dialog, "Please finish in your browser");
+  expect(await dialog.getByRole("link", { name: "Open the page" }).getAttribute("href")).toBe(
+    "https://example.com/finish-signup",
+  );
+  await dialog.getByRole("button", { name: "Done" }).click();
+  await see(await latestOutcome(page, before), "URL elicitation: action=accept");
+}
+
+/** Roots edited in the page are what the server gets when it asks (roots/list, or an input request). */
+export async function editRoots(page: Page, uri: string): Promise<void> {
+  await show(page, "roots");
+  await page.getByRole("button", { name: "Add a root" }).click();
+  const rows = page.locator(".root-row");
+  const n = await rows.count();
+  await page.getByLabel(`Root ${n} URI`).fill(uri);
+  await page.getByLabel(`Root ${n} name`).fill("project");
+  await page.getByRole("button", { name: "Offer these roots" }).click();
+  await see(page.locator("section.view"), "Offered to the server.");
+  await see(await callTool(page, "test_list_roots", {}), uri);
+}
+
+/** The log level asked for in the page, and the server's log messages in the log pane. */
+export async function logsAtALevel(page: Page): Promise<void> {
+  await show(page, "logs");
+  await page.locator("section.view select").first().selectOption("debug");
+  await see(page.locator("section.view"), "asked for debug and up");
+  const shown = page.locator(".log-pane .log");
+  const before = await shown.filter({ hasText: "Tool execution completed" }).count();
+  await callTool(page, "test_tool_with_logging", {});
+  await show(page, "logs");
+  await shown.filter({ hasText: "Tool execution completed" }).nth(before).waitFor();
+  await see(shown.filter({ hasText: "Tool processing data" }).last(), "info");
+}
+
+/** slow_compute run as a task: the Tasks view follows it to completed and fetches its result. */
+export async function runATask(page: Page): Promise<void> {
+  await chooseTool(page, "slow_compute");
+  await byId(page, "arg-slow_compute.seconds").fill("0.3");
+  await byId(page, "arg-slow_compute.label").fill("the answer");
+  await page.getByText("Run as a task").click();
+  const before = await outcomes(page);
+  await page.getByRole("button", { name: "Call tool" }).click();
+  const result = await latestOutcome(page, before);
+  await see(result, "Computed the answer in 0.3s");
+  const taskId = /task ([\w-]+)/.exec((await result.locator(".outcome-head").textContent()) ?? "")?.[1];
+  expect(taskId).toBeTruthy();
+  await page.getByText("Run as a task").click();
+  await show(page, "tasks");
+  const row = page.locator(`tr[data-task="${taskId}"]`);
+  await see(row, "completed");
+  await row.getByRole("button", { name: "Result" }).click();
+  await see(page.locator("table.grid .result"), "Computed the answer in 0.3s");
+}
+
+/** The pdf-processing skill: its SKILL.md, loaded and verified against its digest. */
+export async function loadASkill(page: Page): Promise<void> {
+  await show(page, "skills");
+  await page.locator(".list-pane .item", { hasText: "pdf-processing" }).click();
+  await see(page.locator(".detail-pane .markdown h3"), "PDF processing");
+  await see(page.locator(".detail-pane .markdown"), "the forms guide");
+}

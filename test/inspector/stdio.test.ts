@@ -5,13 +5,18 @@ import { type Browser, connected, openBrowser, openInspector, startInspect } fro
 import {
   answerElicitation,
   answerSampling,
+  answerUrlElicitation,
   countMessages,
+  editRoots,
   fillAndSubmitToolForm,
   getPromptWithCompletion,
+  loadASkill,
+  logsAtALevel,
   progressThenCancel,
   readResourceAndReceiveUpdate,
   renderApp,
   roundsGrouped,
+  runATask,
   see,
   show,
 } from "./scenarios.js";
@@ -58,6 +63,11 @@ for (const era of ["legacy", "modern"] as const) {
     it("gets a prompt with argument completion", () => getPromptWithCompletion(page));
     it("renders an MCP App and carries its tool call", () => renderApp(page));
     it("counts the messages of a call in the protocol view", () => countMessages(page));
+    it("answers a URL elicitation in the page", () => answerUrlElicitation(page));
+    it("offers the roots edited in the page", () => editRoots(page, `file:///home/ada/${era}`));
+    it("asks for a log level and shows the server's log messages", () => logsAtALevel(page));
+    it("runs a tool as a task and follows it in the tasks view", () => runATask(page));
+    it("loads a skill", () => loadASkill(page));
     it("groups a call that asks for input into one exchange", () => roundsGrouped(page, era));
   });
 }
