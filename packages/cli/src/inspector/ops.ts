@@ -1,5 +1,5 @@
 import type { LogLevel, ReadResourceResult, Root } from "mcpkit";
-import { type CallOptions, type Progress, ToolOutputError } from "mcpkit/client";
+import type { CallOptions, Progress } from "mcpkit/client";
 import type { AppViews } from "./app-views.js";
 import type { Reply } from "./asks.js";
 import type { InspectorSession } from "./session.js";
@@ -140,6 +140,7 @@ export const OPS: Record<string, Op> = {
       return { result: await client.callTool(name, args, options) };
     } catch (error) {
       // server/tools §Output Schema: the result is still shown, with what is wrong with it.
+      const { ToolOutputError } = await import("mcpkit/client");
       if (error instanceof ToolOutputError) return { result: error.result, outputError: error.message };
       throw error;
     } finally {

@@ -1,8 +1,6 @@
 import type { LogLevel, Root, Transport, TransportSink } from "mcpkit";
-import { OAuthClient } from "mcpkit/auth";
-import { Client, type ClientRequestContext, type ServerDescription, type WireTask } from "mcpkit/client";
-import { streamableHttpClientTransport } from "mcpkit/http-client";
-import { type StdioClientTransport, stdioClientTransport } from "mcpkit/stdio";
+import type { Client, ClientRequestContext, ServerDescription, WireTask } from "mcpkit/client";
+import type { StdioClientTransport } from "mcpkit/stdio";
 import { VERSION } from "../version.js";
 import { type Ask, Asks } from "./asks.js";
 import { type NetworkEntry, recordingFetch } from "./network-log.js";
@@ -117,11 +115,13 @@ export class InspectorSession {
     const mine = () => generation === this.generation;
     this.protocolLog.reset();
     this.setStatus("connecting");
-    const client = this.makeClient(mine);
-    const raw = this.makeTransport(mine);
-    const transport = this.tap(raw);
-    this.current = { client, transport };
+    let client: Client | undefined;
     try {
+      client = await this.makeClient(mine);
+      const raw = await this.makeTransport(mine);
+      if (!mine()) return;
+      const transport = this.tap(raw);
+      this.current = { client, transport };
       const connecting = client.connect(transport);
       // connect() starts the transport before its first await: a stdio server's stderr exists now.
       if ("stderr" in raw) this.keepStderr(raw as StdioClientTransport, mine);
@@ -131,7 +131,7 @@ export class InspectorSession {
     } catch (error) {
       if (!mine()) return;
       this.setStatus("failed", error instanceof Error ? error.message : String(error));
-      await client.close().catch(() => undefined);
+      await client?.close().catch(() => undefined);
     }
   }
 
@@ -183,7 +183,12 @@ export class InspectorSession {
     this.emit(this.state());
   }
 
-  private makeClient(mine: () => boolean): Client {
+  /**
+   * The client modules are loaded here, not when the inspector starts: its URL is printed
+   * (and the page served) before any of them is read.
+   */
+  private async makeClient(mine: () => boolean): Promise<Client> {
+    const { Client } = await import("mcpkit/client");
     const ask =
       (method: Ask["method"]) =>
       (params: object, ctx: ClientRequestContext): Promise<never> =>
@@ -239,9 +244,10 @@ export class InspectorSession {
     return client;
   }
 
-  private makeTransport(mine: () => boolean): Transport {
+  private async makeTransport(mine: () => boolean): Promise<Transport> {
     const target = this.target;
     if (target.kind === "stdio") {
+      const { stdioClientTransport } = await import("mcpkit/stdio");
       return stdioClientTransport({
         command: target.command,
         args: target.args,
@@ -265,6 +271,8 @@ export class InspectorSession {
       },
     );
     const ownAuthorization = Object.keys(target.headers).some((name) => name.toLowerCase() === "authorization");
+    const { streamableHttpClientTransport } = await import("mcpkit/http-client");
+    const { OAuthClient } = await import("mcpkit/auth");
     const auth = ownAuthorization
       ? undefined
       : new OAuthClient({
