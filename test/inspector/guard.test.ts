@@ -1,6 +1,7 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Inspector, startInspector } from "../../packages/cli/src/inspector/index.js";
+import { CLI_BIN } from "../cli-call/helpers.js";
 
 // Who may use the inspector: the browser that opened the printed URL (the one-time token,
 // exchanged for a cookie), through this machine's own names, from the inspector's own page.
@@ -12,16 +13,21 @@ let cookie: string;
 /** A raw HTTP request (fetch may not set Host): status, headers and body. */
 function send(
   path: string,
-  { method = "GET", headers = {}, body }: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  {
+    method = "GET",
+    headers = {},
+    body,
+    port = inspector.port,
+  }: { method?: string; headers?: Record<string, string>; body?: string; port?: number } = {},
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
         host: "127.0.0.1",
-        port: inspector.port,
+        port,
         path,
         method,
-        headers: { host: `127.0.0.1:${inspector.port}`, ...headers },
+        headers: { host: `127.0.0.1:${port}`, ...headers },
       },
       (res) => {
         let text = "";
@@ -123,5 +129,39 @@ describe("the inspector's guard", () => {
     expect((await send("/api/nothing", { method: "POST", headers, body: "{}" })).status).toBe(404);
     const bad = await send("/api/list", { method: "POST", headers, body: "{" });
     expect(bad.status).toBe(400);
+  });
+
+  it("starts no command the page names: only the command line's, unless --allow-spawn", async () => {
+    const headers = { cookie, origin: ours(), "content-type": "application/json" };
+    const body = JSON.stringify({ command: "sh", args: ["-c", "echo started by the page"] });
+    const refused = await send("/api/connect", { method: "POST", headers, body });
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.body).error.message).toBe(
+      "Starting another command from the page needs mcpkit inspect --allow-spawn",
+    );
+    expect(inspector.session.target.kind).toBe("http");
+  });
+
+  it("with --allow-spawn, starts the command the page names", async () => {
+    const spawning = await startInspector({
+      target: { kind: "http", url: "http://127.0.0.1:9/mcp", headers: {} },
+      allowSpawn: true,
+    });
+    try {
+      const token = new URL(spawning.url).searchParams.get("token") as string;
+      const exchanged = await send(`/?token=${token}`, { port: spawning.port });
+      const theirs = String(exchanged.headers["set-cookie"]).split(";")[0] as string;
+      const body = JSON.stringify({ command: process.execPath, args: [CLI_BIN, "serve", "everything", "--stdio"] });
+      const started = await send("/api/connect", {
+        port: spawning.port,
+        method: "POST",
+        headers: { cookie: theirs, origin: `http://127.0.0.1:${spawning.port}`, "content-type": "application/json" },
+        body,
+      });
+      expect(started.status).toBe(200);
+      expect(JSON.parse(started.body).value).toMatchObject({ status: "connected", transport: "stdio" });
+    } finally {
+      await spawning.close();
+    }
   });
 });

@@ -67,6 +67,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     protocol: options.protocol ?? "auto",
     timeoutMs: options.timeoutMs ?? 300_000,
     redirectUri: () => `http://127.0.0.1:${port}/oauth/callback`,
+    allowSpawn: options.allowSpawn === true,
     emit: (event) => broadcast(pages, event),
   });
   const ctx: OpContext = { session, views: new AppViews(), calls: new Map(), allowSpawn: options.allowSpawn === true };

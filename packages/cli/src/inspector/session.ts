@@ -31,6 +31,8 @@ export interface SessionOptions {
   timeoutMs: number;
   /** The inspector's OAuth callback URL, known once it listens. */
   redirectUri: () => string;
+  /** --allow-spawn: the page may start another stdio command (told to the page, checked in ops.ts). */
+  allowSpawn: boolean;
   emit: (event: PageEvent) => void;
 }
 
@@ -94,6 +96,7 @@ export class InspectorSession {
       error: this.error,
       target: this.target,
       targetLabel: describeTarget(this.target),
+      allowSpawn: this.options.allowSpawn,
       protocolChoice: this.protocol,
       description: this.description,
       era: client?.protocolEra,

@@ -75,6 +75,8 @@ export interface ConnectionState {
   error?: string;
   target?: Target;
   targetLabel?: string;
+  /** --allow-spawn: the page may start another stdio command. */
+  allowSpawn?: boolean;
   protocolChoice?: string;
   description?: JsonObject;
   era?: "legacy" | "modern";

@@ -111,6 +111,9 @@ function ConnectCard() {
   const target = connection.target;
   const [protocol, setProtocol] = useState(connection.protocolChoice ?? "auto");
   const [url, setUrl] = useState(target?.kind === "http" ? target.url : "");
+  const [command, setCommand] = useState(target?.kind === "stdio" ? target.command : "");
+  const [args, setArgs] = useState(target?.kind === "stdio" ? target.args.join("\n") : "");
+  const spawn = target?.kind === "stdio" && connection.allowSpawn === true;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   return (
@@ -121,7 +124,11 @@ function ConnectCard() {
         setBusy(true);
         setError(undefined);
         try {
-          await call("connect", { protocol, ...(target?.kind === "http" && url && { url }) });
+          await call("connect", {
+            protocol,
+            ...(target?.kind === "http" && url && { url }),
+            ...(spawn && command && { command, args: args.split("\n").filter((a) => a !== "") }),
+          });
         } catch (err) {
           setError((err as Error).message);
         } finally {
@@ -135,10 +142,22 @@ function ConnectCard() {
             URL
             <input value={url} onInput={(e) => setUrl(e.currentTarget.value)} class="mono" />
           </label>
+        ) : spawn ? (
+          <>
+            <label class="grow">
+              Command
+              <input value={command} onInput={(e) => setCommand(e.currentTarget.value)} class="mono" />
+            </label>
+            <label class="grow">
+              Arguments, one per line
+              <textarea rows={2} value={args} onInput={(e) => setArgs(e.currentTarget.value)} class="mono" />
+            </label>
+          </>
         ) : (
           <div class="grow">
             <div class="label">Command</div>
             <div class="mono target">{connection.targetLabel}</div>
+            <div class="hint">Started from the command line; mcpkit inspect --allow-spawn lets the page change it.</div>
           </div>
         )}
         <label>
