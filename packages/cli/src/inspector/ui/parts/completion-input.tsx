@@ -21,6 +21,8 @@ export function CompletionInput({
   const [open, setOpen] = useState(false);
   const asked = useRef(0);
   const list = useRef<HTMLUListElement>(null);
+  // A suggestion picked hands the focus back to the field without asking again.
+  const picked = useRef(false);
 
   useEffect(() => {
     if (!complete || !open) return;
@@ -47,7 +49,10 @@ export function CompletionInput({
         autocomplete="off"
         aria-autocomplete={complete ? "list" : undefined}
         aria-controls={complete ? `${id}-suggestions` : undefined}
-        onFocus={() => setOpen(true)}
+        onFocus={() => {
+          if (picked.current) picked.current = false;
+          else setOpen(true);
+        }}
         onInput={(e) => {
           setOpen(true);
           onChange(e.currentTarget.value);
@@ -78,6 +83,7 @@ export function CompletionInput({
                 onClick={() => {
                   onChange(v);
                   setOpen(false);
+                  picked.current = true;
                   (document.getElementById(id) as HTMLElement | null)?.focus();
                 }}
               >

@@ -75,7 +75,7 @@ export function Markdown({ text }: { text: string }) {
   return <div class="markdown">{blocks}</div>;
 }
 
-const INLINE = /`([^`]+)`|\*\*([^*]+)\*\*|__([^_]+)__|\*([^*]+)\*|_([^_]+)_|\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g;
+const INLINE = /`([^`]+)`|\*\*([^*]+)\*\*|__([^_]+)__|\*([^*]+)\*|_([^_]+)_|\[([^\]]+)\]\(([^)\s]+)\)/g;
 
 function inline(text: string): ComponentChildren[] {
   const out: ComponentChildren[] = [];
@@ -86,11 +86,18 @@ function inline(text: string): ComponentChildren[] {
     if (m[1] !== undefined) out.push(<code key={at}>{m[1]}</code>);
     else if (m[2] !== undefined || m[3] !== undefined) out.push(<strong key={at}>{m[2] ?? m[3]}</strong>);
     else if (m[4] !== undefined || m[5] !== undefined) out.push(<em key={at}>{m[4] ?? m[5]}</em>);
-    else
+    else if (/^https?:\/\//i.test(m[7] as string))
       out.push(
         <a key={at} href={m[7]} target="_blank" rel="noopener noreferrer">
           {m[6]}
         </a>,
+      );
+    // A relative link (a skill's own file) or another scheme: the text, with the target shown on hover.
+    else
+      out.push(
+        <span key={at} class="link-text" title={m[7]}>
+          {m[6]}
+        </span>,
       );
     last = at + m[0].length;
   }

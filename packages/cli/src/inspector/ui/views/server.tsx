@@ -13,7 +13,8 @@ export function ServerView() {
   return (
     <section class="view" aria-labelledby="server-title">
       <h2 id="server-title">Server</h2>
-      <ConnectCard />
+      {/* Remade when the target is known or changes, so its fields start from it. */}
+      <ConnectCard key={`${connection.targetLabel}|${connection.protocolChoice}`} />
       {connection.status === "connected" && (
         <>
           <div class="cards">

@@ -39,8 +39,8 @@ export function SkillsView() {
           {(skills ?? []).map((s) => (
             <li key={s.uri}>
               <button type="button" class="item" aria-current={loaded?.uri === s.uri} onClick={() => load(s.uri)}>
-                <span class="item-name">{s.name ?? s.uri}</span>
-                {s.description && <span class="item-sub">{s.description}</span>}
+                <span class="item-name">{s.frontmatter?.name ?? s.uri}</span>
+                {s.frontmatter?.description && <span class="item-sub">{s.frontmatter.description}</span>}
               </button>
             </li>
           ))}
@@ -60,9 +60,31 @@ export function SkillsView() {
         {loaded?.text && (
           <>
             <div class="mono hint">{loaded.uri}</div>
+            {loaded.entry?.frontmatter && (
+              <dl class="facts-list">
+                {Object.entries(loaded.entry.frontmatter as JsonObject).map(([key, value]) => (
+                  <>
+                    <dt key={`${key}-t`}>{key}</dt>
+                    <dd key={`${key}-d`}>{typeof value === "string" ? value : JSON.stringify(value)}</dd>
+                  </>
+                ))}
+              </dl>
+            )}
             <div class="card">
-              <Markdown text={loaded.text} />
+              <Markdown text={withoutFrontmatter(loaded.text)} />
             </div>
+            {Array.isArray(loaded.entry?.resources) && (
+              <>
+                <h4>Files</h4>
+                <ul class="files">
+                  {(loaded.entry.resources as JsonObject[]).map((file) => (
+                    <li key={file.uri} class="mono">
+                      {file.uri} <span class="hint">{file.size !== undefined && `${file.size} bytes`}</span>
+                    </li>
+                  ))}
+                </ul>
+              </>
+            )}
             <details>
               <summary>Entry</summary>
               <JsonView value={loaded.entry} />
@@ -74,3 +96,6 @@ export function SkillsView() {
     </section>
   );
 }
+
+/** SKILL.md without its `---` frontmatter block, which is shown as a list above it. */
+const withoutFrontmatter = (text: string) => text.replace(/^\uFEFF?---\r?\n[\s\S]*?\r?\n---\r?\n/, "");
