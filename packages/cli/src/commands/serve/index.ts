@@ -9,7 +9,6 @@ import {
   checkAuthorizationServerFlags,
 } from "./authorization-server.js";
 import { type Cluster, joinCluster, stateKey } from "./cluster.js";
-import { isLocal, serveHttp } from "./http.js";
 import { httpLimits, portNumber } from "./limits.js";
 import { serveStdio } from "./stdio.js";
 
@@ -173,28 +172,31 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
     });
   try {
     if (served.summary) process.stderr.write(`mcpkit serve ${name}:\n${indent(served.summary)}\n`);
-    if (flags.exposes && port !== undefined && !isLocal(options.host) && !authorized && !upstream) {
-      process.stderr.write(
-        `mcpkit: warning: --host ${options.host} serves ${flags.exposes} to the network without authentication (see --auth-server)\n`,
-      );
+    if (port === undefined) await serveStdio(served.server, name, served.ended);
+    else {
+      // The HTTP endpoint is loaded only to serve HTTP: a stdio server never needs it.
+      const { isLocal, serveHttp } = await import("./http.js");
+      if (flags.exposes && !isLocal(options.host) && !authorized && !upstream) {
+        process.stderr.write(
+          `mcpkit: warning: --host ${options.host} serves ${flags.exposes} to the network without authentication (see --auth-server)\n`,
+        );
+      }
+      await serveHttp(served.server, {
+        port,
+        host: options.host,
+        ...(authorized && { auth: options }),
+        ...(upstream && {
+          authorization: {
+            choice: upstream,
+            flags: options,
+            upstreamScopes: upstream.kind === "preset" ? flags.upstreamScopes?.[upstream.name] : undefined,
+          },
+        }),
+        limits,
+        ...(served.ended && { ended: served.ended }),
+        ...(cluster && { cluster }),
+      });
     }
-    await (port !== undefined
-      ? serveHttp(served.server, {
-          port,
-          host: options.host,
-          ...(authorized && { auth: options }),
-          ...(upstream && {
-            authorization: {
-              choice: upstream,
-              flags: options,
-              upstreamScopes: upstream.kind === "preset" ? flags.upstreamScopes?.[upstream.name] : undefined,
-            },
-          }),
-          limits,
-          ...(served.ended && { ended: served.ended }),
-          ...(cluster && { cluster }),
-        })
-      : serveStdio(served.server, name, served.ended));
   } finally {
     await served.close();
     await cluster?.close();
