@@ -82,8 +82,8 @@ export const groups = {
     mutate: [
       mcpkit("endpoints/http/sessions.ts"),
       mcpkit("endpoints/http/session-admission.ts"),
-      mcpkit("endpoints/http/handler.ts:116-138"),
-      mcpkit("endpoints/http/legacy-post.ts:76-101"),
+      mcpkit("endpoints/http/handler.ts:118-143"),
+      mcpkit("endpoints/http/legacy-post.ts:78-110"),
     ],
     tests: [
       "test/auth/resource-server.test.ts",
