@@ -217,6 +217,8 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
     await served.close();
     await cluster?.close();
   }
+  // The last answers over stdio are written first (a pipe may be asynchronous: macOS).
+  if (process.stdout.writableNeedDrain) await new Promise((resolve) => process.stdout.once("drain", resolve));
   // Whatever the server still holds (timers of abandoned work), the process ends now.
   shutdown.finish(code);
 }
