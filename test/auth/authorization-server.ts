@@ -47,6 +47,8 @@ export interface TestAuthorizationServer {
    * out), and the old refresh token stays good.
    */
   refreshAnswer: "rotate" | "keep";
+  /** The scope a refresh grants (default: the one first granted). */
+  refreshScope: string | undefined;
   /** Scopes the next authorizations grant (default: what was asked). */
   grantScopes: string | undefined;
   /** Confidential clients allowed the client_credentials grant: id → secret. */
@@ -101,6 +103,7 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
     tokenLifetime: 3600,
     refreshFailure: undefined,
     refreshAnswer: "rotate",
+    refreshScope: undefined,
     grantScopes: undefined,
     trustIdp: undefined,
     trustWorkload: undefined,
@@ -246,7 +249,7 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
         const issued = await issue(
           entry.clientId,
           form.get("resource") ?? entry.resource,
-          entry.scope,
+          state.refreshScope ?? entry.scope,
           entry.subject,
           jkt,
         );

@@ -61,6 +61,20 @@ describe("refresh tokens over a token's life", () => {
     expect(as.authorizations).toHaveLength(1); // the spent token would have sent the user to log in again
   });
 
+  it("a refresh that answers another scope replaces the one held", async () => {
+    const { as, closers } = fixture;
+    const mcp = await protectedMcp(server(), as);
+    closers.push(mcp.close);
+    const storage = memoryStorage();
+    const key = `tokens ${mcp.url}`;
+    const client = await connect(mcp.url, login(mcp.url, { storage }));
+    expect(((await storage.get(key)) as StoredTokens).scope).toBe("tools:read offline_access");
+    as.refreshScope = "tools:read";
+    await expire(storage, key);
+    await client.callTool("whoami");
+    expect(((await storage.get(key)) as StoredTokens).scope).toBe("tools:read");
+  });
+
   it("a refresh that answers no refresh token and no scope keeps the ones held", async () => {
     const { as, closers } = fixture;
     const mcp = await protectedMcp(server(), as);
