@@ -79,7 +79,16 @@ count(
     ".dependency-cruiser.cjs",
   ]),
 );
-count(step("build (tsc -b)", process.execPath, [tsc, "-b", "packages/mcpkit", "packages/cli", "packages/redis"]));
+count(
+  step("build (tsc -b)", process.execPath, [
+    tsc,
+    "-b",
+    "packages/mcpkit",
+    "packages/cli",
+    "packages/redis",
+    "packages/create-mcpkit",
+  ]),
+);
 process.stdout.write("\n=== redis-server and nginx (the cluster tests)\n");
 count(ensureSystemTools());
 count(step("type-check tests", process.execPath, [tsc, "-p", "tsconfig.test.json"]));

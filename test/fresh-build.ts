@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
  * than its package's build info; a fresh build costs one stat per file.
  */
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const PACKAGES = ["packages/mcpkit", "packages/cli"];
+const PACKAGES = ["packages/mcpkit", "packages/cli", "packages/create-mcpkit"];
 
 function newestSource(dir: string): number {
   let newest = 0;
