@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { runConformance } from "./conformance.mjs";
 import { nodeRuntime } from "./node-runtime.mjs";
 import { ensureSystemTools } from "./system-tools.mjs";
+import { runtimeHome, TEST_RUNTIMES } from "./test-runtimes.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 /** A dev tool's launcher, run by this Node (node_modules/.bin holds shell shims on Windows). */
@@ -92,6 +93,19 @@ count(
 process.stdout.write("\n=== redis-server and nginx (the cluster tests)\n");
 count(ensureSystemTools());
 count(step("type-check tests", process.execPath, [tsc, "-p", "tsconfig.test.json"]));
+
+// Bun, Deno and workerd are no dependencies of the workspace: installed here on first use
+// (into node_modules/.cache), so the runtime tests find them.
+process.stdout.write("\n=== bun, deno and workerd (the runtime tests)\n");
+for (const runtime of Object.keys(TEST_RUNTIMES)) {
+  try {
+    process.stdout.write(`  ${runtime}: ${runtimeHome(runtime)}\n`);
+    passed++;
+  } catch (error) {
+    process.stdout.write(`  ${runtime}: FAILED\n${error.message}\n`);
+    failed++;
+  }
+}
 
 vitest("vitest", process.execPath);
 

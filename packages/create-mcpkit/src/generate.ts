@@ -70,10 +70,10 @@ function fill(text: string, project: Project, extension: string): string {
     slug: slugOf(project.name),
     description: project.description,
   };
-  const escape = extension === ".md" ? (v: string) => v : (v: string) => JSON.stringify(v).slice(1, -1);
+  const quote = extension === ".md" ? (v: string) => v : (v: string) => JSON.stringify(v).slice(1, -1);
   return text.replace(/\{\{(\w+)\}\}/g, (whole, key: string) => {
     const value = values[key];
-    return value === undefined ? whole : escape(value);
+    return value === undefined ? whole : quote(value);
   });
 }
 

@@ -3,7 +3,15 @@ import { existsSync, readdirSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { ask } from "./ask.js";
 import { generate, slugOf } from "./generate.js";
-import { type Answers, checkPackageName, DEFAULTS, nameFromDirectory, parseAnswers, USAGE, UsageError } from "./options.js";
+import {
+  type Answers,
+  checkPackageName,
+  DEFAULTS,
+  nameFromDirectory,
+  parseAnswers,
+  USAGE,
+  UsageError,
+} from "./options.js";
 import { TEMPLATES } from "./templates.js";
 import { VERSION } from "./versions.js";
 

@@ -1,4 +1,4 @@
-import { createStreamableHttpHandler, routeByPath, type FetchHandler } from "mcpkit/http";
+import { createStreamableHttpHandler, type FetchHandler, routeByPath } from "mcpkit/http";
 import createAppServer from "./server.js";
 
 /** The worker's settings (wrangler.jsonc "vars", and secrets set with `wrangler secret put`). */
