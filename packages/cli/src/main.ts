@@ -7,21 +7,25 @@ import { VERSION } from "./version.js";
 const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import("./commands/serve.js")).serveCommand(),
   call: async () => (await import("./commands/call/index.js")).callCommand(),
+  servers: async () => (await import("./commands/servers/index.js")).serversCommand(),
+  install: async () => (await import("./commands/install/index.js")).installCommand(),
 };
 
 const program = new Command("mcpkit")
   .description("Serve the built-in MCP servers, or drive any MCP server from the terminal")
   // The Node.js too: which one runs the command is what a bug report most often needs.
-  .version(`${VERSION} (Node.js ${process.version})`)
+  .version(`${VERSION} (Node.js ${process.version})`, "-v, --version", "print the version (also -V)")
   .showHelpAfterError()
   // An unknown command is a usage error: exit 2, as every command's own.
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT));
 
+// -V as well as -v: earlier releases printed the version on -V only.
+if (process.argv[2] === "-V") process.argv[2] = "-v";
 const first = process.argv[2];
 const wanted =
   first !== undefined && first in COMMANDS
     ? [first]
-    : first === "--version" || first === "-V"
+    : first === "--version" || first === "-v"
       ? []
       : Object.keys(COMMANDS);
 for (const name of wanted) program.addCommand(await (COMMANDS[name] as () => Promise<Command>)());
