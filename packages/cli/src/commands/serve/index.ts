@@ -1,4 +1,6 @@
 import { Command, Option } from "commander";
+import { moduleFlags } from "../../module/flags.js";
+import { isModulePath } from "../../module/server-module.js";
 import { SERVER_NAMES, SERVERS, serverFlags } from "../../servers/catalog.js";
 import type { ServerFlags, Shared } from "../../servers/served.js";
 import { USAGE_EXIT, UsageError } from "../usage-error.js";
@@ -110,7 +112,10 @@ export async function serveCommand(argv: string[] = process.argv): Promise<Comma
   const help = args === undefined || args.includes("--help") || args.includes("-h");
   const common = commonOptions();
   const name = help ? undefined : pickServer(args as string[], common);
-  const chosen = name === undefined ? undefined : await serverFlags(name);
+  const chosen =
+    name === undefined
+      ? undefined
+      : ((await serverFlags(name)) ?? (isModulePath(name) ? moduleFlags(name) : undefined));
   const own = help ? await allServerOptions() : (chosen?.options() ?? []);
   if (name !== undefined && chosen === undefined) throw unknownServer(name);
   if (!help) {
@@ -119,8 +124,12 @@ export async function serveCommand(argv: string[] = process.argv): Promise<Comma
   }
 
   const command = new Command("serve")
-    .description("Run a built-in MCP server over stdio (the default) or Streamable HTTP")
-    .argument("[server]", `which server: ${SERVER_NAMES.join(", ")}`, DEFAULT_SERVER)
+    .description("Run a built-in MCP server, or your own module, over stdio (the default) or Streamable HTTP")
+    .argument(
+      "[server]",
+      `which server: ${SERVER_NAMES.join(", ")}, or your module's path (./server.js or .ts: its default export)`,
+      DEFAULT_SERVER,
+    )
     .argument("[target...]", "proxy: the URL of the server to front, or -- and the command that starts it");
   for (const option of [...common, ...own]) command.addOption(option);
   // Commander's own usage errors (an unknown option, a missing value) exit 2, as ours do.
@@ -132,7 +141,9 @@ export async function serveCommand(argv: string[] = process.argv): Promise<Comma
 }
 
 const unknownServer = (name: string) =>
-  new UsageError(`Unknown server "${name}"; choose one of ${SERVER_NAMES.join(", ")}`);
+  new UsageError(
+    `Unknown server "${name}"; choose one of ${SERVER_NAMES.join(", ")}, or give your server module's path (./server.js)`,
+  );
 
 async function serve(name: string, flags: ServerFlags, operands: string[], options: CommonOptions): Promise<void> {
   if (!flags.operands && operands.length > 0)
