@@ -9,6 +9,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   call: async () => (await import("./commands/call/index.js")).callCommand(),
   servers: async () => (await import("./commands/servers/index.js")).serversCommand(),
   install: async () => (await import("./commands/install/index.js")).installCommand(),
+  dev: async () => (await import("./commands/dev/index.js")).devCommand(),
 };
 
 const program = new Command("mcpkit")

@@ -14,11 +14,7 @@ export function moduleFlags(file: string): ServerFlags {
     async create(values, { shared }) {
       if (values.port === undefined) console.log = console.info = console.debug = console.error;
       const server = await loadServerModule(file, shared);
-      return {
-        server,
-        summary: `${server.info.name} ${server.info.version}, from ${file}`,
-        close: () => server.close(),
-      };
+      return { server, close: () => server.close() };
     },
   };
 }

@@ -1,31 +1,28 @@
+import { rmSync } from "node:fs";
 import { extname } from "node:path";
 import { pathToFileURL } from "node:url";
-import { UsageError } from "../commands/usage-error.js";
+import { createCompiler } from "./compile.js";
 
-/** The extensions of a module mcpkit loads: JavaScript as Node runs it, TypeScript through tsx. */
+/** The extensions of a module mcpkit loads: JavaScript as Node runs it, TypeScript compiled by esbuild. */
 export const MODULE_EXTENSIONS = [".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"];
 
-const isTypeScript = (path: string) => [".ts", ".mts", ".cts"].includes(extname(path));
+export const isTypeScript = (path: string) => [".ts", ".mts", ".cts"].includes(extname(path));
 
 /**
- * Imports a user's module by its absolute path. TypeScript is loaded with tsx (an optional
- * dependency of @mcpkit/cli, loaded only here), which also maps `./x.js` imports to the
- * `./x.ts` beside them, as tsc's NodeNext resolution expects. `onImport` is told each file
- * the module loads, for a watcher.
+ * Imports a user's module by its absolute path: JavaScript as it is, TypeScript compiled
+ * first (compile.ts), the compiled file removed once loaded.
  */
-export async function importModule(path: string, onImport?: (file: string) => void): Promise<unknown> {
-  const url = pathToFileURL(path).href;
-  if (!isTypeScript(path)) return import(url);
-  let tsx: typeof import("tsx/esm/api");
+export async function importModule(path: string): Promise<unknown> {
+  if (!isTypeScript(path)) return import(pathToFileURL(path).href);
+  const compiler = await createCompiler(path);
   try {
-    tsx = await import("tsx/esm/api");
-  } catch {
-    throw new UsageError(
-      `${path} is TypeScript, which mcpkit loads with tsx: install it beside @mcpkit/cli (npm install --save-dev tsx), or build the module and give the .js file`,
-    );
+    const { file } = await compiler.build();
+    try {
+      return await import(pathToFileURL(file).href);
+    } finally {
+      rmSync(file, { force: true });
+    }
+  } finally {
+    await compiler.dispose();
   }
-  return tsx.tsImport(url, {
-    parentURL: import.meta.url,
-    ...(onImport && { onImport: (imported: string) => imported.startsWith("file:") && onImport(imported) }),
-  });
 }

@@ -29,16 +29,12 @@ function isServer(value: unknown): value is McpServer {
  * the options it is given (spread them into createServer). `export const server` works
  * too. Throws an error that says what the module should export.
  */
-export async function loadServerModule(
-  file: string,
-  options: ModuleOptions = {},
-  onImport?: (file: string) => void,
-): Promise<McpServer> {
+export async function loadServerModule(file: string, options: ModuleOptions = {}): Promise<McpServer> {
   const path = resolve(file);
   if (!existsSync(path) || !statSync(path).isFile())
     throw new UsageError(`No such file: ${file} (serve takes a built-in server's name or your server module's path)`);
-  const module = (await importModule(path, onImport)) as Record<string, unknown>;
-  // tsx hands a CommonJS module's exports over as `default`, possibly wrapped once more.
+  const module = (await importModule(path)) as Record<string, unknown>;
+  // A CommonJS module's exports arrive as `default`, possibly wrapped once more.
   const exported = module.default ?? module.server;
   const unwrapped =
     isServer(exported) || typeof exported === "function" ? exported : (exported as { default?: unknown })?.default;

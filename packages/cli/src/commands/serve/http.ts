@@ -23,11 +23,13 @@ export interface HttpServing {
   limits?: HttpLimits;
   ended?: Promise<string>;
   cluster?: Cluster;
+  /** Told the MCP endpoint's URL once it listens (mcpkit dev opens the inspector on it). */
+  onListening?: (url: string) => void | Promise<void>;
 }
 
 /** Serves `server` on http://HOST:PORT/mcp (and /sse for 2024-11-05 clients) until a signal or `ended`. */
 export async function serveHttp(server: McpServer, serving: HttpServing): Promise<void> {
-  const { port, host, auth, limits = {}, ended, cluster } = serving;
+  const { port, host, auth, limits = {}, ended, cluster, onListening } = serving;
   // DNS-rebinding protection: a local bind answers only to local names; another bind to its own name.
   const local = isLocal(host);
   const allowedHosts = local ? LOCALHOST_NAMES : [host.includes(":") ? `[${host}]` : host, ...LOCALHOST_NAMES];
@@ -75,6 +77,7 @@ export async function serveHttp(server: McpServer, serving: HttpServing): Promis
           : `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP) and ${base}/sse (HTTP+SSE)\n`,
     );
     process.stderr.write(`  try it: npx @mcpkit/cli call ${base}/mcp tools\n  Ctrl+C stops it\n`);
+    await onListening?.(`${base}/mcp`);
     await Promise.race([
       new Promise<void>((resolve) => {
         const stop = () => resolve();
