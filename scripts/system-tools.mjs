@@ -1,9 +1,10 @@
-// The Debian packages the cluster tests run (redis-server, nginx): installed with apt-get,
+// The Debian packages the cluster tests run (redis-server, nginx) and the shells the
+// completion tests load their scripts into (zsh, fish): installed with apt-get,
 // non-interactively, only when the binary is missing. Elsewhere (no apt-get) the tests
 // that need them say which command to install.
 import { spawnSync } from "node:child_process";
 
-const PACKAGES = { "redis-server": "redis-server", nginx: "nginx" };
+const PACKAGES = { "redis-server": "redis-server", nginx: "nginx", zsh: "zsh", fish: "fish" };
 
 /** Binaries present on PATH or in /usr/sbin (nginx lives there). */
 const present = (binary) =>

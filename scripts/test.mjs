@@ -90,7 +90,7 @@ count(
     "packages/create-mcpkit",
   ]),
 );
-process.stdout.write("\n=== redis-server and nginx (the cluster tests)\n");
+process.stdout.write("\n=== redis-server and nginx (the cluster tests), zsh and fish (the completion tests)\n");
 count(ensureSystemTools());
 count(step("type-check tests", process.execPath, [tsc, "-p", "tsconfig.test.json"]));
 

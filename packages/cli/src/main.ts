@@ -10,6 +10,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   servers: async () => (await import("./commands/servers/index.js")).serversCommand(),
   install: async () => (await import("./commands/install/index.js")).installCommand(),
   dev: async () => (await import("./commands/dev/index.js")).devCommand(),
+  completion: async () => (await import("./commands/completion/index.js")).completionCommand(),
 };
 
 const program = new Command("mcpkit")
@@ -23,8 +24,9 @@ const program = new Command("mcpkit")
 // -V as well as -v: earlier releases printed the version on -V only.
 if (process.argv[2] === "-V") process.argv[2] = "-v";
 const first = process.argv[2];
+// Completion describes every command, so it loads them all, as help does.
 const wanted =
-  first !== undefined && first in COMMANDS
+  first !== undefined && first in COMMANDS && first !== "completion"
     ? [first]
     : first === "--version" || first === "-v"
       ? []

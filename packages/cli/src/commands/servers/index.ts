@@ -33,6 +33,7 @@ export function serversCommand(): Command {
     .description("List the MCP servers named in this project's and your MCP clients' configuration files")
     .option("--config <file>", "read this file only")
     .option("--json", "print them as JSON, for scripts")
+    .option("--names", "print only their names, one a line (for shell completion)")
     .addHelpText(
       "after",
       `
@@ -44,9 +45,14 @@ Files read, first match of a name wins (mcpkit call NAME, mcpkit inspect NAME):
 `,
     )
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT))
-    .action((options: { config?: string; json?: boolean }) => {
+    .action((options: { config?: string; json?: boolean; names?: boolean }) => {
       const place = herePlace();
       const list = listServers({ ...(options.config !== undefined && { config: options.config }), place });
+      if (options.names) {
+        const names = [...new Set(list.servers.map((s) => s.name))];
+        process.stdout.write(names.map((name) => `${name}\n`).join(""));
+        return;
+      }
       const listed = list.servers.map((server) => describe(server, place.home, place.env));
       if (options.json) {
         process.stdout.write(`${JSON.stringify({ servers: listed, problems: list.problems }, null, 2)}\n`);
