@@ -60,7 +60,7 @@ complete -o default -F _mcpkit mcpkit
 
 /** zsh: `source <(mcpkit completion zsh)` in ~/.zshrc, after compinit. */
 export function zshScript(model: CompletionModel): string {
-  const escape = (text: string) => oneLine(text).replace(/([[\]:\\])/g, "\\$1");
+  const described = (text: string) => oneLine(text).replace(/([[\]:\\])/g, "\\$1");
   const commands = model.commands.map(
     (c) => `    ${quote(`${c.name}:${oneLine(c.description).replaceAll(":", "\\:")}`)}`,
   );
@@ -70,7 +70,7 @@ export function zshScript(model: CompletionModel): string {
         ? `:value:${option.choices.length > 0 ? `(${option.choices.join(" ")})` : ""}`
         : "";
       const names = option.flags.length > 1 ? `{${option.flags.join(",")}}` : (option.flags[0] as string);
-      return `        ${option.flags.length > 1 ? names : quote(names)}${quote(`[${escape(option.description)}]${value}`)}`;
+      return `        ${option.flags.length > 1 ? names : quote(names)}${quote(`[${described(option.description)}]${value}`)}`;
     });
     const operand = command.named
       ? `'*:server:_mcpkit_operands ${command.words.join(" ")}'`
