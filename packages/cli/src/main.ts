@@ -10,6 +10,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   servers: async () => (await import("./commands/servers/index.js")).serversCommand(),
   install: async () => (await import("./commands/install/index.js")).installCommand(),
   dev: async () => (await import("./commands/dev/index.js")).devCommand(),
+  bundle: async () => (await import("./commands/bundle/index.js")).bundleCommand(),
   completion: async () => (await import("./commands/completion/index.js")).completionCommand(),
 };
 
