@@ -4,8 +4,10 @@ import {
   LOCALHOST_NAMES,
   listen,
   routeByPath,
+  SERVER_CARD_PATHS,
   type SseHandler,
   type StreamableHttpHandler,
+  serverCardHandler,
 } from "mcpkit/http";
 import type { McpServer } from "mcpkit/server";
 import { type AuthFlags, resourceServer } from "./auth-flags.js";
@@ -23,13 +25,15 @@ export interface HttpServing {
   limits?: HttpLimits;
   ended?: Promise<string>;
   cluster?: Cluster;
+  /** Serve a Server Card (SEP-2127, draft) under this registry-style name. */
+  serverCard?: string;
   /** Told the MCP endpoint's URL once it listens (mcpkit dev opens the inspector on it). */
   onListening?: (url: string) => void | Promise<void>;
 }
 
 /** Serves `server` on http://HOST:PORT/mcp (and /sse for 2024-11-05 clients) until a signal or `ended`. */
 export async function serveHttp(server: McpServer, serving: HttpServing): Promise<void> {
-  const { port, host, auth, limits = {}, ended, cluster, onListening } = serving;
+  const { port, host, auth, limits = {}, ended, cluster, onListening, serverCard } = serving;
   // DNS-rebinding protection: a local bind answers only to local names; another bind to its own name.
   const local = isLocal(host);
   const allowedHosts = local ? LOCALHOST_NAMES : [host.includes(":") ? `[${host}]` : host, ...LOCALHOST_NAMES];
@@ -37,13 +41,16 @@ export async function serveHttp(server: McpServer, serving: HttpServing): Promis
   let streamable: StreamableHttpHandler | undefined;
   let legacy: SseHandler | undefined;
   let metadataPath: string | undefined;
+  const card = serverCard === undefined ? undefined : serverCardHandler(server, { name: serverCard });
   const routes = routeByPath(
     (path) =>
       path === "/mcp" || path === metadataPath
         ? streamable
         : path === "/sse" || path === "/messages"
           ? legacy
-          : undefined,
+          : card && SERVER_CARD_PATHS.includes(path)
+            ? card
+            : undefined,
     "Not found: the MCP endpoint is /mcp\n",
   );
   const router = {

@@ -19,6 +19,7 @@ interface CommonOptions extends AuthFlags {
   idleTimeout?: string;
   redis?: string;
   stateKey?: string;
+  serverCard?: string | true;
 }
 
 const DEFAULT_SERVER = "workspace";
@@ -40,6 +41,10 @@ const commonOptions = (): Option[] => [
     "--state-key <key>",
     "with --redis: the key signing multi round-trip request state, the same on every node (32+ bytes)",
   ).env("MCPKIT_STATE_KEY"),
+  new Option(
+    "--server-card [name]",
+    "with --port: serve a Server Card (SEP-2127, a draft) at /.well-known/mcp/server-card.json, named NAME (namespace/name; default local/SERVER)",
+  ),
   ...authOptions(),
 ];
 
@@ -155,6 +160,8 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
   }
   const port = options.port === undefined ? undefined : portNumber(options.port);
   const limits = httpLimits(options);
+  if (options.serverCard !== undefined && port === undefined)
+    throw new UsageError("--server-card is served over HTTP: add --port");
   const authorized = checkAuthFlags(options, options.port !== undefined);
   const cluster: Cluster | undefined = options.redis === undefined ? undefined : await joinCluster(options);
   const shared: Shared = {
@@ -182,12 +189,20 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
           limits,
           ...(served.ended && { ended: served.ended }),
           ...(cluster && { cluster }),
+          ...(options.serverCard !== undefined && {
+            serverCard: serverCardName(options.serverCard, served.server.info.name),
+          }),
         })
       : serveStdio(served.server, name, served.ended));
   } finally {
     await served.close();
     await cluster?.close();
   }
+}
+
+/** The card's name: given, or `local/` and the server's own name (the card wants namespace/name). */
+function serverCardName(given: string | true, server: string): string {
+  return typeof given === "string" ? given : `local/${server.replace(/[^a-zA-Z0-9._-]+/g, "-")}`;
 }
 
 const indent = (text: string) =>
