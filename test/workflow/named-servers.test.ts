@@ -101,12 +101,14 @@ describe("mcpkit call NAME", () => {
 
 describe("mcpkit servers", () => {
   it("lists each file's servers in the order they are read, marking a name a file above took", async () => {
-    const run = await inProject(["servers"]);
+    const run = await inProject(["servers"], { TOKEN: undefined });
     expect(run.code).toBe(0);
+    expect((await inProject(["servers"], { TOKEN })).stdout).toMatch(/\n {2}vault  http {3}http:\/\/127\.0\.0\.1:\d+\/mcp\n/);
     const lines = run.stdout.split("\n");
     expect(lines[0]).toBe(`${project}/.mcp.json (Claude Code)`);
     expect(lines[1]).toMatch(new RegExp(`^  envy   stdio  ${process.execPath} `));
-    expect(lines[2]).toMatch(/^ {2}vault  http {3}http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    // An entry that cannot be used as things stand says why.
+    expect(lines[2]).toBe("  vault  cannot be used: ${TOKEN} refers to TOKEN, which is not set");
     expect(lines[4]).toBe("~/.config/Claude/claude_desktop_config.json (Claude Desktop)");
     expect(lines[5]).toBe("  envy   stdio  elsewhere  (a file above names it first)");
     expect(lines[6]).toBe("  desk   stdio  desk --x");
