@@ -89,7 +89,11 @@ describe("the files read, and their order", () => {
   "inputs": [],
 }`,
     );
-    expect(findServer("docs", { place }).spec).toEqual({ transport: "http", url: "https://example.com/mcp", headers: {} });
+    expect(findServer("docs", { place }).spec).toEqual({
+      transport: "http",
+      url: "https://example.com/mcp",
+      headers: {},
+    });
   });
 
   it("reads Claude Code's servers for this project in ~/.claude.json before its user scope", () => {
@@ -104,7 +108,9 @@ describe("the files read, and their order", () => {
     write("work/app/.mcp.json", { mcpServers: { a: stdio("a") } });
     write("other.json", { servers: { b: stdio("b") } });
     expect(listServers({ place, config: join(dir, "other.json") }).servers.map((s) => s.name)).toEqual(["b"]);
-    expect(() => listServers({ place, config: join(dir, "missing.json") })).toThrow(/--config .*missing.json cannot be read: ENOENT/);
+    expect(() => listServers({ place, config: join(dir, "missing.json") })).toThrow(
+      /--config .*missing.json cannot be read: ENOENT/,
+    );
   });
 
   it("names the files it read and the servers they hold when a name is not found", () => {
@@ -159,7 +165,9 @@ describe("an entry, read as a client reads it", () => {
         odd: { type: "carrier-pigeon", url: "https://x" },
       },
     });
-    expect(() => findServer("unset", { place })).toThrow(/"unset" .* cannot be used: \$\{MISSING\} refers to MISSING, which is not set/);
+    expect(() => findServer("unset", { place })).toThrow(
+      /"unset" .* cannot be used: \$\{MISSING\} refers to MISSING, which is not set/,
+    );
     expect(() => findServer("input", { place })).toThrow(/only VS Code can prompt for/);
     expect(() => findServer("empty", { place })).toThrow(/needs a "command" \(or a "url"\)/);
     expect(() => findServer("odd", { place })).toThrow(/"carrier-pigeon" is not a transport/);
@@ -173,14 +181,18 @@ describe("an entry, read as a client reads it", () => {
         filed: { command: "x", envFile: "${workspaceFolder}/.env", env: { OTHER: "3" } },
       },
     });
-    expect(findServer("remote", { place }).spec).toMatchObject({ transport: "http", url: "https://cursor.example/mcp" });
+    expect(findServer("remote", { place }).spec).toMatchObject({
+      transport: "http",
+      url: "https://cursor.example/mcp",
+    });
     expect(findServer("filed", { place }).spec).toMatchObject({ env: { KEY: "from-file", OTHER: "3" } });
   });
 });
 
 describe("writing an entry (mcpkit install)", () => {
   it("adds a server and leaves every other server, setting and the indentation alone", () => {
-    const before = '{\n    "globalShortcut": "Ctrl+Space",\n    "mcpServers": {\n        "old": { "command": "old" }\n    }\n}\n';
+    const before =
+      '{\n    "globalShortcut": "Ctrl+Space",\n    "mcpServers": {\n        "old": { "command": "old" }\n    }\n}\n';
     const merged = mergeEntry(before, "mcpServers", "new", { command: "new", args: [] });
     expect(merged.change).toBe("added");
     expect(JSON.parse(merged.text)).toEqual({
@@ -190,7 +202,9 @@ describe("writing an entry (mcpkit install)", () => {
     expect(merged.text).toContain('\n    "globalShortcut"');
     expect(mergeEntry(merged.text, "mcpServers", "new", { command: "new", args: [] }).change).toBe("unchanged");
     expect(mergeEntry(merged.text, "mcpServers", "new", { command: "newer", args: [] }).change).toBe("replaced");
-    expect(JSON.parse(mergeEntry(undefined, "servers", "a", { url: "u" }).text)).toEqual({ servers: { a: { url: "u" } } });
+    expect(JSON.parse(mergeEntry(undefined, "servers", "a", { url: "u" }).text)).toEqual({
+      servers: { a: { url: "u" } },
+    });
   });
 
   it("refuses a file that is not an object of servers", () => {
@@ -215,7 +229,10 @@ describe("writing an entry (mcpkit install)", () => {
   it("writes each client's file for this project or this user", () => {
     expect(installFile("claude-code", "project", place)).toMatchObject({ path: join(place.cwd, ".mcp.json") });
     expect(installFile("claude-code", "user", place)).toMatchObject({ path: join(dir, "home/.claude.json") });
-    expect(installFile("vscode", "project", place)).toMatchObject({ path: join(place.cwd, ".vscode/mcp.json"), key: "servers" });
+    expect(installFile("vscode", "project", place)).toMatchObject({
+      path: join(place.cwd, ".vscode/mcp.json"),
+      key: "servers",
+    });
     expect(installFile("cursor", "user", place)).toMatchObject({ path: join(dir, "home/.cursor/mcp.json") });
     expect(() => installFile("claude-desktop", "project", place)).toThrow(/no per-project configuration/);
   });

@@ -24,7 +24,10 @@ export function homeEnv(home: string): NodeJS.ProcessEnv {
 }
 
 /** Runs `mcpkit ARGS…` to its end, stdin closed. */
-export function mcpkit(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeout?: number }): Promise<Run> {
+export function mcpkit(
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeout?: number },
+): Promise<Run> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
@@ -88,7 +91,10 @@ export function start(command: string, args: string[], options: { cwd: string; e
           const match = pattern.exec(stderr);
           if (match) done(undefined, match);
         };
-        const timer = setTimeout(() => done(new Error(`Timed out after ${ms} ms waiting for ${pattern} in:\n${stderr}`)), ms);
+        const timer = setTimeout(
+          () => done(new Error(`Timed out after ${ms} ms waiting for ${pattern} in:\n${stderr}`)),
+          ms,
+        );
         listeners.add(check);
         void exited.then(() => {
           if (listeners.has(check)) done(new Error(`The process exited before ${pattern} appeared:\n${stderr}`));

@@ -103,7 +103,9 @@ describe("mcpkit servers", () => {
   it("lists each file's servers in the order they are read, marking a name a file above took", async () => {
     const run = await inProject(["servers"], { TOKEN: undefined });
     expect(run.code).toBe(0);
-    expect((await inProject(["servers"], { TOKEN })).stdout).toMatch(/\n {2}vault  http {3}http:\/\/127\.0\.0\.1:\d+\/mcp\n/);
+    expect((await inProject(["servers"], { TOKEN })).stdout).toMatch(
+      /\n {2}vault {2}http {3}http:\/\/127\.0\.0\.1:\d+\/mcp\n/,
+    );
     const lines = run.stdout.split("\n");
     expect(lines[0]).toBe(`${project}/.mcp.json (Claude Code)`);
     expect(lines[1]).toMatch(new RegExp(`^  envy   stdio  ${process.execPath} `));
