@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: configuration files hold ${VAR} as text, which is under test
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createStreamableHttpHandler, type Listening, listen } from "mcpkit/http";
