@@ -1,11 +1,13 @@
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "../usage-error.js";
 
 /** What the bundle's server folder is built from: your module, or a built-in server with its flags. */
-export type BundleSource = { kind: "module"; file: string } | { kind: "built-in"; name: string; args: string[] };
+export type BundleSource =
+  | { kind: "module"; file: string; include: string[] }
+  | { kind: "built-in"; name: string; args: string[] };
 
 /** The server folder of a bundle: JavaScript files (an ES module package) and the native packages beside them. */
 export interface BuiltServer {
@@ -94,6 +96,17 @@ export async function buildServer(source: BundleSource, root: string): Promise<B
       `The server does not build:\n${errors.map((e) => `  ${e.location ? `${e.location.file}:${e.location.line}: ` : ""}${e.text}`).join("\n")}`,
     );
   }
+  // Files the module reads beside itself (new URL("./x", import.meta.url)), at the same place
+  // beside the bundled file.
+  if (source.kind === "module")
+    for (const path of source.include) {
+      const from = resolve(dirname(source.file), path);
+      if (!existsSync(from)) throw new UsageError(`--include ${path}: no such file or folder beside ${source.file}`);
+      const to = resolve(outdir, path);
+      if (!to.startsWith(outdir + sep))
+        throw new UsageError(`--include ${path}: it must be inside the module's folder`);
+      cpSync(from, to, { recursive: true });
+    }
   for (const name of native)
     for (const pkg of [name, ...(NATIVE[name] ?? [])]) copyPackage(pkg, cliRequire, join(outdir, "node_modules"));
   return { entry: "server/index.js", native: native.length > 0 };

@@ -18,6 +18,7 @@ import { zip } from "./zip.js";
 
 interface BundleOptions {
   out?: string;
+  include?: string[];
   icon?: string;
   serverJson?: boolean;
   mcpName?: string;
@@ -36,6 +37,11 @@ export function bundleCommand(): Command {
     .argument("[flags...]", "after --: a built-in server's flags, fixed in the bundle")
     .option("--out <file>", "where to write (default: NAME-VERSION.mcpb here; server.json in the project)")
     .option("--icon <png>", "the bundle's icon (default: icon.png in the project, if there is one)")
+    .option(
+      "--include <path>",
+      "a file or folder the module reads beside itself (new URL('./x', import.meta.url)), relative to it (repeatable)",
+      collect,
+    )
     .option("--server-json", "write the server.json the MCP Registry publishes, instead of a bundle")
     .option("--mcp-name <name>", "with --server-json: the registry name (default: package.json mcpName)")
     .option("--remote <url>", "with --server-json: a URL where it is served over Streamable HTTP (repeatable)", collect)
@@ -57,7 +63,7 @@ Examples:
     )
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT))
     .action(async (server: string, flags: string[], options: BundleOptions) => {
-      const source = await sourceOf(server, flags);
+      const source = await sourceOf(server, flags, options.include ?? []);
       if (options.serverJson) await writeServerJson(source, options);
       else {
         const written = await writeBundle(source, options, options.out);
@@ -66,15 +72,19 @@ Examples:
     });
 }
 
-async function sourceOf(server: string, flags: string[]): Promise<BundleSource> {
-  if (SERVER_NAMES.includes(server)) return { kind: "built-in", name: server, args: flags };
+async function sourceOf(server: string, flags: string[], include: string[]): Promise<BundleSource> {
+  if (SERVER_NAMES.includes(server)) {
+    if (include.length > 0)
+      throw new UsageError("--include is for your module; a built-in server carries what it needs");
+    return { kind: "built-in", name: server, args: flags };
+  }
   if (!isModulePath(server) || !existsSync(server))
     throw new UsageError(
       `"${server}" is neither your module's path nor a built-in server (${SERVER_NAMES.join(", ")})`,
     );
   if (flags.length > 0)
     throw new UsageError(`Flags after -- are for a built-in server; ${server} reads its settings itself`);
-  return { kind: "module", file: resolve(server) };
+  return { kind: "module", file: resolve(server), include };
 }
 
 /** The project a bundle describes: the module's package.json, or mcpkit's for a built-in server. */

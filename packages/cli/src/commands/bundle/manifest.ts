@@ -33,7 +33,7 @@ export function manifest({ project, server, introspected, userConfig, icon }: Ma
   return {
     manifest_version: "0.3",
     name: slug(project.name ?? info.name),
-    display_name: info.title ?? project.name ?? info.name,
+    display_name: info.title ?? info.name,
     version: project.version ?? info.version,
     description: project.description ?? info.description ?? `The ${info.name} MCP server`,
     author: project.author ?? fallbackAuthor(),
