@@ -81,6 +81,7 @@ export function nodeRuntime(major) {
     return own;
   }
   const pkg = nodePackage();
+  /** @param {string} home */
   const binary = (home) => join(home, "node_modules", pkg, "bin", process.platform === "win32" ? "node.exe" : "node");
   let home;
   try {

@@ -25,6 +25,7 @@ export function release(out) {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const [command, ...prefix] = npmCommand();
+  /** @param {string[]} args @param {string} cwd */
   const run = (args, cwd) => {
     const done = spawnSync(command, [...prefix, ...args], {
       cwd,
@@ -53,7 +54,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const out = resolve(values.out ?? join(root, "release"));
   const packed = release(out);
   const shown = relative(process.cwd(), out) || ".";
-  const file = (name) => join(out, packed.find((p) => p.name === name).file);
+  /** @param {string} name */
+  const file = (name) => join(out, packed.find((p) => p.name === name)?.file ?? "");
   process.stdout.write(
     `Packed into ${shown}/ (checksums in SHA256SUMS; check them with: cd ${shown} && sha256sum -c SHA256SUMS):\n` +
       packed.map((p) => `  ${p.file}  ${p.sha256}\n`).join("") +
