@@ -18,6 +18,15 @@ const program = new Command("mcpkit")
   .description("Serve the built-in MCP servers, or drive any MCP server from the terminal")
   // The Node.js too: which one runs the command is what a bug report most often needs.
   .version(`${VERSION} (Node.js ${process.version})`, "-v, --version", "print the version (also -V)")
+  .addHelpText(
+    "after",
+    `
+Install: not on the npm registry yet, so \`npm install -g @mcpkit/cli\` and \`npx @mcpkit/cli\`
+answer E404 until it is published. What works today, from a clone of mcpkit:
+  npm install && npm run release       # release/*.tgz, with SHA256SUMS
+  npm install -g release/mcpkit-cli-${VERSION}.tgz release/mcpkit-${VERSION}.tgz
+Start a server project: mcpkit's docs/workflow.md.`,
+  )
   .showHelpAfterError()
   // An unknown command is a usage error: exit 2, as every command's own.
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT));

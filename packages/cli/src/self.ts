@@ -12,3 +12,8 @@ export const MCPKIT_BIN = fileURLToPath(new URL("../bin/mcpkit.js", import.meta.
 export function mcpkitCommand(npx = false): [string, ...string[]] {
   return npx ? ["npx", "-y", `@mcpkit/cli@${VERSION}`] : [process.execPath, MCPKIT_BIN];
 }
+
+/** A command line a POSIX shell reads back as these words (single quotes where needed). */
+export function shellCommand(words: readonly string[]): string {
+  return words.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`)).join(" ");
+}

@@ -10,6 +10,7 @@ import {
   serverCardHandler,
 } from "mcpkit/http";
 import type { McpServer } from "mcpkit/server";
+import { mcpkitCommand, shellCommand } from "../../self.js";
 import { type AuthFlags, resourceServer } from "./auth-flags.js";
 import type { Cluster } from "./cluster.js";
 import { failWhen } from "./ended.js";
@@ -83,7 +84,7 @@ export async function serveHttp(server: McpServer, serving: HttpServing): Promis
           ? `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP) as a node of the cluster on ${cluster.redis.options.host}:${cluster.redis.options.port}\n`
           : `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP) and ${base}/sse (HTTP+SSE)\n`,
     );
-    process.stderr.write(`  try it: npx @mcpkit/cli call ${base}/mcp tools\n  Ctrl+C stops it\n`);
+    process.stderr.write(`  try it: ${shellCommand(mcpkitCommand())} call ${base}/mcp tools\n  Ctrl+C stops it\n`);
     await onListening?.(`${base}/mcp`);
     await Promise.race([
       new Promise<void>((resolve) => {
