@@ -1,3 +1,4 @@
+import { homedir } from "node:os";
 import { join } from "node:path";
 
 /** The MCP clients whose configuration files mcpkit reads (and `mcpkit install` writes). */
@@ -14,7 +15,7 @@ export interface Place {
 
 export const herePlace = (): Place => ({
   cwd: process.cwd(),
-  home: process.env.HOME ?? process.env.USERPROFILE ?? "",
+  home: homedir(),
   platform: process.platform,
   env: process.env,
 });

@@ -27,6 +27,9 @@ const cliRequire = createRequire(join(CLI_ROOT, "package.json"));
 const NATIVE: Record<string, string[]> = { "better-sqlite3": ["bindings", "file-uri-to-path"] };
 /** Packages the command may load that a server never does, or that a bundle cannot hold. */
 const NEVER = ["esbuild", "@mcpkit/redis", "ioredis"];
+/** CommonJS packages inside an ES module still call require(): it is made for them. */
+const REQUIRE =
+  'import { createRequire as __mcpkitRequire } from "node:module"; const require = __mcpkitRequire(import.meta.url);';
 
 /**
  * Builds `root/server/`: one JavaScript file with the server and everything it imports
@@ -69,9 +72,7 @@ export async function buildServer(source: BundleSource, root: string): Promise<B
       format: "esm",
       target: "node20",
       external: [...NEVER, ...native],
-      banner: {
-        js: 'import { createRequire as __mcpkitRequire } from "node:module"; const require = __mcpkitRequire(import.meta.url);',
-      },
+      banner: { js: REQUIRE },
       logLevel: "silent",
       legalComments: "none",
     });
@@ -84,9 +85,7 @@ export async function buildServer(source: BundleSource, root: string): Promise<B
         format: "esm",
         target: "node20",
         external: [...NEVER, ...native],
-        banner: {
-          js: 'import { createRequire as __mcpkitRequire } from "node:module"; const require = __mcpkitRequire(import.meta.url);',
-        },
+        banner: { js: REQUIRE },
         logLevel: "silent",
       });
   } catch (error) {

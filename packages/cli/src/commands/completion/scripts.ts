@@ -72,24 +72,25 @@ export function zshScript(model: CompletionModel): string {
       const names = option.flags.length > 1 ? `{${option.flags.join(",")}}` : (option.flags[0] as string);
       return `        ${option.flags.length > 1 ? names : quote(names)}${quote(`[${described(option.description)}]${value}`)}`;
     });
-    const operand = command.named
-      ? `'*:server:_mcpkit_operands ${command.words.join(" ")}'`
-      : command.words.length > 0
-        ? `'*:operand:(${command.words.join(" ")})${command.files ? "" : ""}'`
-        : command.files
-          ? "'*:file:_files'"
-          : "";
+    const operands = command.named || command.files || command.words.length > 0;
+    const operand = operands
+      ? `'*:operand:_mcpkit_operands ${command.named ? 1 : 0} ${command.files ? 1 : 0} ${command.words.join(" ")}'`
+      : "";
     return `    ${command.name})
       _arguments -s \\
 ${[...specs, operand ? `        ${operand}` : ""].filter(Boolean).join(" \\\n")} ;;`;
   });
   return `#compdef mcpkit
 # mcpkit completion for zsh. Load it in ~/.zshrc, after compinit:  source <(mcpkit completion zsh)
+# NAMED FILES WORDS…: the words, the configured server names (NAMED=1), files (FILES=1).
 _mcpkit_operands() {
-  local -a names
-  names=($@ \${(f)"$(command mcpkit servers --names 2>/dev/null)"})
-  _describe 'server' names
-  _files
+  local named=$1 files=$2
+  shift 2
+  local -a words
+  words=($@)
+  [[ $named == 1 ]] && words+=(\${(f)"$(command mcpkit servers --names 2>/dev/null)"})
+  (( \${#words} )) && _describe 'operand' words
+  [[ $files == 1 ]] && _files
 }
 _mcpkit() {
   local -a commands

@@ -34,14 +34,13 @@ export async function startGeneration(module: string, onStderr: (text: string) =
   });
   let stderr = "";
   let ready = false;
-  let proxy: McpProxy | undefined;
   const connecting = createProxy(transport, { client: { name: "mcpkit-dev", version: VERSION } });
   transport.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
     if (ready) onStderr(chunk);
     else stderr = (stderr + chunk).slice(-STDERR_KEPT);
   });
   try {
-    proxy = await connecting;
+    const proxy: McpProxy = await connecting;
     const counts = {
       tools: proxy.server.tools.size,
       resources: proxy.server.resources.size + proxy.server.templates.size,
@@ -57,7 +56,6 @@ export async function startGeneration(module: string, onStderr: (text: string) =
       else transport.stderr.once("close", () => resolve());
       setTimeout(resolve, 500).unref();
     });
-    await proxy?.close();
     throw new LoadFailure(stderr.trim() || (error as Error).message);
   }
 }

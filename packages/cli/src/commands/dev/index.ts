@@ -59,10 +59,10 @@ async function dev(module: string, port: number | undefined, options: DevOptions
     info: (line: string) => process.stderr.write(`${line}\n`),
     passthrough: (text: string) => process.stderr.write(text),
   };
-  const shown = relative(process.cwd(), module) || module;
-  const host = await DevHost.start(module, shown, log);
   const dirs = [dirname(module), ...(options.watch ?? []).map((path) => resolve(path))];
   for (const dir of dirs) if (!existsSync(dir)) throw new UsageError(`--watch ${dir}: no such file or folder`);
+  const shown = relative(process.cwd(), module) || module;
+  const host = await DevHost.start(module, shown, log);
   const stopWatching = watchFiles(dirs, (files) => {
     const names = files.map((file) => relative(process.cwd(), file) || file);
     void host.reload(

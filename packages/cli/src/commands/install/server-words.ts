@@ -1,10 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, extname, isAbsolute, join, resolve } from "node:path";
 import type { ServerSpec } from "../../config/index.js";
+import { SERVER_NAMES } from "../../servers/catalog.js";
 import { UsageError } from "../usage-error.js";
-
-/** The built-in servers `mcpkit serve` runs by name. */
-export const BUILT_IN = ["everything", "workspace", "weather", "github", "proxy"];
 
 /** A server module mcpkit serve loads (a default-exported server). */
 const MODULE = new Set([".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"]);
@@ -54,7 +52,7 @@ export function describeServer(words: string[], options: DescribeOptions): Descr
   const absolute = (word: string) => absolutePath(word, options.cwd);
   const [command, ...prefix] = options.mcpkit as [string, ...string[]];
   const stdio = (args: string[]): ServerSpec => ({ transport: "stdio", command, args, env: options.env });
-  if (BUILT_IN.includes(first))
+  if (SERVER_NAMES.includes(first))
     return { spec: stdio([...prefix, "serve", first, "--stdio", ...rest.map(absolute)]), name: first };
   if (MODULE.has(extname(first)) && existsSync(resolve(options.cwd, first))) {
     const module = resolve(options.cwd, first);
