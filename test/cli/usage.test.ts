@@ -43,7 +43,7 @@ describe("mcpkit serve: usage errors exit 2 and say what is wrong", () => {
     [["serve", "proxy", "http://127.0.0.1:1/mcp", "more"], "serve proxy takes one URL"],
     [["serve", "proxy", "--header", "A: b", "--", "node", "x.js"], "--header is for a proxied HTTP server"],
     [["serve", "proxy", "--header", "nocolon", "http://127.0.0.1:1/mcp"], '--header takes "Name: value"'],
-    [["serve", "everything", "--header", "A: b"], "--header applies to the proxy server only"],
+    [["serve", "everything", "--header", "A: b"], "--header applies to the proxy and openapi servers only"],
     [["serve", "weather", "--allow-write"], "--allow-write applies to the workspace and github servers only"],
     [["serve", "--max-read-bytes", "lots"], '--max-read-bytes must be a positive whole number, not "lots"'],
     [["serve", "--jwks-url", "http://127.0.0.1:1/jwks"], "Authorization applies to HTTP: add --port"],
@@ -62,7 +62,10 @@ describe("mcpkit serve: usage errors exit 2 and say what is wrong", () => {
       ["serve", "everything", "--port", "0", "--redis", "redis://127.0.0.1:1", "--state-key", "short"],
       "--state-key (or MCPKIT_STATE_KEY) must be at least 32 bytes",
     ],
-    [["serve", "workspace", "--redis", "redis://127.0.0.1:1"], "--redis applies to the everything server only"],
+    [
+      ["serve", "workspace", "--redis", "redis://127.0.0.1:1"],
+      "--redis applies to the everything and openapi servers only",
+    ],
   ])("mcpkit %j", async (args, message) => {
     const result = await mcpkit(...args);
     expect(result.stderr).toContain(message);
@@ -91,6 +94,39 @@ describe("mcpkit --version", () => {
   });
 });
 
+describe("mcpkit call loads what the command needs", () => {
+  const hook = join(REPO_ROOT, "test/cli/fixtures/record-imports.mjs");
+
+  it("its help loads neither the client nor its transports", async () => {
+    const log = join(dir, "call-help-imports.log");
+    const help = await run(["--import", hook, CLI_BIN, "call", "--help"], { IMPORT_LOG: log });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("Usage: mcpkit call");
+    const imported = readFileSync(log, "utf8");
+    expect(imported).toContain("/commands/call/index.js");
+    expect(imported).not.toContain("/commands/call/run.js");
+    expect(imported).not.toMatch(/\/dist\/(client|auth|transports)\//);
+  });
+
+  it("a call over stdio loads no OAuth and no HTTP client, and its server no HTTP endpoint", async () => {
+    const clientLog = join(dir, "call-client-imports.log");
+    const serverLog = join(dir, "call-server-imports.log");
+    const server = ["-e", `NODE_OPTIONS=--import ${hook}`, "-e", `IMPORT_LOG=${serverLog}`];
+    const call = ["call", ...server, "echo", "text=hi", "--", process.execPath, CLI_BIN, "serve", "everything"];
+    const result = await run(["--import", hook, CLI_BIN, ...call], { IMPORT_LOG: clientLog });
+    expect(result).toMatchObject({ code: 0, stdout: "hi\n" });
+    const client = readFileSync(clientLog, "utf8");
+    expect(client).toContain("/dist/client/");
+    expect(client).not.toContain("/dist/auth/");
+    expect(client).not.toContain("/node_modules/jose/");
+    expect(client).not.toContain("/streamable-http/client/");
+    const served = readFileSync(serverLog, "utf8");
+    expect(served).toContain("/commands/serve/stdio.js");
+    expect(served).not.toContain("/commands/serve/http.js");
+    expect(served).not.toContain("/dist/endpoints/");
+  });
+});
+
 describe("mcpkit serve NAME", () => {
   it("loads the flags of the server it runs, none of the others'", async () => {
     const log = join(dir, "serve-imports.log");
@@ -100,7 +136,7 @@ describe("mcpkit serve NAME", () => {
     ).toBe(2);
     const imported = readFileSync(log, "utf8");
     expect(imported).toContain("/servers/everything/flags.js");
-    for (const other of ["workspace", "weather", "github", "proxy"])
+    for (const other of ["workspace", "weather", "github", "proxy", "openapi"])
       expect(imported).not.toContain(`/servers/${other}/`);
   });
 });

@@ -10,6 +10,7 @@ export const SERVERS: Record<string, () => Promise<{ flags: ServerFlags }>> = {
   weather: () => import("./weather/flags.js"),
   github: () => import("./github/flags.js"),
   proxy: () => import("./proxy/flags.js"),
+  openapi: () => import("./openapi/flags.js"),
 };
 
 export const SERVER_NAMES = Object.keys(SERVERS);

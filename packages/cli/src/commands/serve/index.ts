@@ -5,13 +5,17 @@ import { SERVER_NAMES, SERVERS, serverFlags } from "../../servers/catalog.js";
 import type { ServerFlags, Shared } from "../../servers/served.js";
 import { USAGE_EXIT, UsageError } from "../usage-error.js";
 import { type AuthFlags, authOptions, checkAuthFlags } from "./auth-flags.js";
+import {
+  type AuthorizationServerFlags,
+  authorizationServerOptions,
+  checkAuthorizationServerFlags,
+} from "./authorization-server.js";
 import { type Cluster, joinCluster, stateKey } from "./cluster.js";
-import { isLocal, serveHttp } from "./http.js";
 import { httpLimits, portNumber } from "./limits.js";
 import { serveStdio } from "./stdio.js";
 
 /** The options every server takes; each server's own come from its flags module. */
-interface CommonOptions extends AuthFlags {
+interface CommonOptions extends AuthFlags, AuthorizationServerFlags {
   stdio?: boolean;
   port?: string;
   host: string;
@@ -46,6 +50,7 @@ const commonOptions = (): Option[] => [
     "with --port: serve a Server Card (SEP-2127, a draft) at /.well-known/mcp/server-card.json, named NAME (namespace/name; default local/SERVER)",
   ),
   ...authOptions(),
+  ...authorizationServerOptions(),
 ];
 
 /** The long flag of an option, as typed (`--max-sessions`). */
@@ -162,6 +167,11 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
   const limits = httpLimits(options);
   if (options.serverCard !== undefined && port === undefined)
     throw new UsageError("--server-card is served over HTTP: add --port");
+  const upstream = checkAuthorizationServerFlags(options, {
+    http: port !== undefined,
+    host: options.host,
+    cluster: options.redis !== undefined,
+  });
   const authorized = checkAuthFlags(options, options.port !== undefined);
   const cluster: Cluster | undefined = options.redis === undefined ? undefined : await joinCluster(options);
   const shared: Shared = {
@@ -169,31 +179,45 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
     ...(cluster && { eventBus: cluster.eventBus, tasks: { store: cluster.taskStore } }),
   };
   const served = await flags
-    .create(options as unknown as Record<string, unknown>, { operands, shared })
+    .create(options as unknown as Record<string, unknown>, {
+      operands,
+      shared,
+      ...(upstream && { upstream: upstream.kind === "preset" ? upstream.name : upstream.kind }),
+    })
     .catch(async (error) => {
       await cluster?.close();
       throw error;
     });
   try {
     if (served.summary) process.stderr.write(`mcpkit serve ${name}:\n${indent(served.summary)}\n`);
-    if (flags.exposes && port !== undefined && !isLocal(options.host) && !authorized) {
-      process.stderr.write(
-        `mcpkit: warning: --host ${options.host} serves ${flags.exposes} to the network without authentication (see --auth-server)\n`,
-      );
+    if (port === undefined) await serveStdio(served.server, name, served.ended);
+    else {
+      // The HTTP endpoint is loaded only to serve HTTP: a stdio server never needs it.
+      const { isLocal, serveHttp } = await import("./http.js");
+      if (flags.exposes && !isLocal(options.host) && !authorized && !upstream) {
+        process.stderr.write(
+          `mcpkit: warning: --host ${options.host} serves ${flags.exposes} to the network without authentication (see --auth-server)\n`,
+        );
+      }
+      await serveHttp(served.server, {
+        port,
+        host: options.host,
+        ...(authorized && { auth: options }),
+        ...(upstream && {
+          authorization: {
+            choice: upstream,
+            flags: options,
+            upstreamScopes: upstream.kind === "preset" ? flags.upstreamScopes?.[upstream.name] : undefined,
+          },
+        }),
+        limits,
+        ...(served.ended && { ended: served.ended }),
+        ...(cluster && { cluster }),
+        ...(options.serverCard !== undefined && {
+          serverCard: serverCardName(options.serverCard, served.server.info.name),
+        }),
+      });
     }
-    await (port !== undefined
-      ? serveHttp(served.server, {
-          port,
-          host: options.host,
-          ...(authorized && { auth: options }),
-          limits,
-          ...(served.ended && { ended: served.ended }),
-          ...(cluster && { cluster }),
-          ...(options.serverCard !== undefined && {
-            serverCard: serverCardName(options.serverCard, served.server.info.name),
-          }),
-        })
-      : serveStdio(served.server, name, served.ended));
   } finally {
     await served.close();
     await cluster?.close();
