@@ -9,5 +9,6 @@ export {
   listServers,
   type NamedServer,
   type ServerList,
+  ServerNotFound,
 } from "./resolve.js";
 export { ConfigEntryError, expand, type ServerSpec, serverSpec } from "./server-spec.js";

@@ -5,6 +5,11 @@ import { parseJsonc } from "./jsonc.js";
 import { type ConfigFile, herePlace, type Place, projectFiles, userFiles } from "./locations.js";
 import { ConfigEntryError, type ServerSpec, serverSpec } from "./server-spec.js";
 
+/** No configuration file names the server: the message says which files were read, and the names they hold. */
+export class ServerNotFound extends UsageError {
+  override name = "ServerNotFound";
+}
+
 /** A server as a configuration file names it. */
 export interface NamedServer {
   name: string;
@@ -111,7 +116,7 @@ export function findServer(name: string, options: ConfigOptions = {}): { server:
   const place = options.place ?? herePlace();
   const list = listServers({ ...options, place });
   const server = list.servers.find((s) => s.name === name);
-  if (!server) throw new UsageError(notFound(name, list, options));
+  if (!server) throw new ServerNotFound(notFound(name, list, options));
   try {
     const spec = serverSpec(server.entry, {
       ...(server.file.project !== undefined && { project: server.file.project }),

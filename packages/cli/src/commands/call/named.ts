@@ -1,4 +1,5 @@
-import { findServer } from "../../config/index.js";
+import { findServer, ServerNotFound } from "../../config/index.js";
+import { UsageError } from "./exit-codes.js";
 
 /** What a named server adds to the command line: the words for its URL or command, and where it starts. */
 export interface Named {
@@ -24,7 +25,18 @@ export function namedServer(
 ): Named | undefined {
   const [first, ...rest] = words;
   if (dashed > 0 || first === undefined || isUrl(first)) return undefined;
-  const { spec } = findServer(first, options.config === undefined ? {} : { config: options.config });
+  let found: ReturnType<typeof findServer>;
+  try {
+    found = findServer(first, options.config === undefined ? {} : { config: options.config });
+  } catch (error) {
+    // Most often a URL or a command was meant: say how to give those first.
+    if (error instanceof ServerNotFound)
+      throw new UsageError(
+        `"${first}" is not a URL; to start a server over stdio, put its command after --. ${error.message}`,
+      );
+    throw error;
+  }
+  const { spec } = found;
   if (spec.transport === "stdio") {
     options.env = [...Object.entries(spec.env).map(([key, value]) => `${key}=${value}`), ...(options.env ?? [])];
     return {
