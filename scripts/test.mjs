@@ -90,7 +90,16 @@ count(
     "packages/create-mcpkit",
   ]),
 );
-process.stdout.write("\n=== redis-server, nginx, chromium, zsh and fish (the cluster, browser and completion tests)\n");
+count(
+  step("the inspector's page: type-check and build (esbuild)", process.execPath, [
+    "packages/cli/scripts/build-ui.mjs",
+    "--check",
+    "--report",
+  ]),
+);
+process.stdout.write(
+  "\n=== redis-server, nginx, chromium, zsh and fish (the cluster, inspector and completion tests)\n",
+);
 count(ensureSystemTools());
 count(step("type-check tests", process.execPath, [tsc, "-p", "tsconfig.test.json"]));
 

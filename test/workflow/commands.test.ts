@@ -16,7 +16,7 @@ beforeAll(() => {
 });
 afterAll(() => space.remove());
 
-const COMMANDS = ["serve", "call", "servers", "install", "dev", "bundle", "completion"];
+const COMMANDS = ["serve", "call", "inspect", "servers", "install", "dev", "bundle", "completion"];
 
 /** The files under packages/cli/dist/commands/ that running `mcpkit ARGS…` imported. */
 async function commandsLoaded(args: string[]): Promise<string[]> {

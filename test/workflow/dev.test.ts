@@ -5,6 +5,8 @@ import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { stdioClientTransport } from "mcpkit/stdio";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { requireBuild } from "../cli-call/helpers.js";
+import { connected, openBrowser, openInspector } from "../inspector/browser.js";
+import { show } from "../inspector/scenarios.js";
 import { CLI_BIN, REPO_ROOT, type Running, scratch, startMcpkit, stopAll } from "./helpers.js";
 
 // `mcpkit dev MODULE`: a client connected to it stays connected while the module is edited,
@@ -132,6 +134,24 @@ describe("mcpkit dev", () => {
     await nextChange(changes, 0);
     expect(await names(client)).toEqual(["one", "two"]);
   }, 60_000);
+
+  it("--inspect starts the web inspector beside it, which stays connected across reloads", async () => {
+    writeFileSync(join(project, "src/suffix.ts"), 'export const suffix = "";\n');
+    writeModule("src/server.ts", ["first"]);
+    const dev = startMcpkit(["dev", "src/server.ts", "--port", "0", "--inspect"], { cwd: project });
+    const url = (await dev.waitFor(/^http:\/\/127\.0\.0\.1:\d+\/\?token=\S+$/m, 20_000, "stdout"))[0];
+    const browser = await openBrowser();
+    closers.push(() => browser.close());
+    const page = await openInspector(browser.context, url);
+    await show(page, "tools");
+    await page.locator('.list-pane [data-tool="first"]').waitFor();
+    writeModule("src/server.ts", ["first", "second"]);
+    await dev.waitFor(/reloaded dev-fixture 1\.0\.0 \(2 tools/);
+    // The same connection lists the new version's tools.
+    await page.getByRole("button", { name: "Refresh" }).click();
+    await page.locator('.list-pane [data-tool="second"]').waitFor();
+    await connected(page);
+  }, 90_000);
 
   it("refuses a module that is not there", async () => {
     const dev = startMcpkit(["dev", "src/missing.ts"], { cwd: project });

@@ -47,8 +47,8 @@ export interface Running {
   child: ChildProcess;
   readonly stdout: string;
   readonly stderr: string;
-  /** Resolves with the first match of `pattern` in stderr; rejects if the process exits first. */
-  waitFor(pattern: RegExp, ms?: number): Promise<RegExpExecArray>;
+  /** Resolves with the first match of `pattern` in stderr (or stdout); rejects if the process exits first. */
+  waitFor(pattern: RegExp, ms?: number, stream?: "stderr" | "stdout"): Promise<RegExpExecArray>;
   stop(): Promise<void>;
 }
 
@@ -65,6 +65,7 @@ export function start(command: string, args: string[], options: { cwd: string; e
   const listeners = new Set<() => void>();
   child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
     stdout += chunk;
+    for (const listener of listeners) listener();
   });
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
     stderr += chunk;
@@ -79,7 +80,7 @@ export function start(command: string, args: string[], options: { cwd: string; e
     get stderr() {
       return stderr;
     },
-    waitFor(pattern, ms = 20_000) {
+    waitFor(pattern, ms = 20_000, stream = "stderr") {
       return new Promise((resolve, reject) => {
         const done = (error?: Error, match?: RegExpExecArray) => {
           listeners.delete(check);
@@ -88,7 +89,7 @@ export function start(command: string, args: string[], options: { cwd: string; e
           else resolve(match as RegExpExecArray);
         };
         const check = () => {
-          const match = pattern.exec(stderr);
+          const match = pattern.exec(stream === "stderr" ? stderr : stdout);
           if (match) done(undefined, match);
         };
         const timer = setTimeout(

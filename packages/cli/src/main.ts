@@ -7,6 +7,7 @@ import { VERSION } from "./version.js";
 const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import("./commands/serve/index.js")).serveCommand(),
   call: async () => (await import("./commands/call/index.js")).callCommand(),
+  inspect: async () => (await import("./commands/inspect/index.js")).inspectCommand(),
   servers: async () => (await import("./commands/servers/index.js")).serversCommand(),
   install: async () => (await import("./commands/install/index.js")).installCommand(),
   dev: async () => (await import("./commands/dev/index.js")).devCommand(),

@@ -28,7 +28,7 @@ export function devCommand(): Command {
     .addOption(new Option("--host <host>", "the address to bind").default("127.0.0.1"))
     .addOption(new Option("--stdio", "speak MCP on stdin/stdout instead, for a client that starts mcpkit dev"))
     .option("--watch <path>", "a folder or file to watch besides the module's folder (repeatable)", collect)
-    .option("--inspect", "open the web inspector beside it")
+    .option("--inspect", "start the web inspector beside it, connected to it (its URL on stdout)")
     .addHelpText(
       "after",
       `
