@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { runAuthorizationConformance, runConformance } from "./conformance.mjs";
 import { nodeRuntime } from "./node-runtime.mjs";
 import { ensureSystemTools } from "./system-tools.mjs";
-import { runtimeHome, TEST_RUNTIMES } from "./test-runtimes.mjs";
+import { runtimeHome, TEST_PACKAGES } from "./test-packages.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 /** A dev tool's launcher, run by this Node (node_modules/.bin holds shell shims on Windows). */
@@ -103,10 +103,10 @@ process.stdout.write(
 count(ensureSystemTools());
 count(step("type-check tests", process.execPath, [tsc, "-p", "tsconfig.test.json"]));
 
-// Bun, Deno and workerd are no dependencies of the workspace: installed here on first use
-// (into node_modules/.cache), so the runtime tests find them.
-process.stdout.write("\n=== bun, deno and workerd (the runtime tests)\n");
-for (const runtime of Object.keys(TEST_RUNTIMES)) {
+// Bun, Deno, workerd and GitHub's OpenAPI description are no dependencies of the
+// workspace: installed here on first use (into node_modules/.cache), for the tests that use them.
+process.stdout.write("\n=== bun, deno, workerd and @octokit/openapi (the runtime and OpenAPI tests)\n");
+for (const runtime of Object.keys(TEST_PACKAGES)) {
   try {
     process.stdout.write(`  ${runtime}: ${runtimeHome(runtime)}\n`);
     passed++;

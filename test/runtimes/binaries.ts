@@ -3,11 +3,11 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { arch, platform } from "node:os";
 import { dirname, join } from "node:path";
-import { runtimeHome } from "../../scripts/test-runtimes.mjs";
+import { runtimeHome } from "../../scripts/test-packages.mjs";
 
 /**
  * The runtimes the tests run mcpkit on: the npm packages `bun`, `deno` and `workerd`,
- * installed on first use into node_modules/.cache (scripts/test-runtimes.mjs), not
+ * installed on first use into node_modules/.cache (scripts/test-packages.mjs), not
  * dependencies of the workspace. Each ships its binary in an optional package per
  * platform, and install scripts do not run there: the binary is taken from the platform
  * package itself. A runtime that cannot be had fails the test that needs it, saying so:

@@ -28,7 +28,7 @@ export function runtimeSuite(under: RuntimeUnderTest): void {
     assertBuilt();
     return runtimeBinary(under.runtime);
   };
-  // The first run installs the runtime (scripts/test-runtimes.mjs): a download, given its
+  // The first run installs the runtime (scripts/test-packages.mjs): a download, given its
   // own time here. A failure is left to each test to report.
   beforeAll(() => {
     try {

@@ -72,7 +72,7 @@ const worker :Workerd.Worker = (
   return `http://127.0.0.1:${listening[1]}/mcp`;
 }
 
-// The first run installs workerd (scripts/test-runtimes.mjs): a download, given its own
+// The first run installs workerd (scripts/test-packages.mjs): a download, given its own
 // time here. A failure is left to each test to report.
 beforeAll(() => {
   try {

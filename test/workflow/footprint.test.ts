@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { TEST_RUNTIMES } from "../../scripts/test-runtimes.mjs";
+import { TEST_PACKAGES } from "../../scripts/test-packages.mjs";
 import { REPO_ROOT } from "./helpers.js";
 
 // What `npm install` in a clone fetches: nothing only the tests run, and nothing that
@@ -15,11 +15,12 @@ const lock = JSON.parse(readFileSync(join(REPO_ROOT, "package-lock.json"), "utf8
 const semver = createRequire(import.meta.url)("semver") as { satisfies(version: string, range: string): boolean };
 
 describe("npm install in a clone", () => {
-  it("fetches none of the runtimes only the tests run: the test script installs them on first use", () => {
-    const runtimes = Object.keys(TEST_RUNTIMES);
-    expect(runtimes).toEqual(["bun", "deno", "workerd"]);
+  it("fetches none of the big packages only the tests use: the test script installs them on first use", () => {
+    expect(Object.keys(TEST_PACKAGES)).toEqual(["bun", "deno", "workerd", "@octokit/openapi"]);
     const locked = Object.keys(lock.packages).filter((path) =>
-      /node_modules\/(bun|deno|workerd|@oven\/bun-[^/]+|@deno\/[^/]+|@cloudflare\/workerd-[^/]+)$/.test(path),
+      /node_modules\/(bun|deno|workerd|@oven\/bun-[^/]+|@deno\/[^/]+|@cloudflare\/workerd-[^/]+|@octokit\/openapi)$/.test(
+        path,
+      ),
     );
     expect(locked).toEqual([]);
   });
