@@ -4,6 +4,7 @@ import type { ClientRecord } from "./clients.js";
 import { type CodeRecord, type Core, PURPOSE, type SignIn, subjectOf } from "./core.js";
 import { findClient, UnknownClientError } from "./directory.js";
 import { readForm } from "./http.js";
+import { admitSignIn } from "./limits.js";
 import { consentPage, errorPage } from "./pages.js";
 import { hashSecret, newId, newSecret } from "./seal.js";
 
@@ -27,6 +28,8 @@ export async function showConsent(
   const decision = newId();
   const ttl = signIn.expiresAt - core.now();
   if (ttl <= 0) return errorPage("This sign-in expired", `It took too long. ${START_AGAIN}`);
+  const refused = await admitSignIn(core.store, core.limits, decision, ttl);
+  if (refused) return errorToClient(core, signIn, "temporarily_unavailable", refused.message, headers);
   await core.store.put("request", decision, core.sealer.seal(PURPOSE.signIn, signIn), ttl);
   const identity = signIn.identity;
   const page = consentPage({
