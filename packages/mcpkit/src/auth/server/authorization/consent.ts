@@ -18,17 +18,20 @@ function identityOf(client: ClientRecord): string {
 /**
  * The consent page: the person signed in, now asked whether this client may act for them
  * at this resource. The decision is a one-time record that expires with the sign-in.
+ * `started` is the id of the sign-in's first record (one through an upstream provider):
+ * the sign-in is counted once among those under way.
  */
 export async function showConsent(
   core: Core,
   client: ClientRecord,
   signIn: SignIn,
   headers: Record<string, string> = {},
+  started?: string,
 ): Promise<Response> {
   const decision = newId();
   const ttl = signIn.expiresAt - core.now();
   if (ttl <= 0) return errorPage("This sign-in expired", `It took too long. ${START_AGAIN}`);
-  const refused = await admitSignIn(core.store, core.limits, decision, ttl);
+  const refused = await admitSignIn(core.store, core.limits, started ?? decision, ttl);
   if (refused) return errorToClient(core, signIn, "temporarily_unavailable", refused.message, headers);
   await core.store.put("request", decision, core.sealer.seal(PURPOSE.signIn, signIn), ttl);
   const identity = signIn.identity;

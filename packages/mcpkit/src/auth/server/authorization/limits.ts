@@ -29,7 +29,7 @@ export interface AuthorizationLimits {
   maxClients?: number | false;
   /** Registered clients kept at once that one caller registered (default 1,000). */
   maxClientsPerCaller?: number | false;
-  /** Sign-ins under way at once, in total (default 10,000; a sign-in through an upstream provider counts twice until it ends). */
+  /** Sign-ins under way at once (from /authorize to the person's decision, `signInTtlSec` at most), in total (default 10,000). */
   maxSignIns?: number | false;
   /**
    * The request header that names the client's address, for a server behind a proxy you
