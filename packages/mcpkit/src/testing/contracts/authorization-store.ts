@@ -270,8 +270,11 @@ export function authorizationStoreContract(
       run: () =>
         withPair(make, async ({ a, b }) => {
           const start = Date.now();
-          const limit = { group: `g-${id()}`, max: 1, ttlMs: 400 };
+          const group = `g-${id()}`;
+          const limit = { group, max: 2, ttlMs: 400 };
           assert.deepEqual(await a.admit("early", [limit]), { admitted: true });
+          // A member that stays longer keeps the group alive while the early one leaves.
+          assert.deepEqual(await b.admit("staying", [{ group, max: 2, ttlMs: 60_000 }]), { admitted: true });
           assert.equal((await b.admit("late", [limit])).admitted, false);
           const room = await goneAt(async () => (await b.admit("late", [limit])).admitted, 5000, "the member");
           assert.ok(room - start >= 360, `room after ${room - start} ms, before the member's ttl of 400 ms`);
