@@ -265,6 +265,9 @@ describe("turning limits off, and naming the address", () => {
     expect(make({ register: { max: 0, windowSec: 60 } })).toThrow("limits.register.max must be a whole number");
     expect(make({ token: { max: 5, windowSec: 0 } })).toThrow("limits.token.windowSec must be a positive number");
     expect(make({ maxClients: 1.5 })).toThrow("limits.maxClients must be a whole number");
+    expect(() => setup({ clientMetadataDocuments: { maxCached: 0 } })).toThrow(
+      "clientMetadataDocuments.maxCached must be a whole number from 1",
+    );
   });
 });
 

@@ -38,8 +38,7 @@ export async function findClient(core: Core, clientId: string): Promise<ClientRe
     found = (async () => {
       try {
         const { client, ttlMs } = await fetchClientMetadata(clientId, core.clientMetadata ?? {}, core.development);
-        const maxCached = core.clientMetadata?.maxCached ?? 1000;
-        if (await admitDocument(core.store, maxCached === false ? undefined : maxCached, clientId, ttlMs))
+        if (await admitDocument(core.store, core.clientMetadata?.maxCached, clientId, ttlMs))
           await core.store.put("client", clientId, JSON.stringify(client), ttlMs);
         return client;
       } catch (error) {

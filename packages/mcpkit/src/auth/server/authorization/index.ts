@@ -17,7 +17,7 @@ import type { AuthorizationServerOptions } from "./options.js";
 import { errorPage } from "./pages.js";
 import { register } from "./register.js";
 import { revoke } from "./revoke.js";
-import { newId, sealer } from "./seal.js";
+import { sealer } from "./seal.js";
 import { token } from "./token.js";
 import { tokenEndpointDPoP } from "./token-dpop.js";
 
@@ -60,6 +60,10 @@ function checked(options: AuthorizationServerOptions): URL {
       "The development sign-in signs everyone in as a test user: it is served on a loopback issuer (127.0.0.1, localhost) only",
     );
   if (options.resources.length === 0) throw new TypeError("Name the resources tokens are for (`resources`)");
+  const documents = options.clientMetadataDocuments;
+  const maxCached = typeof documents === "object" ? documents.maxCached : undefined;
+  if (maxCached !== undefined && maxCached !== false && !(Number.isInteger(maxCached) && maxCached >= 1))
+    throw new TypeError("clientMetadataDocuments.maxCached must be a whole number from 1, or false");
   for (const r of options.resources) {
     try {
       if (new URL(r).hash) throw new Error();
@@ -201,7 +205,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       const caller = callerOf(request, info, core.limits.addressHeader);
       try {
         // Counted before any work (a client metadata document fetched, a record kept).
-        const refused = route.rate && (await overRate(core.store, core.limits, route.rate, caller, newId()));
+        const refused = route.rate && (await overRate(core.store, core.limits, route.rate, caller));
         if (refused) return route.open ? refusedJson(refused) : refusedPage(refused);
         return await route.serve(request, caller);
       } catch (error) {

@@ -1,7 +1,9 @@
 import { isIP } from "node:net";
 import { addressKey } from "../../../transports/http/client-address.js";
+import type { ClientMetadataOptions } from "./client-metadata.js";
 import { oauthError } from "./http.js";
 import { errorPage } from "./pages.js";
+import { newId } from "./seal.js";
 import type { AuthorizationStore } from "./store.js";
 
 /** At most `max` requests from one caller in any `windowSec` seconds. */
@@ -87,7 +89,7 @@ export function resolveLimits(options: AuthorizationLimits | false | undefined):
     ...cap("maxClients"),
     ...cap("maxClientsPerCaller"),
     ...cap("maxSignIns"),
-    ...(given.addressHeader && { addressHeader: given.addressHeader.toLowerCase() }),
+    ...(given.addressHeader && { addressHeader: given.addressHeader }),
   };
 }
 
@@ -164,11 +166,11 @@ export async function overRate(
   limits: Limits,
   name: RateName,
   caller: string | undefined,
-  member: string,
 ): Promise<Refusal | undefined> {
   const rate = limits.rates[name];
   if (!rate || caller === undefined) return undefined;
-  const admission = await store.admit(member, [
+  // Each request is a member of its own, staying the window: a sliding window.
+  const admission = await store.admit(newId(), [
     { group: `rate:${name}:${caller}`, max: rate.max, ttlMs: rate.windowSec * 1000 },
   ]);
   if (admission.admitted) return undefined;
@@ -211,7 +213,7 @@ export async function admitClient(
       };
 }
 
-/** Counts a record of a sign-in under way; the refusal when as many as allowed are under way. */
+/** Counts a sign-in under way (by the id of its first record); the refusal when as many as allowed are under way. */
 export async function admitSignIn(
   store: AuthorizationStore,
   limits: Limits,
@@ -229,13 +231,13 @@ export async function admitSignIn(
   };
 }
 
-/** Counts a fetched client metadata document in the cache; false when the cache is full (the document is then not kept). */
+/** Counts a fetched client metadata document among those kept (1000 by default); false when as many are kept (it is then not). */
 export async function admitDocument(
   store: AuthorizationStore,
-  maxCached: number | undefined,
+  maxCached: ClientMetadataOptions["maxCached"],
   clientId: string,
   ttlMs: number,
 ): Promise<boolean> {
-  if (!maxCached) return true;
-  return (await store.admit(clientId, [{ group: "documents", max: maxCached, ttlMs }])).admitted;
+  if (maxCached === false) return true;
+  return (await store.admit(clientId, [{ group: "documents", max: maxCached ?? 1000, ttlMs }])).admitted;
 }
