@@ -80,7 +80,14 @@ count(
   ]),
 );
 count(step("build (tsc -b)", process.execPath, [tsc, "-b", "packages/mcpkit", "packages/cli", "packages/redis"]));
-process.stdout.write("\n=== redis-server and nginx (the cluster tests)\n");
+count(
+  step("the inspector's page: type-check and build (esbuild)", process.execPath, [
+    "packages/cli/scripts/build-ui.mjs",
+    "--check",
+    "--report",
+  ]),
+);
+process.stdout.write("\n=== redis-server, nginx and chromium (the cluster and inspector tests)\n");
 count(ensureSystemTools());
 count(step("type-check tests", process.execPath, [tsc, "-p", "tsconfig.test.json"]));
 
