@@ -115,6 +115,7 @@ export async function connect(
   const transport = stdioClientTransport({
     command: target.command,
     args: target.args,
+    ...(target.cwd !== undefined && { cwd: target.cwd }),
     env: parseEnv(options.env ?? []),
     stderr: options.serverStderr ? "inherit" : "pipe",
   });

@@ -17,7 +17,7 @@ export const ACTION_NAMES = [
 
 export type ActionName = (typeof ACTION_NAMES)[number];
 
-export type Target = { kind: "http"; url: URL } | { kind: "stdio"; command: string; args: string[] };
+export type Target = { kind: "http"; url: URL } | { kind: "stdio"; command: string; args: string[]; cwd?: string };
 
 export interface Invocation {
   target: Target;

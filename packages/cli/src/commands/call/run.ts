@@ -8,6 +8,7 @@ import { EXIT, type ExitCode, exitCodeFor, UsageError } from "./exit-codes.js";
 import { formatLog } from "./format/log.js";
 import { onInterrupt } from "./interrupt.js";
 import { parseInvocation, type Target } from "./invocation.js";
+import { namedServer } from "./named.js";
 import { createOutput, type Output } from "./output.js";
 import { progressBar } from "./progress.js";
 import { report } from "./report.js";
@@ -15,6 +16,8 @@ import { sampleAtTerminal } from "./sample.js";
 import { canAsk, createAsk } from "./terminal.js";
 
 export interface CallCommandOptions extends ConnectOptions {
+  /** --config FILE: where server names are read (otherwise the files config/resolve.ts lists). */
+  config?: string;
   json?: boolean;
   /** False with --no-interactive. */
   interactive: boolean;
@@ -45,7 +48,9 @@ export async function runCall(words: string[], dashed: number, options: CallComm
   const cleanups: (() => void)[] = [];
   let client: Client | undefined;
   try {
-    const invocation = parseInvocation(words, dashed);
+    const named = namedServer(words, dashed, options);
+    const invocation = parseInvocation(named?.words ?? words, named?.dashed ?? dashed);
+    if (named?.cwd !== undefined && invocation.target.kind === "stdio") invocation.target.cwd = named.cwd;
     const runner = ACTIONS[invocation.action](invocation.args);
     if (options.detach && invocation.target.kind === "stdio")
       throw new UsageError("--detach needs a server over HTTP: a stdio server stops when mcpkit call exits");

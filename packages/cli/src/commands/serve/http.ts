@@ -4,10 +4,13 @@ import {
   LOCALHOST_NAMES,
   listen,
   routeByPath,
+  SERVER_CARD_PATHS,
   type SseHandler,
   type StreamableHttpHandler,
+  serverCardHandler,
 } from "mcpkit/http";
 import type { McpServer } from "mcpkit/server";
+import { mcpkitCommand, shellCommand } from "../../self.js";
 import { type AuthFlags, resourceServer } from "./auth-flags.js";
 import {
   type AuthorizationServerFlags,
@@ -35,11 +38,15 @@ export interface HttpServing {
   limits?: HttpLimits;
   ended?: Promise<string>;
   cluster?: Cluster;
+  /** Serve a Server Card (SEP-2127, draft) under this registry-style name. */
+  serverCard?: string;
+  /** Told the MCP endpoint's URL once it listens (mcpkit dev opens the inspector on it). */
+  onListening?: (url: string) => void | Promise<void>;
 }
 
 /** Serves `server` on http://HOST:PORT/mcp (and /sse for 2024-11-05 clients) until a signal or `ended`. */
 export async function serveHttp(server: McpServer, serving: HttpServing): Promise<void> {
-  const { port, host, auth, authorization, limits = {}, ended, cluster } = serving;
+  const { port, host, auth, authorization, limits = {}, ended, cluster, onListening, serverCard } = serving;
   // DNS-rebinding protection: a local bind answers only to local names; another bind to its own name.
   const local = isLocal(host);
   const allowedHosts = local ? LOCALHOST_NAMES : [host.includes(":") ? `[${host}]` : host, ...LOCALHOST_NAMES];
@@ -48,6 +55,7 @@ export async function serveHttp(server: McpServer, serving: HttpServing): Promis
   let legacy: SseHandler | undefined;
   let metadataPath: string | undefined;
   let issuing: RunningAuthorization | undefined;
+  const card = serverCard === undefined ? undefined : serverCardHandler(server, { name: serverCard });
   const routes = routeByPath(
     (path) =>
       path === "/mcp" || path === metadataPath
@@ -56,7 +64,9 @@ export async function serveHttp(server: McpServer, serving: HttpServing): Promis
           ? issuing.as
           : path === "/sse" || path === "/messages"
             ? legacy
-            : undefined,
+            : card && SERVER_CARD_PATHS.includes(path)
+              ? card
+              : undefined,
     "Not found: the MCP endpoint is /mcp\n",
   );
   const router = {
@@ -98,7 +108,8 @@ export async function serveHttp(server: McpServer, serving: HttpServing): Promis
             ? `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP) as a node of the cluster on ${cluster.redis.options.host}:${cluster.redis.options.port}\n`
             : `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP) and ${base}/sse (HTTP+SSE)\n`,
     );
-    process.stderr.write(`  try it: npx @mcpkit/cli call ${base}/mcp tools\n  Ctrl+C stops it\n`);
+    process.stderr.write(`  try it: ${shellCommand(mcpkitCommand())} call ${base}/mcp tools\n  Ctrl+C stops it\n`);
+    await onListening?.(`${base}/mcp`);
     await Promise.race([
       new Promise<void>((resolve) => {
         const stop = () => resolve();

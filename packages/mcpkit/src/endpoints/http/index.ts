@@ -24,3 +24,4 @@ export {
 export { createSseHandler, type SseHandler, type SseServerOptions } from "../sse/handler.js";
 export { createStreamableHttpHandler } from "./handler.js";
 export type { StreamableHttpHandler, StreamableHttpOptions } from "./options.js";
+export { SERVER_CARD_PATHS, type ServerCardOptions, serverCardHandler } from "./server-card.js";
