@@ -291,7 +291,31 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
     ]);
   }
 
-  async request(method: string, params: JsonObject, options?: RequestOptions): Promise<JsonObject> {
+  /** A request to the client made on the session (ServerSession.request): through the server's middleware. */
+  request(method: string, params: JsonObject, options?: RequestOptions): Promise<JsonObject> {
+    const chain = this.server.middleware;
+    if (chain === undefined) return this.ask(method, params, options);
+    const ctx = serverMessage({
+      kind: "request",
+      direction: "outbound",
+      method,
+      params,
+      id: undefined,
+      info: this.auth === undefined ? undefined : { auth: this.auth },
+      era: "legacy",
+      revision: this.revision,
+      sessionId: this.sessionId,
+      session: this,
+      client: this.clientInfo,
+      server: this.server.info,
+      transport: this.binding,
+      signal: () => options?.signal,
+    });
+    return runChain(chain, ctx, (c) => this.ask(method, c.params ?? {}, options));
+  }
+
+  /** @internal ClientPeer: a request to the client whose middleware has run (RequestContext). */
+  async ask(method: string, params: JsonObject, options?: RequestOptions): Promise<JsonObject> {
     if (method !== "ping") {
       if (!this.rules.methods.has(method))
         throw new McpError(ErrorCode.MethodNotFound, `${method} does not exist in protocol revision ${this.revision}`);
