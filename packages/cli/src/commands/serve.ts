@@ -76,7 +76,7 @@ const SERVERS: Record<string, (options: ServeOptions, operands: string[], shared
     const target = proxyTarget(operands);
     if (options.header?.length && target.kind !== "http")
       throw new UsageError("--header is for a proxied HTTP server (a URL), not for a command");
-    const proxy = await createProxyServer(target, parseHeaders(options.header ?? []));
+    const proxy = await createProxyServer(target, { headers: parseHeaders(options.header ?? []) });
     const what = target.kind === "http" ? target.url?.href : [target.command, ...(target.args ?? [])].join(" ");
     const ended = proxy.upstreamClosed.then(
       (reason) => `the proxied server closed the connection${reason ? `: ${reason.message}` : ""}`,

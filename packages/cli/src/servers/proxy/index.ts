@@ -1,4 +1,4 @@
-import { createProxy, type McpProxy } from "mcpkit/compose";
+import { createProxy, type McpProxy, type MirrorLimits } from "mcpkit/compose";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { stdioClientTransport } from "mcpkit/stdio";
 import { UsageError } from "../../commands/usage-error.js";
@@ -30,16 +30,34 @@ export function proxyTarget(operands: string[]): ProxyTarget {
   return { kind: "stdio", command: first, args: rest };
 }
 
+export interface ProxyServerOptions {
+  /** --header: for the proxied HTTP server only (never sent to another origin). */
+  headers: Record<string, string>;
+  /** --allow-redirects: follow the HTTP server's redirects to another origin. */
+  allowRedirects?: boolean;
+  /** --shared-upstream: one upstream connection for every caller. */
+  sharedUpstream?: boolean;
+  mirror?: MirrorLimits;
+}
+
 /**
- * Connects to the target and serves it again. A stdio server's stderr is passed through:
- * it is where such servers explain themselves.
+ * Connects to the target and serves it again: each legacy session downstream gets its own
+ * connection upstream (a process of its own for a command), unless --shared-upstream. A
+ * stdio server's stderr is passed through: it is where such servers explain themselves.
  */
-export async function createProxyServer(target: ProxyTarget, headers: Record<string, string>): Promise<McpProxy> {
-  const transport =
+export async function createProxyServer(target: ProxyTarget, options: ProxyServerOptions): Promise<McpProxy> {
+  const connect = () =>
     target.kind === "http"
-      ? streamableHttpClientTransport(target.url as URL, { headers })
+      ? streamableHttpClientTransport(target.url as URL, {
+          headers: options.headers,
+          redirects: options.allowRedirects ? "any" : "same-origin",
+        })
       : stdioClientTransport({ command: target.command as string, args: target.args ?? [], stderr: "inherit" });
-  return createProxy(transport, { client: { name: "mcpkit-proxy", version: VERSION } });
+  return createProxy(connect, {
+    client: { name: "mcpkit-proxy", version: VERSION },
+    upstreamSessions: options.sharedUpstream ? "shared" : "per-session",
+    ...(options.mirror && { mirror: options.mirror }),
+  });
 }
 
 /** `--header "Name: value"` values as headers. */

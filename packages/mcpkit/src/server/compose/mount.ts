@@ -109,6 +109,8 @@ function mountedResource(entry: ResourceEntry, ns: Namespace): FromSource<Resour
     definition: { ...entry.definition, uri },
     read: async (outer, ctx) =>
       outerContents(await entry.read(entry.key, ctx), entry.key, outer, entry.definition.mimeType, ns),
+    // The child watches its own URI; `changed` tells the parent's subscriber under the outer one.
+    subscribe: entry.subscribe && ((_outer, ctx, changed) => entry.subscribe?.(entry.key, ctx, changed) ?? (() => {})),
     source: entry,
   };
 }
@@ -126,6 +128,9 @@ function mountedTemplate(entry: TemplateEntry, ns: Namespace): FromSource<Templa
       const inner = ns.innerUri(outer) ?? outer;
       return outerContents(await entry.read(inner, variables, ctx), inner, outer, entry.definition.mimeType, ns);
     },
+    subscribe:
+      entry.subscribe &&
+      ((outer, ctx, changed) => entry.subscribe?.(ns.innerUri(outer) ?? outer, ctx, changed) ?? (() => {})),
     source: entry,
   };
 }

@@ -36,8 +36,8 @@ export interface ClientPeer {
    * unanswered requests to the client sent in the InputRequiredResult.
    */
   readonly roundEnded?: Promise<unknown>;
-  /** resources/subscribe bookkeeping. */
-  subscribe(uri: string): void;
+  /** resources/subscribe bookkeeping; `stop` ends the resource's own watch (ResourceWatch) when the subscription ends. */
+  subscribe(uri: string, stop?: () => void): void;
   unsubscribe(uri: string): void;
 }
 

@@ -55,7 +55,8 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
   private readonly server: SessionHost;
   private connection!: Connection;
   private readonly options: SessionOptions;
-  private subscriptions: Set<string> | undefined;
+  /** Subscribed URIs, each with how to end its resource's own watch (ResourceWatch), if it has one. */
+  private subscriptions: Map<string, (() => void) | undefined> | undefined;
   private initializedByClient = false;
   private whenInitialized: Promise<void> | undefined;
   private markInitialized: (() => void) | undefined;
@@ -93,7 +94,7 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
       ...(this.clientInfo && { clientInfo: this.clientInfo }),
       clientCapabilities: this.clientCapabilities,
       ...(this.level && { logLevel: this.level }),
-      subscriptions: [...(this.subscriptions ?? [])],
+      subscriptions: [...(this.subscriptions?.keys() ?? [])],
       ...(principal !== undefined && { principal }),
       initialized: this.initializedByClient,
     };
@@ -110,7 +111,8 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
     this.clientInfo = record.clientInfo;
     this.serverCapabilities = this.server.capabilities();
     this.level = record.logLevel;
-    this.subscriptions = record.subscriptions.length > 0 ? new Set(record.subscriptions) : undefined;
+    this.subscriptions =
+      record.subscriptions.length > 0 ? new Map(record.subscriptions.map((uri) => [uri, undefined])) : undefined;
     if (record.initialized && !this.initializedByClient) {
       this.initializedByClient = true;
       this.markInitialized?.();
@@ -161,6 +163,7 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
   onClose(): void {
     this.ended = true;
     this.server.detachSession(this);
+    for (const stop of this.subscriptions?.values() ?? []) this.stopWatch(stop);
     this.markClosed?.();
   }
 
@@ -328,14 +331,27 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
     this.connection.notify(method, params, relatedRequestId);
   }
 
-  subscribe(uri: string): void {
-    this.subscriptions ??= new Set();
-    if (!this.subscriptions.has(uri)) this.stateVersion++;
-    this.subscriptions.add(uri);
+  subscribe(uri: string, stop?: () => void): void {
+    this.subscriptions ??= new Map();
+    // Subscribed already: the one watch there is goes on.
+    if (this.subscriptions.has(uri)) return this.stopWatch(stop);
+    this.stateVersion++;
+    this.subscriptions.set(uri, stop);
   }
 
   unsubscribe(uri: string): void {
-    if (this.subscriptions?.delete(uri)) this.stateVersion++;
+    if (!this.subscriptions?.has(uri)) return;
+    this.stopWatch(this.subscriptions.get(uri));
+    this.subscriptions.delete(uri);
+    this.stateVersion++;
+  }
+
+  private stopWatch(stop: (() => void) | undefined): void {
+    try {
+      stop?.();
+    } catch (error) {
+      this.server.onError(error);
+    }
   }
 
   /**

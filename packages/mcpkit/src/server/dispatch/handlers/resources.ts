@@ -2,6 +2,7 @@ import { invalidParams, McpError } from "../../../jsonrpc/errors.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
 import type { Resource } from "../../../protocol/types/features.js";
 import type { TemplateVariables } from "../../../protocol/uri-template.js";
+import type { Context } from "../../context.js";
 import type { CacheHint } from "../../options.js";
 import type { Registry } from "../../registry/registry.js";
 import { type ReadReturn, toReadResult } from "../../registry/resource.js";
@@ -27,11 +28,15 @@ export const resourceMethods: MethodTable = {
   },
   "resources/subscribe": {
     capability: (caps) => caps.resources?.subscribe,
-    handler(params, call) {
+    async handler(params, call) {
       const uri = requireUri(params, "resources/subscribe");
       const found = findResource(call.server, uri);
       if (!found || !visible(found.entry, call)) throw notFound(call, uri);
-      call.peer.subscribe(uri);
+      const { peer } = call;
+      const stop = await found.subscribe?.(call.context(), () =>
+        peer.notify("notifications/resources/updated", { uri }),
+      );
+      peer.subscribe(uri, stop);
       return {};
     },
   },
@@ -71,6 +76,8 @@ function requireUri(params: JsonObject, method: string): string {
 type Found =
   | {
       read: (call: Call) => ReadReturn | Promise<ReadReturn>;
+      /** The entry's own watch of this URI, when it has one (ResourceWatch). */
+      subscribe: ((ctx: Context, changed: () => void) => (() => void) | Promise<() => void>) | undefined;
       mimeType: string | undefined;
       cache: CacheHint | undefined;
       scopes: string[] | undefined;
@@ -85,6 +92,7 @@ export function findResource(server: Registry, uri: string): Found {
   if (resource) {
     return {
       read: (call) => resource.read(uri, call.context()),
+      subscribe: resource.subscribe && ((ctx, changed) => resource.subscribe?.(uri, ctx, changed) ?? (() => {})),
       mimeType: resource.definition.mimeType,
       cache: resource.cache,
       scopes: resource.scopes,
@@ -96,6 +104,7 @@ export function findResource(server: Registry, uri: string): Found {
     if (variables) {
       return {
         read: (call) => template.read(uri, variables, call.context()),
+        subscribe: template.subscribe && ((ctx, changed) => template.subscribe?.(uri, ctx, changed) ?? (() => {})),
         mimeType: template.definition.mimeType,
         cache: template.cache,
         scopes: template.scopes,

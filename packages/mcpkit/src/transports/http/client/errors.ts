@@ -48,7 +48,11 @@ export function httpError(target: string, response: Response, body: string): Jso
   const text = body.trim().slice(0, 300);
   const data: JsonObject = { reason: "http-error", status: response.status };
   if (text) data.body = text;
-  return { code: ErrorCode.ConnectionClosed, message: `${target} failed with ${status}${text ? `: ${text}` : ""}`, data };
+  return {
+    code: ErrorCode.ConnectionClosed,
+    message: `${target} failed with ${status}${text ? `: ${text}` : ""}`,
+    data,
+  };
 }
 
 /** A request that never got an HTTP answer (refused connection, reset, DNS). */

@@ -12,7 +12,8 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
  * The headers the protocol itself sets: the only ones a request takes to another origin.
  * The caller's own (an API key, a cookie, Authorization) belong to the origin they were given for.
  */
-const PROTOCOL_HEADER = /^(accept|content-type|last-event-id|mcp-session-id|mcp-protocol-version|mcp-method|mcp-name|mcp-param-.+)$/i;
+const PROTOCOL_HEADER =
+  /^(accept|content-type|last-event-id|mcp-session-id|mcp-protocol-version|mcp-method|mcp-name|mcp-param-.+)$/i;
 
 /** A redirect the policy does not allow. */
 export class RedirectRefusedError extends Error {
