@@ -334,7 +334,10 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
   subscribe(uri: string, stop?: () => void): void {
     this.subscriptions ??= new Map();
     // Subscribed already: the one watch there is goes on.
-    if (this.subscriptions.has(uri)) return this.stopWatch(stop);
+    if (this.subscriptions.has(uri)) {
+      this.stopWatch(stop);
+      return;
+    }
     this.stateVersion++;
     this.subscriptions.set(uri, stop);
   }
