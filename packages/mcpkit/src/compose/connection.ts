@@ -26,7 +26,7 @@ export interface UpstreamConnection {
   /** The calls in progress on it. */
   readonly routing: RequestRouting;
   /** Watches `uri` for one subscriber, subscribed upstream while anyone watches; returns the unwatch. */
-  watch(uri: string, changed: () => void): Promise<() => void>;
+  watch(uri: string, changed: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -158,10 +158,11 @@ export async function openConnection(setup: ConnectionSetup): Promise<UpstreamCo
       }
       const { watchers } = subscription;
       watchers.add(changed);
-      return () => {
+      return async () => {
         if (!watchers.delete(changed) || watchers.size > 0 || subscriptions.get(uri) !== subscription) return;
         subscriptions.delete(uri);
-        client.unsubscribe(uri).catch(setup.onError);
+        // A closed connection has no subscriptions left to end.
+        if (client.isConnected) await client.unsubscribe(uri).catch(setup.onError);
       };
     },
     close: () => client.close(),

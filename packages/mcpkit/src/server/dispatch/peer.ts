@@ -37,8 +37,9 @@ export interface ClientPeer {
    */
   readonly roundEnded?: Promise<unknown>;
   /** resources/subscribe bookkeeping; `stop` ends the resource's own watch (ResourceWatch) when the subscription ends. */
-  subscribe(uri: string, stop?: () => void): void;
-  unsubscribe(uri: string): void;
+  subscribe(uri: string, stop?: () => void | Promise<void>): void;
+  /** Settles once the resource's own watch has ended. */
+  unsubscribe(uri: string): void | Promise<void>;
 }
 
 /** A malformed answer in inputResponses: a protocol error of the request, not of the handler. */

@@ -56,7 +56,7 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
   private connection!: Connection;
   private readonly options: SessionOptions;
   /** Subscribed URIs, each with how to end its resource's own watch (ResourceWatch), if it has one. */
-  private subscriptions: Map<string, (() => void) | undefined> | undefined;
+  private subscriptions: Map<string, (() => void | Promise<void>) | undefined> | undefined;
   private initializedByClient = false;
   private whenInitialized: Promise<void> | undefined;
   private markInitialized: (() => void) | undefined;
@@ -163,7 +163,7 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
   onClose(): void {
     this.ended = true;
     this.server.detachSession(this);
-    for (const stop of this.subscriptions?.values() ?? []) this.stopWatch(stop);
+    for (const stop of this.subscriptions?.values() ?? []) void this.stopWatch(stop);
     this.markClosed?.();
   }
 
@@ -331,27 +331,28 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
     this.connection.notify(method, params, relatedRequestId);
   }
 
-  subscribe(uri: string, stop?: () => void): void {
+  subscribe(uri: string, stop?: () => void | Promise<void>): void {
     this.subscriptions ??= new Map();
     // Subscribed already: the one watch there is goes on.
     if (this.subscriptions.has(uri)) {
-      this.stopWatch(stop);
+      void this.stopWatch(stop);
       return;
     }
     this.stateVersion++;
     this.subscriptions.set(uri, stop);
   }
 
-  unsubscribe(uri: string): void {
+  async unsubscribe(uri: string): Promise<void> {
     if (!this.subscriptions?.has(uri)) return;
-    this.stopWatch(this.subscriptions.get(uri));
+    const stop = this.subscriptions.get(uri);
     this.subscriptions.delete(uri);
     this.stateVersion++;
+    await this.stopWatch(stop);
   }
 
-  private stopWatch(stop: (() => void) | undefined): void {
+  private async stopWatch(stop: (() => void | Promise<void>) | undefined): Promise<void> {
     try {
-      stop?.();
+      await stop?.();
     } catch (error) {
       this.server.onError(error);
     }

@@ -65,7 +65,14 @@ export type TemplateReadHandler<T extends string = string> = (
  * Resources without it are told of with `server.resourceUpdated(uri)`, which reaches every
  * subscriber of the URI.
  */
-export type ResourceWatch = (uri: string, ctx: Context, changed: () => void) => (() => void) | Promise<() => void>;
+export type ResourceWatch = (
+  uri: string,
+  ctx: Context,
+  changed: () => void,
+) => ResourceUnwatch | Promise<ResourceUnwatch>;
+
+/** Ends a ResourceWatch; an unsubscribe is answered once it settles. */
+export type ResourceUnwatch = () => void | Promise<void>;
 
 export interface ResourceEntry extends Keyed {
   definition: Resource;

@@ -5,7 +5,7 @@ import type { TemplateVariables } from "../../../protocol/uri-template.js";
 import type { Context } from "../../context.js";
 import type { CacheHint } from "../../options.js";
 import type { Registry } from "../../registry/registry.js";
-import { type ReadReturn, toReadResult } from "../../registry/resource.js";
+import { type ReadReturn, type ResourceUnwatch, toReadResult } from "../../registry/resource.js";
 import { type Guarded, requireScopes, visible } from "../authorization.js";
 import { cacheFields } from "../caching.js";
 import type { Call, MethodTable } from "../call.js";
@@ -42,8 +42,8 @@ export const resourceMethods: MethodTable = {
   },
   "resources/unsubscribe": {
     capability: (caps) => caps.resources?.subscribe,
-    handler(params, call) {
-      call.peer.unsubscribe(requireUri(params, "resources/unsubscribe"));
+    async handler(params, call) {
+      await call.peer.unsubscribe(requireUri(params, "resources/unsubscribe"));
       return {};
     },
   },
@@ -77,7 +77,7 @@ type Found =
   | {
       read: (call: Call) => ReadReturn | Promise<ReadReturn>;
       /** The entry's own watch of this URI, when it has one (ResourceWatch). */
-      subscribe: ((ctx: Context, changed: () => void) => (() => void) | Promise<() => void>) | undefined;
+      subscribe: ((ctx: Context, changed: () => void) => ResourceUnwatch | Promise<ResourceUnwatch>) | undefined;
       mimeType: string | undefined;
       cache: CacheHint | undefined;
       scopes: string[] | undefined;

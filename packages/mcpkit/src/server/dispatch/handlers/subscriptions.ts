@@ -8,6 +8,7 @@ import { watchTasks } from "../../tasks/listen.js";
 import { SeenViews } from "../../views.js";
 import { viewerOf } from "../authorization.js";
 import type { Call, MethodTable } from "../call.js";
+import type { ResourceUnwatch } from "../../registry/resource.js";
 import { findResource } from "./resources.js";
 
 /**
@@ -28,8 +29,8 @@ async function watchResources(
   honored: SubscriptionFilter,
   call: Call,
   send: (method: string, extra?: JsonObject) => void,
-): Promise<(() => void)[]> {
-  const stops: (() => void)[] = [];
+): Promise<ResourceUnwatch[]> {
+  const stops: ResourceUnwatch[] = [];
   const uris = honored.resourceSubscriptions;
   if (!uris) return stops;
   const kept: string[] = [];
@@ -83,7 +84,7 @@ async function listen(params: JsonObject, call: Call): Promise<JsonObject> {
   return new Promise((resolve) => {
     const end = () => {
       stop();
-      for (const unwatch of watches) unwatch();
+      for (const unwatch of watches) void Promise.resolve().then(unwatch).catch((e) => call.server.onError(e));
       tasks?.stop();
       forget();
       // Graceful closure: the response to the listen request ends it (ignored once cancelled).
