@@ -161,8 +161,11 @@ export async function openConnection(setup: ConnectionSetup): Promise<UpstreamCo
       return async () => {
         if (!watchers.delete(changed) || watchers.size > 0 || subscriptions.get(uri) !== subscription) return;
         subscriptions.delete(uri);
-        // A closed connection has no subscriptions left to end.
-        if (client.isConnected) await client.unsubscribe(uri).catch(setup.onError);
+        // A connection that closed (meanwhile) has no subscriptions left to end.
+        if (client.isConnected)
+          await client.unsubscribe(uri).catch((error: unknown) => {
+            if (client.isConnected) setup.onError(error);
+          });
       };
     },
     close: () => client.close(),
