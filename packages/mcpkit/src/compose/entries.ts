@@ -83,12 +83,19 @@ async function callAsTask(
   let taskId: string | undefined;
   const cancel = () => {
     if (taskId !== undefined)
-      void client
+      client
         .task(taskId)
         .cancel()
         .catch(() => {});
   };
-  ctx.signal.addEventListener("abort", cancel, { once: true });
+  // The call's signal, and once it is a task, the task's (aborted by tasks/cancel).
+  const signals = new Set<AbortSignal>();
+  const follow = (signal: AbortSignal) => {
+    if (signals.has(signal)) return;
+    signals.add(signal);
+    signal.addEventListener("abort", cancel, { once: true });
+  };
+  follow(ctx.signal);
   try {
     return await client.callTool(name, args, {
       ...options,
@@ -97,12 +104,14 @@ async function callAsTask(
         if (taskId === undefined) {
           taskId = task.taskId;
           await ctx.startTask();
+          follow(ctx.signal);
+          if (ctx.signal.aborted) cancel();
         }
         if (task.statusMessage) ctx.status(task.statusMessage);
       },
     });
   } finally {
-    ctx.signal.removeEventListener("abort", cancel);
+    for (const signal of signals) signal.removeEventListener("abort", cancel);
   }
 }
 

@@ -4,11 +4,11 @@ import { META } from "../../../protocol/meta.js";
 import { filterWants, honoredFilter, readFilter } from "../../../protocol/subscription-filter.js";
 import type { SubscriptionFilter } from "../../../protocol/types/modern.js";
 import type { ServerEvent } from "../../events.js";
+import type { ResourceUnwatch } from "../../registry/resource.js";
 import { watchTasks } from "../../tasks/listen.js";
 import { SeenViews } from "../../views.js";
 import { viewerOf } from "../authorization.js";
 import type { Call, MethodTable } from "../call.js";
-import type { ResourceUnwatch } from "../../registry/resource.js";
 import { findResource } from "./resources.js";
 
 /**
@@ -84,7 +84,10 @@ async function listen(params: JsonObject, call: Call): Promise<JsonObject> {
   return new Promise((resolve) => {
     const end = () => {
       stop();
-      for (const unwatch of watches) void Promise.resolve().then(unwatch).catch((e) => call.server.onError(e));
+      for (const unwatch of watches)
+        void Promise.resolve()
+          .then(unwatch)
+          .catch((e) => call.server.onError(e));
       tasks?.stop();
       forget();
       // Graceful closure: the response to the listen request ends it (ignored once cancelled).
