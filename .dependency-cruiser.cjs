@@ -102,6 +102,19 @@ module.exports = {
       ],
     ),
     only(
+      "openapi-builds-on-server",
+      "openapi/ turns a document into tools of a server: server/ and what it stands on, no transport or client.",
+      "openapi/",
+      ["jsonrpc/", "protocol/", "schema/", "session/", "server/", "openapi/", "content\\.ts$"],
+    ),
+    {
+      name: "openapi-parser-only-in-openapi",
+      comment: "The OpenAPI parser is the mcpkit/openapi entry's dependency only.",
+      severity: "error",
+      from: { path: `${src}`, pathNot: `${src}openapi/` },
+      to: { path: "node_modules/@apidevtools/" },
+    },
+    only(
       "auth-stands-alone",
       "auth/ is OAuth on both sides: it knows no session, server, client or endpoint.",
       "auth/",

@@ -43,7 +43,8 @@ describe("mcpkit serve: usage errors exit 2 and say what is wrong", () => {
     [["serve", "proxy", "http://127.0.0.1:1/mcp", "more"], "serve proxy takes one URL"],
     [["serve", "proxy", "--header", "A: b", "--", "node", "x.js"], "--header is for a proxied HTTP server"],
     [["serve", "proxy", "--header", "nocolon", "http://127.0.0.1:1/mcp"], '--header takes "Name: value"'],
-    [["serve", "everything", "--header", "A: b"], "--header applies to the proxy server only"],
+    [["serve", "everything", "--header", "A: b"], "--header applies to the proxy and openapi servers only"],
+    [["serve", "weather", "--allow-write"], "--allow-write applies to the workspace and github servers only"],
     [["serve", "--max-read-bytes", "lots"], '--max-read-bytes must be a positive whole number, not "lots"'],
     [["serve", "--jwks-url", "http://127.0.0.1:1/jwks"], "Authorization applies to HTTP: add --port"],
     [["serve", "--max-sessions", "10"], "--max-sessions applies to Streamable HTTP only: add --port"],
@@ -61,7 +62,10 @@ describe("mcpkit serve: usage errors exit 2 and say what is wrong", () => {
       ["serve", "everything", "--port", "0", "--redis", "redis://127.0.0.1:1", "--state-key", "short"],
       "--state-key (or MCPKIT_STATE_KEY) must be at least 32 bytes",
     ],
-    [["serve", "workspace", "--redis", "redis://127.0.0.1:1"], "--redis applies to the everything server only"],
+    [
+      ["serve", "workspace", "--redis", "redis://127.0.0.1:1"],
+      "--redis applies to the everything and openapi servers only",
+    ],
   ])("mcpkit %j", async (args, message) => {
     const result = await mcpkit(...args);
     expect(result.stderr).toContain(message);
@@ -79,13 +83,27 @@ describe("mcpkit --version", () => {
     expect(version).toMatchObject({ code: 0, stdout: `${manifest.version} (Node.js ${process.version})\n` });
     const imported = readFileSync(log, "utf8");
     expect(imported).toContain("/packages/cli/dist/main.js");
-    expect(imported).not.toContain("/commands/serve.js");
+    expect(imported).not.toContain("/commands/serve/");
     expect(imported).not.toContain("/commands/call/");
     expect(imported).not.toMatch(/node_modules\/mcpkit|packages\/mcpkit\//);
 
     // The same hook sees a command load when one runs: the check above can fail.
     rmSync(log);
     expect((await run(["--import", hook, CLI_BIN, "serve", "--port", "x"], { IMPORT_LOG: log })).code).toBe(2);
-    expect(readFileSync(log, "utf8")).toContain("/commands/serve.js");
+    expect(readFileSync(log, "utf8")).toContain("/commands/serve/index.js");
+  });
+});
+
+describe("mcpkit serve NAME", () => {
+  it("loads the flags of the server it runs, none of the others'", async () => {
+    const log = join(dir, "serve-imports.log");
+    const hook = join(REPO_ROOT, "test/cli/fixtures/record-imports.mjs");
+    expect(
+      (await run(["--import", hook, CLI_BIN, "serve", "everything", "--port", "x"], { IMPORT_LOG: log })).code,
+    ).toBe(2);
+    const imported = readFileSync(log, "utf8");
+    expect(imported).toContain("/servers/everything/flags.js");
+    for (const other of ["workspace", "weather", "github", "proxy", "openapi"])
+      expect(imported).not.toContain(`/servers/${other}/`);
   });
 });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
 
-// Every ```js snippet of docs/server.md and docs/client.md, type-checked as TypeScript
+// Every ```js snippet of docs/server.md, docs/client.md and docs/openapi.md, type-checked as TypeScript
 // against the real modules: a guide that shows an option, a method or a builder the code
 // no longer has (or types differently) fails here. The names a snippet takes as given
 // (the server, the client, a transport…) are declared for it.
@@ -48,11 +48,11 @@ function asModule(code: string): string {
   return `${[...imports, ...declarations].join("\n")}\n${body}\nexport {};\n`;
 }
 
-it("compiles every snippet of docs/server.md and docs/client.md", async () => {
+it("compiles every snippet of docs/server.md, docs/client.md and docs/openapi.md", async () => {
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
   const files: string[] = [];
-  for (const doc of ["server.md", "client.md"]) {
+  for (const doc of ["server.md", "client.md", "openapi.md"]) {
     const blocks = snippets(doc);
     expect(blocks.length, `${doc} has snippets`).toBeGreaterThan(0);
     blocks.forEach((code, i) => {

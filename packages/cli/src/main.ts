@@ -5,7 +5,7 @@ import { VERSION } from "./version.js";
 // Each command is loaded only when it runs, so `mcpkit --version` starts as fast as Node
 // does; help and a mistyped command load them all, to describe or suggest them.
 const COMMANDS: Record<string, () => Promise<Command>> = {
-  serve: async () => (await import("./commands/serve.js")).serveCommand(),
+  serve: async () => (await import("./commands/serve/index.js")).serveCommand(),
   call: async () => (await import("./commands/call/index.js")).callCommand(),
 };
 
@@ -24,9 +24,11 @@ const wanted =
     : first === "--version" || first === "-V"
       ? []
       : Object.keys(COMMANDS);
-for (const name of wanted) program.addCommand(await (COMMANDS[name] as () => Promise<Command>)());
-
-program.parseAsync(process.argv).catch((error: unknown) => {
+try {
+  // A command may refuse its command line while it is built (serve: a flag of another server).
+  for (const name of wanted) program.addCommand(await (COMMANDS[name] as () => Promise<Command>)());
+  await program.parseAsync(process.argv);
+} catch (error) {
   process.stderr.write(`mcpkit: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = error instanceof UsageError ? USAGE_EXIT : 1;
-});
+}

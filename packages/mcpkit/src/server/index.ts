@@ -14,6 +14,7 @@ export {
   forAppHosts,
   supportsApps,
 } from "./apps.js";
+export type { ToolCatalogOptions } from "./catalog/options.js";
 export type { Mount } from "./compose/mount.js";
 export type {
   Context,

@@ -3,6 +3,7 @@ import type { ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation } from "../protocol/types/common.js";
 import type { CacheHints } from "../protocol/types/modern.js";
 import type { Revision } from "../protocol/versions.js";
+import type { ToolCatalogOptions } from "./catalog/options.js";
 import type { EventBus } from "./events.js";
 import type { ServerMiddleware } from "./middleware/context.js";
 import type { ServerSession } from "./session.js";
@@ -63,6 +64,12 @@ export interface ServerOptions extends Implementation {
    * listed nor usable).
    */
   scopePolicy?: "step-up" | "hide";
+  /**
+   * Large tool catalogs: past `threshold` enabled tools (default 100), tools/list shows
+   * `search_tools` and `call_tool` instead of every tool; each stays callable by name.
+   * `false` turns it off. See docs/server.md § Large tool catalogs.
+   */
+  toolCatalog?: ToolCatalogOptions | false;
   /** Tasks (tools declared with `task`): the store, TTL and polling interval. See docs/tasks.md. */
   tasks?: TaskServerOptions;
   /**

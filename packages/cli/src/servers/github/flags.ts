@@ -1,28 +1,24 @@
 import { join } from "node:path";
 import { Option } from "commander";
-import { fileStorage } from "mcpkit/auth";
-import { configDir } from "../../commands/call/auth.js";
 import { UsageError } from "../../commands/usage-error.js";
-import type { GitHubServer } from "./index.js";
-
-/** Where sign-ins are kept: beside mcpkit call's logins, mode 0600. */
-export const gitHubTokenFile = () => join(configDir(), "github-oauth.json");
+import type { ServerFlags } from "../served.js";
 
 /**
  * `mcpkit serve github`'s own options, and the server they make. Secrets come from the
  * environment, never the command line (where `ps` shows them): GITHUB_TOKEN (or GH_TOKEN),
  * GITHUB_OAUTH_CLIENT_ID and GITHUB_OAUTH_CLIENT_SECRET.
  */
-export const gitHubFlags = {
-  options: [
-    new Option(
-      "--api-url <url>",
-      "github: the REST API (default https://api.github.com; Enterprise: https://HOST/api/v3)",
-    ),
-    new Option("--oauth-scopes <scopes>", 'github: the scopes a sign-in asks for (default "repo")'),
+export const flags: ServerFlags = {
+  description: "GitHub: search, files, issues and pull requests",
+  exposes: "its GitHub identity",
+  options: () => [
+    new Option("--allow-write", "register the tools that write"),
+    new Option("--api-url <url>", "the REST API (default https://api.github.com; Enterprise: https://HOST/api/v3)"),
+    new Option("--oauth-scopes <scopes>", 'the scopes a sign-in asks for (default "repo")'),
   ],
-  async create(flags: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): Promise<GitHubServer> {
-    const apiUrl = flags.apiUrl === undefined ? undefined : String(flags.apiUrl);
+  async create(values) {
+    const env = process.env;
+    const apiUrl = values.apiUrl === undefined ? undefined : String(values.apiUrl);
     if (apiUrl !== undefined && !/^https?:\/\//.test(apiUrl))
       throw new UsageError(`--api-url must be an http(s) URL, not "${apiUrl}"`);
     const clientId = env.GITHUB_OAUTH_CLIENT_ID;
@@ -30,9 +26,20 @@ export const gitHubFlags = {
     if (Boolean(clientId) !== Boolean(clientSecret))
       throw new UsageError("GitHub sign-in needs both GITHUB_OAUTH_CLIENT_ID and GITHUB_OAUTH_CLIENT_SECRET");
     // Loaded only when this server is the one served: Octokit stays out of the others' start-up.
-    const { createGitHubServer } = await import("./index.js");
+    const [{ createGitHubServer }, { fileStorage }, { configDir }] = await Promise.all([
+      import("./index.js").catch((error: NodeJS.ErrnoException) => {
+        // An optional peer: only this server needs it (and what it brings).
+        if (error.code === "ERR_MODULE_NOT_FOUND" && String(error.message).includes("@octokit/rest"))
+          throw new Error(
+            "serve github needs the @octokit/rest package: npm install @octokit/rest (beside @mcpkit/cli)",
+          );
+        throw error;
+      }),
+      import("mcpkit/auth"),
+      import("../../commands/call/auth.js"),
+    ]);
     return createGitHubServer({
-      allowWrite: flags.allowWrite === true,
+      allowWrite: values.allowWrite === true,
       ...(apiUrl && { apiUrl }),
       ...((env.GITHUB_TOKEN || env.GH_TOKEN) && { token: env.GITHUB_TOKEN || env.GH_TOKEN }),
       ...(clientId &&
@@ -40,8 +47,9 @@ export const gitHubFlags = {
           oauth: {
             clientId,
             clientSecret,
-            storage: fileStorage(gitHubTokenFile()),
-            ...(flags.oauthScopes !== undefined && { scope: String(flags.oauthScopes) }),
+            // Sign-ins are kept beside mcpkit call's logins, mode 0600.
+            storage: fileStorage(join(configDir(), "github-oauth.json")),
+            ...(values.oauthScopes !== undefined && { scope: String(values.oauthScopes) }),
           },
         }),
     });

@@ -1,53 +1,47 @@
 import { Option } from "commander";
+import { wholeNumber } from "../../commands/numbers.js";
 import { UsageError } from "../../commands/usage-error.js";
-import type { WeatherServer } from "./index.js";
+import type { ServerFlags } from "../served.js";
 import { UNITS, type Units } from "./units.js";
 
 /** `mcpkit serve weather`'s own options, and the server they make. */
-export const weatherFlags = {
-  options: [
-    new Option("--provider <name>", "weather: offline (built-in sample data, the default) or open-meteo").choices([
+export const flags: ServerFlags = {
+  description: "current weather and forecasts by city (offline sample data, or Open-Meteo)",
+  options: () => [
+    new Option("--provider <name>", "offline (built-in sample data, the default) or open-meteo").choices([
       "offline",
       "open-meteo",
     ]),
-    new Option("--units <units>", "weather: metric (the default) or imperial").choices(UNITS),
-    new Option(
-      "--cache-ttl <seconds>",
-      "weather: how long a provider's answer is reused (default 600; 0 turns it off)",
-    ),
-    new Option("--provider-timeout <ms>", "weather: how long one request to the provider may take (default 10000)"),
-    new Option("--forecast-url <url>", "weather: Open-Meteo's forecast endpoint (for a self-hosted Open-Meteo)"),
-    new Option("--geocoding-url <url>", "weather: Open-Meteo's geocoding endpoint"),
+    new Option("--units <units>", "metric (the default) or imperial").choices(UNITS),
+    new Option("--cache-ttl <seconds>", "how long a provider's answer is reused (default 600; 0 turns it off)"),
+    new Option("--provider-timeout <ms>", "how long one request to the provider may take (default 10000)"),
+    new Option("--forecast-url <url>", "Open-Meteo's forecast endpoint (for a self-hosted Open-Meteo)"),
+    new Option("--geocoding-url <url>", "Open-Meteo's geocoding endpoint"),
   ],
-  async create(flags: Record<string, unknown>): Promise<WeatherServer> {
-    const cacheTtl = flags.cacheTtl === undefined ? undefined : whole(String(flags.cacheTtl), "--cache-ttl", 0);
+  async create(values) {
+    const cacheTtl = values.cacheTtl === undefined ? undefined : wholeNumber(String(values.cacheTtl), "--cache-ttl", 0);
     const timeout =
-      flags.providerTimeout === undefined ? undefined : whole(String(flags.providerTimeout), "--provider-timeout", 1);
+      values.providerTimeout === undefined
+        ? undefined
+        : wholeNumber(String(values.providerTimeout), "--provider-timeout", 1);
     for (const [key, flag] of [
       ["forecastUrl", "--forecast-url"],
       ["geocodingUrl", "--geocoding-url"],
     ] as const) {
-      const value = flags[key];
+      const value = values[key];
       if (value !== undefined && !/^https?:\/\//.test(String(value)))
         throw new UsageError(`${flag} must be an http(s) URL, not "${value}"`);
     }
-    if ((flags.forecastUrl !== undefined || flags.geocodingUrl !== undefined) && flags.provider !== "open-meteo")
+    if ((values.forecastUrl !== undefined || values.geocodingUrl !== undefined) && values.provider !== "open-meteo")
       throw new UsageError("--forecast-url and --geocoding-url need --provider open-meteo");
     const { createWeatherServer } = await import("./index.js");
     return createWeatherServer({
-      ...(flags.provider !== undefined && { provider: flags.provider as "offline" | "open-meteo" }),
-      ...(flags.units !== undefined && { units: flags.units as Units }),
+      ...(values.provider !== undefined && { provider: values.provider as "offline" | "open-meteo" }),
+      ...(values.units !== undefined && { units: values.units as Units }),
       ...(cacheTtl !== undefined && { cacheTtlMs: cacheTtl * 1000 }),
       ...(timeout !== undefined && { timeoutMs: timeout }),
-      ...(flags.forecastUrl !== undefined && { forecastUrl: String(flags.forecastUrl) }),
-      ...(flags.geocodingUrl !== undefined && { geocodingUrl: String(flags.geocodingUrl) }),
+      ...(values.forecastUrl !== undefined && { forecastUrl: String(values.forecastUrl) }),
+      ...(values.geocodingUrl !== undefined && { geocodingUrl: String(values.geocodingUrl) }),
     });
   },
 };
-
-function whole(value: string, flag: string, min: number): number {
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < min)
-    throw new UsageError(`${flag} must be a whole number of at least ${min}, not "${value}"`);
-  return n;
-}

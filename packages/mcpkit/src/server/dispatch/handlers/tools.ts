@@ -1,6 +1,7 @@
 import { invalidParams, McpError } from "../../../jsonrpc/errors.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
 import type { CallToolResult } from "../../../protocol/types/features.js";
+import { catalogList, catalogTool } from "../../catalog/catalog.js";
 import type { ToolEntry, ToolReturn } from "../../registry/tool.js";
 import { taskPlan } from "../../tasks/plan.js";
 import { runAsTask } from "../../tasks/start.js";
@@ -13,7 +14,7 @@ import { listPage } from "../list-page.js";
 export const toolMethods: MethodTable = {
   "tools/list": {
     capability: (caps) => caps.tools,
-    handler: (params, call) => listPage(call.server.tools, params, call, "tools"),
+    handler: (params, call) => catalogList(call) ?? listPage(call.server.tools, params, call, "tools"),
   },
   "tools/call": {
     capability: (caps) => caps.tools,
@@ -24,7 +25,7 @@ export const toolMethods: MethodTable = {
 async function callTool(params: JsonObject, call: Call): Promise<JsonObject> {
   const { name } = params;
   if (typeof name !== "string") throw invalidParams('tools/call needs a string "name"');
-  const tool = call.server.tools.get(name);
+  const tool = call.server.tools.get(name) ?? catalogTool(name, call, callTool);
   if (!tool || !visible(tool, call)) throw invalidParams(`Unknown tool: ${name}`);
   requireScopes(tool.scopes, call, `tool ${name}`);
   const given = params.arguments ?? {};

@@ -1,6 +1,6 @@
 import { Option } from "commander";
-import { introspectionVerifier, jwtVerifier, protectedResource, type ResourceServer } from "mcpkit/auth";
-import { UsageError } from "./usage-error.js";
+import type { ResourceServer } from "mcpkit/auth";
+import { UsageError } from "../usage-error.js";
 
 /** `mcpkit serve --port` as an OAuth resource server (basic/authorization). */
 export interface AuthFlags {
@@ -55,8 +55,12 @@ export function checkAuthFlags(flags: AuthFlags, http: boolean): boolean {
   return true;
 }
 
-/** The resource server for the endpoint at `endpoint` (its public URL is the tokens' audience). */
-export function resourceServer(flags: AuthFlags, endpoint: string): ResourceServer {
+/**
+ * The resource server for the endpoint at `endpoint` (its public URL is the tokens'
+ * audience). mcpkit/auth is loaded only here: a server without authorization never loads it.
+ */
+export async function resourceServer(flags: AuthFlags, endpoint: string): Promise<ResourceServer> {
+  const { introspectionVerifier, jwtVerifier, protectedResource } = await import("mcpkit/auth");
   const resource = flags.publicUrl ?? endpoint;
   const issuer = flags.authServer as string;
   const verifier = flags.jwksUrl

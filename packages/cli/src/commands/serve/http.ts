@@ -1,0 +1,89 @@
+import {
+  createSseHandler,
+  createStreamableHttpHandler,
+  LOCALHOST_NAMES,
+  listen,
+  routeByPath,
+  type SseHandler,
+  type StreamableHttpHandler,
+} from "mcpkit/http";
+import type { McpServer } from "mcpkit/server";
+import { type AuthFlags, resourceServer } from "./auth-flags.js";
+import type { Cluster } from "./cluster.js";
+import { failWhen } from "./ended.js";
+import type { HttpLimits } from "./limits.js";
+
+export const isLocal = (host: string) => LOCALHOST_NAMES.includes(host) || host === "::1";
+
+export interface HttpServing {
+  port: number;
+  host: string;
+  /** Authorization flags, when tokens are required. */
+  auth?: AuthFlags;
+  limits?: HttpLimits;
+  ended?: Promise<string>;
+  cluster?: Cluster;
+}
+
+/** Serves `server` on http://HOST:PORT/mcp (and /sse for 2024-11-05 clients) until a signal or `ended`. */
+export async function serveHttp(server: McpServer, serving: HttpServing): Promise<void> {
+  const { port, host, auth, limits = {}, ended, cluster } = serving;
+  // DNS-rebinding protection: a local bind answers only to local names; another bind to its own name.
+  const local = isLocal(host);
+  const allowedHosts = local ? LOCALHOST_NAMES : [host.includes(":") ? `[${host}]` : host, ...LOCALHOST_NAMES];
+  // Made once the port is known: with authorization, the endpoint's URL is the tokens' audience.
+  let streamable: StreamableHttpHandler | undefined;
+  let legacy: SseHandler | undefined;
+  let metadataPath: string | undefined;
+  const routes = routeByPath(
+    (path) =>
+      path === "/mcp" || path === metadataPath
+        ? streamable
+        : path === "/sse" || path === "/messages"
+          ? legacy
+          : undefined,
+    "Not found: the MCP endpoint is /mcp\n",
+  );
+  const router = {
+    ...routes,
+    async close() {
+      await Promise.all([streamable?.close(), legacy?.close()]);
+    },
+  };
+  const listening = await listen(router, { port, host }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "EADDRINUSE") throw new Error(`Port ${port} on ${host} is in use: choose another with --port`);
+    throw error;
+  });
+  try {
+    const base = listening.url.href.replace(/\/$/, "");
+    const resource = auth ? await resourceServer(auth, `${base}/mcp`) : undefined;
+    metadataPath = resource?.metadataPath;
+    streamable = createStreamableHttpHandler(server, {
+      allowedHosts,
+      ...limits,
+      ...(resource && { auth: resource }),
+      ...(cluster && { sessionStore: cluster.sessionStore, eventStore: cluster.eventStore }),
+    });
+    // HTTP+SSE (2024-11-05) predates authorization: it is served only when tokens are not
+    // required, and by one node only (its sessions live in one process).
+    if (!resource && !cluster) legacy = createSseHandler(server, { allowedHosts, messagesPath: "/messages" });
+    process.stderr.write(
+      resource
+        ? `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP), tokens from ${auth?.authServer} required\n`
+        : cluster
+          ? `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP) as a node of the cluster on ${cluster.redis.options.host}:${cluster.redis.options.port}\n`
+          : `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP) and ${base}/sse (HTTP+SSE)\n`,
+    );
+    process.stderr.write(`  try it: npx @mcpkit/cli call ${base}/mcp tools\n  Ctrl+C stops it\n`);
+    await Promise.race([
+      new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once("SIGINT", stop);
+        process.once("SIGTERM", stop);
+      }),
+      failWhen(ended),
+    ]);
+  } finally {
+    await listening.close();
+  }
+}

@@ -1,0 +1,186 @@
+import { Command, Option } from "commander";
+import { SERVER_NAMES, SERVERS, serverFlags } from "../../servers/catalog.js";
+import type { ServerFlags, Shared } from "../../servers/served.js";
+import { USAGE_EXIT, UsageError } from "../usage-error.js";
+import { type AuthFlags, authOptions, checkAuthFlags } from "./auth-flags.js";
+import { type Cluster, joinCluster, stateKey } from "./cluster.js";
+import { isLocal, serveHttp } from "./http.js";
+import { httpLimits, portNumber } from "./limits.js";
+import { serveStdio } from "./stdio.js";
+
+/** The options every server takes; each server's own come from its flags module. */
+interface CommonOptions extends AuthFlags {
+  stdio?: boolean;
+  port?: string;
+  host: string;
+  maxSessions?: string;
+  idleTimeout?: string;
+  redis?: string;
+  stateKey?: string;
+}
+
+const DEFAULT_SERVER = "workspace";
+
+const commonOptions = (): Option[] => [
+  new Option("--stdio", "speak MCP on stdin/stdout (the default without --port)"),
+  new Option("--port <port>", "serve Streamable HTTP on http://HOST:PORT/mcp").conflicts("stdio"),
+  new Option("--host <host>", "the address to bind with --port").default("127.0.0.1"),
+  new Option("--max-sessions <n>", "with --port: sessions held at once (default 10000; one client may hold a tenth)"),
+  new Option(
+    "--idle-timeout <duration>",
+    "with --port: end a session idle this long: seconds, or 90s, 15m, 2h (default 30m)",
+  ),
+  new Option(
+    "--redis <url>",
+    "run as one node of a cluster sharing sessions, SSE events and changes through Redis (needs --port)",
+  ),
+  new Option(
+    "--state-key <key>",
+    "with --redis: the key signing multi round-trip request state, the same on every node (32+ bytes)",
+  ).env("MCPKIT_STATE_KEY"),
+  ...authOptions(),
+];
+
+/** The long flag of an option, as typed (`--max-sessions`). */
+const flagOf = (option: Option) => option.long ?? option.flags;
+
+/**
+ * The server a `serve` command line names: the first operand that is not the value of an
+ * option, or the default. Only the common options are known at this point, so a value after
+ * another flag is skipped when it is not a server's name.
+ */
+export function pickServer(args: string[], common: Option[]): string {
+  const takesValue = new Set(common.filter((o) => o.required || o.optional).map(flagOf));
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === "--") break;
+    if (arg.startsWith("-")) {
+      if (!arg.includes("=") && (takesValue.has(arg) || !common.some((o) => flagOf(o) === arg))) {
+        // A common option's value is never the server; another flag's value may be (a boolean flag).
+        const next = args[i + 1];
+        if (takesValue.has(arg) || (next !== undefined && !(next in SERVERS))) i++;
+      }
+      continue;
+    }
+    return arg;
+  }
+  return DEFAULT_SERVER;
+}
+
+/** A flag on the command line that the chosen server does not take, with the servers that do. */
+async function strayFlag(args: string[], known: Option[], name: string): Promise<UsageError | undefined> {
+  const knownFlags = new Set(known.map(flagOf));
+  for (const arg of args) {
+    if (arg === "--") break;
+    if (!arg.startsWith("--")) continue;
+    const flag = arg.split("=")[0] as string;
+    if (knownFlags.has(flag)) continue;
+    // Only on this path are the other servers loaded: to say which of them the flag is for.
+    const owners: string[] = [];
+    for (const other of SERVER_NAMES.filter((n) => n !== name)) {
+      if ((await serverFlags(other))?.options().some((o) => flagOf(o) === flag)) owners.push(other);
+    }
+    if (owners.length > 0)
+      return new UsageError(
+        `${flag} applies to the ${owners.join(" and ")} server${owners.length > 1 ? "s" : ""} only`,
+      );
+  }
+  return undefined;
+}
+
+/** Every server's options, grouped under its name, for help. */
+async function allServerOptions(): Promise<Option[]> {
+  const byFlag = new Map<string, Option>();
+  for (const name of SERVER_NAMES) {
+    for (const option of (await serverFlags(name))?.options() ?? []) {
+      const seen = byFlag.get(flagOf(option));
+      if (seen) seen.description += ` (${name}: ${option.description})`;
+      else byFlag.set(flagOf(option), option.helpGroup(`${name} options:`));
+    }
+  }
+  return [...byFlag.values()];
+}
+
+/**
+ * `mcpkit serve [server] [target...]`. Built for the command line it will parse: only the
+ * named server's flags module is loaded (help loads them all, to list them).
+ */
+export async function serveCommand(argv: string[] = process.argv): Promise<Command> {
+  const args = argv[2] === "serve" ? argv.slice(3) : undefined;
+  const help = args === undefined || args.includes("--help") || args.includes("-h");
+  const common = commonOptions();
+  const name = help ? undefined : pickServer(args as string[], common);
+  const chosen = name === undefined ? undefined : await serverFlags(name);
+  const own = help ? await allServerOptions() : (chosen?.options() ?? []);
+  if (name !== undefined && chosen === undefined) throw unknownServer(name);
+  if (!help) {
+    const stray = await strayFlag(args as string[], [...common, ...own], name as string);
+    if (stray) throw stray;
+  }
+
+  const command = new Command("serve")
+    .description("Run a built-in MCP server over stdio (the default) or Streamable HTTP")
+    .argument("[server]", `which server: ${SERVER_NAMES.join(", ")}`, DEFAULT_SERVER)
+    .argument("[target...]", "proxy: the URL of the server to front, or -- and the command that starts it");
+  for (const option of [...common, ...own]) command.addOption(option);
+  // Commander's own usage errors (an unknown option, a missing value) exit 2, as ours do.
+  command.exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT));
+  return command.action(async (given: string, operands: string[], options: CommonOptions) => {
+    if (given !== name || !chosen) throw unknownServer(given);
+    await serve(given, chosen, operands, options);
+  });
+}
+
+const unknownServer = (name: string) =>
+  new UsageError(`Unknown server "${name}"; choose one of ${SERVER_NAMES.join(", ")}`);
+
+async function serve(name: string, flags: ServerFlags, operands: string[], options: CommonOptions): Promise<void> {
+  if (!flags.operands && operands.length > 0)
+    throw new UsageError(`serve ${name} takes no further arguments (got "${operands.join(" ")}")`);
+  if (options.redis !== undefined && !flags.cluster) {
+    const able: string[] = [];
+    for (const other of SERVER_NAMES) if ((await serverFlags(other))?.cluster) able.push(other);
+    throw new UsageError(`--redis applies to the ${able.join(" and ")} server${able.length > 1 ? "s" : ""} only`);
+  }
+  const port = options.port === undefined ? undefined : portNumber(options.port);
+  const limits = httpLimits(options);
+  const authorized = checkAuthFlags(options, options.port !== undefined);
+  const cluster: Cluster | undefined = options.redis === undefined ? undefined : await joinCluster(options);
+  const shared: Shared = {
+    ...(options.stateKey !== undefined && { requestStateKey: stateKey(options.stateKey) }),
+    ...(cluster && { eventBus: cluster.eventBus, tasks: { store: cluster.taskStore } }),
+  };
+  const served = await flags
+    .create(options as unknown as Record<string, unknown>, { operands, shared })
+    .catch(async (error) => {
+      await cluster?.close();
+      throw error;
+    });
+  try {
+    if (served.summary) process.stderr.write(`mcpkit serve ${name}:\n${indent(served.summary)}\n`);
+    if (flags.exposes && port !== undefined && !isLocal(options.host) && !authorized) {
+      process.stderr.write(
+        `mcpkit: warning: --host ${options.host} serves ${flags.exposes} to the network without authentication (see --auth-server)\n`,
+      );
+    }
+    await (port !== undefined
+      ? serveHttp(served.server, {
+          port,
+          host: options.host,
+          ...(authorized && { auth: options }),
+          limits,
+          ...(served.ended && { ended: served.ended }),
+          ...(cluster && { cluster }),
+        })
+      : serveStdio(served.server, name, served.ended));
+  } finally {
+    await served.close();
+    await cluster?.close();
+  }
+}
+
+const indent = (text: string) =>
+  text
+    .split("\n")
+    .map((line) => `  ${line}`)
+    .join("\n");

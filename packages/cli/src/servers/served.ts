@@ -1,0 +1,42 @@
+import type { Option } from "commander";
+import type { McpServer, ServerOptions } from "mcpkit/server";
+
+/** What every node of a cluster must share: given to the server a node makes. */
+export type Shared = Pick<ServerOptions, "eventBus" | "requestStateKey" | "tasks">;
+
+/** A built-in server, made ready to serve, and how to release what it holds. */
+export interface Served {
+  server: McpServer;
+  /** What is being served, in a few lines for the terminal. */
+  summary?: string;
+  /** Resolves with why, when the server cannot go on (a proxied server exited). */
+  ended?: Promise<string>;
+  close(): Promise<void>;
+}
+
+/** What `mcpkit serve` hands the server it makes, beside the server's own flags. */
+export interface ServeContext {
+  /** The operands after the server's name (the proxy's target). */
+  operands: string[];
+  /** The cluster's shared pieces (empty without --redis). */
+  shared: Shared;
+}
+
+/**
+ * One built-in server as `mcpkit serve NAME` knows it: its own flags, and how they make it.
+ * A module of this shape is all `serve` loads for the server it runs, so one server's
+ * dependencies never slow another's start.
+ */
+export interface ServerFlags {
+  description: string;
+  /** The server's own options (commander's), beside the ones every server takes. */
+  options(): Option[];
+  /** Describes the operands, for a server that takes some after its name. */
+  operands?: string;
+  /** What a non-local --host without authentication would expose: warned about. */
+  exposes?: string;
+  /** Whether the server can run as a node of a Redis cluster (--redis). */
+  cluster?: boolean;
+  /** Makes the server from its parsed flags (commander's attribute names). */
+  create(values: Record<string, unknown>, context: ServeContext): Promise<Served>;
+}

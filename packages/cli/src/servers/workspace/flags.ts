@@ -1,0 +1,36 @@
+import { Option } from "commander";
+import { positive } from "../../commands/numbers.js";
+import type { ServerFlags } from "../served.js";
+
+/** `mcpkit serve workspace`'s own options, and the server they make. */
+export const flags: ServerFlags = {
+  description: "files, a SQLite database and git history, behind path and SQL sandboxes",
+  exposes: "these files",
+  options: () => [
+    new Option("--root <dir...>", "a directory the file tools may use (repeatable; default: .)"),
+    new Option("--db <file>", "a SQLite database (default: a built-in sample database)"),
+    new Option("--allow-write", "allow changing files and the database"),
+    new Option("--max-read-bytes <n>", "the largest file a read returns (default 1048576)"),
+    new Option(
+      "--query-timeout <ms>",
+      "how long one SQL statement may run before the process running it is killed (default 5000)",
+    ),
+    new Option("--max-answer-bytes <n>", "the most bytes one SQL answer may take (default 1048576)"),
+  ],
+  async create(values) {
+    const { createWorkspaceServer } = await import("./index.js");
+    const number = (key: string, flag: string) =>
+      values[key] === undefined ? undefined : positive(String(values[key]), flag);
+    const maxReadBytes = number("maxReadBytes", "--max-read-bytes");
+    const queryTimeoutMs = number("queryTimeout", "--query-timeout");
+    const maxAnswerBytes = number("maxAnswerBytes", "--max-answer-bytes");
+    return createWorkspaceServer({
+      ...(Array.isArray(values.root) && { roots: values.root as string[] }),
+      ...(values.db !== undefined && { db: String(values.db) }),
+      allowWrite: values.allowWrite === true,
+      ...(maxReadBytes !== undefined && { maxReadBytes }),
+      ...(queryTimeoutMs !== undefined && { queryTimeoutMs }),
+      ...(maxAnswerBytes !== undefined && { maxAnswerBytes }),
+    });
+  },
+};

@@ -1,0 +1,59 @@
+import type { OpenApiDocument } from "./document.js";
+
+/** Where a document comes from: a file path, an http(s) or file URL, or the parsed object. */
+export type OpenApiSource = string | URL | Record<string, unknown>;
+
+export interface LoadOptions {
+  /**
+   * Checks the document against the OpenAPI schema before use (default false: documents
+   * in the wild often deviate in ways that do not matter for calling them).
+   */
+  validate?: boolean;
+  /** Timeout for fetching the document and the files it references by URL, ms (default 30 000). */
+  timeoutMs?: number;
+}
+
+/**
+ * Reads an OpenAPI 3.0 or 3.1 document, JSON or YAML, and bundles it: references to other
+ * files (and, for a document loaded from a URL, other URLs) become local ones, so the
+ * rest of this entry follows `#/...` pointers only. The parser is loaded here, on first
+ * use, so nothing else in mcpkit pays for it.
+ */
+export async function loadDocument(source: OpenApiSource, options: LoadOptions = {}): Promise<OpenApiDocument> {
+  if (loaded.has(source as object)) return source as OpenApiDocument;
+  const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
+  const input = source instanceof URL ? (source.protocol === "file:" ? source.pathname : source.href) : source;
+  const fromUrl = typeof input === "string" && /^https?:\/\//i.test(input);
+  const parserOptions = {
+    resolve: {
+      external: true,
+      // A local document's references stay on this disk; one served over http may reference its neighbours.
+      http: fromUrl ? { timeout: options.timeoutMs ?? 30_000, redirects: 5 } : false,
+    },
+  } as const;
+  let bundled: unknown;
+  try {
+    // The parser mutates an object it is given: hand it a copy.
+    const api = typeof input === "string" ? input : structuredClone(input);
+    bundled = await SwaggerParser.bundle(api as never, parserOptions as never);
+    if (options.validate) await SwaggerParser.validate(structuredClone(bundled) as never, parserOptions as never);
+  } catch (error) {
+    const what = typeof input === "string" ? input : "the OpenAPI document";
+    throw new Error(`Cannot load ${what}: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
+  }
+  const document = bundled as OpenApiDocument;
+  const version = typeof document.openapi === "string" ? document.openapi : undefined;
+  if (!version || !/^3\.[01]\./.test(version)) {
+    const found = version ?? ((document as { swagger?: string }).swagger ? "Swagger 2.0" : "no version");
+    throw new Error(
+      `Unsupported document (${found}): mcpkit/openapi reads OpenAPI 3.0 and 3.1; convert Swagger 2.0 documents first`,
+    );
+  }
+  loaded.add(document);
+  return document;
+}
+
+/** Documents this function produced: given again, they are used as they are. */
+const loaded = new WeakSet<object>();

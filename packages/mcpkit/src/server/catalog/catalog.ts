@@ -1,0 +1,156 @@
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type { JsonObject } from "../../jsonrpc/types.js";
+import type { Tool } from "../../protocol/types/features.js";
+import { visible } from "../dispatch/authorization.js";
+import type { Call } from "../dispatch/call.js";
+import { encodeDescriptor } from "../dispatch/encode.js";
+import type { Registry } from "../registry/registry.js";
+import { type ToolEntry, toolEntry } from "../registry/tool.js";
+import { CALL_TOOL, SEARCH_TOOLS } from "./options.js";
+import { ToolIndex } from "./search.js";
+
+const MAX_LIMIT = 50;
+
+/** The pieces made once per catalog: its index, and the two tools' entries without a handler. */
+interface Built {
+  index: ToolIndex;
+  search: ToolEntry;
+  call: ToolEntry;
+}
+
+const built = new WeakMap<readonly ToolEntry[], Built>();
+
+/** The catalog when it is on for this server now, else undefined (then lists and calls are as always). */
+function active(server: Registry): Built | undefined {
+  const option = server.options.toolCatalog;
+  if (option === false) return undefined;
+  const tools = server.tools.enabled();
+  if (tools.length <= (option?.threshold ?? 100)) return undefined;
+  let made = built.get(tools);
+  if (!made) {
+    made = build(tools, option?.limit ?? 8);
+    built.set(tools, made);
+  }
+  return made;
+}
+
+function build(tools: readonly ToolEntry[], limit: number): Built {
+  const unused = () => {
+    throw new Error("bound per call");
+  };
+  const search = toolEntry(
+    SEARCH_TOOLS,
+    {
+      title: "Search tools",
+      description:
+        `Finds tools of this server (too many to list them all) for a task, best match first, ` +
+        `with each one's input schema. Describe what you want to do in a few words. Call a tool found with ${CALL_TOOL}, or by its name.`,
+      input: {
+        type: "object",
+        properties: {
+          query: {
+            type: "string",
+            description: "What you want to do, in words (e.g. 'list open issues of a repository')",
+          },
+          limit: { type: "integer", minimum: 1, maximum: MAX_LIMIT, description: `How many tools (default ${limit})` },
+        },
+        required: ["query"],
+        additionalProperties: false,
+      },
+      annotations: { readOnlyHint: true },
+    },
+    unused,
+  );
+  const call = toolEntry(
+    CALL_TOOL,
+    {
+      title: "Call a tool",
+      description: `Calls a tool that ${SEARCH_TOOLS} found, by its name, with arguments that match its input schema.`,
+      input: {
+        type: "object",
+        properties: {
+          name: { type: "string", description: "The tool's name" },
+          arguments: { type: "object", description: "The tool's arguments" },
+        },
+        required: ["name"],
+        additionalProperties: false,
+      },
+    },
+    unused,
+  );
+  const index = new ToolIndex(tools.map((t) => t.definition));
+  return { index, search, call };
+}
+
+/** tools/list while the catalog is on: the two catalog tools and the pinned ones; undefined when it is off. */
+export function catalogList(call: Call): JsonObject | undefined {
+  const catalog = active(call.server);
+  if (!catalog) return undefined;
+  const pinned = (call.server.options.toolCatalog || undefined)?.pinned ?? [];
+  const shown: Tool[] = [catalog.search.definition, catalog.call.definition];
+  for (const name of pinned) {
+    const tool = call.server.tools.get(name);
+    if (tool && visible(tool, call)) shown.push(tool.definition);
+  }
+  return { tools: shown.map((tool) => encodeDescriptor(tool, call.peer.rules)) as unknown as JsonObject[] };
+}
+
+/** Runs a tools/call the way handlers/tools.ts does (validation, tasks, results fitted to the revision). */
+export type CallTool = (params: JsonObject, call: Call) => Promise<JsonObject>;
+
+/**
+ * The catalog tool named `name`, bound to this call, while the catalog is on; a registered
+ * tool of the same name comes first (the caller looks it up before asking here).
+ */
+export function catalogTool(name: string, call: Call, callTool: CallTool): ToolEntry | undefined {
+  const catalog = active(call.server);
+  if (!catalog) return undefined;
+  if (name === SEARCH_TOOLS)
+    return { ...catalog.search, handler: (args) => searchTools(catalog, args as unknown as SearchArgs, call) };
+  if (name === CALL_TOOL)
+    return { ...catalog.call, handler: (args) => callFound(args as unknown as CallArgs, call, callTool) };
+  return undefined;
+}
+
+interface SearchArgs {
+  query: string;
+  limit?: number;
+}
+
+function searchTools(catalog: Built, { query, limit }: SearchArgs, call: Call) {
+  const wanted = limit ?? (call.server.options.toolCatalog || undefined)?.limit ?? 8;
+  const found: { name: string; title?: string; description?: string; inputSchema: unknown }[] = [];
+  for (const hit of catalog.index.search(query)) {
+    if (found.length >= wanted) break;
+    const entry = call.server.tools.get(hit.tool.name);
+    if (!entry || !visible(entry, call)) continue;
+    const { name, title, description, inputSchema } = entry.definition;
+    found.push({
+      name,
+      ...(title !== undefined && { title }),
+      ...(description !== undefined && { description }),
+      inputSchema,
+    });
+  }
+  const structuredContent = { tools: found };
+  const text = found.length === 0 ? `No tool matches "${query}". Try other words.` : JSON.stringify(structuredContent);
+  return { content: [{ type: "text" as const, text }], structuredContent };
+}
+
+interface CallArgs {
+  name: string;
+  arguments?: Record<string, unknown>;
+}
+
+async function callFound({ name, arguments: args }: CallArgs, call: Call, callTool: CallTool) {
+  if (name === CALL_TOOL)
+    return { content: [{ type: "text" as const, text: `${CALL_TOOL} cannot call itself` }], isError: true };
+  try {
+    return (await callTool({ name, arguments: args ?? {} }, call)) as never;
+  } catch (error) {
+    // An unknown name or bad arguments: a result the model can correct, not a protocol error.
+    if (error instanceof McpError && error.code === ErrorCode.InvalidParams)
+      return { content: [{ type: "text" as const, text: error.message }], isError: true };
+    throw error;
+  }
+}

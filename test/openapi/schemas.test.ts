@@ -1,0 +1,75 @@
+import { createRequire } from "node:module";
+import { openApiServer } from "mcpkit/openapi";
+import { connectInMemory } from "mcpkit/testing";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { type RunningApi, startKitchen } from "./apis.js";
+
+// OpenAPI 3.0 schema quirks as a tool publishes them: 2020-12 forms, and nothing a
+// validator could not compile (which would fail every call of the tool).
+
+const require = createRequire(import.meta.url);
+const Ajv2020 = require("ajv/dist/2020").default;
+
+const document = {
+  openapi: "3.0.3",
+  info: { title: "Quirks", version: "1" },
+  paths: {
+    "/status/{code}": {
+      post: {
+        operationId: "quirks",
+        parameters: [{ name: "code", in: "path", required: true, schema: { type: "integer" } }],
+        requestBody: {
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                properties: {
+                  slug: { type: "string", pattern: "^[\\w-.]+$" },
+                  upload: { type: "file" },
+                  size: { type: "number", minimum: 1, exclusiveMinimum: true, example: 2 },
+                  color: { type: "string", enum: ["red", "blue"], nullable: true },
+                  parent: { allOf: [{ $ref: "#/components/schemas/Node" }], nullable: true },
+                },
+              },
+            },
+          },
+        },
+        responses: { "200": { description: "ok" } },
+      },
+    },
+  },
+  components: {
+    schemas: {
+      Node: {
+        type: "object",
+        properties: { name: { type: "string" }, next: { $ref: "#/components/schemas/Node" } },
+      },
+    },
+  },
+};
+
+let api: RunningApi;
+beforeAll(async () => {
+  api = await startKitchen();
+});
+afterAll(() => api.close());
+
+it("publishes 2020-12 forms of 3.0 keywords, drops what cannot compile, and the tool still calls the API", async () => {
+  const server = await openApiServer({ document, baseUrl: api.url });
+  const { client, close } = await connectInMemory(server);
+  const [tool] = (await client.listTools()).tools;
+  const schema = tool?.inputSchema as { properties: { body: { properties: Record<string, object> } }; $defs?: object };
+  const body = schema.properties.body.properties;
+  expect(body.slug).toEqual({ type: "string" }); // "[\w-.]" is not a valid Unicode-mode pattern
+  expect(body.upload).toEqual({}); // "file" is not a JSON type
+  expect(body.size).toEqual({ type: "number", exclusiveMinimum: 1, examples: [2] });
+  expect(body.color).toEqual({ type: ["string", "null"], enum: ["red", "blue", null] });
+  expect(body.parent).toMatchObject({ anyOf: [{ allOf: [{ type: "object" }] }, { type: "null" }] });
+  expect(JSON.stringify(body.parent)).toContain('"$ref":"#/$defs/Node"');
+  expect(schema.$defs).toHaveProperty("Node");
+  expect(new Ajv2020({ strict: false }).validateSchema(schema)).toBe(true);
+  const result = await client.callTool("quirks", { code: 200, body: { slug: "a-b", size: 2, color: null } });
+  expect(result.isError).toBeFalsy();
+  expect(api.received.at(-1)).toMatchObject({ method: "POST", url: "/status/200" });
+  await close();
+});
