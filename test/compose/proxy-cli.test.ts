@@ -159,9 +159,24 @@ describe("mcpkit serve proxy -- <command>, seen by the official SDK client", () 
     expect(served.stderr()).toContain("the proxied server closed the connection");
   }, 60_000);
 
-  it("never asks one caller what another's call needs, when a legacy server's question names no call", async () => {
+  it("asks each caller what its own call needs: a legacy server's question names no call, each session has its own server", async () => {
     const whoami = fileURLToPath(new URL("fixtures/whoami-server.mjs", import.meta.url));
-    const served = await serveHttp("proxy", ["--", SERVER_NODE, whoami]);
+    const served = await serveHttp("proxy", ["--", SERVER_NODE, whoami, "1"]);
+    const callers = await Promise.all(
+      ["ada", "bob"].map((name) =>
+        sdkOverHttp(served.url, { elicitation: { form: {} } }, (c) =>
+          c.setRequestHandler(ElicitRequestSchema, () => ({ action: "accept", content: { name } })),
+        ),
+      ),
+    );
+    const [ada, bob] = await Promise.all(callers.map((c) => c.callTool({ name: "whoami", arguments: {} })));
+    expect(textOf(ada)).toBe("ada");
+    expect(textOf(bob)).toBe("bob");
+  }, 60_000);
+
+  it("never asks one caller what another's call needs, when every caller shares one server (--shared-upstream)", async () => {
+    const whoami = fileURLToPath(new URL("fixtures/whoami-server.mjs", import.meta.url));
+    const served = await serveHttp("proxy", ["--shared-upstream", "--", SERVER_NODE, whoami]);
     const callers = await Promise.all(
       ["ada", "bob"].map((name) =>
         sdkOverHttp(served.url, { elicitation: { form: {} } }, (c) =>
@@ -179,6 +194,6 @@ describe("mcpkit serve proxy -- <command>, seen by the official SDK client", () 
     );
     expect(ada).not.toContain('"bob"');
     expect(bob).not.toContain('"ada"');
-    expect(`${ada}${bob}`).toContain("cannot tell which of its callers");
+    expect(`${ada}${bob}`).toContain("does not say which of their calls it is for");
   }, 60_000);
 });

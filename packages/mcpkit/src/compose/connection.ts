@@ -43,11 +43,11 @@ export interface ConnectionSetup {
   onError(error: unknown): void;
 }
 
-/** What the upstream asked when nobody can answer: the shared connection's request outside any call. */
+/** What the upstream asked when nobody can answer: the shared connection's request that names no caller. */
 const noCaller = (method: string) =>
   new McpError(
     ErrorCode.InvalidRequest,
-    `${method} cannot be answered: this proxy connection serves several callers and no call of one is in progress`,
+    `${method} cannot be answered: this proxy connection serves several callers, and the request does not say which of their calls it is for`,
   );
 
 /** Connects, with the handlers that route what the upstream asks to the caller it concerns. */
