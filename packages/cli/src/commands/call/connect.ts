@@ -27,6 +27,8 @@ export interface StderrTail {
   text: string;
   /** Resolves once the server's stderr has ended (set when there is a stderr to read). */
   ended?: Promise<void>;
+  /** Lines the server wrote to stdout that are not MCP, and the first of them. */
+  stray?: { count: number; first: string };
 }
 
 const TAIL_BYTES = 4096;
@@ -116,6 +118,14 @@ export async function connect(
     args: target.args,
     env: parseEnv(options.env ?? []),
     stderr: options.serverStderr ? "inherit" : "pipe",
+    onInvalidLine: (line) => {
+      if (tail.stray) {
+        tail.stray.count++;
+        return;
+      }
+      tail.stray = { count: 1, first: line.length > 200 ? `${line.slice(0, 200)}…` : line };
+      warn(new Error(`the server wrote to stdout a line that is not MCP: ${JSON.stringify(tail.stray.first)}`));
+    },
   });
   const connecting = client.connect(transport);
   // connect() starts the transport before its first await, and start() spawns at once:

@@ -55,6 +55,7 @@ export function callCommand(): Command {
       )
       .argument("[words...]", "the server (a URL, or a command after --), then a tool and its arguments, or an action")
       .option("--json", "print results as JSON, for scripts")
+      .option("--save <dir>", "write images, audio and binary resources into this folder (and say where)")
       .option("--detach", "start a tool call as a task and print its id instead of waiting (HTTP servers)")
       .option("-H, --header <header>", 'an HTTP header for every request, "Name: value" (repeatable)', collect)
       .option(
