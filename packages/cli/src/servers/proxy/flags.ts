@@ -14,6 +14,10 @@ export const flags: ServerFlags = {
       (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
     ),
     new Option(
+      "--env <KEY[=VALUE]>",
+      "a variable for the proxied command; KEY alone passes ours on (repeatable; it gets only PATH, HOME and the like otherwise)",
+    ).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]),
+    new Option(
       "--allow-redirects",
       "follow the proxied HTTP server's redirects to another origin (without --header values)",
     ),
@@ -27,13 +31,15 @@ export const flags: ServerFlags = {
     new Option("--list-timeout <duration>", "how long reading one list may take: 30, 30s, 2m (default 30s)"),
   ],
   async create(values, { operands }) {
-    const { createProxyServer, parseHeaders, proxyTarget } = await import("./index.js");
+    const { createProxyServer, parseEnv, parseHeaders, proxyTarget } = await import("./index.js");
     const target = proxyTarget(operands);
     const header = (values.header as string[] | undefined) ?? [];
+    const env = (values.env as string[] | undefined) ?? [];
     if (target.kind !== "http" && (header.length || values.allowRedirects))
       throw new UsageError(
         `${header.length ? "--header" : "--allow-redirects"} is for a proxied HTTP server (a URL), not for a command`,
       );
+    if (target.kind === "http" && env.length) throw new UsageError("--env is for a proxied command, not for a URL");
     const number = (key: string, flag: string) =>
       values[key] === undefined ? undefined : positive(values[key] as string, flag);
     const mirror = {
@@ -45,6 +51,7 @@ export const flags: ServerFlags = {
     };
     const proxy = await createProxyServer(target, {
       headers: parseHeaders(header),
+      env: parseEnv(env),
       allowRedirects: values.allowRedirects === true,
       sharedUpstream: values.sharedUpstream === true,
       mirror: Object.fromEntries(Object.entries(mirror).filter(([, v]) => v !== undefined)),

@@ -33,6 +33,8 @@ export function proxyTarget(operands: string[]): ProxyTarget {
 export interface ProxyServerOptions {
   /** --header: for the proxied HTTP server only (never sent to another origin). */
   headers: Record<string, string>;
+  /** --env: variables for the proxied command, beside the inherited allowlist. */
+  env?: Record<string, string>;
   /** --allow-redirects: follow the HTTP server's redirects to another origin. */
   allowRedirects?: boolean;
   /** --shared-upstream: one upstream connection for every caller. */
@@ -52,7 +54,12 @@ export async function createProxyServer(target: ProxyTarget, options: ProxyServe
           headers: options.headers,
           redirects: options.allowRedirects ? "any" : "same-origin",
         })
-      : stdioClientTransport({ command: target.command as string, args: target.args ?? [], stderr: "inherit" });
+      : stdioClientTransport({
+          command: target.command as string,
+          args: target.args ?? [],
+          stderr: "inherit",
+          ...(options.env && { env: options.env }),
+        });
   return createProxy(connect, {
     client: { name: "mcpkit-proxy", version: VERSION },
     upstreamSessions: options.sharedUpstream ? "shared" : "per-session",
@@ -69,4 +76,16 @@ export function parseHeaders(values: string[]): Record<string, string> {
     headers[value.slice(0, colon).trim()] = value.slice(colon + 1).trim();
   }
   return headers;
+}
+
+/** `--env KEY=VALUE` sets a variable; `--env KEY` passes this process's value on. */
+export function parseEnv(values: string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const value of values) {
+    const eq = value.indexOf("=");
+    if (eq === 0) throw new UsageError(`--env takes KEY=VALUE or KEY, not "${value}"`);
+    if (eq > 0) env[value.slice(0, eq)] = value.slice(eq + 1);
+    else if (process.env[value] !== undefined) env[value] = process.env[value] as string;
+  }
+  return env;
 }

@@ -227,7 +227,8 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
     this.rules = revisionRules(agreed.revision);
     this.clientCapabilities = agreed.clientCapabilities;
     this.clientInfo = agreed.clientInfo;
-    this.serverCapabilities = agreed.result.capabilities;
+    // What this server serves (what dispatch checks against), not the revision's wire form of it.
+    this.serverCapabilities = this.server.capabilities();
     // What the client is about to list: later changes are compared with it.
     if (LIST_KINDS.some((kind) => viewsDiffer(this.server, kind, this))) this.seenViews().noteDiffering();
     this.stateVersion++;
