@@ -5,13 +5,15 @@
  * the reference server has crosses the proxy as it crosses a direct connection
  * (test/interop/mcpkit-client-to-official-server.test.ts drives it directly).
  */
+
+import { spawn } from "node:child_process";
 import type { CreateMessageParams, ElicitParams, Root } from "mcpkit";
 import type { Client } from "mcpkit/client";
 import { Client as McpClient } from "mcpkit/client";
 import { stdioClientTransport } from "mcpkit/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeServed, mcpkitOverHttp, type Served, serveHttp } from "../serve/helpers.js";
-import { firstText, THIRD_PARTY } from "./helpers.js";
+import { firstText, freePort, THIRD_PARTY, waitFor } from "./helpers.js";
 
 const ROOTS: Root[] = [{ uri: "file:///tmp/interop-proxy-root", name: "proxy-root" }];
 
@@ -156,4 +158,53 @@ describe("server-everything behind mcpkit serve proxy", () => {
     // Another session's logs are not this one's.
     expect(logs.length).toBe(mine);
   }, 30_000);
+});
+
+describe("server-everything over Streamable HTTP, directly and behind mcpkit serve proxy <url>", () => {
+  const answers = {
+    roots: ROOTS,
+    elicitation: () => ({ action: "accept" as const, content: { name: "Grace", check: true } }),
+  };
+  let stop: () => void = () => {};
+  let viaProxy: Client;
+  let plain: Client;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    const server = spawn(process.execPath, [...THIRD_PARTY.everything.slice(1), "streamableHttp"], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    stop = () => server.kill("SIGTERM");
+    let stderr = "";
+    server.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    await waitFor(() => stderr.includes("listening on port"), "server-everything to listen", 15_000);
+    const url = new URL(`http://127.0.0.1:${port}/mcp`);
+    const fronted = await serveHttp("proxy", [url.href]);
+    [plain, viaProxy] = await Promise.all([mcpkitOverHttp(url, answers), mcpkitOverHttp(fronted.url, answers)]);
+  }, 60_000);
+
+  afterAll(() => stop());
+
+  it("declares the same, lists the same, and calls the same", async () => {
+    expect(viaProxy.serverCapabilities).toEqual(plain.serverCapabilities);
+    // The server offers tools by the client's capabilities; the proxy shows each session what its server offers it.
+    const offered = (await plain.tools()).map((t) => t.name).sort();
+    await expect.poll(async () => (await viaProxy.tools()).map((t) => t.name).sort()).toEqual(offered);
+    expect(offered).not.toContain("trigger-sampling-request");
+    expect(firstText(await viaProxy.callTool("echo", { message: "over HTTP" }))).toBe("Echo: over HTTP");
+  });
+
+  it("delivers a template URI's updates, and asks this client what the server asks", async () => {
+    const got: string[] = [];
+    viaProxy.on("notifications/resources/updated", (params) => got.push(String(params.uri)));
+    await viaProxy.subscribe("demo://resource/dynamic/blob/2");
+    await viaProxy.callTool("toggle-subscriber-updates");
+    await expect.poll(() => got, { timeout: 15_000 }).toContain("demo://resource/dynamic/blob/2");
+    await viaProxy.callTool("toggle-subscriber-updates");
+    expect(JSON.stringify(await viaProxy.callTool("trigger-elicitation-request"))).toContain("Grace");
+    expect(JSON.stringify(await viaProxy.callTool("get-roots-list"))).toContain("interop-proxy-root");
+  });
 });

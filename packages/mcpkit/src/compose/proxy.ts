@@ -15,7 +15,7 @@ import type { ServerSession } from "../server/session.js";
 import type { Transport } from "../transports/transport.js";
 import { mirroredCapabilities, runsToolsAsTasks } from "./capabilities.js";
 import { openConnection, type UpstreamConnection } from "./connection.js";
-import { promptFrom, resourceFrom, skillFrom, toolFrom, type Upstream } from "./entries.js";
+import { mirroredEntries, promptFrom, resourceFrom, skillFrom, toolFrom, type Upstream } from "./entries.js";
 import { upstreamFailure } from "./errors.js";
 import { forwardOptions, ownFieldsOnly, UrlElicitations } from "./forward.js";
 import { coalesced, everyPage } from "./mirror.js";
@@ -117,21 +117,47 @@ export async function createProxy(
     mirroredCapabilities(upstreamCaps, serverOptions.capabilities),
   );
   if (perSession && connector)
-    sessions = new SessionConnections(
-      (session) =>
-        openConnection({
-          transport: connector(),
-          client: clientOptions,
-          session,
-          urlElicitations,
-          onLog: () => {},
-          onListChanged,
-          // The session's server went away: so does the session (its client starts a new one).
-          onClose: () => void session.close(),
-          onError,
-        }),
-      onError,
-    );
+    sessions = new SessionConnections(async (session) => {
+      let narrow = () => {};
+      const connection = await openConnection({
+        transport: connector(),
+        client: clientOptions,
+        session,
+        urlElicitations,
+        onLog: () => {},
+        onListChanged: (kind) => {
+          onListChanged(kind);
+          if (kind !== "resources") narrow();
+        },
+        // The session's server went away: so does the session (its client starts a new one).
+        onClose: () => void session.close(),
+        onError,
+      });
+      const renarrow = coalesced(() => narrowToSession(connection, session));
+      narrow = () => void renarrow().catch(onError);
+      narrow();
+      return connection;
+    }, onError);
+
+  /**
+   * What a session is shown of the tools and prompts: those its own upstream connection
+   * lists. The mirror is read on the shared connection, which declares every capability a
+   * caller may have; a server that offers tools by the client's capabilities (sampling,
+   * elicitation) offers this session fewer, and the others are hidden from it.
+   */
+  async function narrowToSession(connection: UpstreamConnection, session: ServerSession) {
+    const { client: own } = connection;
+    const [tools, prompts] = await Promise.all([
+      upstreamCaps.tools ? everyPage<Tool>((c, signal) => own.listTools(c, { signal }), "tools", limits) : [],
+      upstreamCaps.prompts ? everyPage<Prompt>((c, signal) => own.listPrompts(c, { signal }), "prompts", limits) : [],
+    ]);
+    const offered = new Set([...tools.map((t) => t.name), ...prompts.map((p) => p.name)]);
+    for (const entry of [...server.tools.all(), ...server.prompts.all()]) {
+      if (!mirroredEntries.has(entry)) continue;
+      if (offered.has(entry.key)) session.enable(entry.key);
+      else session.disable(entry.key);
+    }
+  }
 
   /** A log of the shared connection outside any call: for the sessions it serves, if it serves sessions. */
   function sharedLog(level: LogLevel, data: unknown, logger: string | undefined) {

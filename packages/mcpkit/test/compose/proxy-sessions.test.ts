@@ -85,6 +85,18 @@ describe("a legacy upstream behind the proxy, one connection per downstream sess
     await ada.close();
     await adas.closed;
   });
+
+  it("shows each session the tools its own connection is offered (a server offers some by the client's capabilities)", async () => {
+    const server = rootsAskingServer();
+    server.tool("summarize", { visible: (viewer) => viewer.clientCapabilities.sampling !== undefined }, () => "ok");
+    const proxy = await proxyOf(server);
+    const sampling = () => ({ role: "assistant" as const, content: { type: "text" as const, text: "" }, model: "m" });
+    const withSampling = await callerOf(proxy, { sampling });
+    const without = await callerOf(proxy);
+    const names = async (c: typeof without) => (await c.client.tools()).map((t) => t.name);
+    await expect.poll(() => names(withSampling)).toContain("summarize");
+    await expect.poll(() => names(without)).toEqual(["allowed", "log_later"]);
+  });
 });
 
 describe("a legacy upstream behind the proxy, one connection shared by every caller", () => {
