@@ -192,7 +192,9 @@ describe("server-everything over Streamable HTTP, directly and behind mcpkit ser
     expect(viaProxy.serverCapabilities).toEqual(plain.serverCapabilities);
     // The server offers tools by the client's capabilities; the proxy shows each session what its server offers it.
     const offered = (await plain.tools()).map((t) => t.name).sort();
-    await expect.poll(async () => (await viaProxy.tools()).map((t) => t.name).sort()).toEqual(offered);
+    await expect
+      .poll(async () => (await viaProxy.tools()).map((t) => t.name).sort(), { timeout: 10_000 })
+      .toEqual(offered);
     expect(offered).not.toContain("trigger-sampling-request");
     expect(firstText(await viaProxy.callTool("echo", { message: "over HTTP" }))).toBe("Echo: over HTTP");
   });

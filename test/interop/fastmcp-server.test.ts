@@ -102,6 +102,8 @@ for (const name of ["direct", "serve proxy -- fastmcp (stdio)", "serve proxy <fa
       // fastmcp's HTTP stream never learns a client's capabilities (it logs "could not infer client
       // capabilities", with the official SDK's client too), so it never asks for roots there.
       if (name !== "serve proxy <fastmcp over HTTP>")
-        await expect.poll(async () => firstText(await client().callTool("roots"))).toBe("file:///tmp/fastmcp-root");
+        await expect
+          .poll(async () => firstText(await client().callTool("roots")), { timeout: 10_000 })
+          .toBe("file:///tmp/fastmcp-root");
     });
   });

@@ -46,7 +46,7 @@ const allowed = async (client: Client) => firstText(await client.callTool("list_
 
 describe("server-filesystem, directly", () => {
   it("takes the client's roots as its allowed directories, and reads inside them only", async () => {
-    await expect.poll(() => allowed(direct)).toContain(adaDir);
+    await expect.poll(() => allowed(direct), { timeout: 10_000 }).toContain(adaDir);
     expect(firstText(await direct.callTool("read_text_file", { path: join(adaDir, "hello.txt") }))).toBe(
       "hello from ada\n",
     );
@@ -67,21 +67,21 @@ describe("server-filesystem behind mcpkit serve proxy", () => {
       mcpkitOverHttp(proxy.url, { roots: rootOf(adaDir) }),
       mcpkitOverHttp(proxy.url, { roots: rootOf(bobDir) }),
     ]);
-    await expect.poll(() => allowed(ada)).toContain(adaDir);
-    await expect.poll(() => allowed(bob)).toContain(bobDir);
+    await expect.poll(() => allowed(ada), { timeout: 10_000 }).toContain(adaDir);
+    await expect.poll(() => allowed(bob), { timeout: 10_000 }).toContain(bobDir);
     expect(await allowed(ada)).not.toContain(bobDir);
     expect(firstText(await bob.callTool("read_text_file", { path: join(bobDir, "hello.txt") }))).toBe(
       "hello from bob\n",
     );
     expect((await bob.callTool("read_text_file", { path: join(adaDir, "hello.txt") })).isError).toBe(true);
     bob.setRoots([...rootOf(bobDir), ...rootOf(adaDir)]);
-    await expect.poll(() => allowed(bob)).toContain(adaDir);
+    await expect.poll(() => allowed(bob), { timeout: 10_000 }).toContain(adaDir);
     expect(await allowed(ada)).not.toContain(bobDir);
   });
 
   it("passes binary results through whole", async () => {
     const ada = await mcpkitOverHttp(proxy.url, { roots: rootOf(adaDir) });
-    await expect.poll(() => allowed(ada)).toContain(adaDir);
+    await expect.poll(() => allowed(ada), { timeout: 10_000 }).toContain(adaDir);
     const media = await ada.callTool("read_media_file", { path: join(adaDir, "pixel.png") });
     const [image] = blocks(media);
     expect(image).toMatchObject({ type: "image", mimeType: "image/png" });
