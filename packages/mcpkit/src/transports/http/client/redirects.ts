@@ -1,4 +1,5 @@
-import type { FetchLike } from "./options.js";
+/** The fetch the transports use (options.ts's FetchLike, which is made of this). */
+type FetchLike = (input: string | URL, init: RequestInit) => Promise<Response>;
 
 /** Where HTTP redirects are followed: the same origin only (the default), or anywhere. */
 export type RedirectPolicy = "same-origin" | "any";
