@@ -3,8 +3,10 @@
 // drives it with the same client as bench/run.mjs, then prints where its CPU went (self
 // time by function, inclusive time by function, self time by file or package).
 //
-//   node bench/profile.mjs <server> <scenario> [seconds]
-//     server:   bare | mcpkit | official-v2 | official-v1 | tmcp | mcp-lite
+//   node bench/profile.mjs <server>[,<server>…] <scenario> [seconds]
+//     server:   bare | bare-coalesce | mcpkit | official-v2 | official-v1 | tmcp | mcp-lite;
+//               two or more (e.g. mcpkit,bare-coalesce) are profiled one after the other and
+//               compared: CPU µs per call by file, package or native function, side by side
 //     scenario: stdio | stateful | stateless | modern | cold (startup to the first tools/list)
 //               | sessions: no CPU profile; heap snapshots before and after opening [seconds
 //                 is then the number of] idle sessions, and what each session keeps alive
@@ -19,7 +21,9 @@ import { HttpPeer, httpThroughput, newAgent, openSessions } from "./lib/http-cli
 import { startHttpServer } from "./lib/http-server.mjs";
 import { StdioPeer, throughput } from "./lib/stdio-client.mjs";
 
-const [impl = "mcpkit", scenario = "stdio", secondsArg = "5"] = process.argv.slice(2);
+const [implArg = "mcpkit", scenario = "stdio", secondsArg = "5"] = process.argv.slice(2);
+const impls = implArg.split(",");
+const impl = impls[0];
 const seconds = Number(secondsArg);
 const warmup = Number(process.env.BENCH_PROF_WARMUP ?? 3);
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
@@ -28,11 +32,11 @@ const dir = here("results/profiles");
 mkdirSync(dir, { recursive: true });
 // Sampling interval, µs: finer for a start-up that lasts tens of milliseconds.
 const interval = process.env.BENCH_PROF_INTERVAL ?? (scenario === "cold" ? "50" : "1000");
-const nodeArgs = [
+const nodeArgs = (name) => [
   "--cpu-prof",
   `--cpu-prof-interval=${interval}`,
   `--cpu-prof-dir=${dir}`,
-  `--cpu-prof-name=${impl}-${scenario}-${Date.now()}.cpuprofile`,
+  `--cpu-prof-name=${name}-${scenario}-${Date.now()}.cpuprofile`,
 ];
 process.on("exit", killAll);
 
@@ -41,37 +45,56 @@ if (scenario === "sessions") {
   process.exit(0);
 }
 
-const before = new Set(readdirSync(dir));
-if (scenario === "stdio" || scenario === "cold") {
-  const peer = new StdioPeer(here(`servers/${impl}-stdio.mjs`), { nodeArgs });
-  await peer.initialize();
-  if (scenario === "cold") {
-    await peer.request("tools/list", {});
+/** Runs one server under the scenario's load with --cpu-prof: the profile's path and the calls in the window. */
+async function profileOne(name) {
+  const before = new Set(readdirSync(dir));
+  let calls = Number.NaN;
+  if (scenario === "stdio" || scenario === "cold") {
+    const peer = new StdioPeer(here(`servers/${name}-stdio.mjs`), { nodeArgs: nodeArgs(name) });
+    await peer.initialize();
+    if (scenario === "cold") {
+      await peer.request("tools/list", {});
+    } else {
+      await throughput(peer, { inFlight: 64, seconds: warmup });
+      const load = await throughput(peer, { inFlight: 64, seconds });
+      calls = load.calls;
+      console.log(`${name} stdio: ${Math.round(load.calls / load.seconds)} calls/s (profiling slows it down)`);
+    }
+    await peer.close(5000);
   } else {
-    await throughput(peer, { inFlight: 64, seconds: warmup });
-    const load = await throughput(peer, { inFlight: 64, seconds });
-    console.log(`${impl} stdio: ${Math.round(load.calls / load.seconds)} calls/s (profiling slows it down)`);
+    const server = await startHttpServer(here(`servers/${name}-http.mjs`), {
+      mode: scenario,
+      nodeArgs: nodeArgs(name),
+    });
+    const agent = newAgent(32);
+    const peers = Array.from({ length: 32 }, () => new HttpPeer(server.port, agent));
+    const modern = scenario === "modern";
+    if (!modern) for (const peer of peers) await peer.initialize();
+    await httpThroughput(peers, { modern, seconds: warmup });
+    const load = await httpThroughput(peers, { modern, seconds });
+    calls = load.calls;
+    console.log(`${name} ${scenario}: ${Math.round(load.calls / load.seconds)} calls/s (profiling slows it down)`);
+    agent.destroy();
+    await server.close(10_000);
   }
-  await peer.close(5000);
-} else {
-  const server = await startHttpServer(here(`servers/${impl}-http.mjs`), { mode: scenario, nodeArgs });
-  const agent = newAgent(32);
-  const peers = Array.from({ length: 32 }, () => new HttpPeer(server.port, agent));
-  const modern = scenario === "modern";
-  if (!modern) for (const peer of peers) await peer.initialize();
-  await httpThroughput(peers, { modern, seconds: warmup });
-  const load = await httpThroughput(peers, { modern, seconds });
-  console.log(`${impl} ${scenario}: ${Math.round(load.calls / load.seconds)} calls/s (profiling slows it down)`);
-  agent.destroy();
-  await server.close(10_000);
+  const written = readdirSync(dir).filter((f) => !before.has(f) && f.endsWith(".cpuprofile"));
+  if (written.length === 0) throw new Error("no profile was written (did the server exit normally?)");
+  const file = `${dir}/${written.sort((a, b) => statSync(`${dir}/${a}`).mtimeMs - statSync(`${dir}/${b}`).mtimeMs).at(-1)}`;
+  return { name, file, calls };
 }
 
-const written = readdirSync(dir).filter((f) => !before.has(f) && f.endsWith(".cpuprofile"));
-if (written.length === 0) throw new Error("no profile was written (did the server exit normally?)");
-const file = `${dir}/${written.sort((a, b) => statSync(`${dir}/${a}`).mtimeMs - statSync(`${dir}/${b}`).mtimeMs).at(-1)}`;
+const runs = [];
+for (const name of impls) runs.push(await profileOne(name));
 // The measured window: the last `seconds` before the load ended (shutdown takes a few ms).
-summarize(JSON.parse(readFileSync(file, "utf8")), scenario === "cold" ? Infinity : seconds);
-console.log(`\nprofile: ${file.slice(root.length)}`);
+const windowSeconds = scenario === "cold" ? Infinity : seconds;
+if (runs.length === 1) {
+  print(analyze(JSON.parse(readFileSync(runs[0].file, "utf8")), windowSeconds));
+} else {
+  compare(
+    runs.map((run) => ({ ...run, analysis: analyze(JSON.parse(readFileSync(run.file, "utf8")), windowSeconds) })),
+  );
+}
+for (const run of runs) console.log(`\nprofile: ${run.file.slice(root.length)}`);
 
 function where(frame) {
   const url = frame.url.replace(/^file:\/\//, "");
@@ -85,7 +108,8 @@ function where(frame) {
   return url.startsWith(root) ? url.slice(root.length) : url;
 }
 
-function summarize(profile, windowSeconds) {
+/** Samples in the window, by function (self and inclusive) and by file; `interval` is the mean µs per sample. */
+function analyze(profile, windowSeconds) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -101,8 +125,10 @@ function summarize(profile, windowSeconds) {
   const from = times[end] - windowSeconds * 1e6;
   const hits = new Map();
   let total = 0;
+  let first;
   for (let i = 0; i <= end; i++) {
     if (times[i] < from) continue;
+    first ??= i;
     const id = profile.samples[i];
     hits.set(id, (hits.get(id) ?? 0) + 1);
     total++;
@@ -121,7 +147,6 @@ function summarize(profile, windowSeconds) {
     else if (isWrite(frame)) writes += count;
   }
   const busy = total - idle - writes;
-  const pct = (c) => `${((c / busy) * 100).toFixed(1).padStart(5)}%`;
   const key = (f) => `${f.functionName || "(anonymous)"} ${where(f)}:${f.lineNumber + 1}`;
   const self = new Map();
   const files = new Map();
@@ -130,7 +155,8 @@ function summarize(profile, windowSeconds) {
     const frame = byId.get(id).callFrame;
     if (isIdle(frame) || isWrite(frame)) continue;
     self.set(key(frame), (self.get(key(frame)) ?? 0) + count);
-    const w = where(frame);
+    // Native frames by name: (garbage collector), (program), JSON's parse and stringify…
+    const w = frame.url === "" ? `(native) ${frame.functionName}` : where(frame);
     files.set(w, (files.get(w) ?? 0) + count);
     const seen = new Set();
     for (let n = id; n !== undefined; n = parent.get(n)) {
@@ -140,7 +166,14 @@ function summarize(profile, windowSeconds) {
       inclusive.set(k, (inclusive.get(k) ?? 0) + count);
     }
   }
-  const top = (map, n) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n);
+  const interval = total > 1 ? (times[end] - times[first]) / (total - 1) : Number.NaN;
+  return { total, busy, writes, idle, self, inclusive, files, interval };
+}
+
+const top = (map, n) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n);
+
+function print({ total, busy, writes, idle, self, inclusive, files }) {
+  const pct = (c) => `${((c / busy) * 100).toFixed(1).padStart(5)}%`;
   console.log(
     `\n${total} samples in the measured window: ${busy} busy (${pct(busy)}), ${writes} in socket/pipe writes, ${idle} idle; ` +
       "shares below are of the busy samples",
@@ -151,6 +184,37 @@ function summarize(profile, windowSeconds) {
   for (const [k, c] of top(inclusive, 40)) console.log(`${pct(c)}  ${k}`);
   console.log("\nself time by file:");
   for (const [k, c] of top(files, 25)) console.log(`${pct(c)}  ${k}`);
+}
+
+/**
+ * Two or more servers under the same load: busy CPU µs per call by file, package or native
+ * function, side by side (samples × the mean sampling interval ÷ the calls in the window).
+ */
+function compare(runs) {
+  const perCall = (run, count) => (count * run.analysis.interval) / run.calls;
+  const names = runs.map((r) => r.name);
+  const rows = new Map();
+  for (const [i, run] of runs.entries()) {
+    for (const [file, count] of run.analysis.files) {
+      const row = rows.get(file) ?? names.map(() => 0);
+      row[i] = perCall(run, count);
+      rows.set(file, row);
+    }
+  }
+  const cell = (x) => x.toFixed(2).padStart(10);
+  const head = names.map((n) => n.slice(0, 14).padStart(14)).join("");
+  console.log(`\nbusy CPU µs per call (socket/pipe writes and idle set apart, as in a single profile)\n${head}  where`);
+  const line = (values, label) => console.log(`${values.map((v) => cell(v).padStart(14)).join("")}  ${label}`);
+  line(
+    runs.map((r) => perCall(r, r.analysis.busy)),
+    "all busy samples",
+  );
+  line(
+    runs.map((r) => perCall(r, r.analysis.writes)),
+    "in socket/pipe writes (not counted above)",
+  );
+  const sorted = [...rows].sort((a, b) => Math.max(...b[1]) - Math.max(...a[1]));
+  for (const [file, values] of sorted.slice(0, 40)) line(values, file);
 }
 
 /** Heap snapshots with 20 and 20 + n idle sessions: retained size per session by constructor. */

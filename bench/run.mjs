@@ -1,21 +1,26 @@
 #!/usr/bin/env node
 // `npm run bench` (not part of npm test): mcpkit against a bare no-framework Node baseline,
 // the official SDK (v2.4 and v1.32), tmcp and mcp-lite, each serving one `echo` tool with
-// the same schema. Implementations run alternately (A B C A B C …) so drift hits all; every
-// figure is the median of the rounds with min–max. Writes bench/results/<date>.json and
-// .md, and (full runs) the table in docs/performance.md. See bench/README.md for the knobs.
-import { execFile, execFileSync } from "node:child_process";
+// the same schema; a cluster behind nginx, a Redis-and-HTTP workload, CLI start-up and the
+// packages' footprint. Implementations run alternately (A B C A B C …) so drift hits all;
+// every figure is the median of the rounds with min–max. Writes bench/results/<date>.json
+// and .md, and (full runs) the tables in docs/performance.md. Suites live in suites/; see
+// bench/README.md for the knobs. `npm run bench -- cluster workload` runs only those suites.
+import { execFile } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { killAll } from "./lib/children.mjs";
-import { HttpPeer, httpLatency, httpThroughput, newAgent, openSessions } from "./lib/http-client.mjs";
-import { startHttpServer } from "./lib/http-server.mjs";
-import { cpuSeconds, rssBytes } from "./lib/proc.mjs";
 import { redisUrl } from "./lib/redis.mjs";
 import { renderMarkdown, updateDocs } from "./lib/report.mjs";
-import { summarize } from "./lib/stats.mjs";
-import { coldStart, StdioPeer, sequentialLatency, throughput } from "./lib/stdio-client.mjs";
+import { clusterSuite } from "./suites/cluster.mjs";
+import { footprintSuite } from "./suites/footprint.mjs";
+import { httpSuite } from "./suites/http.mjs";
+import { memorySuite } from "./suites/memory.mjs";
+import { startupSuite } from "./suites/startup.mjs";
+import { STDIO_LIMIT, stdioSuite } from "./suites/stdio.mjs";
+import { validationSuite } from "./suites/validation.mjs";
+import { workloadSuite } from "./suites/workload.mjs";
 
 const env = process.env;
 const QUICK = env.BENCH_QUICK === "1";
@@ -28,9 +33,13 @@ const config = {
   stdio: {
     inFlight: 64,
     warmupSeconds: num("BENCH_STDIO_WARMUP_SECONDS", 1.5, 0.5),
-    seconds: num("BENCH_STDIO_SECONDS", 3, 1),
+    // Rounds of short windows, every server in turn (rotating order), for a confidence interval.
+    windowRounds: num("BENCH_STDIO_WINDOWS", 12, 3),
+    settleSeconds: 0.25,
+    seconds: num("BENCH_STDIO_SECONDS", 1.5, 0.5),
     latencyCalls: num("BENCH_LATENCY_CALLS", 2000, 300),
     coldStarts: num("BENCH_COLD_STARTS", 3, 1),
+    allocCalls: num("BENCH_ALLOC_CALLS", 100_000, 20_000),
   },
   http: {
     connections: 32,
@@ -49,8 +58,28 @@ const config = {
     rounds: num("BENCH_VALIDATION_ROUNDS", 5, 2),
     calls: num("BENCH_VALIDATION_CALLS", 100_000, 20_000),
   },
+  cluster: {
+    connections: 32,
+    // Per wire, before any is measured: three nodes share the calls, and each needs seconds of them.
+    warmupSeconds: num("BENCH_CLUSTER_WARMUP_SECONDS", 6, 2),
+    settleSeconds: 1,
+    seconds: num("BENCH_CLUSTER_SECONDS", 5, 1),
+    latencyCalls: num("BENCH_LATENCY_CALLS", 1000, 200),
+  },
+  workload: {
+    clients: 50,
+    warmupSeconds: num("BENCH_WORKLOAD_WARMUP_SECONDS", 3, 1),
+    seconds: num("BENCH_WORKLOAD_SECONDS", 10, 2),
+  },
+  startup: { runs: num("BENCH_STARTUP_RUNS", 20, 3) },
+  footprint: { installs: num("BENCH_INSTALLS", 3, 1) },
 };
-const SUITES = list("BENCH_ONLY") ?? ["stdio", "http", "memory", "validation"];
+const ALL_SUITES = ["stdio", "http", "memory", "validation", "cluster", "workload", "startup", "footprint"];
+const argSuites = process.argv.slice(2).filter((a) => !a.startsWith("-"));
+const SUITES = (argSuites.length > 0 ? argSuites : undefined) ?? list("BENCH_ONLY") ?? ALL_SUITES;
+for (const suite of SUITES) {
+  if (!ALL_SUITES.includes(suite)) throw new Error(`unknown suite "${suite}"; choose from ${ALL_SUITES.join(", ")}`);
+}
 const ONLY_IMPLS = list("BENCH_IMPLS");
 const HTTP_MODES = list("BENCH_HTTP_MODES") ?? ["stateful", "stateless", "modern"];
 
@@ -61,6 +90,8 @@ const version = (pkg) => JSON.parse(readFileSync(`${root}node_modules/${pkg}/pac
 /** Who is measured, and on which wires. bare is the baseline; official-v2 the second reference. */
 const IMPLEMENTATIONS = [
   { key: "bare", label: "bare Node (baseline)", stdio: true, http: ["stateful", "stateless", "modern"] },
+  // The stdio limit: bare Node writing the answers of one event-loop turn in one write.
+  { key: STDIO_LIMIT, label: "bare Node, coalesced writes (stdio limit)", stdio: true, http: [] },
   { key: "mcpkit", label: `mcpkit ${version("mcpkit")}`, stdio: true, http: ["stateful", "stateless", "modern"] },
   {
     key: "official-v2",
@@ -100,7 +131,6 @@ function checkBuild() {
     log("warning: packages/mcpkit/src is newer than dist; run `npm run build` to measure the current source");
   }
 }
-const round1 = (x) => Math.round(x * 10) / 10;
 
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
   process.on(signal, () => {
@@ -111,215 +141,10 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
 process.on("exit", killAll);
 
 // ---------------------------------------------------------------------------------------
-// stdio: calls/s with 64 in flight, sequential latency, cold start, RSS and CPU after load.
-
-async function stdioRound(impl) {
-  const script = here(`servers/${impl.key}-stdio.mjs`);
-  const peer = new StdioPeer(script);
-  try {
-    await peer.initialize();
-    const { inFlight, warmupSeconds, seconds, latencyCalls } = config.stdio;
-    await throughput(peer, { inFlight, seconds: warmupSeconds });
-    const cpu0 = cpuSeconds(peer.pid);
-    const load = await throughput(peer, { inFlight, seconds });
-    const cpu = cpuSeconds(peer.pid) - cpu0;
-    const rss = rssBytes(peer.pid);
-    const latency = await sequentialLatency(peer, latencyCalls);
-    return {
-      callsPerSec: load.calls / load.seconds,
-      cpuUsPerCall: (cpu * 1e6) / load.calls,
-      rssMiB: rss / 2 ** 20,
-      p50Ms: latency.p50,
-      p99Ms: latency.p99,
-    };
-  } finally {
-    await peer.close();
-  }
-}
-
-async function stdioSuite() {
-  const impls = IMPLEMENTATIONS.filter((i) => i.stdio);
-  const samples = Object.fromEntries(impls.map((i) => [i.key, []]));
-  const cold = Object.fromEntries(impls.map((i) => [i.key, []]));
-  // mcpkit also starts with the echo schema as the raw JSON Schema the bare server publishes:
-  // the zod variant's extra time is zod's import, which every zod-declared server pays.
-  const coldJson = [];
-  const mcpkitScript = here("servers/mcpkit-stdio.mjs");
-  for (let round = 0; round < config.rounds; round++) {
-    for (let n = 0; n < config.stdio.coldStarts; n++) {
-      for (const impl of impls) {
-        cold[impl.key].push(await coldStart(here(`servers/${impl.key}-stdio.mjs`)));
-        if (impl.key === "mcpkit")
-          coldJson.push(await coldStart(mcpkitScript, { env: { BENCH_MCPKIT_SCHEMA: "json" } }));
-      }
-    }
-    for (const impl of impls) {
-      const sample = await stdioRound(impl);
-      samples[impl.key].push(sample);
-      log(
-        `stdio round ${round + 1}/${config.rounds} ${impl.key}: ${Math.round(sample.callsPerSec)} calls/s, p50 ${round1(sample.p50Ms * 1000)} µs`,
-      );
-    }
-  }
-  const out = {};
-  for (const impl of impls) {
-    const xs = samples[impl.key];
-    out[impl.key] = {
-      callsPerSec: summarize(xs.map((s) => s.callsPerSec)),
-      p50Ms: summarize(xs.map((s) => s.p50Ms)),
-      p99Ms: summarize(xs.map((s) => s.p99Ms)),
-      coldStartMs: summarize(cold[impl.key]),
-      ...(impl.key === "mcpkit" && coldJson.length > 0 && { coldStartJsonSchemaMs: summarize(coldJson) }),
-      rssAfterLoadMiB: summarize(xs.map((s) => s.rssMiB)),
-      cpuUsPerCall: summarize(xs.map((s) => s.cpuUsPerCall)),
-    };
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------
-// Streamable HTTP: calls/s with 32 keep-alive connections, latency, server CPU per call.
 
 /** What a server's process needs in its environment (the Redis URL for the Redis row). */
 const serverEnv = async (impl) => (impl.redis ? { BENCH_REDIS_URL: await redisUrl() } : {});
-
-async function httpRound(impl, mode) {
-  const server = await startHttpServer(here(`servers/${impl.key}-http.mjs`), { mode, env: await serverEnv(impl) });
-  const { connections, warmupSeconds, seconds, latencyCalls } = config.http;
-  const agent = newAgent(connections);
-  const modern = mode === "modern";
-  try {
-    const peers = Array.from({ length: connections }, () => new HttpPeer(server.port, agent));
-    if (!modern) for (const peer of peers) await peer.initialize();
-    await httpThroughput(peers, { modern, seconds: warmupSeconds });
-    const cpu0 = cpuSeconds(server.pid);
-    const load = await httpThroughput(peers, { modern, seconds });
-    const cpu = cpuSeconds(server.pid) - cpu0;
-    const latency = await httpLatency(peers[0], { modern, calls: latencyCalls });
-    return {
-      callsPerSec: load.calls / load.seconds,
-      cpuUsPerCall: (cpu * 1e6) / load.calls,
-      p50Ms: latency.p50,
-      p99Ms: latency.p99,
-      protocolVersion: modern ? "2026-07-28" : peers[0].version,
-    };
-  } finally {
-    agent.destroy();
-    await server.close();
-  }
-}
-
-async function httpSuite() {
-  const out = {};
-  for (const mode of HTTP_MODES) {
-    const impls = IMPLEMENTATIONS.filter((i) => i.http.includes(mode));
-    const samples = Object.fromEntries(impls.map((i) => [i.key, []]));
-    for (let round = 0; round < config.rounds; round++) {
-      for (const impl of impls) {
-        const sample = await httpRound(impl, mode);
-        samples[impl.key].push(sample);
-        log(
-          `http ${mode} round ${round + 1}/${config.rounds} ${impl.key}: ${Math.round(sample.callsPerSec)} calls/s, ${round1(sample.cpuUsPerCall)} µs CPU/call`,
-        );
-      }
-    }
-    out[mode] = {};
-    for (const impl of impls) {
-      const xs = samples[impl.key];
-      out[mode][impl.key] = {
-        protocolVersion: xs[0].protocolVersion,
-        callsPerSec: summarize(xs.map((s) => s.callsPerSec)),
-        p50Ms: summarize(xs.map((s) => s.p50Ms)),
-        p99Ms: summarize(xs.map((s) => s.p99Ms)),
-        cpuUsPerCall: summarize(xs.map((s) => s.cpuUsPerCall)),
-      };
-    }
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------
-// Memory per idle session: N initialized sessions against the server's own baseline.
-
-// V8 sizes its young generation by the allocation rate: opening thousands of sessions
-// grows it (up to tens of MiB) and it stays committed until the heap's memory reducer runs
-// on an idle server. That capacity is not what a session keeps, so every server here runs
-// with a fixed 1 MiB semi-space (BENCH_MEMORY_NODE_ARGS overrides; "" for Node's defaults).
-
-async function memoryRound(impl) {
-  const server = await startHttpServer(here(`servers/${impl.key}-http.mjs`), {
-    mode: "stateful",
-    env: await serverEnv(impl),
-    nodeArgs: config.memory.nodeArgs,
-  });
-  const agent = newAgent(config.memory.concurrency);
-  const { warmSessions, sessions, concurrency } = config.memory;
-  try {
-    // A few sessions first, so lazily loaded code and JIT state are in the baseline; they
-    // count towards the N held (mcpkit, by default, holds at most 10,000).
-    let open = await openSessions(server.port, agent, warmSessions, concurrency);
-    const base = await server.memory();
-    const baseRss = rssBytes(server.pid);
-    const out = {};
-    for (const target of sessions) {
-      open += await openSessions(server.port, agent, target - open, concurrency);
-      const mem = await server.memory();
-      const n = open - warmSessions;
-      out[target] = {
-        heapKiB: (mem.heapUsed + mem.external - base.heapUsed - base.external) / n / 1024,
-        rssKiB: (rssBytes(server.pid) - baseRss) / n / 1024,
-      };
-    }
-    return out;
-  } finally {
-    agent.destroy();
-    await server.close();
-  }
-}
-
-async function memorySuite() {
-  const impls = IMPLEMENTATIONS.filter((i) => i.http.includes("stateful"));
-  const samples = Object.fromEntries(impls.map((i) => [i.key, []]));
-  for (let round = 0; round < config.rounds; round++) {
-    for (const impl of impls) {
-      const sample = await memoryRound(impl);
-      samples[impl.key].push(sample);
-      log(
-        `memory round ${round + 1}/${config.rounds} ${impl.key}: ${Object.entries(sample)
-          .map(([n, m]) => `${n}: ${round1(m.heapKiB)} KiB heap, ${round1(m.rssKiB)} KiB RSS`)
-          .join("; ")}`,
-      );
-    }
-  }
-  const out = {};
-  for (const impl of impls) {
-    out[impl.key] = {};
-    for (const n of config.memory.sessions) {
-      out[impl.key][n] = {
-        heapKiB: summarize(samples[impl.key].map((s) => s[n].heapKiB)),
-        rssKiB: summarize(samples[impl.key].map((s) => s[n].rssKiB)),
-      };
-    }
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------
-// Validation cost (in process, bench/validation.mjs).
-
-function validationSuite() {
-  log("validation: zod vs JSON Schema vs none, in process");
-  const output = execFileSync(process.execPath, [here("validation.mjs")], {
-    encoding: "utf8",
-    env: {
-      ...env,
-      BENCH_VALIDATION_ROUNDS: String(config.validation.rounds),
-      BENCH_VALIDATION_CALLS: String(config.validation.calls),
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  return JSON.parse(output.trim().split("\n").at(-1));
-}
+const context = { config, log, server: (name) => here(`servers/${name}.mjs`), serverEnv };
 
 // ---------------------------------------------------------------------------------------
 
@@ -375,19 +200,26 @@ const versions = Object.fromEntries(
 checkBuild();
 log(`bench: ${SUITES.join(", ")}; ${config.rounds} round(s)${QUICK ? " (quick)" : ""}; Node ${process.version}`);
 
+const RUN = {
+  stdio: () => stdioSuite({ ...context, impls: IMPLEMENTATIONS.filter((i) => i.stdio) }),
+  http: () => httpSuite({ ...context, impls: IMPLEMENTATIONS, modes: HTTP_MODES }),
+  memory: () => memorySuite({ ...context, impls: IMPLEMENTATIONS }),
+  validation: () => validationSuite(context),
+  cluster: () => clusterSuite(context),
+  workload: () => workloadSuite({ ...context, impls: IMPLEMENTATIONS }),
+  startup: () => startupSuite(context),
+  footprint: () => footprintSuite(context),
+};
 const results = {};
 try {
-  if (SUITES.includes("stdio")) results.stdio = await stdioSuite();
-  if (SUITES.includes("http")) results.http = await httpSuite();
-  if (SUITES.includes("memory")) results.memory = await memorySuite();
-  if (SUITES.includes("validation")) results.validation = validationSuite();
+  for (const suite of ALL_SUITES) if (SUITES.includes(suite)) results[suite] = await RUN[suite]();
 } finally {
   killAll();
 }
 
 machine.loadAverage.after = Math.round(os.loadavg()[0] * 100) / 100;
 const date = new Date().toISOString().slice(0, 10);
-const full = !QUICK && SUITES.length === 4 && !ONLY_IMPLS && HTTP_MODES.length === 3;
+const full = !QUICK && SUITES.length === ALL_SUITES.length && !ONLY_IMPLS && HTTP_MODES.length === 3;
 const suffix = full ? "" : QUICK ? "-quick" : "-partial";
 const report = {
   date,

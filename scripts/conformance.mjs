@@ -4,9 +4,11 @@
 // demand (node-runtime.mjs); our own code runs on the Node that runs this script.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { devSignIn } from "./dev-sign-in.mjs";
 import { nodeRuntime } from "./node-runtime.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -97,10 +99,10 @@ function verdicts(dir, prefix, requireSuccess = false, into = new Map(), nested 
   return into;
 }
 
-async function startServer() {
+async function startServer(extra = []) {
   const child = spawn(
     process.execPath,
-    [join(root, "packages/cli/bin/mcpkit.js"), "serve", "everything", "--port", "0"],
+    [join(root, "packages/cli/bin/mcpkit.js"), "serve", "everything", "--port", "0", ...extra],
     {
       cwd: root,
       stdio: ["ignore", "ignore", "pipe"],
@@ -206,7 +208,82 @@ export async function runConformance(revision) {
   return results;
 }
 
+/** The authorization server scenarios (the suite's `authorization` command); all of them are run and counted. */
+export const AUTHORIZATION_SCENARIOS = ["authorization-server-metadata-endpoint", "authorization-code-grant"];
+
+/** A port free now on 127.0.0.1, for the suite's callback listener (it takes a port number, not 0). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The authorization server scenarios against `mcpkit serve everything --authorization-server
+ * dev`: a client is registered (RFC 7591) for the suite's loopback callback, and when the
+ * suite prints the authorization URL for a person to open, dev-sign-in.mjs plays that person
+ * (the development sign-in, consent allowed). One result per scenario.
+ */
+export async function runAuthorizationConformance() {
+  const node24 = nodeRuntime(24);
+  const out = mkdtempSync(join(tmpdir(), "mcpkit-conformance-authorization-"));
+  const server = await startServer(["--authorization-server", "dev"]);
+  try {
+    const issuer = new URL(server.url).origin;
+    const port = await freePort();
+    const callback = `http://127.0.0.1:${port}/callback`;
+    const registration = await fetch(`${issuer}/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        client_name: "conformance",
+        redirect_uris: [callback],
+        token_endpoint_auth_method: "none",
+      }),
+    });
+    if (registration.status !== 201) throw new Error(`registration failed: HTTP ${registration.status}`);
+    const { client_id } = await registration.json();
+    const args = ["authorization", "--url", issuer, "--client-id", client_id, "--resource", server.url];
+    const child = spawn(node24, [cli, ...args, "--port", String(port), "-o", out], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    let signIn;
+    const watch = (d) => {
+      output += d;
+      const url = new RegExp(`^(${issuer}/authorize\\?\\S+)$`, "m").exec(output)?.[1];
+      if (url && !signIn) signIn = devSignIn(url, callback).catch((error) => error);
+    };
+    child.stdout.on("data", watch);
+    child.stderr.on("data", watch);
+    const timer = setTimeout(() => child.kill("SIGTERM"), 120_000);
+    await new Promise((resolve) => child.on("close", resolve));
+    clearTimeout(timer);
+    const failedSignIn = await signIn;
+    const seen = verdicts(out, "authorization-server-", true);
+    if (failedSignIn instanceof Error) {
+      const grant = seen.get("authorization-code-grant") ?? [];
+      seen.set("authorization-code-grant", [...grant, `the sign-in failed: ${failedSignIn.message}`]);
+    }
+    return scoredResults("authorization", AUTHORIZATION_SCENARIOS, seen);
+  } finally {
+    server.stop();
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  if (process.argv[2] === "authorization") {
+    for (const r of await runAuthorizationConformance())
+      console.log(`${r.ok ? "ok  " : "FAIL"} ${r.side} ${r.scenario}${r.ok ? "" : `  ${r.failures.join("; ")}`}`);
+    process.exit(0);
+  }
   const revision = process.argv[2] ?? "2025-11-25";
   const results = await runConformance(revision);
   for (const r of results) {

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { runConformance } from "./conformance.mjs";
+import { runAuthorizationConformance, runConformance } from "./conformance.mjs";
 import { nodeRuntime } from "./node-runtime.mjs";
 import { ensureSystemTools } from "./system-tools.mjs";
 
@@ -80,7 +80,14 @@ count(
   ]),
 );
 count(step("build (tsc -b)", process.execPath, [tsc, "-b", "packages/mcpkit", "packages/cli", "packages/redis"]));
-process.stdout.write("\n=== redis-server and nginx (the cluster tests)\n");
+count(
+  step("the inspector's page: type-check and build (esbuild)", process.execPath, [
+    "packages/cli/scripts/build-ui.mjs",
+    "--check",
+    "--report",
+  ]),
+);
+process.stdout.write("\n=== redis-server, nginx and chromium (the cluster and inspector tests)\n");
 count(ensureSystemTools());
 count(step("type-check tests", process.execPath, [tsc, "-p", "tsconfig.test.json"]));
 
@@ -126,6 +133,29 @@ for (const revision of ["2025-11-25", "2026-07-28"]) {
   process.stdout.write(
     `=== conformance ${revision}: ${ok}/${results.length} scored scenarios pass (${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
   );
+}
+
+// The authorization server scenarios, against `mcpkit serve everything --authorization-server dev`.
+{
+  process.stdout.write("\n=== conformance authorization server\n");
+  const started = Date.now();
+  try {
+    const results = await runAuthorizationConformance();
+    for (const r of results) {
+      if (r.ok) passed++;
+      else failed++;
+      process.stdout.write(
+        `${r.ok ? "  ok  " : "  FAIL"} ${r.side} ${r.scenario}${r.ok ? "" : `\n        ${r.failures.join("\n        ")}`}\n`,
+      );
+    }
+    const ok = results.filter((r) => r.ok).length;
+    process.stdout.write(
+      `=== conformance authorization server: ${ok}/${results.length} scenarios pass (${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
+    );
+  } catch (error) {
+    process.stdout.write(`=== conformance authorization server: FAILED\n${error.message}\n`);
+    failed++;
+  }
 }
 
 process.stdout.write(`\n${passed} passed, ${failed} failed\n`);

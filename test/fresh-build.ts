@@ -6,20 +6,30 @@ import { fileURLToPath } from "node:url";
 /**
  * vitest globalSetup: the process tests run the built CLI (packages/cli/dist), so a source
  * edit must reach dist before they start. Rebuilds (tsc -b) when any source file is newer
- * than its package's build info; a fresh build costs one stat per file.
+ * than its package's build info, and the inspector's page when one of its files is newer
+ * than the built page; a fresh build costs one stat per file.
  */
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const PACKAGES = ["packages/mcpkit", "packages/cli"];
 
-function newestSource(dir: string): number {
+const UI_SOURCES = join(ROOT, "packages/cli/src/inspector/ui");
+const UI_BUILT = join(ROOT, "packages/cli/dist/inspector-ui/app.js");
+
+function newestSource(dir: string, matches = (name: string) => name.endsWith(".ts")): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts"))
-      newest = Math.max(newest, statSync(path).mtimeMs);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path, matches));
+    else if (matches(entry.name) && !entry.name.endsWith(".test.ts")) newest = Math.max(newest, statSync(path).mtimeMs);
   }
   return newest;
+}
+
+function pageIsStale(): boolean {
+  return (
+    !existsSync(UI_BUILT) ||
+    newestSource(UI_SOURCES, (name) => /\.(tsx?|css|html)$/.test(name)) > statSync(UI_BUILT).mtimeMs
+  );
 }
 
 export function staleBuilds(): string[] {
@@ -30,6 +40,8 @@ export function staleBuilds(): string[] {
 }
 
 export default function setup(): void {
+  if (pageIsStale())
+    execFileSync(process.execPath, [join(ROOT, "packages/cli/scripts/build-ui.mjs")], { cwd: ROOT, stdio: "inherit" });
   const stale = staleBuilds();
   if (stale.length === 0) return;
   execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-b", ...PACKAGES], {

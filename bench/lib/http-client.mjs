@@ -134,6 +134,19 @@ export class HttpPeer {
     });
   }
 
+  /** One tools/call of any tool on the 2025 wire; `callback(error, result)`, an error also for an isError result. */
+  callTool(name, args, callback) {
+    const id = ++this.nextId;
+    const message = { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } };
+    this.headers ??= this.legacyHeaders();
+    this.post(message, this.headers, (error, answer, res) => {
+      if (error) return callback(error);
+      if (answer?.id !== id || typeof answer.result?.content?.[0]?.text !== "string" || answer.result.isError)
+        return callback(new Error(`bad answer (${res.statusCode}) to ${name}: ${JSON.stringify(answer)}`));
+      callback(undefined, answer.result);
+    });
+  }
+
   callEchoAsync(modern) {
     return new Promise((resolve, reject) => this.callEcho(modern, (error) => (error ? reject(error) : resolve())));
   }

@@ -19,3 +19,36 @@ export function summarize(values) {
   if (xs.length === 0) return null;
   return { median: median(xs), min: Math.min(...xs), max: Math.max(...xs), rounds: xs };
 }
+
+// Two-sided 97.5% quantiles of Student's t for 1…30 degrees of freedom (beyond: the normal 1.96).
+const T975 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11,
+  2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
+
+/** The mean with its 95% confidence interval (Student's t); no interval from fewer than 2 values. */
+export function meanCI(values) {
+  const xs = values.filter((v) => Number.isFinite(v));
+  const n = xs.length;
+  if (n === 0) return null;
+  const mean = xs.reduce((a, b) => a + b, 0) / n;
+  if (n < 2) return { mean, low: Number.NaN, high: Number.NaN, n };
+  const variance = xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1);
+  const half = (T975[n - 2] ?? 1.96) * Math.sqrt(variance / n);
+  return { mean, low: mean - half, high: mean + half, n };
+}
+
+/**
+ * The ratio of two implementations measured in the same rounds (paired: a[i] and b[i]
+ * share round i, so drift between rounds cancels): the geometric mean of a[i] / b[i] with
+ * its 95% confidence interval, computed on the logarithms.
+ */
+export function ratioCI(a, b) {
+  const logs = [];
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (a[i] > 0 && b[i] > 0) logs.push(Math.log(a[i] / b[i]));
+  }
+  const ci = meanCI(logs);
+  if (!ci) return null;
+  return { ratio: Math.exp(ci.mean), low: Math.exp(ci.low), high: Math.exp(ci.high), n: ci.n };
+}

@@ -9,11 +9,11 @@ const CALL_PARAMS = { name: "echo", arguments: { text: "hello" } };
 const CALL_TAIL = `,"method":"tools/call","params":${JSON.stringify(CALL_PARAMS)}}`;
 
 export class StdioPeer {
-  /** @param {string} script @param {{ env?: object, nodeArgs?: string[] }} [options] */
+  /** @param {string} script @param {{ env?: object, nodeArgs?: string[], args?: string[] }} [options] */
   constructor(script, options = {}) {
     this.startedAt = performance.now();
     this.child = track(
-      spawn(process.execPath, [...(options.nodeArgs ?? []), script], {
+      spawn(process.execPath, [...(options.nodeArgs ?? []), script, ...(options.args ?? [])], {
         stdio: ["pipe", "pipe", "pipe"],
         env: { ...process.env, ...options.env },
       }),
@@ -32,8 +32,10 @@ export class StdioPeer {
     });
     this.child.stdin.on("error", () => {});
     this.child.stderr.setEncoding("utf8");
+    this.stderrWaiters = [];
     this.child.stderr.on("data", (chunk) => {
       this.stderr = (this.stderr + chunk).slice(-4000);
+      for (const waiter of this.stderrWaiters.splice(0)) waiter();
     });
     let partial = "";
     this.child.stdout.setEncoding("utf8");
@@ -107,6 +109,25 @@ export class StdioPeer {
     return answer.result;
   }
 
+  /** The first JSON line on stderr with `key` (a probe's report, bench/lib/alloc-probe.mjs), after `from` characters. */
+  async stderrJson(key, from = 0) {
+    for (;;) {
+      for (const line of this.stderr.slice(from).split("\n")) {
+        if (!line.startsWith("{")) continue;
+        try {
+          const value = JSON.parse(line);
+          if (key in value) return value[key];
+        } catch {
+          // A partial line: more is coming.
+        }
+      }
+      await new Promise((resolve, reject) => {
+        this.stderrWaiters.push(resolve);
+        this.exited.then(() => reject(new Error(`exited before reporting "${key}": ${this.stderr}`)));
+      });
+    }
+  }
+
   /** Ends stdin; after `graceMs` (time to exit on its own, e.g. to write a CPU profile) SIGTERM, then SIGKILL. */
   async close(graceMs = 0) {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;
@@ -130,7 +151,8 @@ export async function coldStart(script, options) {
     await peer.initialize();
     const list = await peer.request("tools/list", {});
     const ms = performance.now() - peer.startedAt;
-    if (list.result?.tools?.[0]?.name !== "echo") throw new Error(`bad tools/list: ${JSON.stringify(list)}`);
+    if (!list.result?.tools?.some((tool) => tool.name === "echo"))
+      throw new Error(`bad tools/list: ${JSON.stringify(list).slice(0, 2000)}`);
     return ms;
   } finally {
     await peer.close();
@@ -138,16 +160,23 @@ export async function coldStart(script, options) {
 }
 
 /**
- * tools/call with `inFlight` requests outstanding for `seconds` (after `warmupSeconds` of
- * the same): calls/s. No new call starts after the deadline; the window ends with the last answer.
+ * tools/call with `inFlight` requests outstanding for `seconds` (or until `calls` have
+ * been started): calls/s. No new call starts after the deadline; the window ends with the
+ * last answer.
  */
-export function throughput(peer, { inFlight, seconds }) {
+export function throughput(peer, { inFlight, seconds = Infinity, calls = Infinity }) {
   return new Promise((resolve, reject) => {
     let outstanding = 0;
+    let started = 0;
     let done = 0;
     let failed;
-    const started = performance.now();
-    const deadline = started + seconds * 1000;
+    const startedAt = performance.now();
+    const deadline = startedAt + seconds * 1000;
+    const call = () => {
+      outstanding++;
+      started++;
+      peer.callEcho(onAnswer);
+    };
     const onAnswer = (message, error) => {
       outstanding--;
       try {
@@ -157,15 +186,13 @@ export function throughput(peer, { inFlight, seconds }) {
         failed ??= e;
       }
       done++;
-      if (failed === undefined && performance.now() < deadline) {
-        outstanding++;
-        peer.callEcho(onAnswer);
-      } else if (outstanding === 0) {
+      if (failed === undefined && started < calls && performance.now() < deadline) call();
+      else if (outstanding === 0) {
         if (failed) reject(failed);
-        else resolve({ calls: done, seconds: (performance.now() - started) / 1000 });
+        else resolve({ calls: done, seconds: (performance.now() - startedAt) / 1000 });
       }
     };
-    for (; outstanding < inFlight; outstanding++) peer.callEcho(onAnswer);
+    while (outstanding < inFlight && started < calls) call();
   });
 }
 

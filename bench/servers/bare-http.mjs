@@ -6,13 +6,15 @@
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import { MODE, ready } from "./lib/control.mjs";
-import { DESCRIPTION, INPUT_JSON_SCHEMA, NAME } from "./lib/echo.mjs";
+import { benchTools } from "./lib/tools.mjs";
 
 const MODERN = "2026-07-28";
 const VERSION_META = "io.modelcontextprotocol/protocolVersion";
 const stateful = MODE === "stateful";
 const sessions = new Map();
-const tool = { name: NAME, description: DESCRIPTION, inputSchema: INPUT_JSON_SCHEMA };
+const tools = await benchTools();
+const byName = new Map(tools.map((t) => [t.name, t]));
+const listed = tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
 
 function send(res, status, message, sessionId) {
   const text = JSON.stringify(message);
@@ -24,6 +26,7 @@ function send(res, status, message, sessionId) {
 
 const error = (id, code, message) => ({ jsonrpc: "2.0", id, error: { code, message } });
 
+/** The answer to a message, or a promise of it when a tool does I/O. */
 function answer(msg, modern) {
   const params = msg.params ?? {};
   switch (msg.method) {
@@ -38,13 +41,17 @@ function answer(msg, modern) {
         },
       };
     case "tools/list":
-      return { jsonrpc: "2.0", id: msg.id, result: { tools: [tool] } };
+      return { jsonrpc: "2.0", id: msg.id, result: { tools: listed } };
     case "tools/call": {
-      const text = params.arguments?.text;
-      if (params.name !== NAME || typeof text !== "string") return error(msg.id, -32602, "Invalid params");
-      const result = { content: [{ type: "text", text }] };
-      if (modern) result.resultType = "complete";
-      return { jsonrpc: "2.0", id: msg.id, result };
+      const tool = byName.get(params.name);
+      if (tool === undefined || !tool.valid(params.arguments)) return error(msg.id, -32602, "Invalid params");
+      const done = (text) => {
+        const result = { content: [{ type: "text", text }] };
+        if (modern) result.resultType = "complete";
+        return { jsonrpc: "2.0", id: msg.id, result };
+      };
+      const text = tool.run(params.arguments);
+      return typeof text === "string" ? done(text) : text.then(done);
     }
     default:
       return error(msg.id, -32601, "Method not found");
@@ -67,7 +74,7 @@ function handle(req, res, body) {
       return send(res, 400, error(msg.id ?? null, -32020, "Header mismatch"));
     }
     if (msg.id === undefined) return res.writeHead(202).end();
-    return send(res, 200, answer(msg, true));
+    return reply(res, answer(msg, true));
   }
   if (stateful) {
     if (msg.method === "initialize") {
@@ -81,7 +88,15 @@ function handle(req, res, body) {
     if (msg.method === "notifications/initialized") session.initialized = true;
   }
   if (msg.id === undefined) return res.writeHead(202).end();
-  send(res, 200, answer(msg, false));
+  reply(res, answer(msg, false));
+}
+
+function reply(res, message) {
+  if (typeof message.then !== "function") return send(res, 200, message);
+  message.then(
+    (m) => send(res, 200, m),
+    (e) => send(res, 500, error(null, -32603, String(e))),
+  );
 }
 
 const server = createServer((req, res) => {

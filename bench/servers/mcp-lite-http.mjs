@@ -6,18 +6,20 @@ import { getRequestListener } from "@hono/node-server";
 import { InMemorySessionAdapter, McpServer, StreamableHttpTransport } from "mcp-lite";
 import { z } from "zod";
 import { MODE, ready } from "./lib/control.mjs";
-import { DESCRIPTION, NAME } from "./lib/echo.mjs";
+import { benchTools, toolResult } from "./lib/tools.mjs";
 
 const mcp = new McpServer({
   name: "mcp-lite-bench",
   version: "1",
   schemaAdapter: (schema) => z.toJSONSchema(schema),
 });
-mcp.tool(NAME, {
-  description: DESCRIPTION,
-  inputSchema: z.object({ text: z.string() }),
-  handler: ({ text }) => ({ content: [{ type: "text", text }] }),
-});
+for (const tool of await benchTools()) {
+  mcp.tool(tool.name, {
+    description: tool.description,
+    inputSchema: z.object(tool.shape(z)),
+    handler: (args) => toolResult(tool.run(args)),
+  });
+}
 const transport =
   MODE === "stateful"
     ? new StreamableHttpTransport({ sessionAdapter: new InMemorySessionAdapter({ maxEventBufferSize: 1024 }) })

@@ -4,10 +4,10 @@
 import { connectRedisCluster } from "@mcpkit/redis";
 import { createStreamableHttpHandler, listen } from "mcpkit/http";
 import { ready } from "./lib/control.mjs";
-import { mcpkitEchoServer } from "./lib/mcpkit-echo.mjs";
+import { mcpkitBenchServer } from "./lib/mcpkit-server.mjs";
 
 const redis = await connectRedisCluster(process.env.BENCH_REDIS_URL, { log: () => {} });
-const server = await mcpkitEchoServer({
+const server = await mcpkitBenchServer({
   eventBus: redis.eventBus,
   requestStateKey: "bench-state-key-0123456789abcdef0123",
 });

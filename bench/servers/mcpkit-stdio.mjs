@@ -1,6 +1,6 @@
 // mcpkit serving the benchmark's echo tool over stdio.
 import { stdioServerTransport } from "mcpkit/stdio";
-import { mcpkitEchoServer } from "./lib/mcpkit-echo.mjs";
+import { mcpkitBenchServer } from "./lib/mcpkit-server.mjs";
 
-const server = await mcpkitEchoServer();
+const server = await mcpkitBenchServer();
 await server.connect(stdioServerTransport());

@@ -9,13 +9,15 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
 import { MODE, ready } from "./lib/control.mjs";
-import { DESCRIPTION, NAME } from "./lib/echo.mjs";
+import { benchTools, toolResult } from "./lib/tools.mjs";
 
-function echoServer() {
+const tools = await benchTools();
+function benchServer() {
   const server = new McpServer({ name: "official-v1-bench", version: "1" });
-  server.registerTool(NAME, { description: DESCRIPTION, inputSchema: { text: z.string() } }, ({ text }) => ({
-    content: [{ type: "text", text }],
-  }));
+  for (const tool of tools) {
+    const config = { description: tool.description, inputSchema: tool.shape(z) };
+    server.registerTool(tool.name, config, (args) => toolResult(tool.run(args)));
+  }
   return server;
 }
 
@@ -38,12 +40,12 @@ if (MODE === "stateful") {
       onsessioninitialized: (id) => transports.set(id, transport),
     });
     transport.onclose = () => transports.delete(transport.sessionId);
-    await echoServer().connect(transport);
+    await benchServer().connect(transport);
     await transport.handleRequest(req, res);
   };
 } else {
   listener = async (req, res) => {
-    const server = echoServer();
+    const server = benchServer();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on("close", () => {
       void transport.close();

@@ -15,13 +15,15 @@ import {
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { MODE, ready } from "./lib/control.mjs";
-import { DESCRIPTION, NAME } from "./lib/echo.mjs";
+import { benchTools, toolResult } from "./lib/tools.mjs";
 
-function echoServer() {
+const tools = await benchTools();
+function benchServer() {
   const server = new McpServer({ name: "official-v2-bench", version: "1" });
-  server.registerTool(NAME, { description: DESCRIPTION, inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({
-    content: [{ type: "text", text }],
-  }));
+  for (const tool of tools) {
+    const config = { description: tool.description, inputSchema: z.object(tool.shape(z)) };
+    server.registerTool(tool.name, config, (args) => toolResult(tool.run(args)));
+  }
   return server;
 }
 
@@ -47,11 +49,11 @@ if (MODE === "stateful") {
       onsessioninitialized: (id) => transports.set(id, transport),
     });
     transport.onclose = () => transports.delete(transport.sessionId);
-    await echoServer().connect(transport);
+    await benchServer().connect(transport);
     await transport.handleRequest(req, res);
   };
 } else {
-  const handler = toNodeHandler(createMcpHandler(() => echoServer()));
+  const handler = toNodeHandler(createMcpHandler(() => benchServer()));
   listener = (req, res) => {
     if (!validateHost(req, res) || !validateOrigin(req, res)) return;
     return handler(req, res);

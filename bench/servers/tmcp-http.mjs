@@ -8,15 +8,16 @@ import { HttpTransport } from "@tmcp/transport-http";
 import { McpServer } from "tmcp";
 import { z } from "zod";
 import { ready } from "./lib/control.mjs";
-import { DESCRIPTION, NAME } from "./lib/echo.mjs";
+import { benchTools, toolResult } from "./lib/tools.mjs";
 
 const server = new McpServer(
   { name: "tmcp-bench", version: "1", description: "benchmark" },
   { adapter: new ZodJsonSchemaAdapter(), capabilities: { tools: { listChanged: true } } },
 );
-server.tool({ name: NAME, description: DESCRIPTION, schema: z.object({ text: z.string() }) }, ({ text }) => ({
-  content: [{ type: "text", text }],
-}));
+for (const tool of await benchTools()) {
+  const config = { name: tool.name, description: tool.description, schema: z.object(tool.shape(z)) };
+  server.tool(config, (args) => toolResult(tool.run(args)));
+}
 const transport = new HttpTransport(server, { path: "/mcp", allowedOrigins: [] });
 const http = createServer(
   getRequestListener(async (request) => (await transport.respond(request)) ?? new Response(null, { status: 404 })),

@@ -1,7 +1,8 @@
 // docs/visibility.md: definitions shown to some callers only.
-import { createServer } from "mcpkit/server";
+import { createServer, principalOf } from "mcpkit/server";
 
-const ADMINS = new Set(["alice"]);
+// Principals are the token's issuer and subject (authorization.md § Who the caller is).
+const ADMINS = new Set([principalOf({ issuer: "https://auth.example.com", subject: "alice" })]);
 
 export function createTeamServer() {
   const server = createServer({

@@ -66,7 +66,7 @@ describe("jwtVerifier", () => {
     const viaAzp = await verifier()(await token({ azp: "web", scp: ["x", 7, "y"] }));
     expect(viaAzp).toMatchObject({ clientId: "web", scopes: ["x", "y"] });
     const bare = await verifier()(await token({ sub: undefined, exp: undefined, client_id: 42 }));
-    expect(bare).toStrictEqual({ token: expect.any(String), scopes: [], claims: expect.any(Object) });
+    expect(bare).toStrictEqual({ token: expect.any(String), issuer: ISSUER, scopes: [], claims: expect.any(Object) });
   });
 
   it("refuses another issuer or another audience, as an InvalidTokenError that says why", async () => {

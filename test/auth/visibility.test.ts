@@ -4,25 +4,29 @@
  */
 import { Client } from "mcpkit/client";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
-import { createServer } from "mcpkit/server";
+import { createServer, principalOf } from "mcpkit/server";
 import { describe, expect, it } from "vitest";
 import { perTestAuthorizationServer, protectedMcp } from "./helpers.js";
 
 const fixture = perTestAuthorizationServer();
 
-function server() {
+function server(issuer: string) {
   const s = createServer({ name: "team", version: "1" });
   s.tool("search", {}, () => "results");
-  s.tool("delete_all", { visible: ({ principal }) => principal === "alice" }, (_a, ctx) => {
-    return `deleted by ${(ctx.auth as { subject?: string }).subject}`;
-  });
+  s.tool(
+    "delete_all",
+    { visible: ({ principal }) => principal === principalOf({ issuer, subject: "alice" }) },
+    (_a, ctx) => {
+      return `deleted by ${(ctx.auth as { subject?: string }).subject}`;
+    },
+  );
   return s;
 }
 
 describe.each(["2025-11-25", "2026-07-28"] as const)("visibility by principal over HTTP, %s", (protocolVersion) => {
   it("lists and runs a tool for the principal its rule names, and hides it from another", async () => {
     const { as, closers } = fixture;
-    const mcp = await protectedMcp(server(), as);
+    const mcp = await protectedMcp(server(as.issuer), as);
     closers.push(mcp.close);
     const connect = async (sub: string) => {
       const token = await as.sign({ sub, scope: "tools:read" }, { audience: mcp.url });

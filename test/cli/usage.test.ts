@@ -94,6 +94,39 @@ describe("mcpkit --version", () => {
   });
 });
 
+describe("mcpkit call loads what the command needs", () => {
+  const hook = join(REPO_ROOT, "test/cli/fixtures/record-imports.mjs");
+
+  it("its help loads neither the client nor its transports", async () => {
+    const log = join(dir, "call-help-imports.log");
+    const help = await run(["--import", hook, CLI_BIN, "call", "--help"], { IMPORT_LOG: log });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("Usage: mcpkit call");
+    const imported = readFileSync(log, "utf8");
+    expect(imported).toContain("/commands/call/index.js");
+    expect(imported).not.toContain("/commands/call/run.js");
+    expect(imported).not.toMatch(/\/dist\/(client|auth|transports)\//);
+  });
+
+  it("a call over stdio loads no OAuth and no HTTP client, and its server no HTTP endpoint", async () => {
+    const clientLog = join(dir, "call-client-imports.log");
+    const serverLog = join(dir, "call-server-imports.log");
+    const server = ["-e", `NODE_OPTIONS=--import ${hook}`, "-e", `IMPORT_LOG=${serverLog}`];
+    const call = ["call", ...server, "echo", "text=hi", "--", process.execPath, CLI_BIN, "serve", "everything"];
+    const result = await run(["--import", hook, CLI_BIN, ...call], { IMPORT_LOG: clientLog });
+    expect(result).toMatchObject({ code: 0, stdout: "hi\n" });
+    const client = readFileSync(clientLog, "utf8");
+    expect(client).toContain("/dist/client/");
+    expect(client).not.toContain("/dist/auth/");
+    expect(client).not.toContain("/node_modules/jose/");
+    expect(client).not.toContain("/streamable-http/client/");
+    const served = readFileSync(serverLog, "utf8");
+    expect(served).toContain("/commands/serve/stdio.js");
+    expect(served).not.toContain("/commands/serve/http.js");
+    expect(served).not.toContain("/dist/endpoints/");
+  });
+});
+
 describe("mcpkit serve NAME", () => {
   it("loads the flags of the server it runs, none of the others'", async () => {
     const log = join(dir, "serve-imports.log");

@@ -6,6 +6,7 @@ import { generateKeyPair, SignJWT } from "jose";
 import * as auth from "mcpkit/auth";
 import { OAuthClient } from "mcpkit/auth";
 import * as clientModule from "mcpkit/client";
+import * as httpModule from "mcpkit/http";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
 import * as serverModule from "mcpkit/server";
 import { connectInMemory } from "mcpkit/testing";
@@ -21,6 +22,7 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const MODULES: Record<string, unknown> = {
   "mcpkit/auth": auth,
   "mcpkit/client": clientModule,
+  "mcpkit/http": httpModule,
   "mcpkit/server": serverModule,
 };
 
@@ -105,6 +107,28 @@ describe("docs snippets", () => {
       headers: new Headers({ authorization: "Bearer abc" }),
     });
     expect((refused as Response).status).toBe(401);
+  });
+
+  it("authorization.md § In code mounts an authorization server beside the MCP endpoint, on one handler", async () => {
+    const [code] = snippets("authorization.md", "### In code");
+    const server = serverModule.createServer({ name: "s", version: "1" });
+    const { handler, as } = await run(code as string, { server });
+    const fetchHandler = handler as { fetch(request: Request): Promise<Response> };
+    const metadata = await fetchHandler.fetch(
+      new Request("https://mcp.example.com/.well-known/oauth-authorization-server"),
+    );
+    expect(await metadata.json()).toMatchObject({
+      issuer: "https://mcp.example.com",
+      token_endpoint: "https://mcp.example.com/token",
+    });
+    const resource = await fetchHandler.fetch(
+      new Request("https://mcp.example.com/.well-known/oauth-protected-resource/mcp"),
+    );
+    expect(await resource.json()).toMatchObject({ authorization_servers: [(as as auth.AuthorizationServer).issuer] });
+    const unauthenticated = await fetchHandler.fetch(
+      new Request("https://mcp.example.com/mcp", { method: "POST", body: "{}" }),
+    );
+    expect(unauthenticated.status).toBe(401);
   });
 
   it("authorization.md § Workload identity federation gets a token for the workload it configures", async () => {

@@ -393,6 +393,11 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     };
 
     const path = url.pathname;
+    // The signed-in user (docs.github.com: Get the authenticated user).
+    if (path === "/user") {
+      if (!token) return error(res, 401, "Requires authentication", rate);
+      return ok(known?.login === "grace" ? GRACE : ADA);
+    }
     if (path === "/search/repositories") {
       const wanted = words(url.searchParams.get("q") ?? "");
       const found = REPOSITORIES.map((r, i) => repoJson(api, r, i)).filter((r) =>

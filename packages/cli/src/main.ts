@@ -7,6 +7,7 @@ import { VERSION } from "./version.js";
 const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import("./commands/serve/index.js")).serveCommand(),
   call: async () => (await import("./commands/call/index.js")).callCommand(),
+  inspect: async () => (await import("./commands/inspect/index.js")).inspectCommand(),
 };
 
 const program = new Command("mcpkit")

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../src/client/index.js";
 import type { Revision } from "../src/protocol/versions.js";
-import { createServer, type McpServer, type ServerSession } from "../src/server/index.js";
+import { createServer, type McpServer, principalOf, type ServerSession } from "../src/server/index.js";
 import { createLinkedPair } from "../src/testing/index.js";
 import type { Transport } from "../src/transports/transport.js";
 
@@ -19,6 +19,9 @@ function authenticated(transport: Transport, subject: string): Transport {
     close: () => transport.close(),
   };
 }
+
+/** Alice's principal, as her verified token (no issuer here) names her. */
+const ALICE = principalOf({ subject: "alice" });
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -48,11 +51,11 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 function server() {
   const s = createServer({ name: "s", version: "1" });
   s.tool("public", {}, () => "for all");
-  s.tool("admin", { visible: (v) => v.principal === "alice" }, () => "for alice");
+  s.tool("admin", { visible: (v) => v.principal === ALICE }, () => "for alice");
   s.tool("for_admin_app", { visible: (v) => v.clientInfo?.name === "admin-app" }, () => "for the app");
-  s.resource("test://secret", { visible: (v) => v.principal === "alice" }, () => "secret");
-  s.resourceTemplate("test://vault/{id}", { name: "vault", visible: (v) => v.principal === "alice" }, () => "x");
-  s.prompt("plan", { visible: (v) => v.principal === "alice" }, () => "plan");
+  s.resource("test://secret", { visible: (v) => v.principal === ALICE }, () => "secret");
+  s.resourceTemplate("test://vault/{id}", { name: "vault", visible: (v) => v.principal === ALICE }, () => "x");
+  s.prompt("plan", { visible: (v) => v.principal === ALICE }, () => "plan");
   s.tool(
     "broken_rule",
     {
@@ -106,7 +109,7 @@ for (const { era, revision } of ERAS) {
       const alice = await connect(s, { subject: "alice", app: "a", ...(revision && { revision }) });
       const bob = await connect(s, { subject: "bob", app: "b", ...(revision && { revision }) });
 
-      s.tool("alice_only", { visible: (v) => v.principal === "alice" }, () => "");
+      s.tool("alice_only", { visible: (v) => v.principal === ALICE }, () => "");
       await expect.poll(() => alice.changes).toEqual(["notifications/tools/list_changed"]);
       await settle();
       expect(bob.changes).toEqual([]);
@@ -116,7 +119,7 @@ for (const { era, revision } of ERAS) {
       expect(alice.changes).toHaveLength(2);
 
       // Hiding a definition from bob (disabled for everyone) tells alice only.
-      s.resource("test://alice-notes", { visible: (v) => v.principal === "alice" }, () => "");
+      s.resource("test://alice-notes", { visible: (v) => v.principal === ALICE }, () => "");
       await expect.poll(() => alice.changes).toContain("notifications/resources/list_changed");
       await settle();
       expect(bob.changes).toEqual(["notifications/tools/list_changed"]);

@@ -1,3 +1,4 @@
+export { RedisAuthorizationStore, type RedisAuthorizationStoreOptions } from "./authorization-store.js";
 export { connectRedisCluster, type RedisCluster, type RedisClusterOptions } from "./cluster.js";
 export { RedisEventBus, type RedisEventBusOptions } from "./event-bus.js";
 export { RedisEventStore, type RedisEventStoreOptions } from "./event-store.js";

@@ -1,7 +1,13 @@
 import { Redis } from "ioredis";
-import { eventBusContract, eventStoreContract, runContract, sessionStoreContract } from "mcpkit/testing";
+import {
+  authorizationStoreContract,
+  eventBusContract,
+  eventStoreContract,
+  runContract,
+  sessionStoreContract,
+} from "mcpkit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RedisEventBus, RedisEventStore, RedisSessionStore } from "../src/index.js";
+import { RedisAuthorizationStore, RedisEventBus, RedisEventStore, RedisSessionStore } from "../src/index.js";
 import { type RunningRedis, startRedis } from "./redis-server.js";
 
 let server: RunningRedis;
@@ -29,6 +35,16 @@ describe("session store contract: RedisSessionStore (two nodes, a real redis-ser
       await Promise.all([a.ready, b.ready]);
       return { a, b, close: () => Promise.all([a.close(), b.close()]).then(() => {}) };
     }),
+    it,
+  );
+});
+
+describe("authorization store contract: RedisAuthorizationStore (two nodes, a real redis-server)", () => {
+  runContract(
+    authorizationStoreContract(() => ({
+      a: new RedisAuthorizationStore(connect()),
+      b: new RedisAuthorizationStore(connect()),
+    })),
     it,
   );
 });

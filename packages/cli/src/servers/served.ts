@@ -20,6 +20,11 @@ export interface ServeContext {
   operands: string[];
   /** The cluster's shared pieces (empty without --redis). */
   shared: Shared;
+  /**
+   * With --authorization-server: where people sign in ("dev", "oidc", or a preset's name
+   * such as "github"). Tools then find each person's upstream token in `ctx.auth.upstream`.
+   */
+  upstream?: string;
 }
 
 /**
@@ -37,6 +42,8 @@ export interface ServerFlags {
   exposes?: string;
   /** Whether the server can run as a node of a Redis cluster (--redis). */
   cluster?: boolean;
+  /** The scopes its tools need at an identity provider preset people sign in with (--authorization-server), by preset. */
+  upstreamScopes?: Partial<Record<string, string[]>>;
   /** Makes the server from its parsed flags (commander's attribute names). */
   create(values: Record<string, unknown>, context: ServeContext): Promise<Served>;
 }

@@ -21,6 +21,8 @@ export interface RevisionRules {
   readonly structuredOutput: boolean;
   /** `title` on tools, prompts, resources and implementations. */
   readonly titles: boolean;
+  /** `_meta` on the tools, prompts, resources and templates a list describes (2025-06-18). */
+  readonly descriptorMeta: boolean;
   /** Tool annotations. */
   readonly toolAnnotations: boolean;
   /** `icons` on tools, prompts, resources and implementations; `websiteUrl`. */
@@ -132,6 +134,7 @@ function rules(revision: Revision): RevisionRules {
     resourceNotFoundCode: modern ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound,
     structuredOutput: atLeast(revision, "2025-06-18"),
     titles: atLeast(revision, "2025-06-18"),
+    descriptorMeta: atLeast(revision, "2025-06-18"),
     toolAnnotations: atLeast(revision, "2025-03-26"),
     icons: atLeast(revision, "2025-11-25"),
     annotationLastModified: atLeast(revision, "2025-06-18"),

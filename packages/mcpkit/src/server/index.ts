@@ -27,6 +27,7 @@ export { ClientRequestError } from "./dispatch/request-context.js";
 export { type EventBus, InMemoryEventBus, type ListKind, type ServerEvent } from "./events.js";
 export type { ServerMiddleware, ServerMiddlewareContext } from "./middleware/context.js";
 export type { CacheHint, CachingOptions, ServerOptions } from "./options.js";
+export { principalOf } from "./principal.js";
 export type { Completer, CompletionContext } from "./registry/completion.js";
 export { MAX_COMPLETION_VALUES } from "./registry/completion.js";
 export type {

@@ -163,10 +163,12 @@ describe("requestDigest", () => {
 });
 
 describe("principalOf", () => {
-  it("is the subject, else sub, else the client id, as text; undefined without one", () => {
-    expect(principalOf({ subject: "alice", sub: "x", clientId: "c" })).toBe("alice");
-    expect(principalOf({ sub: 42, clientId: "c" })).toBe("42");
-    expect(principalOf({ clientId: "c" })).toBe("c");
+  it("is the issuer and the subject (else sub, else the client id, labelled apart), as text; undefined without one", () => {
+    expect(principalOf({ issuer: "https://as", subject: "alice", sub: "x", clientId: "c" })).toBe(
+      "user:https%3A%2F%2Fas:alice",
+    );
+    expect(principalOf({ sub: 42, clientId: "c" })).toBe("user::42");
+    expect(principalOf({ clientId: "c" })).toBe("client::c");
     for (const none of [undefined, null, "alice", 7, {}, { scopes: ["a"] }]) expect(principalOf(none)).toBeUndefined();
   });
 });

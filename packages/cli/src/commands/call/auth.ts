@@ -1,6 +1,5 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { fileStorage, loopbackRedirect, OAuthClient } from "mcpkit/auth";
 import type { StreamableHttpClientOptions } from "mcpkit/http-client";
 
 /** What authorization adds to an HTTP connection, and how to let go of it afterwards. */
@@ -38,6 +37,9 @@ export const tokenFile = () => join(configDir(), "oauth.json");
  */
 export async function httpAuth(url: URL, options: HttpAuthOptions): Promise<HttpAuth> {
   if (options.ownAuthorization) return { options: {}, close: () => {} };
+  // Loaded here, not with this module (which every failure report reads): OAuth and its
+  // JOSE library are most of what `mcpkit call` would otherwise load.
+  const { fileStorage, loopbackRedirect, OAuthClient } = await import("mcpkit/auth");
   const storage = fileStorage(tokenFile());
   if (!options.interactive) {
     return { options: { auth: new OAuthClient({ serverUrl: url, storage, clientName: "mcpkit" }) }, close: () => {} };

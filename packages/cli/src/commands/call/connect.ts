@@ -2,7 +2,6 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isSupportedRevision, type Revision, type Root } from "mcpkit";
 import type { Client, ClientOptions, ServerDescription } from "mcpkit/client";
-import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { stdioClientTransport } from "mcpkit/stdio";
 import { VERSION } from "../../version.js";
 import { httpAuth } from "./auth.js";
@@ -103,6 +102,8 @@ export async function connect(
 ): Promise<ServerDescription> {
   if (target.kind === "http") {
     const headers = parseHeaders(options.header ?? []);
+    // Loaded for a URL only: a command's server never needs the HTTP client.
+    const { streamableHttpClientTransport } = await import("mcpkit/http-client");
     const auth = await httpAuth(target.url, {
       interactive,
       browser: options.browser !== false,

@@ -2,8 +2,7 @@ import { Command, Option } from "commander";
 import { LOG_LEVELS } from "mcpkit";
 import { EXIT } from "./exit-codes.js";
 import { countDashed } from "./invocation.js";
-import { flushed } from "./output.js";
-import { type CallCommandOptions, runCall } from "./run.js";
+import type { CallCommandOptions } from "./run.js";
 
 /** A repeatable option (no default, so help shows none). */
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -82,6 +81,8 @@ export function callCommand(): Command {
         process.exit(error.exitCode === 0 ? 0 : EXIT.usage);
       })
       .action(async (words: string[], options: CallCommandOptions) => {
+        // Loaded when the command runs, not for its help: the client and its transports.
+        const [{ runCall }, { flushed }] = await Promise.all([import("./run.js"), import("./output.js")]);
         // main.ts parses process.argv; commander drops the `--`, so its place is read there.
         const code = await runCall(words, countDashed(process.argv), options);
         // Exit explicitly: a fetch keep-alive socket or a prompt's stdin must not keep us running.

@@ -37,9 +37,20 @@ const url = (value: string, flag: string) => {
   }
 };
 
-/** Checks the flags before anything starts; true when authorization is on. */
-export function checkAuthFlags(flags: AuthFlags, http: boolean): boolean {
+/**
+ * Checks the flags before anything starts; true when tokens of another authorization
+ * server are required. With --authorization-server (this server issues the tokens),
+ * --public-url and --required-scope serve it instead.
+ */
+export function checkAuthFlags(flags: AuthFlags & { authorizationServer?: string }, http: boolean): boolean {
   const { authServer, jwksUrl, introspectionUrl, introspectionClient, publicUrl, requiredScope } = flags;
+  if (
+    flags.authorizationServer !== undefined &&
+    [authServer, jwksUrl, introspectionUrl, introspectionClient].every((v) => v === undefined)
+  ) {
+    if (publicUrl) url(publicUrl, "--public-url");
+    return false;
+  }
   const given = [authServer, jwksUrl, introspectionUrl, introspectionClient, publicUrl, requiredScope];
   if (given.every((value) => value === undefined)) return false;
   if (!http) throw new UsageError("Authorization applies to HTTP: add --port");

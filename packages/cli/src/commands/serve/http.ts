@@ -9,6 +9,12 @@ import {
 } from "mcpkit/http";
 import type { McpServer } from "mcpkit/server";
 import { type AuthFlags, resourceServer } from "./auth-flags.js";
+import {
+  type AuthorizationServerFlags,
+  type RunningAuthorization,
+  startAuthorization,
+  type UpstreamChoice,
+} from "./authorization-server.js";
 import type { Cluster } from "./cluster.js";
 import { failWhen } from "./ended.js";
 import type { HttpLimits } from "./limits.js";
@@ -18,8 +24,14 @@ export const isLocal = (host: string) => LOCALHOST_NAMES.includes(host) || host 
 export interface HttpServing {
   port: number;
   host: string;
-  /** Authorization flags, when tokens are required. */
+  /** Authorization flags, when tokens of another authorization server are required. */
   auth?: AuthFlags;
+  /** An authorization server of our own (--authorization-server), on this server's origin. */
+  authorization?: {
+    choice: UpstreamChoice;
+    flags: AuthorizationServerFlags & AuthFlags;
+    upstreamScopes: string[] | undefined;
+  };
   limits?: HttpLimits;
   ended?: Promise<string>;
   cluster?: Cluster;
@@ -27,7 +39,7 @@ export interface HttpServing {
 
 /** Serves `server` on http://HOST:PORT/mcp (and /sse for 2024-11-05 clients) until a signal or `ended`. */
 export async function serveHttp(server: McpServer, serving: HttpServing): Promise<void> {
-  const { port, host, auth, limits = {}, ended, cluster } = serving;
+  const { port, host, auth, authorization, limits = {}, ended, cluster } = serving;
   // DNS-rebinding protection: a local bind answers only to local names; another bind to its own name.
   const local = isLocal(host);
   const allowedHosts = local ? LOCALHOST_NAMES : [host.includes(":") ? `[${host}]` : host, ...LOCALHOST_NAMES];
@@ -35,13 +47,16 @@ export async function serveHttp(server: McpServer, serving: HttpServing): Promis
   let streamable: StreamableHttpHandler | undefined;
   let legacy: SseHandler | undefined;
   let metadataPath: string | undefined;
+  let issuing: RunningAuthorization | undefined;
   const routes = routeByPath(
     (path) =>
       path === "/mcp" || path === metadataPath
         ? streamable
-        : path === "/sse" || path === "/messages"
-          ? legacy
-          : undefined,
+        : issuing?.as.handles(path)
+          ? issuing.as
+          : path === "/sse" || path === "/messages"
+            ? legacy
+            : undefined,
     "Not found: the MCP endpoint is /mcp\n",
   );
   const router = {
@@ -56,7 +71,14 @@ export async function serveHttp(server: McpServer, serving: HttpServing): Promis
   });
   try {
     const base = listening.url.href.replace(/\/$/, "");
-    const resource = auth ? await resourceServer(auth, `${base}/mcp`) : undefined;
+    issuing =
+      authorization &&
+      (await startAuthorization(authorization.choice, authorization.flags, {
+        endpoint: `${base}/mcp`,
+        upstreamScopes: authorization.upstreamScopes,
+        cluster,
+      }));
+    const resource = issuing?.resource ?? (auth ? await resourceServer(auth, `${base}/mcp`) : undefined);
     metadataPath = resource?.metadataPath;
     streamable = createStreamableHttpHandler(server, {
       allowedHosts,
@@ -68,11 +90,13 @@ export async function serveHttp(server: McpServer, serving: HttpServing): Promis
     // required, and by one node only (its sessions live in one process).
     if (!resource && !cluster) legacy = createSseHandler(server, { allowedHosts, messagesPath: "/messages" });
     process.stderr.write(
-      resource
-        ? `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP), tokens from ${auth?.authServer} required\n`
-        : cluster
-          ? `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP) as a node of the cluster on ${cluster.redis.options.host}:${cluster.redis.options.port}\n`
-          : `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP) and ${base}/sse (HTTP+SSE)\n`,
+      issuing
+        ? `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP), tokens from the authorization server at ${issuing.as.issuer} required; people sign in with ${issuing.upstream.title}${issuing.upstream.development ? " (everyone is the test user: for development only)" : ""}\n`
+        : resource
+          ? `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP), tokens from ${auth?.authServer} required\n`
+          : cluster
+            ? `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP) as a node of the cluster on ${cluster.redis.options.host}:${cluster.redis.options.port}\n`
+            : `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP) and ${base}/sse (HTTP+SSE)\n`,
     );
     process.stderr.write(`  try it: npx @mcpkit/cli call ${base}/mcp tools\n  Ctrl+C stops it\n`);
     await Promise.race([

@@ -3,13 +3,17 @@ import { SERVER_NAMES, SERVERS, serverFlags } from "../../servers/catalog.js";
 import type { ServerFlags, Shared } from "../../servers/served.js";
 import { USAGE_EXIT, UsageError } from "../usage-error.js";
 import { type AuthFlags, authOptions, checkAuthFlags } from "./auth-flags.js";
+import {
+  type AuthorizationServerFlags,
+  authorizationServerOptions,
+  checkAuthorizationServerFlags,
+} from "./authorization-server.js";
 import { type Cluster, joinCluster, stateKey } from "./cluster.js";
-import { isLocal, serveHttp } from "./http.js";
 import { httpLimits, portNumber } from "./limits.js";
 import { serveStdio } from "./stdio.js";
 
 /** The options every server takes; each server's own come from its flags module. */
-interface CommonOptions extends AuthFlags {
+interface CommonOptions extends AuthFlags, AuthorizationServerFlags {
   stdio?: boolean;
   port?: string;
   host: string;
@@ -39,6 +43,7 @@ const commonOptions = (): Option[] => [
     "with --redis: the key signing multi round-trip request state, the same on every node (32+ bytes)",
   ).env("MCPKIT_STATE_KEY"),
   ...authOptions(),
+  ...authorizationServerOptions(),
 ];
 
 /** The long flag of an option, as typed (`--max-sessions`). */
@@ -144,6 +149,11 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
   }
   const port = options.port === undefined ? undefined : portNumber(options.port);
   const limits = httpLimits(options);
+  const upstream = checkAuthorizationServerFlags(options, {
+    http: port !== undefined,
+    host: options.host,
+    cluster: options.redis !== undefined,
+  });
   const authorized = checkAuthFlags(options, options.port !== undefined);
   const cluster: Cluster | undefined = options.redis === undefined ? undefined : await joinCluster(options);
   const shared: Shared = {
@@ -151,28 +161,42 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
     ...(cluster && { eventBus: cluster.eventBus, tasks: { store: cluster.taskStore } }),
   };
   const served = await flags
-    .create(options as unknown as Record<string, unknown>, { operands, shared })
+    .create(options as unknown as Record<string, unknown>, {
+      operands,
+      shared,
+      ...(upstream && { upstream: upstream.kind === "preset" ? upstream.name : upstream.kind }),
+    })
     .catch(async (error) => {
       await cluster?.close();
       throw error;
     });
   try {
     if (served.summary) process.stderr.write(`mcpkit serve ${name}:\n${indent(served.summary)}\n`);
-    if (flags.exposes && port !== undefined && !isLocal(options.host) && !authorized) {
-      process.stderr.write(
-        `mcpkit: warning: --host ${options.host} serves ${flags.exposes} to the network without authentication (see --auth-server)\n`,
-      );
+    if (port === undefined) await serveStdio(served.server, name, served.ended);
+    else {
+      // The HTTP endpoint is loaded only to serve HTTP: a stdio server never needs it.
+      const { isLocal, serveHttp } = await import("./http.js");
+      if (flags.exposes && !isLocal(options.host) && !authorized && !upstream) {
+        process.stderr.write(
+          `mcpkit: warning: --host ${options.host} serves ${flags.exposes} to the network without authentication (see --auth-server)\n`,
+        );
+      }
+      await serveHttp(served.server, {
+        port,
+        host: options.host,
+        ...(authorized && { auth: options }),
+        ...(upstream && {
+          authorization: {
+            choice: upstream,
+            flags: options,
+            upstreamScopes: upstream.kind === "preset" ? flags.upstreamScopes?.[upstream.name] : undefined,
+          },
+        }),
+        limits,
+        ...(served.ended && { ended: served.ended }),
+        ...(cluster && { cluster }),
+      });
     }
-    await (port !== undefined
-      ? serveHttp(served.server, {
-          port,
-          host: options.host,
-          ...(authorized && { auth: options }),
-          limits,
-          ...(served.ended && { ended: served.ended }),
-          ...(cluster && { cluster }),
-        })
-      : serveStdio(served.server, name, served.ended));
   } finally {
     await served.close();
     await cluster?.close();

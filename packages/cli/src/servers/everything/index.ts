@@ -1,4 +1,5 @@
 import { createServer, type McpServer, type ServerOptions } from "mcpkit/server";
+import { registerApp } from "./app.js";
 import { registerModernFixtures } from "./modern.js";
 import { registerPrompts } from "./prompts.js";
 import { registerResources } from "./resources.js";
@@ -34,5 +35,6 @@ export function createEverythingServer(options: Partial<ServerOptions> = {}): Mc
   registerModernFixtures(server);
   registerSkills(server);
   registerTaskFixtures(server);
+  registerApp(server);
   return server;
 }

@@ -1,15 +1,22 @@
+import { upstreamToken } from "mcpkit/auth";
 import type { Context } from "mcpkit/server";
 import { GitHubError } from "./errors.js";
 import type { GitHubOAuth, PendingSignIn } from "./sign-in.js";
 
 /**
- * Where a request's GitHub token comes from: the environment's (GITHUB_TOKEN or GH_TOKEN),
- * else one an earlier sign-in stored. A tool that cannot do without one and finds none
+ * Where a request's GitHub token comes from. Behind mcpkit's authorization server with
+ * GitHub as the identity provider (`perPerson`): the caller's own GitHub sign-in, kept by
+ * that server (`ctx.auth.upstream`), and nothing else. Otherwise the environment's
+ * (GITHUB_TOKEN or GH_TOKEN), else one an earlier sign-in stored. A tool that cannot do without one and finds none
  * asks the user to sign in: through URL-mode elicitation when the client supports it
  * (client/elicitation §URL Mode; a form must never carry a token), else by naming the
  * sign-in URL in the tool's error. Without a configured OAuth app it says how to set a token.
  */
-export function gitHubAuth(options: { envToken: string | undefined; oauth: GitHubOAuth | undefined }) {
+export function gitHubAuth(options: {
+  envToken: string | undefined;
+  oauth: GitHubOAuth | undefined;
+  perPerson?: boolean;
+}) {
   const current = async () => options.envToken ?? (await options.oauth?.token());
 
   async function signIn(ctx: Context): Promise<string> {
@@ -57,9 +64,16 @@ export function gitHubAuth(options: { envToken: string | undefined; oauth: GitHu
 
   return {
     /** Whether a token is at hand now (for the server's summary). */
-    hasToken: async () => (await current()) !== undefined,
+    hasToken: async () => !options.perPerson && (await current()) !== undefined,
     /** The token for a request; with `required`, a missing one starts a sign-in. */
     async token(ctx: Context, required: boolean): Promise<string | undefined> {
+      if (options.perPerson) {
+        const own = await upstreamToken(ctx.auth, "github");
+        if (own) return own;
+        throw new GitHubError(
+          "This server acts with each person's own GitHub sign-in, and this request carries none: sign in through the server's authorization server.",
+        );
+      }
       const token = await current();
       if (token || !required) return token;
       return signIn(ctx);

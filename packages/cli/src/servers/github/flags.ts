@@ -11,12 +11,14 @@ import type { ServerFlags } from "../served.js";
 export const flags: ServerFlags = {
   description: "GitHub: search, files, issues and pull requests",
   exposes: "its GitHub identity",
+  // Behind --authorization-server github, people grant this server their repositories.
+  upstreamScopes: { github: ["repo", "read:user"] },
   options: () => [
     new Option("--allow-write", "register the tools that write"),
     new Option("--api-url <url>", "the REST API (default https://api.github.com; Enterprise: https://HOST/api/v3)"),
     new Option("--oauth-scopes <scopes>", 'the scopes a sign-in asks for (default "repo")'),
   ],
-  async create(values) {
+  async create(values, { upstream }) {
     const env = process.env;
     const apiUrl = values.apiUrl === undefined ? undefined : String(values.apiUrl);
     if (apiUrl !== undefined && !/^https?:\/\//.test(apiUrl))
@@ -38,6 +40,9 @@ export const flags: ServerFlags = {
       import("mcpkit/auth"),
       import("../../commands/call/auth.js"),
     ]);
+    if (upstream === "github") {
+      return createGitHubServer({ allowWrite: values.allowWrite === true, ...(apiUrl && { apiUrl }), perPerson: true });
+    }
     return createGitHubServer({
       allowWrite: values.allowWrite === true,
       ...(apiUrl && { apiUrl }),

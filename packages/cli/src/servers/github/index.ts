@@ -23,6 +23,12 @@ export interface GitHubOptions {
   token?: string;
   /** An OAuth app users sign in to when a tool needs a token and there is none. */
   oauth?: OAuthApp & { storage: OAuthStorage };
+  /**
+   * Act for each caller with their own GitHub sign-in, which mcpkit's authorization server
+   * (with GitHub as identity provider) keeps and hands tools as `ctx.auth.upstream`; no
+   * token or sign-in of the server's own is used.
+   */
+  perPerson?: boolean;
   /** How long one GitHub request may take, ms (default 30 000). */
   timeoutMs?: number;
   fetch?: typeof fetch;
@@ -51,20 +57,23 @@ export async function createGitHubServer(options: GitHubOptions = {}): Promise<G
       storage: options.oauth.storage,
       ...(options.fetch && { fetch: options.fetch }),
     });
-  const auth = gitHubAuth({ envToken: options.token || undefined, oauth });
+  const perPerson = options.perPerson === true;
+  const auth = gitHubAuth({ envToken: options.token || undefined, oauth: perPerson ? undefined : oauth, perPerson });
   const api = gitHubApi({
     apiUrl,
     timeoutMs: options.timeoutMs ?? 30_000,
     auth,
     ...(options.fetch && { fetch: options.fetch }),
   });
-  const identity = options.token
-    ? "a token from the environment"
-    : (await auth.hasToken())
-      ? "a token from an earlier GitHub sign-in"
-      : oauth
-        ? "no token yet: a tool that needs one asks the user to sign in"
-        : "no token: reads are anonymous (60 requests an hour), writes are refused";
+  const identity = perPerson
+    ? "each person's own GitHub sign-in, through the authorization server"
+    : options.token
+      ? "a token from the environment"
+      : (await auth.hasToken())
+        ? "a token from an earlier GitHub sign-in"
+        : oauth
+          ? "no token yet: a tool that needs one asks the user to sign in"
+          : "no token: reads are anonymous (60 requests an hour), writes are refused";
 
   const server = createServer({
     name: "mcpkit-github",

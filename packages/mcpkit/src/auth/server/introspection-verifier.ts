@@ -54,6 +54,7 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
       );
     }
     const info: AuthInfo = { token, scopes: scopesOf(body.scope), claims: body };
+    if (typeof body.iss === "string") info.issuer = body.iss;
     if (typeof body.sub === "string") info.subject = body.sub;
     if (typeof body.client_id === "string") info.clientId = body.client_id;
     if (typeof body.exp === "number") info.expiresAt = body.exp * 1000;

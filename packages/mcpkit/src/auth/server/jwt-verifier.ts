@@ -1,4 +1,5 @@
-import { createLocalJWKSet, createRemoteJWKSet, errors, type JSONWebKeySet, type JWTPayload, jwtVerify } from "jose";
+import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTPayload, jwtVerify } from "jose";
+import { KeySetUnavailableError, type RemoteKeySetOptions, remoteKeySet } from "./remote-keys.js";
 import { type AuthInfo, InvalidTokenError, scopesOf, type TokenVerifier } from "./types.js";
 
 export interface JwtVerifierOptions {
@@ -14,6 +15,8 @@ export interface JwtVerifierOptions {
   clockToleranceSec?: number;
   /** Accepted signing algorithms (default: what the keys allow, never "none"). */
   algorithms?: string[];
+  /** How `jwksUrl` is fetched: time limit, the fewest ms between fetches, how long keys are kept. */
+  jwksFetch?: RemoteKeySetOptions;
 }
 
 /**
@@ -24,7 +27,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   const keys = options.jwks
     ? createLocalJWKSet(options.jwks)
     : options.jwksUrl
-      ? createRemoteJWKSet(new URL(options.jwksUrl))
+      ? remoteKeySet(new URL(options.jwksUrl), options.jwksFetch)
       : undefined;
   if (!keys) throw new TypeError("jwtVerifier needs jwksUrl or jwks");
   return async (token) => {
@@ -38,12 +41,9 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
       }));
     } catch (error) {
       // The keys could not be had (the JWKS endpoint down or answering nonsense): no fault of
-      // the token, so not an InvalidTokenError; the resource server reports it to onError.
-      if (
-        error instanceof errors.JWKSTimeout ||
-        error instanceof errors.JWKSInvalid ||
-        !(error instanceof errors.JOSEError)
-      )
+      // the token, so not an InvalidTokenError; the resource server reports it to onError
+      // and tells the client only that the token could not be verified.
+      if (error instanceof KeySetUnavailableError || !(error instanceof errors.JOSEError))
         throw new Error(`The authorization server's keys could not be fetched: ${(error as Error).message}`, {
           cause: error,
         });
@@ -54,6 +54,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
       scopes: scopesOf(payload.scope ?? payload.scp),
       claims: payload as Record<string, unknown>,
     };
+    if (typeof payload.iss === "string") info.issuer = payload.iss;
     if (typeof payload.sub === "string") info.subject = payload.sub;
     const client = payload.client_id ?? payload.azp;
     if (typeof client === "string") info.clientId = client;

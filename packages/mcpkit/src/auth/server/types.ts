@@ -1,8 +1,14 @@
-/** Who is calling, as a verified access token says (the `ctx.auth` of handlers). */
+/**
+ * Who is calling, as a verified access token says (the `ctx.auth` of handlers). The
+ * principal that sessions, tasks and request state are bound to is the pair issuer +
+ * subject; a token without `sub` is its client's (issuer + client id), never a user's.
+ */
 export interface AuthInfo {
   /** The raw access token. */
   token: string;
-  /** The principal (the token's `sub`). */
+  /** The authorization server that issued it (the token's `iss`). */
+  issuer?: string;
+  /** The person or workload it speaks for (the token's `sub`), unique within its issuer. */
   subject?: string;
   /** The OAuth client the token was issued to. */
   clientId?: string;
@@ -12,6 +18,22 @@ export interface AuthInfo {
   expiresAt?: number;
   /** Every claim or introspection field, for what the server needs beyond these. */
   claims: Record<string, unknown>;
+  /**
+   * With mcpkit's authorization server in front (createAuthorizationServer): the person's
+   * token at the identity provider they signed in with, which never leaves the server. A
+   * tool calls that provider's API for the person with `await ctx.auth.upstream.token()`.
+   */
+  upstream?: UpstreamAccess;
+}
+
+/** The caller's sign-in at the upstream identity provider, as a tool handler reaches it. */
+export interface UpstreamAccess {
+  /** Which provider: a preset's name ("github", "google", "entra", "okta", "auth0", "keycloak") or the configured id. */
+  readonly provider: string;
+  /** The person's subject at that provider. */
+  readonly subject: string;
+  /** A current access token at the provider, refreshed when it expired and a refresh token is kept. */
+  token(): Promise<string>;
 }
 
 /** Checks an access token; throws InvalidTokenError when it is not good for this server. */

@@ -7,7 +7,8 @@ import type { ContentBlock } from "../../protocol/types/content.js";
  * revision passes through untouched.
  */
 
-const LATEST_FIELDS = (rules: RevisionRules) => rules.titles && rules.icons && rules.structuredOutput;
+const LATEST_FIELDS = (rules: RevisionRules) =>
+  rules.titles && rules.icons && rules.structuredOutput && rules.descriptorMeta;
 
 export function encodeDescriptor<T extends object>(item: T, rules: RevisionRules): T {
   if ("execution" in item && rules.tasks !== "legacy") {
@@ -18,6 +19,8 @@ export function encodeDescriptor<T extends object>(item: T, rules: RevisionRules
   if (LATEST_FIELDS(rules) && rules.toolAnnotations) return item;
   const copy = { ...item } as Record<string, unknown>;
   if (!rules.titles) delete copy.title;
+  // Before 2025-06-18 a Tool, Resource or Prompt has no _meta (an MCP Apps tool's ui, say).
+  if (!rules.descriptorMeta) delete copy._meta;
   if (!rules.icons) delete copy.icons;
   if (!rules.structuredOutput) delete copy.outputSchema;
   if (!rules.toolAnnotations && "inputSchema" in copy) delete copy.annotations;

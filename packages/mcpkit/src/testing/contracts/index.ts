@@ -1,3 +1,4 @@
+export { type AuthorizationStorePair, authorizationStoreContract } from "./authorization-store.js";
 export { type ContractCase, runContract } from "./case.js";
 export { type BusPair, eventBusContract } from "./event-bus.js";
 export { eventStoreContract } from "./event-store.js";

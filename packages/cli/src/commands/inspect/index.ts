@@ -1,0 +1,47 @@
+import { Command } from "commander";
+import { USAGE_EXIT } from "../usage-error.js";
+import type { InspectCommandOptions } from "./run.js";
+
+/** A repeatable option. */
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+const HELP = `
+The inspector listens on 127.0.0.1 only, and only the browser that opens the printed URL
+(it carries a one-time token) can use it. A stdio server is started from this command
+line only; the page may start another command only with --allow-spawn.
+
+Examples:
+  $ mcpkit inspect http://127.0.0.1:3000/mcp
+  $ mcpkit inspect --open --protocol legacy http://127.0.0.1:3000/mcp
+  $ mcpkit inspect -H 'Authorization: Bearer TOKEN' https://example.com/mcp
+  $ mcpkit inspect -- npx -y @modelcontextprotocol/server-everything stdio
+`;
+
+/**
+ * `mcpkit inspect`: only the command's shape lives here; the inspector itself (server,
+ * page, client) is imported when the command runs, so no other command loads any of it.
+ */
+export function inspectCommand(): Command {
+  return new Command("inspect")
+    .description("Inspect any MCP server in the browser: tools, resources, prompts, apps and every message")
+    .usage("[options] URL\n       mcpkit inspect [options] -- COMMAND [ARGS…]")
+    .argument("[server...]", "the server: a URL, or after -- the command that starts it")
+    .option("--port <port>", "listen on this port of 127.0.0.1 (default: a free one)")
+    .option("--open", "open the inspector in the browser")
+    .option(
+      "--protocol <era>",
+      "auto (the newest the server speaks), legacy (the initialize handshake), modern (2026-07-28), or a revision",
+      "auto",
+    )
+    .option("-H, --header <header>", 'an HTTP header for every request, "Name: value" (repeatable)', collect)
+    .option("-e, --env <KEY[=VALUE]>", "a variable for a stdio server; KEY alone passes ours on (repeatable)", collect)
+    .option("--timeout <seconds>", "give up on a request after this long (default 300; 0 waits forever)")
+    .option("--allow-spawn", "let the page start a different stdio command")
+    .addHelpText("after", HELP)
+    .showHelpAfterError("(mcpkit inspect --help shows the usage)")
+    .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT))
+    .action(async (words: string[], options: InspectCommandOptions) => {
+      const { runInspect } = await import("./run.js");
+      await runInspect(words, process.argv, options);
+    });
+}

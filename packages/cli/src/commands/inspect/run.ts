@@ -1,0 +1,73 @@
+import { spawn } from "node:child_process";
+import { describeTarget, isProtocolChoice, startInspector } from "../../inspector/index.js";
+import { UsageError } from "../usage-error.js";
+import { type NamedServerResolver, type TargetFlags, targetFromCommandLine } from "./target.js";
+
+export interface InspectCommandOptions extends TargetFlags {
+  port?: string;
+  open?: boolean;
+  protocol: string;
+  timeout?: string;
+  allowSpawn?: boolean;
+}
+
+/**
+ * Starts the inspector, prints its URL (on stdout, alone on its line, for scripts) and
+ * runs until Ctrl+C or SIGTERM, which close the connection (and a stdio server) first.
+ */
+export async function runInspect(
+  words: string[],
+  argv: readonly string[],
+  options: InspectCommandOptions,
+  resolveName?: NamedServerResolver,
+): Promise<void> {
+  const target = await targetFromCommandLine(words, argv, options, resolveName);
+  if (!isProtocolChoice(options.protocol))
+    throw new UsageError(`--protocol takes auto, legacy, modern or a revision mcpkit speaks, not ${options.protocol}`);
+  const port = options.port === undefined ? 0 : Number(options.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new UsageError(`--port takes a port number, not ${options.port}`);
+  const seconds = options.timeout === undefined ? 300 : Number(options.timeout);
+  if (!Number.isFinite(seconds) || seconds < 0) throw new UsageError(`--timeout takes seconds, not ${options.timeout}`);
+
+  const inspector = await startInspector({
+    target,
+    protocol: options.protocol,
+    port,
+    timeoutMs: Math.round(seconds * 1000),
+    allowSpawn: options.allowSpawn === true,
+  });
+  process.stderr.write(
+    `mcpkit inspect: inspecting ${describeTarget(target)}\nOpen the inspector (once; the token is single-use):\n`,
+  );
+  process.stdout.write(`${inspector.url}\n`);
+  if (options.open) openBrowser(inspector.url);
+
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+  await inspector.close();
+  process.exit(0);
+}
+
+function openBrowser(url: string): void {
+  const [command, ...args] =
+    process.platform === "darwin"
+      ? ["open", url]
+      : process.platform === "win32"
+        ? ["cmd", "/c", "start", "", url]
+        : ["xdg-open", url];
+  try {
+    const child = spawn(command as string, args, { stdio: "ignore", detached: true });
+    child.on("error", () => process.stderr.write("Could not open a browser: open the URL above yourself\n"));
+    child.unref();
+  } catch {
+    process.stderr.write("Could not open a browser: open the URL above yourself\n");
+  }
+}

@@ -1,0 +1,95 @@
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+
+/** The cookie the one-time token is exchanged for. */
+export const COOKIE_NAME = "mcpkit_inspector";
+
+/** Host names of this machine, as a Host header or an Origin writes them. */
+const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"];
+
+/** Why a request is refused: an HTTP status and a sentence for the person who sent it. */
+export interface Refusal {
+  status: 401 | 403;
+  message: string;
+}
+
+/**
+ * Who may use the inspector: the browser that opened the URL with the one-time token
+ * (exchanged for an HttpOnly SameSite=Strict cookie), and only through this machine's own
+ * names. The Host check stops DNS rebinding (a foreign name that resolves to 127.0.0.1);
+ * the Origin check stops other sites open in the same browser, including other local ports,
+ * which are the same site for the cookie.
+ */
+export class Guard {
+  private token: string | undefined = secret();
+  private readonly session = secret();
+  private port = 0;
+
+  /** Set once the server listens: Host and Origin must name this port. */
+  listening(port: number): void {
+    this.port = port;
+  }
+
+  /** The one-time token for the URL the command prints (undefined once it was used). */
+  get pendingToken(): string | undefined {
+    return this.token;
+  }
+
+  /** Host and Origin, for every request (the OAuth callback included). */
+  checkPlace(req: IncomingMessage): Refusal | undefined {
+    if (!this.isOurHost(req.headers.host))
+      return { status: 403, message: `Host "${req.headers.host ?? ""}" is not this inspector's address` };
+    const origin = req.headers.origin;
+    if (origin !== undefined && !this.isOurOrigin(origin))
+      return { status: 403, message: `Origin "${origin}" may not use this inspector` };
+    // Browsers send Origin with every POST; a request that changes something without it
+    // did not come from the inspector's page.
+    if (origin === undefined && req.method !== "GET" && req.method !== "HEAD")
+      return { status: 403, message: "A request that changes something must carry its Origin" };
+    return undefined;
+  }
+
+  /** The cookie, for everything but the token exchange and the OAuth callback. */
+  checkCookie(req: IncomingMessage): Refusal | undefined {
+    const value = cookieValue(req.headers.cookie, COOKIE_NAME);
+    if (value !== undefined && same(value, this.session)) return undefined;
+    return {
+      status: 401,
+      message: "Open the inspector with the URL mcpkit inspect printed (it carries a one-time token)",
+    };
+  }
+
+  /**
+   * Exchanges the one-time token for the session cookie's Set-Cookie value; undefined when
+   * the token is wrong or was already used.
+   */
+  exchange(token: string): string | undefined {
+    if (this.token === undefined || !same(token, this.token)) return undefined;
+    this.token = undefined;
+    return `${COOKIE_NAME}=${this.session}; HttpOnly; SameSite=Strict; Path=/`;
+  }
+
+  private isOurHost(host: string | undefined): boolean {
+    return host !== undefined && LOOPBACK_NAMES.some((name) => host.toLowerCase() === `${name}:${this.port}`);
+  }
+
+  private isOurOrigin(origin: string): boolean {
+    return LOOPBACK_NAMES.some((name) => origin.toLowerCase() === `http://${name}:${this.port}`);
+  }
+}
+
+const secret = () => randomBytes(24).toString("base64url");
+
+function same(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of header?.split(";") ?? []) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}

@@ -1,0 +1,2 @@
+export { type Inspector, type InspectorOptions, startInspector } from "./server.js";
+export { describeTarget, isProtocolChoice, type ProtocolChoice, type Target } from "./target.js";

@@ -1,0 +1,235 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { AppViews } from "./app-views.js";
+import { Guard } from "./guard.js";
+import { OPS, type OpContext, OpError } from "./ops.js";
+import { InspectorSession, type PageEvent } from "./session.js";
+import { loadStaticFiles, type StaticFile } from "./static-files.js";
+import type { ProtocolChoice, Target } from "./target.js";
+
+export interface InspectorOptions {
+  target: Target;
+  protocol?: ProtocolChoice;
+  /** Port on 127.0.0.1 (default 0: a free one). */
+  port?: number;
+  /** Request timeout towards the server, ms (default 300 000: people answer elicitations slowly; 0: none). */
+  timeoutMs?: number;
+  /** Let the page start a different stdio command than the one given on the command line. */
+  allowSpawn?: boolean;
+  /** Where the built page is (default: the one shipped in @mcpkit/cli). */
+  uiDir?: string;
+}
+
+export interface Inspector {
+  /** The URL to open, with the one-time token. */
+  readonly url: string;
+  readonly port: number;
+  readonly session: InspectorSession;
+  close(): Promise<void>;
+}
+
+/** The largest body the page may POST. */
+const MAX_BODY = 4 * 1024 * 1024;
+/** A page that reads its events this far behind is dropped; it reconnects and gets a fresh snapshot. */
+const MAX_BACKLOG = 8 * 1024 * 1024;
+
+/** The inspector page's own policy: its scripts and styles only, frames only from itself (app views). */
+const PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "media-src 'self' data: blob:",
+  "connect-src 'self'",
+  "frame-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+const COMMON_HEADERS = {
+  "cache-control": "no-store",
+  "referrer-policy": "no-referrer",
+  "x-content-type-options": "nosniff",
+};
+
+/**
+ * Starts the inspector: a web page on 127.0.0.1 and its backend, an mcpkit Client connected
+ * to the target. Every request is checked by the Guard (Host, Origin, the token's cookie).
+ */
+export async function startInspector(options: InspectorOptions): Promise<Inspector> {
+  const files = loadStaticFiles(options.uiDir);
+  const guard = new Guard();
+  const pages = new Set<ServerResponse>();
+  let port = 0;
+  const session = new InspectorSession({
+    target: options.target,
+    protocol: options.protocol ?? "auto",
+    timeoutMs: options.timeoutMs ?? 300_000,
+    redirectUri: () => `http://127.0.0.1:${port}/oauth/callback`,
+    allowSpawn: options.allowSpawn === true,
+    emit: (event) => broadcast(pages, event),
+  });
+  const ctx: OpContext = { session, views: new AppViews(), calls: new Map(), allowSpawn: options.allowSpawn === true };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent)
+        send(res, 500, { error: { message: error instanceof Error ? error.message : String(error) } });
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const refused = guard.checkPlace(req);
+    if (refused) return send(res, refused.status, { error: { message: refused.message } });
+    if (req.method === "GET" && url.pathname === "/" && url.searchParams.has("token")) {
+      const cookie = guard.exchange(url.searchParams.get("token") ?? "");
+      if (!cookie)
+        return send(res, 401, {
+          error: { message: "This token is wrong or was used already: restart mcpkit inspect" },
+        });
+      // The token leaves the address bar (and the history) at once.
+      res.writeHead(303, { ...COMMON_HEADERS, "set-cookie": cookie, location: "/" }).end();
+      return;
+    }
+    if (req.method === "GET" && url.pathname === "/oauth/callback") return oauthCallback(url, res);
+    const noCookie = guard.checkCookie(req);
+    if (noCookie) return send(res, noCookie.status, { error: { message: noCookie.message } });
+
+    if (req.method === "GET" && url.pathname === "/api/events") return openEvents(res);
+    if (req.method === "POST" && url.pathname.startsWith("/api/")) return runOp(url.pathname.slice(5), req, res);
+    if (req.method === "GET" && url.pathname.startsWith("/views/")) return serveView(url.pathname.slice(7), res);
+    if (req.method === "GET") {
+      const file = files.get(url.pathname === "/" ? "/index.html" : url.pathname);
+      if (file) return serveFile(req, res, file);
+    }
+    send(res, 404, { error: { message: `Nothing at ${req.method} ${url.pathname}` } });
+  }
+
+  function openEvents(res: ServerResponse): void {
+    res.writeHead(200, { ...COMMON_HEADERS, "content-type": "text/event-stream", connection: "keep-alive" });
+    pages.add(res);
+    res.on("close", () => pages.delete(res));
+    write(res, session.snapshot());
+  }
+
+  async function runOp(name: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const op = OPS[name];
+    if (!op) return send(res, 404, { error: { message: `The inspector has no operation "${name}"` } });
+    let body: Record<string, unknown>;
+    try {
+      body = await readJson(req);
+    } catch (error) {
+      return send(res, 400, { error: { message: (error as Error).message } });
+    }
+    try {
+      send(res, 200, { value: (await op(body, ctx)) ?? null });
+    } catch (error) {
+      send(res, error instanceof OpError ? 400 : 200, { error: describeError(error) });
+    }
+  }
+
+  function serveView(id: string, res: ServerResponse): void {
+    const view = ctx.views.get(id);
+    if (!view) {
+      send(res, 404, { error: { message: "No such app view (it may have been replaced)" } });
+      return;
+    }
+    res.writeHead(200, {
+      ...COMMON_HEADERS,
+      "content-type": "text/html; charset=utf-8",
+      "content-security-policy": view.csp,
+    });
+    res.end(view.html);
+  }
+
+  function oauthCallback(url: URL, res: ServerResponse): void {
+    // No cookie here: the authorization server's redirect is a cross-site navigation, which
+    // SameSite=Strict withholds it from. The state parameter binds the callback instead.
+    const delivered = session.finishSignIn(url);
+    res.writeHead(delivered ? 200 : 400, { ...COMMON_HEADERS, "content-type": "text/html; charset=utf-8" });
+    res.end(
+      `<!doctype html><meta charset="utf-8"><title>mcpkit inspector</title><p>${
+        delivered ? "Signed in. You can close this tab and return to the inspector." : "No sign-in is waiting for this."
+      }</p>`,
+    );
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  guard.listening(port);
+  const url = `http://127.0.0.1:${port}/?token=${guard.pendingToken}`;
+  void session.connect();
+
+  return {
+    url,
+    port,
+    session,
+    close: async () => {
+      for (const page of pages) page.end();
+      await session.disconnect();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function serveFile(req: IncomingMessage, res: ServerResponse, file: StaticFile): void {
+  const gzip = /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""));
+  res.writeHead(200, {
+    ...COMMON_HEADERS,
+    "content-type": file.type,
+    "content-security-policy": PAGE_CSP,
+    vary: "accept-encoding",
+    ...(gzip && { "content-encoding": "gzip" }),
+  });
+  res.end(gzip ? file.gzip : file.body);
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { ...COMMON_HEADERS, "content-type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+
+function write(res: ServerResponse, event: PageEvent): void {
+  res.write(`data: ${JSON.stringify(event)}\n\n`);
+}
+
+function broadcast(pages: Set<ServerResponse>, event: PageEvent): void {
+  if (pages.size === 0) return;
+  const line = `data: ${JSON.stringify(event)}\n\n`;
+  for (const page of pages) {
+    if (page.writableLength > MAX_BACKLOG) page.end();
+    else page.write(line);
+  }
+}
+
+function describeError(error: unknown): { message: string; code?: number; data?: unknown } {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const { code, data } = error as { code?: unknown; data?: unknown };
+  return {
+    message: error.message,
+    ...(typeof code === "number" && { code }),
+    ...(data !== undefined && { data }),
+  };
+}
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY) throw new Error(`The body is larger than ${MAX_BODY} bytes`);
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  const value = text ? (JSON.parse(text) as unknown) : {};
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new Error("The body must be a JSON object");
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,352 @@
+import type { LogLevel, Root, Transport, TransportSink } from "mcpkit";
+import type { Client, ClientRequestContext, ServerDescription, WireTask } from "mcpkit/client";
+import type { StdioClientTransport } from "mcpkit/stdio";
+import { VERSION } from "../version.js";
+import { type Ask, Asks } from "./asks.js";
+import { type NetworkEntry, recordingFetch } from "./network-log.js";
+import { ProtocolLog } from "./protocol-log.js";
+import { describeTarget, type ProtocolChoice, revisionFor, type Target } from "./target.js";
+
+/** MCP Apps (ext-apps): the extension the inspector declares, so servers show it their app tools. */
+const APPS_EXTENSION = "io.modelcontextprotocol/ui";
+const APP_MIME_TYPE = "text/html;profile=mcp-app";
+
+/** What the page is told, as one JSON object per server-sent event. */
+export type PageEvent = { type: string } & Record<string, unknown>;
+
+export type Status = "connecting" | "signing-in" | "connected" | "disconnected" | "failed";
+
+/** A server log message (notifications/message), or a line a stdio server wrote to stderr. */
+export interface LogEntry {
+  at: number;
+  level: LogLevel | "stderr";
+  logger?: string;
+  data: unknown;
+}
+
+export interface SessionOptions {
+  target: Target;
+  protocol: ProtocolChoice;
+  /** Request timeout, ms (0: none). */
+  timeoutMs: number;
+  /** The inspector's OAuth callback URL, known once it listens. */
+  redirectUri: () => string;
+  /** --allow-spawn: the page may start another stdio command (told to the page, checked in ops.ts). */
+  allowSpawn: boolean;
+  emit: (event: PageEvent) => void;
+}
+
+const LIMIT = { network: 1000, logs: 2000 };
+
+/**
+ * The inspected server, as the page sees it: one mcpkit Client (its public API only) over
+ * a transport whose every message is recorded, the HTTP exchanges under it, the server's
+ * logs, and the questions (elicitation, sampling) waiting for the person.
+ */
+export class InspectorSession {
+  target: Target;
+  protocol: ProtocolChoice;
+  status: Status = "disconnected";
+  error: string | undefined;
+  description: ServerDescription | undefined;
+  signInUrl: string | undefined;
+  roots: Root[] = [];
+  readonly protocolLog = new ProtocolLog();
+  readonly network: NetworkEntry[] = [];
+  readonly logs: LogEntry[] = [];
+  readonly asks: Asks;
+  /** Tasks this inspector started or listed, by id. */
+  readonly tasks = new Map<string, WireTask>();
+  private current: { client: Client; transport: Transport } | undefined;
+  private signIn: { resolve: (url: URL) => void; reject: (error: Error) => void } | undefined;
+  private readonly options: SessionOptions;
+  private generation = 0;
+
+  constructor(options: SessionOptions) {
+    this.options = options;
+    this.target = options.target;
+    this.protocol = options.protocol;
+    this.asks = new Asks((asks) => this.emit({ type: "asks", asks }));
+  }
+
+  get client(): Client {
+    const client = this.current?.client;
+    if (!client?.isConnected) throw new Error("Not connected to the server: connect first");
+    return client;
+  }
+
+  /** What a page that just opened needs: the state, and what was recorded so far. */
+  snapshot(): PageEvent {
+    return {
+      ...this.state(),
+      type: "snapshot",
+      protocol: this.protocolLog.entries,
+      network: this.network,
+      logs: this.logs,
+      asks: this.asks.pending,
+      tasks: [...this.tasks.values()],
+    };
+  }
+
+  state(): PageEvent {
+    const client = this.current?.client;
+    return {
+      type: "state",
+      status: this.status,
+      error: this.error,
+      target: this.target,
+      targetLabel: describeTarget(this.target),
+      allowSpawn: this.options.allowSpawn,
+      protocolChoice: this.protocol,
+      description: this.description,
+      era: client?.protocolEra,
+      revision: client?.protocolVersion,
+      transport: this.target.kind === "http" ? "streamable-http" : "stdio",
+      sessionId: this.current?.transport.sessionId,
+      clientCapabilities: client?.capabilities,
+      signInUrl: this.signInUrl,
+      roots: this.roots,
+    };
+  }
+
+  /** (Re)connects, after closing the connection there was: a stdio server is started anew. */
+  async connect(change: { protocol?: ProtocolChoice; target?: Target } = {}): Promise<void> {
+    await this.disconnect();
+    if (change.protocol) this.protocol = change.protocol;
+    if (change.target) this.target = change.target;
+    const generation = ++this.generation;
+    const mine = () => generation === this.generation;
+    this.protocolLog.reset();
+    this.setStatus("connecting");
+    let client: Client | undefined;
+    try {
+      client = await this.makeClient(mine);
+      const raw = await this.makeTransport(mine);
+      if (!mine()) return;
+      const transport = this.tap(raw);
+      this.current = { client, transport };
+      const connecting = client.connect(transport);
+      // connect() starts the transport before its first await: a stdio server's stderr exists now.
+      if ("stderr" in raw) this.keepStderr(raw as StdioClientTransport, mine);
+      this.description = await connecting;
+      if (!mine()) return;
+      this.setStatus("connected");
+    } catch (error) {
+      if (!mine()) return;
+      this.setStatus("failed", error instanceof Error ? error.message : String(error));
+      await client?.close().catch(() => undefined);
+    }
+  }
+
+  async disconnect(): Promise<void> {
+    this.generation++;
+    const current = this.current;
+    this.current = undefined;
+    this.description = undefined;
+    this.signIn?.reject(new Error("The sign-in was abandoned: the inspector reconnected"));
+    this.signIn = undefined;
+    this.signInUrl = undefined;
+    this.asks.clear("The inspector closed the connection");
+    if (current) {
+      await current.client.close().catch(() => undefined);
+      this.setStatus("disconnected");
+    }
+  }
+
+  /** The authorization server sent the browser back to the inspector's callback. */
+  finishSignIn(callback: URL): boolean {
+    const pending = this.signIn;
+    if (!pending) return false;
+    this.signIn = undefined;
+    this.signInUrl = undefined;
+    this.setStatus("connecting");
+    pending.resolve(callback);
+    return true;
+  }
+
+  /** Replaces the roots offered to the server (a legacy server is told at once). */
+  setRoots(roots: Root[]): void {
+    this.roots = roots;
+    this.current?.client.setRoots(roots);
+    this.emit(this.state());
+  }
+
+  noteTask(task: WireTask): void {
+    this.tasks.set(task.taskId, task);
+    this.emit({ type: "task", task });
+  }
+
+  emit(event: PageEvent): void {
+    this.options.emit(event);
+  }
+
+  private setStatus(status: Status, error?: string): void {
+    this.status = status;
+    this.error = error;
+    this.emit(this.state());
+  }
+
+  /**
+   * The client modules are loaded here, not when the inspector starts: its URL is printed
+   * (and the page served) before any of them is read.
+   */
+  private async makeClient(mine: () => boolean): Promise<Client> {
+    const { Client } = await import("mcpkit/client");
+    const ask =
+      (method: Ask["method"]) =>
+      (params: object, ctx: ClientRequestContext): Promise<never> =>
+        this.asks.ask(
+          method,
+          params,
+          ctx.inputKey === undefined
+            ? { kind: "request", key: String(ctx.requestId) }
+            : { kind: "input", key: ctx.inputKey },
+          ctx.signal,
+        ) as Promise<never>;
+    const protocolVersion = revisionFor(this.protocol);
+    const client = new Client({
+      name: "mcpkit-inspector",
+      title: "mcpkit inspector",
+      version: VERSION,
+      ...(protocolVersion && { protocolVersion }),
+      timeoutMs: this.options.timeoutMs,
+      // Declared from the start, so roots can be edited in the page at any time.
+      roots: this.roots,
+      capabilities: {
+        elicitation: { form: {}, url: {} },
+        extensions: { [APPS_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } },
+      },
+      elicitation: ask("elicitation/create"),
+      sampling: ask("sampling/createMessage"),
+      onClose: (reason) => {
+        if (!mine()) return;
+        this.asks.clear("The connection closed");
+        this.setStatus(
+          this.status === "connected" || this.status === "connecting" ? "disconnected" : this.status,
+          reason?.message ?? this.error,
+        );
+      },
+      onError: (error) => {
+        if (mine()) this.log({ at: Date.now(), level: "warning", logger: "mcpkit inspector", data: String(error) });
+      },
+    });
+    client.on("notifications/message", (params) =>
+      this.log({ at: Date.now(), level: params.level as LogLevel, logger: params.logger as string, data: params.data }),
+    );
+    for (const method of [
+      "notifications/resources/updated",
+      "notifications/tools/list_changed",
+      "notifications/resources/list_changed",
+      "notifications/prompts/list_changed",
+      "notifications/elicitation/complete",
+    ])
+      client.on(method, (params) => this.emit({ type: "notification", method, params }));
+    client.on("notifications/tasks/status", (params) => {
+      if (typeof params.taskId === "string") this.noteTask(params as unknown as WireTask);
+    });
+    return client;
+  }
+
+  private async makeTransport(mine: () => boolean): Promise<Transport> {
+    const target = this.target;
+    if (target.kind === "stdio") {
+      const { stdioClientTransport } = await import("mcpkit/stdio");
+      return stdioClientTransport({
+        command: target.command,
+        args: target.args,
+        env: target.env,
+        ...(target.cwd && { cwd: target.cwd }),
+        stderr: "pipe",
+      });
+    }
+    const seen = new WeakSet<NetworkEntry>();
+    const fetch = recordingFetch(
+      (input, init) => globalThis.fetch(input, init),
+      (entry) => {
+        if (!mine()) return;
+        // The same entry comes again as it changes (headers, then the end of its body).
+        if (!seen.has(entry)) {
+          seen.add(entry);
+          this.network.push(entry);
+          if (this.network.length > LIMIT.network) this.network.shift();
+        }
+        this.emit({ type: "http", entry });
+      },
+    );
+    const ownAuthorization = Object.keys(target.headers).some((name) => name.toLowerCase() === "authorization");
+    const { streamableHttpClientTransport } = await import("mcpkit/http-client");
+    const { OAuthClient } = await import("mcpkit/auth");
+    const auth = ownAuthorization
+      ? undefined
+      : new OAuthClient({
+          serverUrl: target.url,
+          clientName: "mcpkit inspector",
+          redirectUri: this.options.redirectUri(),
+          redirect: (url) => this.askToSignIn(url, mine),
+          fetch: fetch as typeof globalThis.fetch,
+        });
+    return streamableHttpClientTransport(target.url, {
+      headers: target.headers,
+      fetch,
+      ...(auth && { auth }),
+      onError: (error) => {
+        if (mine()) this.log({ at: Date.now(), level: "warning", logger: "transport", data: error.message });
+      },
+    });
+  }
+
+  /** basic/authorization: the page shows a sign-in link; the callback comes back to the inspector. */
+  private askToSignIn(url: URL, mine: () => boolean): Promise<URL> {
+    if (!mine()) return Promise.reject(new Error("The connection was replaced"));
+    return new Promise<URL>((resolve, reject) => {
+      this.signIn = { resolve, reject };
+      this.signInUrl = url.href;
+      this.setStatus("signing-in");
+    });
+  }
+
+  /** Every message through the transport, both ways, into the protocol log. */
+  private tap(transport: Transport): Transport {
+    const record = (dir: "in" | "out", value: unknown) => {
+      for (const entry of this.protocolLog.record(dir, value)) this.emit({ type: "message", entry });
+    };
+    return {
+      get binding() {
+        return transport.binding;
+      },
+      get sessionId() {
+        return transport.sessionId;
+      },
+      start: (sink: TransportSink) =>
+        transport.start({
+          message: (value, info) => {
+            record("in", value);
+            sink.message(value, info);
+          },
+          invalid: (error) => sink.invalid(error),
+          close: (reason) => sink.close(reason),
+        }),
+      send: (message, options) => {
+        record("out", message);
+        transport.send(message, options);
+      },
+      ...(transport.unanswered && { unanswered: (id) => transport.unanswered?.(id) }),
+      ...(transport.setProtocolVersion && { setProtocolVersion: (v) => transport.setProtocolVersion?.(v) }),
+      close: () => transport.close(),
+    };
+  }
+
+  /** A stdio server's stderr, line by line, into the log pane. */
+  private keepStderr(transport: StdioClientTransport, mine: () => boolean): void {
+    transport.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+      if (!mine()) return;
+      for (const line of chunk.split("\n").filter(Boolean)) this.log({ at: Date.now(), level: "stderr", data: line });
+    });
+  }
+
+  private log(entry: LogEntry): void {
+    this.logs.push(entry);
+    if (this.logs.length > LIMIT.logs) this.logs.shift();
+    this.emit({ type: "log", entry });
+  }
+}

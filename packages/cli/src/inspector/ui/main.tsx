@@ -1,0 +1,171 @@
+import "./style.css";
+import { render } from "preact";
+import { useEffect } from "preact/hooks";
+import { connectEvents } from "./api.js";
+import { AsksDialog } from "./parts/asks-dialog.js";
+import { getState, navigate, setTheme, useStore } from "./store.js";
+import { AppsView } from "./views/apps.js";
+import { LogsView } from "./views/logs.js";
+import { NetworkView } from "./views/network.js";
+import { PromptsView } from "./views/prompts.js";
+import { ProtocolView } from "./views/protocol.js";
+import { ResourcesView } from "./views/resources.js";
+import { RootsView } from "./views/roots.js";
+import { ServerView } from "./views/server.js";
+import { SkillsView } from "./views/skills.js";
+import { TasksView } from "./views/tasks.js";
+import { ToolsView } from "./views/tools.js";
+
+/** The views, in the order of the navigation; Alt+1…9 and Alt+0 jump to them. */
+const VIEWS = [
+  { id: "server", label: "Server", View: ServerView },
+  { id: "tools", label: "Tools", View: ToolsView },
+  { id: "resources", label: "Resources", View: ResourcesView },
+  { id: "prompts", label: "Prompts", View: PromptsView },
+  { id: "apps", label: "Apps", View: AppsView },
+  { id: "tasks", label: "Tasks", View: TasksView },
+  { id: "skills", label: "Skills", View: SkillsView },
+  { id: "roots", label: "Roots", View: RootsView },
+  { id: "logs", label: "Logs", View: LogsView },
+  { id: "protocol", label: "Protocol", View: ProtocolView },
+  { id: "network", label: "Network", View: NetworkView },
+];
+
+const STATUS_TEXT: Record<string, string> = {
+  connecting: "Connecting…",
+  "signing-in": "Sign-in needed",
+  connected: "Connected",
+  disconnected: "Disconnected",
+  failed: "Failed",
+};
+
+function Header() {
+  const c = useStore((s) => s.connection);
+  const live = useStore((s) => s.live);
+  const theme = useStore((s) => s.theme);
+  const info = c.description?.serverInfo;
+  return (
+    <header class="top">
+      <div class="brand">
+        <span class="logo" aria-hidden="true">
+          ◆
+        </span>{" "}
+        mcpkit inspector
+      </div>
+      <div class="server-line">
+        <span class="server-name">{info ? `${info.title ?? info.name} ${info.version ?? ""}` : c.targetLabel}</span>
+        {c.era && (
+          <span class={`era ${c.era}`} title="The era the connection speaks">
+            {c.era} · {c.revision}
+          </span>
+        )}
+        {c.transport && <span class="chip">{c.transport}</span>}
+      </div>
+      <div class="status-line">
+        <span class={`status ${c.status}`} role="status" data-testid="status">
+          {STATUS_TEXT[c.status] ?? c.status}
+        </span>
+        {!live && <span class="status failed">Inspector offline</span>}
+        <button
+          type="button"
+          class="icon"
+          aria-label={`Switch to the ${theme === "dark" ? "light" : "dark"} theme`}
+          onClick={() => setTheme(theme === "dark" ? "light" : "dark")}
+        >
+          {theme === "dark" ? "☀" : "☾"}
+        </button>
+      </div>
+    </header>
+  );
+}
+
+function Nav() {
+  const view = useStore((s) => s.view);
+  const asks = useStore((s) => s.asks.length);
+  const logs = useStore((s) => s.logs.length);
+  const messages = useStore((s) => s.protocol.length);
+  const badges: Record<string, number> = { logs, protocol: messages };
+  return (
+    <nav class="side" aria-label="Views">
+      <ul>
+        {VIEWS.map((v, i) => (
+          <li key={v.id}>
+            <button
+              type="button"
+              aria-current={view === v.id ? "page" : undefined}
+              aria-keyshortcuts={`Alt+${(i + 1) % 10}`}
+              data-view={v.id}
+              onClick={() => navigate(v.id)}
+            >
+              <span>{v.label}</span>
+              {badges[v.id] ? <span class="badge">{badges[v.id]}</span> : null}
+            </button>
+          </li>
+        ))}
+      </ul>
+      {asks > 0 && <p class="waiting">{asks} question(s) waiting</p>}
+    </nav>
+  );
+}
+
+function SignIn() {
+  const url = useStore((s) => s.connection.signInUrl);
+  if (!url) return null;
+  return (
+    <div class="banner" role="alert">
+      The server needs you to sign in.{" "}
+      <a class="button primary" href={url} target="_blank" rel="noopener noreferrer">
+        Sign in
+      </a>
+      <span class="hint"> The authorization server sends you back to this inspector.</span>
+    </div>
+  );
+}
+
+function App() {
+  const view = useStore((s) => s.view);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!e.altKey || e.ctrlKey || e.metaKey || !/^[0-9]$/.test(e.key)) return;
+      const target = VIEWS[(Number(e.key) + 9) % 10];
+      if (target) {
+        e.preventDefault();
+        navigate(target.id);
+        document.getElementById("main")?.focus();
+      }
+    };
+    const onHash = () => {
+      const id = location.hash.slice(1);
+      if (VIEWS.some((v) => v.id === id) && id !== getState().view) navigate(id);
+    };
+    addEventListener("keydown", onKey);
+    addEventListener("hashchange", onHash);
+    return () => {
+      removeEventListener("keydown", onKey);
+      removeEventListener("hashchange", onHash);
+    };
+  }, []);
+  // A view starts at its top, wherever the last one was scrolled to.
+  useEffect(() => document.getElementById("main")?.scrollTo(0, 0), [view]);
+  const Current = (VIEWS.find((v) => v.id === view) ?? (VIEWS[0] as (typeof VIEWS)[number])).View;
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to the view
+      </a>
+      <Header />
+      <div class="body">
+        <Nav />
+        <main id="main" tabIndex={-1}>
+          <SignIn />
+          <Current />
+        </main>
+      </div>
+      <AsksDialog />
+    </>
+  );
+}
+
+document.documentElement.dataset.theme = getState().theme;
+connectEvents();
+render(<App />, document.getElementById("root") as HTMLElement);

@@ -1,0 +1,170 @@
+import type { ComponentChildren } from "preact";
+import { useState } from "preact/hooks";
+import { navigate } from "../store.js";
+import type { JsonObject } from "../types.js";
+import { JsonView } from "./json.js";
+import { looksLikeMarkdown, Markdown } from "./markdown.js";
+
+const dataUri = (mimeType: string | undefined, base64: string) =>
+  `data:${mimeType ?? "application/octet-stream"};base64,${base64}`;
+
+/** Audience, priority, last modified: shown as small chips. */
+export function Annotations({ annotations }: { annotations?: JsonObject }) {
+  if (!annotations || Object.keys(annotations).length === 0) return null;
+  return (
+    <div class="chips">
+      {Object.entries(annotations).map(([key, value]) => (
+        <span class="chip" key={key} title={key}>
+          {key}: {Array.isArray(value) ? value.join(", ") : String(value)}
+        </span>
+      ))}
+    </div>
+  );
+}
+
+function TextBlock({ text }: { text: string }) {
+  const [markdown, setMarkdown] = useState(looksLikeMarkdown(text));
+  return (
+    <div class="text-block">
+      <div class="block-tools">
+        <button type="button" class="link" aria-pressed={markdown} onClick={() => setMarkdown(!markdown)}>
+          {markdown ? "Plain text" : "Markdown"}
+        </button>
+      </div>
+      {markdown ? <Markdown text={text} /> : <pre class="text">{text}</pre>}
+    </div>
+  );
+}
+
+/** One resource's contents: text (JSON pretty-printed, Markdown rendered), or a blob by its MIME type. */
+export function ResourceBody({ content }: { content: JsonObject }) {
+  const mime = String(content.mimeType ?? "");
+  if (typeof content.text === "string") {
+    if (/json/.test(mime)) {
+      try {
+        return <JsonView value={JSON.parse(content.text)} label="resource" />;
+      } catch {
+        // Not JSON after all: shown as text.
+      }
+    }
+    return <TextBlock text={content.text} />;
+  }
+  if (typeof content.blob === "string") {
+    if (mime.startsWith("image/"))
+      return <img class="media" src={dataUri(mime, content.blob)} alt={String(content.uri)} />;
+    if (mime.startsWith("audio/"))
+      return (
+        <audio class="media" controls src={dataUri(mime, content.blob)}>
+          <track kind="captions" />
+        </audio>
+      );
+    return (
+      <p>
+        {Math.round((content.blob.length * 3) / 4)} bytes of {mime || "binary data"}.{" "}
+        <a href={dataUri(mime, content.blob)} download={String(content.uri).split("/").pop() || "resource"}>
+          Download
+        </a>
+      </p>
+    );
+  }
+  return <JsonView value={content} />;
+}
+
+/** A content block of a tool result or a prompt message (server/tools §Tool Result). */
+export function ContentBlock({ block }: { block: JsonObject }) {
+  let body: ComponentChildren;
+  switch (block.type) {
+    case "text":
+      body = <TextBlock text={String(block.text ?? "")} />;
+      break;
+    case "image":
+      body = <img class="media" src={dataUri(block.mimeType, block.data)} alt="content of the result" />;
+      break;
+    case "audio":
+      body = (
+        <audio class="media" controls src={dataUri(block.mimeType, block.data)}>
+          <track kind="captions" />
+        </audio>
+      );
+      break;
+    case "resource_link":
+      body = (
+        <div class="link-block">
+          <span class="mono">{block.uri}</span> {block.name && <span>({block.title ?? block.name})</span>}
+          {block.description && <div class="hint">{block.description}</div>}
+          <button type="button" onClick={() => navigate("resources", { uri: block.uri })}>
+            Open resource
+          </button>
+        </div>
+      );
+      break;
+    case "resource":
+      body = (
+        <div class="embedded">
+          <div class="hint mono">{block.resource?.uri}</div>
+          <ResourceBody content={block.resource ?? {}} />
+        </div>
+      );
+      break;
+    default:
+      body = <JsonView value={block} />;
+  }
+  return (
+    <div class="block" data-type={block.type}>
+      <div class="block-type">{String(block.type).replace("_", " ")}</div>
+      {body}
+      <Annotations annotations={block.annotations} />
+    </div>
+  );
+}
+
+/** A tool's result: its content, its structuredContent with the outputSchema check, errors, raw JSON. */
+export function ToolResult({
+  result,
+  outputError,
+  hasOutputSchema,
+}: {
+  result: JsonObject;
+  outputError?: string;
+  hasOutputSchema?: boolean;
+}) {
+  const [raw, setRaw] = useState(false);
+  const content = (result.content ?? []) as JsonObject[];
+  return (
+    <div class={`result ${result.isError ? "is-error" : ""}`}>
+      <div class="result-head">
+        <span class={`pill ${result.isError ? "bad" : "good"}`}>{result.isError ? "Tool error" : "Result"}</span>
+        {hasOutputSchema && (
+          <span class={`pill ${outputError ? "bad" : "good"}`} title={outputError}>
+            {outputError ? "breaks its outputSchema" : "matches its outputSchema"}
+          </span>
+        )}
+        <button type="button" class="link" aria-pressed={raw} onClick={() => setRaw(!raw)}>
+          {raw ? "Rendered" : "JSON"}
+        </button>
+      </div>
+      {outputError && <p class="error">{outputError}</p>}
+      {raw ? (
+        <JsonView value={result} label="result" />
+      ) : (
+        <>
+          {content.map((block, i) => (
+            <ContentBlock block={block} key={i} />
+          ))}
+          {result.structuredContent !== undefined && (
+            <div class="block" data-type="structured">
+              <div class="block-type">structuredContent</div>
+              <JsonView value={result.structuredContent} label="structured content" />
+            </div>
+          )}
+          {result._meta && (
+            <details>
+              <summary>_meta</summary>
+              <JsonView value={result._meta} />
+            </details>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

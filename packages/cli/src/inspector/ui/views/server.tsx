@@ -1,0 +1,188 @@
+import { useState } from "preact/hooks";
+import { call } from "../api.js";
+import { JsonView } from "../parts/json.js";
+import { Markdown } from "../parts/markdown.js";
+import { useStore } from "../store.js";
+
+/** Server info, the negotiated revision and era, capabilities both ways, and reconnecting. */
+export function ServerView() {
+  const connection = useStore((s) => s.connection);
+  const description = connection.description ?? {};
+  const info = description.serverInfo ?? {};
+  const [ping, setPing] = useState<string>();
+  return (
+    <section class="view" aria-labelledby="server-title">
+      <h2 id="server-title">Server</h2>
+      {/* Remade when the target is known or changes, so its fields start from it. */}
+      <ConnectCard key={`${connection.targetLabel}|${connection.protocolChoice}`} />
+      {connection.status === "connected" && (
+        <>
+          <div class="cards">
+            <div class="card">
+              <h3>{info.title ?? info.name}</h3>
+              <dl class="facts-list">
+                <dt>Name</dt>
+                <dd class="mono">{info.name}</dd>
+                <dt>Version</dt>
+                <dd class="mono">{info.version}</dd>
+                {info.description && (
+                  <>
+                    <dt>Description</dt>
+                    <dd>{info.description}</dd>
+                  </>
+                )}
+                {info.websiteUrl && (
+                  <>
+                    <dt>Website</dt>
+                    <dd>
+                      <a href={info.websiteUrl} target="_blank" rel="noopener noreferrer">
+                        {info.websiteUrl}
+                      </a>
+                    </dd>
+                  </>
+                )}
+              </dl>
+            </div>
+            <div class="card">
+              <h3>Connection</h3>
+              <dl class="facts-list">
+                <dt>Era</dt>
+                <dd>
+                  <span class={`era ${connection.era}`}>{connection.era}</span>
+                </dd>
+                <dt>Revision</dt>
+                <dd class="mono" data-testid="revision">
+                  {connection.revision}
+                </dd>
+                <dt>Transport</dt>
+                <dd>{connection.transport}</dd>
+                {connection.sessionId && (
+                  <>
+                    <dt>Session</dt>
+                    <dd class="mono">{connection.sessionId}</dd>
+                  </>
+                )}
+                {description.discover?.supportedVersions && (
+                  <>
+                    <dt>Server speaks</dt>
+                    <dd class="mono">{description.discover.supportedVersions.join(", ")}</dd>
+                  </>
+                )}
+              </dl>
+              <button
+                type="button"
+                onClick={async () => {
+                  try {
+                    setPing(`${(await call<{ ms: number }>("ping")).ms} ms`);
+                  } catch (e) {
+                    setPing((e as Error).message);
+                  }
+                }}
+              >
+                Ping
+              </button>{" "}
+              {ping && <span class="hint">{ping}</span>}
+            </div>
+          </div>
+          {description.instructions && (
+            <div class="card">
+              <h3>Instructions</h3>
+              <Markdown text={description.instructions} />
+            </div>
+          )}
+          <div class="cards">
+            <div class="card">
+              <h3>Server capabilities</h3>
+              <JsonView value={description.capabilities ?? {}} label="server capabilities" />
+            </div>
+            <div class="card">
+              <h3>Client capabilities (declared by the inspector)</h3>
+              <JsonView value={connection.clientCapabilities ?? {}} label="client capabilities" />
+            </div>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+/** Reconnect, with an era to speak; another URL (or, with --allow-spawn, another command). */
+function ConnectCard() {
+  const connection = useStore((s) => s.connection);
+  const target = connection.target;
+  const [protocol, setProtocol] = useState(connection.protocolChoice ?? "auto");
+  const [url, setUrl] = useState(target?.kind === "http" ? target.url : "");
+  const [command, setCommand] = useState(target?.kind === "stdio" ? target.command : "");
+  const [args, setArgs] = useState(target?.kind === "stdio" ? target.args.join("\n") : "");
+  const spawn = target?.kind === "stdio" && connection.allowSpawn === true;
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  return (
+    <form
+      class="card connect"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        setBusy(true);
+        setError(undefined);
+        try {
+          await call("connect", {
+            protocol,
+            ...(target?.kind === "http" && url && { url }),
+            ...(spawn && command && { command, args: args.split("\n").filter((a) => a !== "") }),
+          });
+        } catch (err) {
+          setError((err as Error).message);
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      <div class="row">
+        {target?.kind === "http" ? (
+          <label class="grow">
+            URL
+            <input value={url} onInput={(e) => setUrl(e.currentTarget.value)} class="mono" />
+          </label>
+        ) : spawn ? (
+          <>
+            <label class="grow">
+              Command
+              <input value={command} onInput={(e) => setCommand(e.currentTarget.value)} class="mono" />
+            </label>
+            <label class="grow">
+              Arguments, one per line
+              <textarea rows={2} value={args} onInput={(e) => setArgs(e.currentTarget.value)} class="mono" />
+            </label>
+          </>
+        ) : (
+          <div class="grow">
+            <div class="label">Command</div>
+            <div class="mono target">{connection.targetLabel}</div>
+            <div class="hint">Started from the command line; mcpkit inspect --allow-spawn lets the page change it.</div>
+          </div>
+        )}
+        <label>
+          Protocol
+          <select value={protocol} onChange={(e) => setProtocol(e.currentTarget.value)} aria-label="Protocol era">
+            <option value="auto">auto (newest the server speaks)</option>
+            <option value="modern">modern (2026-07-28)</option>
+            <option value="legacy">legacy (initialize handshake)</option>
+          </select>
+        </label>
+        <button type="submit" class="primary" disabled={busy}>
+          {connection.status === "connected" ? "Reconnect" : "Connect"}
+        </button>
+        {connection.status === "connected" && (
+          <button type="button" onClick={() => call("disconnect")}>
+            Disconnect
+          </button>
+        )}
+      </div>
+      {connection.status === "failed" && <p class="error">Could not connect: {connection.error}</p>}
+      {connection.status === "disconnected" && connection.error && (
+        <p class="error">The connection closed: {connection.error}</p>
+      )}
+      {error && <p class="error">{error}</p>}
+    </form>
+  );
+}

@@ -1,0 +1,102 @@
+import type { AuthorizationStore, GrantRecord, RecordKind, Rotation, SigningKeyRecord } from "./store.js";
+
+interface Entry {
+  value: string;
+  until: number;
+  used: boolean;
+}
+
+/**
+ * An AuthorizationStore in this process: for one node, and for tests. Expired entries are
+ * dropped as they are met and, every thousand writes, all at once.
+ */
+export function memoryAuthorizationStore(options: { now?: () => number } = {}): AuthorizationStore {
+  const now = options.now ?? Date.now;
+  const records = new Map<string, Entry>();
+  const grants = new Map<string, GrantRecord & { current: string }>();
+  const refresh = new Map<string, { grantId: string; until: number }>();
+  const keys = new Map<string, SigningKeyRecord>();
+  let writes = 0;
+
+  const sweep = () => {
+    if (++writes % 1000 !== 0) return;
+    const t = now();
+    for (const [k, e] of records) if (e.until <= t) records.delete(k);
+    for (const [k, g] of grants) if (g.expiresAt <= t) grants.delete(k);
+    for (const [k, r] of refresh) if (r.until <= t) refresh.delete(k);
+  };
+  const live = (key: string) => {
+    const entry = records.get(key);
+    if (entry && entry.until <= now()) records.delete(key);
+    return entry && entry.until > now() ? entry : undefined;
+  };
+  const liveGrant = (id: string) => {
+    const grant = grants.get(id);
+    if (grant && grant.expiresAt <= now()) grants.delete(id);
+    return grant && grant.expiresAt > now() ? grant : undefined;
+  };
+  const plain = ({ current: _, ...grant }: GrantRecord & { current: string }): GrantRecord => grant;
+
+  return {
+    async put(kind: RecordKind, key, value, ttlMs) {
+      sweep();
+      records.set(`${kind}:${key}`, { value, until: now() + ttlMs, used: false });
+    },
+    async get(kind, key) {
+      return live(`${kind}:${key}`)?.value;
+    },
+    async delete(kind, key) {
+      records.delete(`${kind}:${key}`);
+    },
+    async consume(kind, key) {
+      const entry = live(`${kind}:${key}`);
+      if (!entry) return undefined;
+      const first = !entry.used;
+      entry.used = true;
+      return { value: entry.value, first };
+    },
+    async createGrant(grant, refreshHash) {
+      sweep();
+      grants.set(grant.id, { ...grant, current: refreshHash });
+      refresh.set(refreshHash, { grantId: grant.id, until: grant.expiresAt });
+    },
+    async grant(id) {
+      const grant = liveGrant(id);
+      return grant && plain(grant);
+    },
+    async rotateRefresh(presented, next): Promise<Rotation> {
+      const entry = refresh.get(presented);
+      const grant = entry && entry.until > now() ? liveGrant(entry.grantId) : undefined;
+      if (!entry || !grant) return { status: "unknown" };
+      if (grant.current !== presented) {
+        grants.delete(grant.id);
+        return { status: "reused", grantId: grant.id };
+      }
+      grant.current = next;
+      refresh.set(next, { grantId: grant.id, until: grant.expiresAt });
+      return { status: "rotated", grant: plain(grant) };
+    },
+    async grantOfRefresh(hash) {
+      const entry = refresh.get(hash);
+      return entry && entry.until > now() ? entry.grantId : undefined;
+    },
+    async updateGrant(id, sealed) {
+      const grant = liveGrant(id);
+      if (!grant) return false;
+      grant.sealed = sealed;
+      return true;
+    },
+    async revokeGrant(id) {
+      return liveGrant(id) !== undefined && grants.delete(id);
+    },
+    async signingKeys() {
+      return [...keys.values()].sort((a, b) => a.createdAt - b.createdAt);
+    },
+    async addSigningKey(key) {
+      keys.set(key.kid, key);
+    },
+    async removeSigningKey(kid) {
+      keys.delete(kid);
+    },
+  };
+}

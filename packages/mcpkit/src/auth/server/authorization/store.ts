@@ -1,0 +1,70 @@
+/**
+ * Where an authorization server keeps its state, so that every node of a deployment sees
+ * the same: short-lived records (sign-ins under way, authorization codes, registered and
+ * fetched clients), grants (a person's consent to one client, with its family of refresh
+ * tokens) and signing keys. The server hands the store only hashes of the secrets it
+ * issues and sealed (encrypted) text for everything else it must read back, so a store
+ * never holds a usable token.
+ */
+export interface AuthorizationStore {
+  /** Keeps `value` under `kind` and `key` for `ttlMs`, replacing what was there. */
+  put(kind: RecordKind, key: string, value: string, ttlMs: number): Promise<void>;
+  get(kind: RecordKind, key: string): Promise<string | undefined>;
+  delete(kind: RecordKind, key: string): Promise<void>;
+  /**
+   * Uses a record once: the first call gets it with `first: true`, every later one (until
+   * it expires) with `first: false`, so a replay is both refused and noticed. Atomic
+   * across every handle of the store.
+   */
+  consume(kind: RecordKind, key: string): Promise<{ value: string; first: boolean } | undefined>;
+
+  /** Saves a new grant whose first refresh token has the hash `refreshHash`; both expire at `grant.expiresAt`. */
+  createGrant(grant: GrantRecord, refreshHash: string): Promise<void>;
+  grant(id: string): Promise<GrantRecord | undefined>;
+  /**
+   * Refresh token rotation, atomically: when `presented` is the grant's current refresh
+   * token, `next` replaces it ("rotated"); when it is an earlier one of the family, the
+   * grant is deleted ("reused": someone replayed a spent token, so the whole family ends).
+   */
+  rotateRefresh(presented: string, next: string): Promise<Rotation>;
+  /** The grant a refresh token (by hash) belongs to, current or spent. */
+  grantOfRefresh(hash: string): Promise<string | undefined>;
+  /** Replaces a live grant's sealed details (an upstream token refreshed); false when it is gone. */
+  updateGrant(id: string, sealed: string): Promise<boolean>;
+  /** Ends a grant and its refresh tokens; false when there was none. */
+  revokeGrant(id: string): Promise<boolean>;
+
+  /** Every signing key, oldest first. */
+  signingKeys(): Promise<SigningKeyRecord[]>;
+  addSigningKey(key: SigningKeyRecord): Promise<void>;
+  removeSigningKey(kid: string): Promise<void>;
+}
+
+/** Short-lived records: clients (registered or fetched), sign-ins under way, authorization codes. */
+export type RecordKind = "client" | "request" | "code";
+
+/** A person's consent to one client for one resource: what its refresh tokens renew. */
+export interface GrantRecord {
+  id: string;
+  clientId: string;
+  /** The person, as the tokens name them (`sub`). */
+  subject: string;
+  /** When the grant and every refresh token of it end, ms since the epoch. */
+  expiresAt: number;
+  /** Scope, resource, DPoP key and upstream tokens, sealed. */
+  sealed: string;
+}
+
+export type Rotation =
+  | { status: "rotated"; grant: GrantRecord }
+  | { status: "reused"; grantId: string }
+  | { status: "unknown" };
+
+/** A signing key: its public JWK as published, its private JWK sealed. */
+export interface SigningKeyRecord {
+  kid: string;
+  /** ms since the epoch. */
+  createdAt: number;
+  publicJwk: Record<string, unknown>;
+  sealedPrivateJwk: string;
+}

@@ -1,0 +1,149 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { oidcUpstream } from "mcpkit/auth";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type Harness, pkce, REDIRECT, rawClient, startHarness, whoami } from "./harness.js";
+
+// Client ID Metadata Documents: a client named by the URL of its metadata, which the
+// authorization server fetches. The fetch is made on a client's say-so, so it is guarded
+// against server-side request forgery: https only (http on loopback in development),
+// private and reserved addresses refused (by name as well as by number), no redirects, a
+// size and a time limit, and the document must name itself.
+
+let docs: Server;
+let base = "";
+const fetched: string[] = [];
+const hanging = new Set<ServerResponse>();
+
+beforeAll(async () => {
+  docs = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const path = req.url ?? "/";
+    fetched.push(path);
+    const doc = (body: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(200, { "content-type": "application/json", ...headers });
+      res.end(JSON.stringify(body));
+    };
+    const self = `${base}${path}`;
+    if (path === "/client.json")
+      return doc(
+        { client_id: self, client_name: "Doc App", redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" },
+        { "cache-control": "max-age=600" },
+      );
+    if (path === "/redirect") {
+      res.writeHead(302, { location: "/client.json" });
+      return res.end();
+    }
+    if (path === "/big.json") return doc({ client_id: self, redirect_uris: [REDIRECT], padding: "x".repeat(6000) });
+    if (path === "/other-id.json") return doc({ client_id: `${base}/client.json`, redirect_uris: [REDIRECT] });
+    if (path === "/confidential.json")
+      return doc({ client_id: self, redirect_uris: [REDIRECT], token_endpoint_auth_method: "client_secret_basic" });
+    if (path === "/slow.json") {
+      hanging.add(res);
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => docs.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(docs.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  for (const res of hanging) res.destroy();
+  docs.closeAllConnections();
+  await new Promise<void>((resolve) => docs.close(() => resolve()));
+});
+
+let h: Harness;
+afterEach(async () => {
+  await h?.close();
+});
+
+/** The page /authorize shows for a client id (an error page when the client is refused). */
+async function authorizePage(clientId: string): Promise<{ status: number; text: string }> {
+  const client = rawClient(h);
+  const url = client.authorizationUrl({ client_id: clientId }, { code_challenge: pkce().challenge });
+  const response = await fetch(url, { redirect: "manual" });
+  return { status: response.status, text: await response.text() };
+}
+
+describe("a client named by its metadata document (development: http on loopback)", () => {
+  it("signs in, shows the document's host on the consent page, and fetches the document once", async () => {
+    h = await startHarness();
+    const client = rawClient(h);
+    const clientId = `${base}/client.json`;
+    const before = fetched.length;
+    const tokens = await client.signIn({ client_id: clientId });
+    expect(client.browser.page).toContain("Doc App");
+    expect(client.browser.page).toContain(new URL(base).host);
+    expect(await whoami(h.resource, `Bearer ${tokens.access_token}`)).toBe("you are dev:test-user");
+    // Cached (max-age=600): the token request and a second sign-in did not fetch it again.
+    await client.signIn({ client_id: clientId });
+    expect(fetched.slice(before).filter((p) => p === "/client.json")).toHaveLength(1);
+  });
+
+  it.each([
+    ["/redirect", /redirects/],
+    ["/big.json", /larger than 5120 bytes/],
+    ["/other-id.json", /names another client_id/],
+    ["/confidential.json", /public client/],
+  ])("refuses %s", async (path, why) => {
+    h = await startHarness();
+    const page = await authorizePage(`${base}${path}`);
+    expect(page.status).toBe(400);
+    expect(page.text).toMatch(why);
+  });
+
+  it("gives up on a document that does not come within its time limit", async () => {
+    h = await startHarness({ clientMetadataDocuments: { timeoutMs: 300 } });
+    const page = await authorizePage(`${base}/slow.json`);
+    expect(page.status).toBe(400);
+    expect(page.text).toContain("did not answer within 300 ms");
+  });
+
+  it("still refuses http anywhere but loopback, and private networks", async () => {
+    h = await startHarness();
+    expect((await authorizePage("http://mcp-client.example/client.json")).text).toContain("is not an https URL");
+    expect((await authorizePage("https://10.1.2.3/client.json")).text).toContain("private or reserved address");
+  });
+});
+
+describe("server-side request forgery, outside development", () => {
+  const upstream = oidcUpstream({ issuer: "https://idp.invalid", clientId: "x", clientSecret: "y" });
+
+  it.each([
+    ["https://10.0.0.1/client.json", "private or reserved address"],
+    ["https://192.168.1.10/client.json", "private or reserved address"],
+    ["https://169.254.169.254/latest/meta-data", "private or reserved address"],
+    ["https://[::1]/client.json", "private or reserved address"],
+    ["https://[::ffff:127.0.0.1]/client.json", "private or reserved address"],
+    ["https://[fd00::1]/client.json", "private or reserved address"],
+    ["https://127.0.0.1/client.json", "private or reserved address"],
+  ])("refuses %s without connecting", async (clientId, why) => {
+    h = await startHarness({ upstream });
+    const page = await authorizePage(clientId);
+    expect(page.status).toBe(400);
+    expect(page.text).toContain(why);
+  });
+
+  it("refuses a name that resolves to a loopback address (checked after the lookup, before connecting)", async () => {
+    h = await startHarness({ upstream });
+    const port = new URL(base).port;
+    const before = fetched.length;
+    const page = await authorizePage(`https://localhost:${port}/client.json`);
+    expect(page.text).toContain("localhost resolves to a private or reserved address");
+    expect(fetched.length).toBe(before);
+  });
+
+  it("does not fetch http documents at all", async () => {
+    h = await startHarness({ upstream });
+    const before = fetched.length;
+    const page = await authorizePage(`${base}/client.json`);
+    expect(page.text).toContain("not registered here");
+    expect(fetched.length).toBe(before);
+  });
+
+  it("is off when clientMetadataDocuments is false", async () => {
+    h = await startHarness({ upstream, clientMetadataDocuments: false });
+    const page = await authorizePage("https://app.example/client.json");
+    expect(page.text).toContain("is not registered here");
+  });
+});

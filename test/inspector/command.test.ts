@@ -1,0 +1,62 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { CLI_BIN, mcpkit, REPO_ROOT, requireBuild, start, stopAll, until } from "../cli-call/helpers.js";
+
+// `mcpkit inspect` as a person types it: what it prints, what it refuses, and what it loads.
+
+const dir = mkdtempSync(join(tmpdir(), "mcpkit-inspect-"));
+afterEach(stopAll);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("mcpkit inspect", () => {
+  it("prints the URL with a one-time token on stdout, and what it inspects on stderr", async () => {
+    requireBuild();
+    const running = start(["inspect", "--port", "0", "http://127.0.0.1:9/mcp"]);
+    await until(() => /\?token=/.test(running.stdout), 10_000, "the URL");
+    expect(running.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{32}\n$/);
+    expect(running.stderr).toContain("mcpkit inspect: inspecting http://127.0.0.1:9/mcp");
+    running.child.kill("SIGTERM");
+    expect((await running.done).code).toBe(0);
+  });
+
+  it.each([
+    [[], "Name a server: a URL (http://…/mcp) or, after --, the command that starts it"],
+    [["my-server"], '"my-server" is not a URL; to start a server over stdio, put its command after --'],
+    [["--protocol", "2019-01-01", "http://127.0.0.1:9/mcp"], "--protocol takes auto, legacy, modern or a revision"],
+    [["--port", "70000", "http://127.0.0.1:9/mcp"], "--port takes a port number, not 70000"],
+    [["-H", "Authorization: x", "--", "node", "server.js"], "--header is for HTTP servers"],
+    [["http://127.0.0.1:9/mcp", "--", "node"], "Give either a server before -- or a command after it"],
+  ])("mcpkit inspect %j is a usage error", async (args, message) => {
+    const result = await mcpkit(["inspect", ...args]);
+    expect(result.stderr).toContain(message);
+    expect(result.code).toBe(2);
+  });
+
+  it("is loaded only when it runs: --version and the other commands load none of it", () => {
+    const hook = join(REPO_ROOT, "test/cli/fixtures/record-imports.mjs");
+    const imports = (args: string[]) => {
+      const log = join(dir, `imports-${args[0]}.log`);
+      spawnSync(process.execPath, ["--import", hook, CLI_BIN, ...args], {
+        env: { ...process.env, IMPORT_LOG: log },
+        encoding: "utf8",
+        timeout: 10_000,
+      });
+      return readFileSync(log, "utf8");
+    };
+    const version = imports(["--version"]);
+    expect(version).toContain("/packages/cli/dist/main.js");
+    expect(version).not.toContain("/commands/inspect/");
+    expect(version).not.toContain("/inspector/");
+    const serve = imports(["serve", "--port", "x"]);
+    expect(serve).toContain("/commands/serve/");
+    expect(serve).not.toContain("/commands/inspect/");
+    expect(serve).not.toContain("/inspector/");
+    // Its help describes it without loading the inspector itself.
+    const help = imports(["inspect", "--help"]);
+    expect(help).toContain("/commands/inspect/index.js");
+    expect(help).not.toContain("/inspector/");
+  });
+});
