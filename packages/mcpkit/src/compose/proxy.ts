@@ -118,6 +118,7 @@ export async function createProxy(
   );
   if (perSession && connector)
     sessions = new SessionConnections(async (session) => {
+      // Re-run when this connection's lists change (see narrowToSession).
       let narrow = () => {};
       const connection = await openConnection({
         transport: connector(),
@@ -146,6 +147,8 @@ export async function createProxy(
    * elicitation) offers this session fewer, and the others are hidden from it.
    */
   async function narrowToSession(connection: UpstreamConnection, session: ServerSession) {
+    // A session of a server this one is mounted in knows these names under a prefix: left as it is.
+    if (!server.sessions.has(session)) return;
     const { client: own } = connection;
     const [tools, prompts] = await Promise.all([
       upstreamCaps.tools ? everyPage<Tool>((c, signal) => own.listTools(c, { signal }), "tools", limits) : [],
