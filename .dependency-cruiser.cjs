@@ -118,7 +118,14 @@ module.exports = {
       "auth-stands-alone",
       "auth/ is OAuth on both sides: it knows no session, server, client or endpoint.",
       "auth/",
-      ["jsonrpc/", "protocol/", "auth/", "transports/transport\\.ts$", "transports/http/localhost\\.ts$"],
+      [
+        "jsonrpc/",
+        "protocol/",
+        "auth/",
+        "transports/transport\\.ts$",
+        "transports/http/localhost\\.ts$",
+        "transports/http/client-address\\.ts$",
+      ],
     ),
     {
       name: "auth-client-no-http-server",

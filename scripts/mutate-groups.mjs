@@ -78,6 +78,7 @@ export const groups = {
     mutate: [
       mcpkit("endpoints/http/sessions.ts"),
       mcpkit("endpoints/http/session-admission.ts"),
+      mcpkit("transports/http/client-address.ts"),
       mcpkit("endpoints/http/handler.ts:116-138"),
       mcpkit("endpoints/http/legacy-post.ts:76-101"),
     ],

@@ -3,6 +3,7 @@ export type { CorsOptions } from "../../transports/http/guards.js";
 export { LOCALHOST_NAMES } from "../../transports/http/localhost.js";
 export {
   type FetchHandler,
+  type FetchInfo,
   type Listening,
   type ListenOptions,
   listen,

@@ -1,3 +1,5 @@
+import { addressKey } from "../../transports/http/client-address.js";
+
 /**
  * Whether one more session may open, and which sessions make room for it. Sessions are
  * capped in total and per client (its principal when authenticated, else its address),
@@ -76,26 +78,10 @@ function oldestUnused<T>(
 }
 
 /**
- * The key sessions are counted under: the principal when there is one, else the address;
- * an IPv6 address by its /64, which one host is usually given whole.
+ * The key sessions are counted under: the principal when there is one, else the address
+ * (an IPv6 address by its /64: client-address.ts).
  */
 export function clientKey(principal: string | undefined, address: string | undefined): string | undefined {
   if (principal !== undefined) return `principal:${principal}`;
-  if (address === undefined) return undefined;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return `address:${mapped[1]}`;
-  return `address:${address.includes(":") ? ipv6Prefix64(address) : address}`;
-}
-
-/** The first four groups of an IPv6 address, expanded ("2001:db8::1" → "2001:db8:0:0::/64"). */
-function ipv6Prefix64(address: string): string {
-  const bare = address.split("%")[0] as string; // a zone index names the interface, not the host
-  const [head = "", tail] = bare.split("::");
-  const left = head === "" ? [] : head.split(":");
-  const right = tail === undefined || tail === "" ? [] : tail.split(":");
-  const groups = tail === undefined ? left : [...left, ...Array(8 - left.length - right.length).fill("0"), ...right];
-  return `${groups
-    .slice(0, 4)
-    .map((g) => (Number.parseInt(g, 16) || 0).toString(16))
-    .join(":")}::/64`;
+  return address === undefined ? undefined : `address:${addressKey(address)}`;
 }
