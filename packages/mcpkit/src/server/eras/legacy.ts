@@ -334,8 +334,8 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
 
   subscribe(uri: string, stop?: () => void | Promise<void>): void {
     this.subscriptions ??= new Map();
-    // Subscribed already: the one watch there is goes on.
-    if (this.subscriptions.has(uri)) {
+    // Subscribed already, the one watch there is goes on; closed meanwhile, there is none to keep.
+    if (this.subscriptions.has(uri) || this.ended) {
       void this.stopWatch(stop);
       return;
     }

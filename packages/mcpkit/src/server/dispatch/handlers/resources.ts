@@ -90,9 +90,10 @@ type Found =
 export function findResource(server: Registry, uri: string): Found {
   const resource = server.resources.get(uri);
   if (resource) {
+    const watch = resource.subscribe;
     return {
       read: (call) => resource.read(uri, call.context()),
-      subscribe: resource.subscribe && ((ctx, changed) => resource.subscribe?.(uri, ctx, changed) ?? (() => {})),
+      subscribe: watch && ((ctx, changed) => watch(uri, ctx, changed)),
       mimeType: resource.definition.mimeType,
       cache: resource.cache,
       scopes: resource.scopes,
@@ -102,9 +103,10 @@ export function findResource(server: Registry, uri: string): Found {
   for (const template of server.templates.enabled()) {
     const variables: TemplateVariables | undefined = template.template.match(uri);
     if (variables) {
+      const watch = template.subscribe;
       return {
         read: (call) => template.read(uri, variables, call.context()),
-        subscribe: template.subscribe && ((ctx, changed) => template.subscribe?.(uri, ctx, changed) ?? (() => {})),
+        subscribe: watch && ((ctx, changed) => watch(uri, ctx, changed)),
         mimeType: template.definition.mimeType,
         cache: template.cache,
         scopes: template.scopes,
