@@ -28,6 +28,8 @@ export interface StderrTail {
   ended?: Promise<void>;
   /** Lines the server wrote to stdout that are not MCP, and the first of them. */
   stray?: { count: number; first: string };
+  /** Resolves when the server writes more to stderr, or after `ms` (set when there is a stderr to read). */
+  more?: (ms: number) => Promise<void>;
 }
 
 const TAIL_BYTES = 4096;
@@ -138,6 +140,15 @@ export async function connect(
       tail.text = (tail.text + chunk).slice(-TAIL_BYTES);
     });
     tail.ended = new Promise((resolve) => stderr.once("close", () => resolve()));
+    tail.more = (ms) =>
+      new Promise((resolve) => {
+        const timer = setTimeout(resolve, ms).unref();
+        // Registered after the listener above: the chunk is in the tail when this runs.
+        stderr.once("data", () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
   }
   return connecting;
 }

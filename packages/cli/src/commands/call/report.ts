@@ -1,4 +1,4 @@
-import { McpError } from "mcpkit";
+import { ErrorCode, McpError } from "mcpkit";
 import { authorizationFailure, authorizationHint, authorizationStatus } from "./auth.js";
 import { EXIT, exitCodeFor, Interrupted } from "./exit-codes.js";
 import type { Output } from "./output.js";
@@ -18,7 +18,6 @@ export interface ServerTrace {
 
 /** Says what went wrong on stderr: text for people, one JSON object with --json. */
 export function report(error: unknown, out: Output, server: ServerTrace): void {
-  const serverStderr = server.stderr;
   if (error instanceof Interrupted) return;
   const code = exitCodeFor(error);
   const message =
@@ -52,17 +51,19 @@ export function report(error: unknown, out: Output, server: ServerTrace): void {
     );
   lines.push(...serverHints(rpc, code, server, ce));
   if (code === EXIT.usage) lines.push(ce.dim("(mcpkit call --help shows the usage)"));
-  if (code === EXIT.connection && serverStderr.trim())
-    lines.push(
-      ce.dim("The server's stderr ended with:"),
-      ...serverStderr
-        .trimEnd()
-        .split("\n")
-        .slice(-15)
-        .map((l) => `  ${l}`),
-    );
+  if (code === EXIT.connection && server.stderr.trim()) lines.push(...stderrTail(server.stderr, ce));
   out.note(lines.join("\n"));
 }
+
+/** The last lines a stdio server wrote to stderr, under a heading. */
+const stderrTail = (stderr: string, ce: Output["ce"]) => [
+  ce.dim("The server's stderr ended with:"),
+  ...stderr
+    .trimEnd()
+    .split("\n")
+    .slice(-15)
+    .map((l) => `  ${l}`),
+];
 
 /** What the kind of failure suggests about the server: where MCP usually is, what it wrote, where its logs are. */
 function serverHints(rpc: McpError | undefined, code: number, server: ServerTrace, ce: Output["ce"]): string[] {
@@ -74,21 +75,13 @@ function serverHints(rpc: McpError | undefined, code: number, server: ServerTrac
     mcp.pathname = `${mcp.pathname.replace(/\/$/, "")}/mcp`;
     hints.push(`Nothing answered MCP at ${target.url.href}; most servers serve it at /mcp: try ${mcp.href}`);
   }
-  if (server.stray)
+  if (server.stray && code === EXIT.connection)
     hints.push(
       `The server wrote ${server.stray.count} line${server.stray.count > 1 ? "s" : ""} to stdout that ${server.stray.count > 1 ? "are" : "is"} not MCP (the first: ${JSON.stringify(server.stray.first)}). A stdio server must write only JSON-RPC messages to stdout and its logs to stderr; it may be printing a banner or using console.log.`,
     );
   // An Internal error hides what failed: the server's own log says (server/tools §Error Handling).
-  if (target.kind === "stdio" && rpc?.code === -32603 && code === EXIT.protocol) {
-    if (server.stderr.trim())
-      hints.push(
-        ce.dim("The server's stderr ended with:"),
-        ...server.stderr
-          .trimEnd()
-          .split("\n")
-          .slice(-15)
-          .map((l) => `  ${l}`),
-      );
+  if (target.kind === "stdio" && rpc?.code === ErrorCode.InternalError && code === EXIT.protocol) {
+    if (server.stderr.trim()) hints.push(...stderrTail(server.stderr, ce));
     else if (!server.stderrShown)
       hints.push(
         "The server logged nothing that was kept; run again with --server-stderr to see what it writes to stderr.",

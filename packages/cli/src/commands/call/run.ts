@@ -1,4 +1,4 @@
-import { LOG_LEVELS, type LogLevel } from "mcpkit";
+import { ErrorCode, LOG_LEVELS, type LogLevel, McpError } from "mcpkit";
 import { Client, type ClientOptions } from "mcpkit/client";
 import { ACTIONS } from "./actions/index.js";
 import { interruptible } from "./actions/session.js";
@@ -91,6 +91,9 @@ export async function runCall(words: string[], dashed: number, options: CallComm
     // report the exit before they are read.
     if (tail.ended && exitCodeFor(error) === EXIT.connection)
       await Promise.race([tail.ended, new Promise((r) => setTimeout(r, STDERR_GRACE_MS).unref())]);
+    // A server that answered "Internal error" logs why on stderr, which may come just after the answer.
+    if (tail.more && !tail.text.trim() && error instanceof McpError && error.code === ErrorCode.InternalError)
+      await tail.more(STDERR_GRACE_MS);
     report(error, out, {
       target: invocationTarget ?? { kind: "stdio" },
       stderr: tail.text,
