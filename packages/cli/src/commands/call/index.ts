@@ -58,6 +58,7 @@ export function callCommand(): Command {
       )
       .option("--config <file>", "read server NAMEs from this file only (mcpkit servers lists where they come from)")
       .option("--json", "print results as JSON, for scripts")
+      .option("--save <dir>", "write images, audio and binary resources into this folder (and say where)")
       .option("--detach", "start a tool call as a task and print its id instead of waiting (HTTP servers)")
       .option("-H, --header <header>", 'an HTTP header for every request, "Name: value" (repeatable)', collect)
       .option(
