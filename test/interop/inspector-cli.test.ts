@@ -6,19 +6,16 @@
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeRuntime } from "../../scripts/node-runtime.mjs";
+import { testPackageDir } from "../../scripts/test-packages.mjs";
 import { closeServed, serveHttp } from "../serve/helpers.js";
 import { MCPKIT_BIN, SERVER_NODE } from "../workspace/helpers.js";
 
-const require = createRequire(import.meta.url);
-const INSPECTOR = join(
-  dirname(require.resolve("@modelcontextprotocol/inspector/package.json")),
-  "clients/launcher/build/index.js",
-);
+// A test package installed on first use (scripts/test-packages.mjs): it wants Node >= 22.
+const INSPECTOR = join(testPackageDir("@modelcontextprotocol/inspector"), "clients/launcher/build/index.js");
 const home = mkdtempSync(join(tmpdir(), "mcpkit-inspector-"));
 let node24 = "";
 const targets: Record<string, string[]> = {};

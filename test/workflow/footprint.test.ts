@@ -16,9 +16,16 @@ const semver = createRequire(import.meta.url)("semver") as { satisfies(version: 
 
 describe("npm install in a clone", () => {
   it("fetches none of the big packages only the tests use: the test script installs them on first use", () => {
-    expect(Object.keys(TEST_PACKAGES)).toEqual(["bun", "deno", "workerd", "@octokit/openapi"]);
+    expect(Object.keys(TEST_PACKAGES)).toEqual([
+      "bun",
+      "deno",
+      "workerd",
+      "@octokit/openapi",
+      "@modelcontextprotocol/inspector",
+      "fastmcp",
+    ]);
     const locked = Object.keys(lock.packages).filter((path) =>
-      /node_modules\/(bun|deno|workerd|@oven\/bun-[^/]+|@deno\/[^/]+|@cloudflare\/workerd-[^/]+|@octokit\/openapi)$/.test(
+      /node_modules\/(bun|deno|workerd|@oven\/bun-[^/]+|@deno\/[^/]+|@cloudflare\/workerd-[^/]+|@octokit\/openapi|@modelcontextprotocol\/inspector|fastmcp)$/.test(
         path,
       ),
     );
