@@ -41,9 +41,9 @@ module.exports = {
     ),
     only(
       "session-above-transports",
-      "session/ correlates requests: jsonrpc/, protocol/ and the transport contract only.",
+      "session/ correlates requests: jsonrpc/, protocol/ and the transport contract only (and the pure address key that client-key.ts counts callers by).",
       "session/",
-      ["jsonrpc/", "protocol/", "session/", "transports/transport\\.ts$"],
+      ["jsonrpc/", "protocol/", "session/", "transports/transport\\.ts$", "transports/http/client-address\\.ts$"],
     ),
     only(
       "server-below-endpoints",
@@ -118,7 +118,14 @@ module.exports = {
       "auth-stands-alone",
       "auth/ is OAuth on both sides: it knows no session, server, client or endpoint.",
       "auth/",
-      ["jsonrpc/", "protocol/", "auth/", "transports/transport\\.ts$", "transports/http/localhost\\.ts$"],
+      [
+        "jsonrpc/",
+        "protocol/",
+        "auth/",
+        "transports/transport\\.ts$",
+        "transports/http/localhost\\.ts$",
+        "transports/http/client-address\\.ts$",
+      ],
     ),
     {
       name: "auth-client-no-http-server",

@@ -8,13 +8,14 @@
 // Run with --expose-gc for the heap figure after a collection.
 import { readFileSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
-import { createRequire } from "node:module";
+import { join } from "node:path";
 import { openApiServer } from "mcpkit/openapi";
 import { connectInMemory } from "mcpkit/testing";
+import { testPackageDir } from "../scripts/test-packages.mjs";
 import { median } from "./lib/stats.mjs";
 
-const require = createRequire(import.meta.url);
-const GITHUB = require.resolve("@octokit/openapi/generated/api.github.com.json");
+// Installed on first use: no dependency of the workspace (scripts/test-packages.mjs).
+const GITHUB = join(testPackageDir("@octokit/openapi"), "generated", "api.github.com.json");
 const PETSTORE = new URL("../test/openapi/fixtures/petstore.yaml", import.meta.url).pathname;
 const QUERIES = JSON.parse(
   readFileSync(new URL("../test/openapi/fixtures/github-queries.json", import.meta.url), "utf8"),

@@ -82,6 +82,7 @@ export const groups = {
     mutate: [
       mcpkit("endpoints/http/sessions.ts"),
       mcpkit("endpoints/http/session-admission.ts"),
+      mcpkit("transports/http/client-address.ts"),
       mcpkit("endpoints/http/handler.ts:118-143"),
       mcpkit("endpoints/http/legacy-post.ts:78-110"),
     ],

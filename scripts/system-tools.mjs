@@ -1,5 +1,6 @@
 // The Debian packages the tests run: redis-server and nginx (the cluster tests), chromium
-// (the inspector's browser tests). Installed with apt-get, non-interactively, only when the
+// (the inspector's browser tests), zsh and fish (the completion tests load their scripts
+// into them). Installed with apt-get, non-interactively, only when the
 // binary is missing. Elsewhere (no apt-get) the tests that need them say which command to install.
 import { spawnSync } from "node:child_process";
 
@@ -8,6 +9,8 @@ const PACKAGES = {
   "redis-server": ["redis-server", "-v"],
   nginx: ["nginx", "-v"],
   chromium: ["chromium", "--version"],
+  zsh: ["zsh", "--version"],
+  fish: ["fish", "--version"],
 };
 
 /** Binaries present on PATH or in /usr/sbin (nginx lives there). */

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { runAuthorizationConformance, runConformance } from "./conformance.mjs";
 import { nodeRuntime } from "./node-runtime.mjs";
 import { ensureSystemTools } from "./system-tools.mjs";
+import { runtimeHome, TEST_PACKAGES } from "./test-packages.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 /** A dev tool's launcher, run by this Node (node_modules/.bin holds shell shims on Windows). */
@@ -79,7 +80,16 @@ count(
     ".dependency-cruiser.cjs",
   ]),
 );
-count(step("build (tsc -b)", process.execPath, [tsc, "-b", "packages/mcpkit", "packages/cli", "packages/redis"]));
+count(
+  step("build (tsc -b)", process.execPath, [
+    tsc,
+    "-b",
+    "packages/mcpkit",
+    "packages/cli",
+    "packages/redis",
+    "packages/create-mcpkit",
+  ]),
+);
 count(
   step("the inspector's page: type-check and build (esbuild)", process.execPath, [
     "packages/cli/scripts/build-ui.mjs",
@@ -87,9 +97,24 @@ count(
     "--report",
   ]),
 );
-process.stdout.write("\n=== redis-server, nginx and chromium (the cluster and inspector tests)\n");
+process.stdout.write(
+  "\n=== redis-server, nginx, chromium, zsh and fish (the cluster, inspector and completion tests)\n",
+);
 count(ensureSystemTools());
 count(step("type-check tests", process.execPath, [tsc, "-p", "tsconfig.test.json"]));
+
+// Bun, Deno, workerd and GitHub's OpenAPI description are no dependencies of the
+// workspace: installed here on first use (into node_modules/.cache), for the tests that use them.
+process.stdout.write("\n=== bun, deno, workerd and @octokit/openapi (the runtime and OpenAPI tests)\n");
+for (const runtime of Object.keys(TEST_PACKAGES)) {
+  try {
+    process.stdout.write(`  ${runtime}: ${runtimeHome(runtime)}\n`);
+    passed++;
+  } catch (error) {
+    process.stdout.write(`  ${runtime}: FAILED\n${error.message}\n`);
+    failed++;
+  }
+}
 
 vitest("vitest", process.execPath);
 

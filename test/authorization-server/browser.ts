@@ -5,6 +5,8 @@
  */
 export class Browser {
   private readonly jar = new Map<string, Map<string, string>>();
+  /** How it sends requests: the network by default, or a handler called in-process. */
+  constructor(private readonly send: (url: string, init: RequestInit) => Promise<Response> = fetch) {}
   /** The last page shown (HTML), for assertions. */
   page = "";
   /** Every URL visited, in order. */
@@ -30,7 +32,7 @@ export class Browser {
     const cookies = this.cookies(url);
     const headers = new Headers(init.headers);
     if (cookies.size > 0) headers.set("cookie", [...cookies].map(([k, v]) => `${k}=${v}`).join("; "));
-    const response = await fetch(url, { ...init, headers, redirect: "manual" });
+    const response = await this.send(url, { ...init, headers, redirect: "manual" });
     for (const line of response.headers.getSetCookie()) {
       const [pair, ...attributes] = line.split(";");
       const eq = (pair as string).indexOf("=");

@@ -29,6 +29,11 @@ beforeAll(async () => {
         { client_id: self, client_name: "Doc App", redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" },
         { "cache-control": "max-age=600" },
       );
+    if (path === "/second.json")
+      return doc(
+        { client_id: self, client_name: "Second", redirect_uris: [REDIRECT] },
+        { "cache-control": "max-age=600" },
+      );
     if (path === "/redirect") {
       res.writeHead(302, { location: "/client.json" });
       return res.end();
@@ -90,6 +95,27 @@ describe("a client named by its metadata document (development: http on loopback
     const page = await authorizePage(`${base}${path}`);
     expect(page.status).toBe(400);
     expect(page.text).toMatch(why);
+  });
+
+  it("keeps at most maxCached fetched documents: beyond, a document is fetched again for each use", async () => {
+    h = await startHarness({ clientMetadataDocuments: { maxCached: 1 } });
+    const before = fetched.length;
+    for (let i = 0; i < 2; i++) {
+      expect((await authorizePage(`${base}/client.json`)).status).toBe(200);
+      expect((await authorizePage(`${base}/second.json`)).status).toBe(200);
+    }
+    const since = fetched.slice(before);
+    expect(since.filter((p) => p === "/client.json")).toHaveLength(1);
+    expect(since.filter((p) => p === "/second.json")).toHaveLength(2);
+  });
+
+  it("fetches nothing for a caller over its sign-in rate: it is refused first", async () => {
+    h = await startHarness({ limits: { signIn: { max: 1, windowSec: 600 } } });
+    const before = fetched.length;
+    expect((await authorizePage(`${base}/second.json`)).status).toBe(200);
+    const refused = await authorizePage(`${base}/client.json`);
+    expect(refused.status).toBe(429);
+    expect(fetched.slice(before)).toEqual(["/second.json"]);
   });
 
   it("gives up on a document that does not come within its time limit", async () => {

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { request as httpRequest } from "node:http";
 import {
   type AuthorizationServer,
   type AuthorizationServerOptions,
@@ -8,7 +9,13 @@ import {
   type ResourceServer,
 } from "mcpkit/auth";
 import { Client } from "mcpkit/client";
-import { createStreamableHttpHandler, type Listening, listen, type StreamableHttpHandler } from "mcpkit/http";
+import {
+  createStreamableHttpHandler,
+  type FetchInfo,
+  type Listening,
+  listen,
+  type StreamableHttpHandler,
+} from "mcpkit/http";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { createServer, type McpServer } from "mcpkit/server";
 import { Browser } from "./browser.js";
@@ -41,8 +48,10 @@ export interface Harness {
 export async function startHarness(
   options: Partial<AuthorizationServerOptions> & { server?: McpServer } = {},
 ): Promise<Harness> {
-  let route: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
-  const listening = await listen({ fetch: (request) => route(request) });
+  let route: (request: Request, info?: FetchInfo) => Promise<Response> = async () =>
+    new Response(null, { status: 503 });
+  // The Node adapter passes the connection's address on, which the server's limits count by.
+  const listening = await listen({ fetch: (request, info) => route(request, info) });
   const issuer = listening.url.href.replace(/\/$/, "");
   const resource = `${issuer}/mcp`;
   const otherResource = `${issuer}/other`;
@@ -69,9 +78,9 @@ export async function startHarness(
     [main.rs, main.handler],
     [other.rs, other.handler],
   ];
-  route = async (request) => {
+  route = async (request, info) => {
     const path = new URL(request.url).pathname;
-    if (as.handles(path)) return as.fetch(request);
+    if (as.handles(path)) return as.fetch(request, info);
     for (const [rs, handler] of handlers)
       if (path === new URL(rs.resource).pathname || path === rs.metadataPath) return handler.fetch(request);
     return new Response("Not found", { status: 404 });
@@ -211,4 +220,41 @@ export async function statusOf(url: string, headers: Record<string, string>): Pr
   });
   await response.body?.cancel();
   return response.status;
+}
+
+/**
+ * POST /register at `issuer` over a connection from `localAddress`: another address, as the
+ * server sees it, though on this machine (all of 127.0.0.0/8 is loopback).
+ */
+export function registerFrom(
+  localAddress: string,
+  issuer: string,
+): Promise<{ status: number; retryAfter: string | undefined; body: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const body = JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" });
+    const req = httpRequest(
+      `${issuer}/register`,
+      {
+        method: "POST",
+        localAddress,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          text += chunk;
+        });
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            retryAfter: res.headers["retry-after"],
+            body: JSON.parse(text) as Record<string, unknown>,
+          }),
+        );
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
 }

@@ -50,6 +50,13 @@ export async function stopAll(): Promise<void> {
   tempDirs.clear();
 }
 
+/** A fresh folder, removed by stopAll. */
+export function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "mcpkit-call-test-"));
+  tempDirs.add(dir);
+  return dir;
+}
+
 export interface Run {
   code: number | null;
   stdout: string;

@@ -3,6 +3,7 @@ import { Client } from "mcpkit/client";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Browser } from "../authorization-server/browser.js";
+import { registerFrom } from "../authorization-server/harness.js";
 import { type IdentityProvider, startIdentityProvider } from "../authorization-server/identity-provider.js";
 import { mcpkit, requireBuild, start, stopAll, until } from "../cli-call/helpers.js";
 
@@ -60,6 +61,29 @@ describe("mcpkit serve --authorization-server dev", () => {
       expect(browser.page).toContain("Test User via Development sign-in");
       const result = await client.callTool("test_simple_text", {});
       expect(result.content[0]).toMatchObject({ type: "text" });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("refuses a flood of registrations from one address, while a client at another address registers and signs in", async () => {
+    const { url, issuer } = await serve(["--authorization-server", "dev"]);
+    // 127.0.0.2 is this machine too, but another address to the server: the flood comes from it.
+    const flood = [];
+    for (let i = 0; i < 25; i++) flood.push(await registerFrom("127.0.0.2", issuer));
+    expect(flood.slice(0, 20).map((r) => r.status)).toEqual(Array(20).fill(201));
+    for (const refused of flood.slice(20)) {
+      expect(refused.status).toBe(429);
+      expect(Number(refused.retryAfter)).toBeGreaterThan(3500);
+      expect(refused.body).toMatchObject({
+        error: "temporarily_unavailable",
+        error_description: expect.stringContaining("Too many registrations from your address"),
+      });
+    }
+    // From 127.0.0.1: a client registers itself, the person signs in, the tools answer.
+    const { client } = await signedIn(url);
+    try {
+      expect((await client.callTool("test_simple_text", {})).isError).toBeFalsy();
     } finally {
       await client.close();
     }

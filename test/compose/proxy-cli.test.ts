@@ -4,6 +4,8 @@
  * every message against its own schemas), over stdio and over Streamable HTTP.
  */
 
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import {
   CreateMessageRequestSchema,
@@ -23,6 +25,19 @@ import { MCPKIT_BIN, SERVER_NODE } from "../workspace/helpers.js";
 const FRONT_EVERYTHING = ["--", SERVER_NODE, MCPKIT_BIN, "serve", "everything"];
 
 afterEach(closeServed);
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+});
+
+/** A node:http server on 127.0.0.1 (a free port); resolves with its /mcp URL. */
+async function listening(handler: (req: IncomingMessage, res: ServerResponse) => unknown) {
+  const server = createServer((req, res) => void handler(req, res));
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+}
 
 describe("mcpkit serve proxy -- <command>, seen by the official SDK client", () => {
   it("is an ordinary server over stdio: tools, resources, prompts, completion, and the client's answers", async () => {
@@ -149,6 +164,39 @@ describe("mcpkit serve proxy -- <command>, seen by the official SDK client", () 
     }
   }, 60_000);
 
+  it("refuses a redirect to another origin, where --header values would go; follows it with --allow-redirects, without them", async () => {
+    // The other origin: a 2025-11-25 server that lists one tool and records the headers it got.
+    const seen: Record<string, string | string[] | undefined>[] = [];
+    const elsewhere = await listening(async (req, res) => {
+      seen.push(req.headers);
+      if (req.method !== "POST") return void res.writeHead(405).end();
+      let body = "";
+      for await (const chunk of req) body += chunk;
+      const { id, method } = JSON.parse(body) as { id?: number; method?: string };
+      const reply = (result: object) =>
+        res
+          .writeHead(200, { "content-type": "application/json", "mcp-session-id": "s" })
+          .end(JSON.stringify({ jsonrpc: "2.0", id, result }));
+      if (method === "initialize")
+        return reply({
+          protocolVersion: "2025-11-25",
+          capabilities: { tools: {} },
+          serverInfo: { name: "elsewhere", version: "1" },
+        });
+      if (method === "tools/list") return reply({ tools: [{ name: "t", inputSchema: { type: "object" } }] });
+      res.writeHead(id === undefined ? 202 : 400).end();
+    });
+    const redirecting = await listening((_req, res) => void res.writeHead(307, { location: elsewhere }).end());
+    const refused = await serveHttp("proxy", [redirecting, "--header", "x-api-key: secret"]).catch((e: Error) => e);
+    expect(String(refused)).toContain(`redirected to another origin (${new URL(elsewhere).origin})`);
+    expect(seen).toEqual([]);
+    const served = await serveHttp("proxy", [redirecting, "--header", "x-api-key: secret", "--allow-redirects"]);
+    const client = await sdkOverHttp(served.url);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["t"]);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((headers) => headers["x-api-key"] === undefined)).toBe(true);
+  }, 60_000);
+
   it("stops serving, exit code 1 and the reason on stderr, when the server it fronts exits", async () => {
     const quitting = fileURLToPath(new URL("fixtures/quitting-server.mjs", import.meta.url));
     const served = await serveHttp("proxy", ["--", SERVER_NODE, quitting]);
@@ -159,9 +207,24 @@ describe("mcpkit serve proxy -- <command>, seen by the official SDK client", () 
     expect(served.stderr()).toContain("the proxied server closed the connection");
   }, 60_000);
 
-  it("never asks one caller what another's call needs, when a legacy server's question names no call", async () => {
+  it("asks each caller what its own call needs: a legacy server's question names no call, each session has its own server", async () => {
     const whoami = fileURLToPath(new URL("fixtures/whoami-server.mjs", import.meta.url));
-    const served = await serveHttp("proxy", ["--", SERVER_NODE, whoami]);
+    const served = await serveHttp("proxy", ["--", SERVER_NODE, whoami, "1"]);
+    const callers = await Promise.all(
+      ["ada", "bob"].map((name) =>
+        sdkOverHttp(served.url, { elicitation: { form: {} } }, (c) =>
+          c.setRequestHandler(ElicitRequestSchema, () => ({ action: "accept", content: { name } })),
+        ),
+      ),
+    );
+    const [ada, bob] = await Promise.all(callers.map((c) => c.callTool({ name: "whoami", arguments: {} })));
+    expect(textOf(ada)).toBe("ada");
+    expect(textOf(bob)).toBe("bob");
+  }, 60_000);
+
+  it("never asks one caller what another's call needs, when every caller shares one server (--shared-upstream)", async () => {
+    const whoami = fileURLToPath(new URL("fixtures/whoami-server.mjs", import.meta.url));
+    const served = await serveHttp("proxy", ["--shared-upstream", "--", SERVER_NODE, whoami]);
     const callers = await Promise.all(
       ["ada", "bob"].map((name) =>
         sdkOverHttp(served.url, { elicitation: { form: {} } }, (c) =>
@@ -179,6 +242,6 @@ describe("mcpkit serve proxy -- <command>, seen by the official SDK client", () 
     );
     expect(ada).not.toContain('"bob"');
     expect(bob).not.toContain('"ada"');
-    expect(`${ada}${bob}`).toContain("cannot tell which of its callers");
+    expect(`${ada}${bob}`).toContain("does not say which of their calls it is for");
   }, 60_000);
 });

@@ -98,3 +98,28 @@ export function bigMultibyteText(): string {
   const unit = "aé€😀 ĳ中文 — ";
   return unit.repeat(Math.ceil((1024 * 1024) / Buffer.byteLength(unit)));
 }
+
+/** A reference server's entry script, from its package's `bin`. */
+function binOf(pkg: string): string {
+  const manifest = require.resolve(`${pkg}/package.json`);
+  const { bin } = JSON.parse(readFileSync(manifest, "utf8")) as { bin: Record<string, string> | string };
+  return join(dirname(manifest), typeof bin === "string" ? bin : (Object.values(bin)[0] as string));
+}
+
+/** The command lines of the third-party servers the interop suite runs (dev dependencies). */
+export const THIRD_PARTY = {
+  everything: [process.execPath, OFFICIAL_SERVER_ENTRY],
+  filesystem: [process.execPath, binOf("@modelcontextprotocol/server-filesystem")],
+  memory: [process.execPath, binOf("@modelcontextprotocol/server-memory")],
+  fastmcp: [process.execPath, fileURLToPath(new URL("fixtures/fastmcp-server.mjs", import.meta.url))],
+};
+
+/** A port the OS has just given out and taken back: for servers that cannot listen on port 0 and say which. */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import("node:net");
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

@@ -22,6 +22,7 @@ import { Client } from "mcpkit/client";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { closeServed, serveHttp } from "../serve/helpers.js";
 import { firstText, waitFor } from "./helpers.js";
 
 interface Running {
@@ -258,4 +259,31 @@ describe("mcpkit client → official SDK v2 server (2026-07-28 over Streamable H
     await subscription.close();
     expect(await subscription.closed).toEqual({ reason: "closed" });
   });
+});
+
+describe("the official SDK v2 server behind mcpkit serve proxy <url>", () => {
+  afterEach(closeServed);
+
+  it("declares what the server declares and no more, and crosses both eras: calls, header parameters, input requests", async () => {
+    const server = await serve();
+    const proxy = await serveHttp("proxy", [server.url]);
+    const { client: direct } = await connect(server);
+    const asked: string[] = [];
+    const elicitation = (params: { message: string }) => {
+      asked.push(params.message);
+      return { action: "accept" as const, content: { confirm: true } };
+    };
+    for (const protocolVersion of ["2026-07-28", "2025-11-25"] as const) {
+      const client = new Client({ name: "via-proxy", version: "1", timeoutMs: 10_000, protocolVersion, elicitation });
+      clients.push(client);
+      await client.connect(streamableHttpClientTransport(proxy.url));
+      // No resources.subscribe, no listChanged the server did not promise (a proxy must not invent them).
+      expect(client.serverCapabilities).toEqual(direct.serverCapabilities);
+      expect(client.serverInfo?.name).toBe("sdk-v2-interop");
+      expect(firstText(await client.callTool("add", { a: 2, b: 3 }))).toBe("5");
+      expect(firstText(await client.callTool("route", { region: "eu-west", count: 2 }))).toBe("routed to eu-west");
+      expect(firstText(await client.callTool("book", { date: "2026-12-01" }))).toBe("booked 2026-12-01");
+      expect(asked.at(-1)).toBe("Book 2026-12-01?");
+    }
+  }, 60_000);
 });

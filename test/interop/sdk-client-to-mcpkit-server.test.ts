@@ -193,11 +193,8 @@ describe("official SDK client → mcpkit everything server over stdio", () => {
       prompts: { listChanged: true },
       logging: {},
       completions: {},
-      extensions: {
-        "io.modelcontextprotocol/skills": { directoryRead: true },
-        "io.modelcontextprotocol/tasks": {},
-      },
-      // 2025-11-25 declares tasks in its own slot too (basic/utilities/tasks §Server Capabilities).
+      extensions: { "io.modelcontextprotocol/skills": { directoryRead: true } },
+      // 2025-11-25 declares tasks in its own slot (basic/utilities/tasks §Server Capabilities).
       tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
     });
   });

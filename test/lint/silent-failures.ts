@@ -24,20 +24,66 @@ const PATTERNS: [Finding["kind"], RegExp][] = [
 
 export function findSilentFailures(root: string, dirs: string[]): Finding[] {
   const findings: Finding[] = [];
-  for (const dir of dirs) {
-    for (const file of sourceFiles(join(root, dir))) {
-      const text = readFileSync(file, "utf8");
-      const code = blankNonCode(text);
-      const lines = text.split("\n");
-      for (const [kind, pattern] of PATTERNS) {
-        for (const match of code.matchAll(pattern)) {
-          const line = code.slice(0, match.index).split("\n").length;
-          findings.push({ file: relative(root, file), line, kind, code: (lines[line - 1] ?? "").trim() });
-        }
-      }
+  for (const dir of dirs)
+    for (const file of sourceFiles(join(root, dir)))
+      findings.push(...findInText(readFileSync(file, "utf8"), relative(root, file)));
+  return findings.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
+}
+
+/** The findings in one source text. */
+export function findInText(text: string, file = "<text>"): Finding[] {
+  const findings: Finding[] = [];
+  const code = blankNonCode(text);
+  const lines = text.split("\n");
+  for (const [kind, pattern] of PATTERNS) {
+    for (const match of code.matchAll(pattern)) {
+      if (kind === "void" && handled(statementAt(code, match.index + match[0].length))) continue;
+      const line = code.slice(0, match.index).split("\n").length;
+      findings.push({ file, line, kind, code: (lines[line - 1] ?? "").trim() });
     }
   }
-  return findings.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
+  return findings;
+}
+
+/** The expression a `void` at `from` discards: up to the `;`, `,` or closing bracket that ends it. */
+function statementAt(code: string, from: number): string {
+  let depth = 0;
+  for (let i = from; i < code.length; i++) {
+    const c = code[i] as string;
+    if ("([{".includes(c)) depth++;
+    else if (")]}".includes(c)) {
+      if (depth === 0) return code.slice(from, i);
+      depth--;
+    } else if ((c === ";" || c === ",") && depth === 0) return code.slice(from, i);
+  }
+  return code.slice(from);
+}
+
+/**
+ * Whether an expression is a promise chain whose last call is `.catch(handler)` with a
+ * handler that does something: its failure is reported, so discarding it is fine.
+ */
+function handled(expression: string): boolean {
+  let depth = 0;
+  let last: { method: string; args: number } | undefined;
+  for (let i = 0; i < expression.length; i++) {
+    const c = expression[i] as string;
+    if ("([{".includes(c)) depth++;
+    else if (")]}".includes(c)) depth--;
+    else if (c === "." && depth === 0) {
+      const call = /^\.([\w$]+)\s*\(/.exec(expression.slice(i));
+      if (call) last = { method: call[1] as string, args: i + call[0].length };
+    }
+  }
+  if (last?.method !== "catch") return false;
+  let end = last.args;
+  for (let d = 1; end < expression.length && d > 0; end++) {
+    if ("([{".includes(expression[end] as string)) d++;
+    else if (")]}".includes(expression[end] as string)) d--;
+  }
+  if (expression.slice(end).trim() !== "") return false;
+  const handler = expression.slice(last.args, end - 1).trim();
+  return handler !== "" && !/^\(\s*[\w$]*\s*\)\s*=>\s*(?:\{\s*\}|undefined|void 0)$/.test(handler);
 }
 
 function* sourceFiles(dir: string): Generator<string> {

@@ -1,7 +1,8 @@
-import { createRequire } from "node:module";
+import { join } from "node:path";
 import { loadOpenApiDocument, type OpenApiDocument, openApiServer } from "mcpkit/openapi";
 import { connectInMemory } from "mcpkit/testing";
 import { beforeAll, describe, expect, it } from "vitest";
+import { testPackageDir } from "../../scripts/test-packages.mjs";
 import { schemaFor } from "../revisions/schema-check.js";
 import queries from "./fixtures/github-queries.json" with { type: "json" };
 
@@ -9,13 +10,12 @@ import queries from "./fixtures/github-queries.json" with { type: "json" };
 // scale: every operation a valid tool, tools/list with and without the catalog, and how
 // well search_tools finds the right operation for 50 requests written from descriptions.
 
-const require = createRequire(import.meta.url);
-const GITHUB = require.resolve("@octokit/openapi/generated/api.github.com.json");
-
 let document: OpenApiDocument;
 beforeAll(async () => {
-  document = await loadOpenApiDocument(GITHUB);
-}, 60_000);
+  // Installed on first use (scripts/test-packages.mjs): ~390 MB no clone needs to start.
+  const github = join(testPackageDir("@octokit/openapi"), "generated/api.github.com.json");
+  document = await loadOpenApiDocument(github);
+}, 600_000);
 
 const serve = (toolCatalog?: false) =>
   openApiServer({

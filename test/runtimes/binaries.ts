@@ -3,30 +3,51 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { arch, platform } from "node:os";
 import { dirname, join } from "node:path";
+import { runtimeHome } from "../../scripts/test-packages.mjs";
 
 /**
- * The runtimes the tests run mcpkit on, from the dev dependencies `bun`, `deno` and
- * `workerd`. Each ships its binary in an optional package per platform; the package's
- * install script links it in place, and where install scripts did not run the binary is
- * taken from the platform package itself. A runtime that is not there fails the test that
- * needs it, saying so: never a silent skip.
+ * The runtimes the tests run mcpkit on: the npm packages `bun`, `deno` and `workerd`,
+ * installed on first use into node_modules/.cache (scripts/test-packages.mjs), not
+ * dependencies of the workspace. Each ships its binary in an optional package per
+ * platform, and install scripts do not run there: the binary is taken from the platform
+ * package itself. A runtime that cannot be had fails the test that needs it, saying so:
+ * never a silent skip.
  */
 export type Runtime = "bun" | "deno" | "workerd";
 
-const require = createRequire(import.meta.url);
 const exe = platform() === "win32" ? ".exe" : "";
-const packageDir = (name: string) => {
-  try {
-    return dirname(require.resolve(`${name}/package.json`));
-  } catch {
-    return undefined;
-  }
+
+/** Finds packages as the runtime's own folder sees them. */
+function resolverFor(runtime: Runtime) {
+  const require = createRequire(join(runtimeHome(runtime), "package.json"));
+  return {
+    require,
+    packageDir(name: string) {
+      try {
+        return dirname(require.resolve(`${name}/package.json`));
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+/** esbuild is a dependency of the workspace: found from here. */
+const fromHere = {
+  packageDir(name: string) {
+    try {
+      return dirname(createRequire(import.meta.url).resolve(`${name}/package.json`));
+    } catch {
+      return undefined;
+    }
+  },
 };
 
 function candidates(runtime: Runtime): string[] {
   const os = platform();
   const cpu = arch();
   const found: (string | undefined)[] = [];
+  const { require, packageDir } = resolverFor(runtime);
   const main = packageDir(runtime);
   if (runtime === "bun") {
     const bunOs = os === "win32" ? "windows" : os;
@@ -52,10 +73,10 @@ function candidates(runtime: Runtime): string[] {
 
 /** esbuild, which bundles the worker for workerd as wrangler does (its native binary where it can). */
 export function esbuildBinary(): string {
-  const dir = packageDir(`@esbuild/${platform()}-${arch()}`);
+  const dir = fromHere.packageDir(`@esbuild/${platform()}-${arch()}`);
   const native = dir && join(dir, platform() === "win32" ? "esbuild.exe" : join("bin", "esbuild"));
   if (native && existsSync(native)) return native;
-  const main = packageDir("esbuild");
+  const main = fromHere.packageDir("esbuild");
   const launcher = main && join(main, "bin", "esbuild");
   if (launcher && existsSync(launcher)) return launcher;
   throw new Error(
@@ -79,9 +100,9 @@ export function runtimeBinary(runtime: Runtime): string {
     }
   }
   throw new Error(
-    `${runtime} is not installed for ${platform()}-${arch()}: the "${runtime}" dev dependency installs its binary ` +
-      `through an optional package for this platform, and none answered \`--version\`` +
-      `${tried.length > 0 ? ` (tried ${tried.join(", ")})` : ""}. Run \`npm install\` again; ` +
-      `if ${runtime} publishes no build for this platform, this test cannot pass here.`,
+    `${runtime} is not installed for ${platform()}-${arch()}: the "${runtime}" package brings its binary ` +
+      `in an optional package for this platform, and none answered \`--version\`` +
+      `${tried.length > 0 ? ` (tried ${tried.join(", ")})` : ""}. Remove node_modules/.cache/mcpkit-runtimes ` +
+      `and run the test again; if ${runtime} publishes no build for this platform, this test cannot pass here.`,
   );
 }

@@ -2,7 +2,7 @@ import { Client } from "mcpkit/client";
 import { createStreamableHttpHandler, listen } from "mcpkit/http";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { stdioClientTransport } from "mcpkit/stdio";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createPortableServer } from "../../examples/runtimes/server.mjs";
 import { type Runtime, runtimeBinary } from "./binaries.js";
 import { exercisePortableServer } from "./exercise.js";
@@ -28,6 +28,13 @@ export function runtimeSuite(under: RuntimeUnderTest): void {
     assertBuilt();
     return runtimeBinary(under.runtime);
   };
+  // The first run installs the runtime (scripts/test-packages.mjs): a download, given its
+  // own time here. A failure is left to each test to report.
+  beforeAll(() => {
+    try {
+      runtimeBinary(under.runtime);
+    } catch {}
+  }, 600_000);
   afterEach(stopAll);
 
   describe(`mcpkit's server on ${under.runtime}`, () => {

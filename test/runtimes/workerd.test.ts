@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { Client } from "mcpkit/client";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { esbuildBinary, runtimeBinary } from "./binaries.js";
 import { exercisePortableServer } from "./exercise.js";
 import { assertBuilt, example, start, stopAll, waitForOutput } from "./processes.js";
@@ -71,6 +71,14 @@ const worker :Workerd.Worker = (
   const listening = await waitForOutput(started, /"port":(\d+)/, 60_000, started.child.stdio[3] as Readable);
   return `http://127.0.0.1:${listening[1]}/mcp`;
 }
+
+// The first run installs workerd (scripts/test-packages.mjs): a download, given its own
+// time here. A failure is left to each test to report.
+beforeAll(() => {
+  try {
+    runtimeBinary("workerd");
+  } catch {}
+}, 600_000);
 
 afterAll(async () => {
   await stopAll();

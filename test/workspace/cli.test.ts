@@ -39,7 +39,7 @@ describe("mcpkit serve workspace options", () => {
   it("refuses a --db that is missing or not a database", async () => {
     const missing = await runCli(["serve", "workspace", "--root", dir, "--db", join(dir, "missing.db")]);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/--db .*missing\.db: unable to open database file/);
+    expect(missing.stderr).toMatch(/--db .*missing\.db: no such file/);
     const bogus = await runCli(["serve", "workspace", "--root", dir, "--db", join(dir, "not-a.db")]);
     expect(bogus.code).toBe(1);
     expect(bogus.stderr).toMatch(/--db .*not-a\.db: file is not a database/);

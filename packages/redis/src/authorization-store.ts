@@ -1,5 +1,13 @@
 import type { Redis } from "ioredis";
-import type { AuthorizationStore, GrantRecord, RecordKind, Rotation, SigningKeyRecord } from "mcpkit/auth";
+import type {
+  Admission,
+  AuthorizationStore,
+  GrantRecord,
+  GroupLimit,
+  RecordKind,
+  Rotation,
+  SigningKeyRecord,
+} from "mcpkit/auth";
 
 export interface RedisAuthorizationStoreOptions {
   /** Prefix of every key (default "mcpkit:"): deployments sharing a Redis use different ones. */
@@ -40,12 +48,37 @@ redis.call('hset', KEYS[1], 'grant', ARGV[1])
 return 1`;
 
 /**
+ * A member into every group, or none. KEYS: the groups, each a sorted set of members scored
+ * by when they leave. ARGV: the member, then each group's max and ttl (ms). Redis's clock,
+ * so that every node counts the same windows. Returns {0}, or the full group's index and
+ * in how long its oldest member leaves.
+ */
+const ADMIT = `
+local t = redis.call('time')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local member = ARGV[1]
+for i, key in ipairs(KEYS) do
+  redis.call('zremrangebyscore', key, '-inf', now)
+  if not redis.call('zscore', key, member) and redis.call('zcard', key) >= tonumber(ARGV[2 * i]) then
+    local oldest = redis.call('zrange', key, 0, 0, 'WITHSCORES')
+    return {i, tonumber(oldest[2]) - now}
+  end
+end
+for i, key in ipairs(KEYS) do
+  redis.call('zadd', key, now + tonumber(ARGV[2 * i + 1]), member)
+  local last = redis.call('zrange', key, -1, -1, 'WITHSCORES')
+  redis.call('pexpireat', key, tonumber(last[2]))
+end
+return {0}`;
+
+/**
  * An authorization server's state in Redis, shared by every node: each record a string
  * key with its PX expiry (and a second key marking it used, expiring with it); each grant
  * a hash (the record and its current refresh token's hash) expiring at the grant's end,
  * and each refresh token ever issued an index key naming its grant, expiring with it; the
- * signing keys one hash. What it holds is hashes and sealed text (the server seals before
- * storing). Costs: put = SET + DEL, consume = one script call, rotate = GET + one script call.
+ * signing keys one hash; each group `admit` counts in a sorted set of its members by when
+ * they leave, expiring with the last. What it holds is hashes and sealed text (the server seals before
+ * storing). Costs: put = SET + DEL, consume, admit = one script call, rotate = GET + one script call.
  */
 export class RedisAuthorizationStore implements AuthorizationStore {
   private readonly redis: Redis;
@@ -139,6 +172,17 @@ export class RedisAuthorizationStore implements AuthorizationStore {
 
   async revokeGrant(id: string): Promise<boolean> {
     return (await this.redis.del(this.grantKey(id))) === 1;
+  }
+
+  async admit(member: string, counts: GroupLimit[]): Promise<Admission> {
+    const keys = counts.map((c) => `${this.prefix}count:${c.group}`);
+    const limits = counts.flatMap((c) => [c.max, Math.max(1, Math.round(c.ttlMs))]);
+    const [full, retryAfterMs] = (await this.redis.eval(ADMIT, keys.length, ...keys, member, ...limits)) as [
+      number,
+      number?,
+    ];
+    if (full === 0) return { admitted: true };
+    return { admitted: false, group: (counts[full - 1] as GroupLimit).group, retryAfterMs: retryAfterMs ?? 0 };
   }
 
   async signingKeys(): Promise<SigningKeyRecord[]> {

@@ -79,4 +79,48 @@ describe("an authorization server on two nodes sharing Redis", () => {
       await listening.close();
     }
   });
+
+  it("counts a caller's requests and the clients kept across nodes: a limit reached on one holds on the other", async () => {
+    const issuer = "http://127.0.0.1:9";
+    const prefix = `limits-${Date.now()}:`;
+    const nodes = [0, 1].map(() => {
+      const connection = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+      connections.push(connection);
+      return createAuthorizationServer({
+        issuer,
+        resources: [`${issuer}/mcp`],
+        upstream: developmentUpstream(),
+        secret: "a secret both nodes share, 32 bytes or more",
+        store: new RedisAuthorizationStore(connection, { prefix }),
+        limits: { register: { max: 3, windowSec: 60 }, maxClients: 5 },
+        onError: () => {},
+      });
+    });
+    let turn = 0;
+    /** A registration from `address`, on the node whose turn it is. */
+    const register = async (address: string) => {
+      const node = nodes[turn++ % 2] as (typeof nodes)[number];
+      const response = await node.fetch(
+        new Request(`${issuer}/register`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            redirect_uris: ["http://127.0.0.1:4567/callback"],
+            token_endpoint_auth_method: "none",
+          }),
+        }),
+        { clientAddress: address },
+      );
+      return response.status;
+    };
+    const one = [];
+    for (let i = 0; i < 4; i++) one.push(await register("203.0.113.7"));
+    expect(one).toEqual([201, 201, 201, 429]);
+    expect(await register("203.0.113.7")).toBe(429);
+    // Five clients kept in all: the sixth is refused, on whichever node.
+    expect([await register("198.51.100.1"), await register("198.51.100.2"), await register("198.51.100.3")]).toEqual([
+      201, 201, 503,
+    ]);
+    expect(await register("198.51.100.4")).toBe(503);
+  });
 });

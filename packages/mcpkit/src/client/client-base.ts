@@ -232,7 +232,11 @@ export class ClientBase {
 
   private deliver(notification: JsonRpcNotification): void {
     if (notification.method === "notifications/tools/list_changed") this.outputs?.forget();
-    this.listeners.guard(() => this.era?.route(notification));
+    let routed: boolean | undefined;
+    this.listeners.guard(() => {
+      routed = this.era?.route(notification);
+    });
+    if (routed === false) return;
     this.lists.noteChange(notification);
     this.listeners.deliver(notification);
   }

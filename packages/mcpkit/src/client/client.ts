@@ -71,14 +71,16 @@ export class Client extends ClientBase {
    * structuredContent, or content that does not match) is a ToolOutputError (server/tools
    * §Output Schema); turn that off with `validateToolOutput: false`. With `output` (a
    * Standard Schema for the tool's structuredContent, e.g. the one the server was written
-   * with), the result's structuredContent is checked against it and typed by it.
+   * with), the result's structuredContent is checked against it and typed by it. `onTask`
+   * is called when the server made the call a task (and awaited before the wait starts),
+   * then with each state the task reaches.
    */
   async callTool<S extends StandardSchemaV1 | undefined = undefined>(
     name: string,
     args: Record<string, unknown> = {},
-    options?: CallOptions & { output?: S },
+    options?: CallOptions & { output?: S; onTask?: (task: WireTask) => void | Promise<void> },
   ): Promise<ToolResultOf<S>> {
-    const { output, ...rest } = options ?? {};
+    const { output, onTask, ...rest } = options ?? {};
     const callOptions = options && rest;
     const era = this.require("tools");
     let result: CallToolResult;
@@ -93,7 +95,14 @@ export class Client extends ClientBase {
     }
     const created = options?.asTask || era.kind === "modern" ? createdTask(result as unknown as JsonObject) : undefined;
     if (created) {
-      result = await this.task(created.taskId, created).result(options?.signal ? { signal: options.signal } : {});
+      await onTask?.(created);
+      result = await this.task(created.taskId, created).result({
+        ...(options?.signal && { signal: options.signal }),
+        ...(onTask && {
+          onUpdate: (task: WireTask) =>
+            void (async () => onTask(task))().catch((error: unknown) => this.options.onError?.(error)),
+        }),
+      });
     }
     const checked = this.outputs ? await this.outputs.check(name, result) : result;
     return (output ? await checkStructured(name, checked, output) : checked) as ToolResultOf<S>;

@@ -1,27 +1,25 @@
 import type { CallOptions } from "../client/eras/era.js";
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import { McpError } from "../jsonrpc/errors.js";
 import { META } from "../protocol/meta.js";
 import type { Context } from "../server/context.js";
 import { ClientRequestError } from "../server/dispatch/request-context.js";
-import type { RequestRouting } from "./routing.js";
 
 /** How one downstream request travels upstream, and how the upstream's questions come back. */
 
 /**
- * Which downstream request each URL-mode elicitation was asked for, so the upstream's
+ * Where each URL-mode elicitation was asked, so the upstream's
  * notifications/elicitation/complete reaches the same client. The newest 1000 are kept.
  */
 export class UrlElicitations {
-  private readonly asked = new Map<string, Context>();
+  private readonly asked = new Map<string, (elicitationId: string) => void>();
 
-  remember(elicitationId: string, ctx: Context): Context {
-    this.asked.set(elicitationId, ctx);
+  remember(elicitationId: string, complete: (elicitationId: string) => void): void {
+    this.asked.set(elicitationId, complete);
     if (this.asked.size > 1000) this.asked.delete(this.asked.keys().next().value as string);
-    return ctx;
   }
 
   complete(elicitationId: string): void {
-    this.asked.get(elicitationId)?.elicitationComplete(elicitationId);
+    this.asked.get(elicitationId)?.(elicitationId);
     this.asked.delete(elicitationId);
   }
 }
@@ -32,7 +30,7 @@ export function forwardOptions(ctx: Context): CallOptions {
   const { sampling, elicitation, roots } = ctx.client.capabilities;
   return {
     signal: ctx.signal,
-    // A modern upstream asks only for what the caller can answer (legacy ones learned ours at initialize).
+    // A modern upstream asks only for what the caller can answer (legacy ones learned it at initialize).
     capabilities: {
       ...(sampling && { sampling }),
       ...(elicitation && { elicitation }),
@@ -61,14 +59,8 @@ export function ownFieldsOnly<T>(result: T): T {
   return rest as T;
 }
 
-/** Asks the downstream client for the request being served; its refusal is the upstream's answer. */
-export async function ask<T>(routing: RequestRouting, question: (ctx: Context) => Promise<T>): Promise<T> {
-  const ctx = routing.current();
-  if (!ctx)
-    throw new McpError(
-      ErrorCode.InvalidRequest,
-      "The proxy cannot tell which of its callers this request is for: none, or several of different sessions, are in progress",
-    );
+/** Asks the downstream caller of `ctx`; its refusal is the upstream's answer. */
+export async function askCaller<T>(ctx: Context, question: (ctx: Context) => Promise<T>): Promise<T> {
   try {
     return await question(ctx);
   } catch (error) {

@@ -1,193 +1,278 @@
-import { Client } from "../client/client.js";
-import type { ClientOptions } from "../client/options.js";
-import type { ServerCapabilities } from "../protocol/types/capabilities.js";
+import type { Client } from "../client/client.js";
+import type { CallOptions } from "../client/eras/era.js";
+import { SKILLS_EXTENSION, type SkillEntry } from "../protocol/skills.js";
 import type { LogLevel } from "../protocol/types/common.js";
 import type { CompleteRef, Prompt, Resource, ResourceTemplate, Tool } from "../protocol/types/features.js";
 import type { SubscriptionFilter } from "../protocol/types/modern.js";
+import { LEGACY_REVISIONS } from "../protocol/versions.js";
 import { MirroredSet } from "../server/compose/sync.js";
-import type { ServerOptions } from "../server/options.js";
+import type { Context } from "../server/context.js";
+import type { ListKind } from "../server/events.js";
 import type { Completer } from "../server/registry/completion.js";
-import { McpServer } from "../server/server.js";
+import type { FeatureSet } from "../server/registry/feature-set.js";
+import type { SkillDefinition } from "../server/registry/skill.js";
+import type { ServerSession } from "../server/session.js";
 import type { Transport } from "../transports/transport.js";
-import { promptFrom, resourceFrom, toolFrom, type Upstream } from "./entries.js";
-import { ask, forwardOptions, ownFieldsOnly, UrlElicitations } from "./forward.js";
-import { RequestRouting } from "./routing.js";
-import { everyPage, followUpdates, usableTemplates } from "./upstream-lists.js";
+import { mirroredCapabilities, runsToolsAsTasks } from "./capabilities.js";
+import { openConnection, type UpstreamConnection } from "./connection.js";
+import { mirroredEntries, promptFrom, resourceFrom, skillFrom, toolFrom, type Upstream } from "./entries.js";
+import { upstreamFailure } from "./errors.js";
+import { forwardOptions, ownFieldsOnly, UrlElicitations } from "./forward.js";
+import { coalesced, everyPage } from "./mirror.js";
+import type { ProxyOptions, UpstreamConnector } from "./options.js";
+import { MirrorServer } from "./server.js";
+import { SessionConnections } from "./sessions.js";
+import { usableTemplates } from "./templates.js";
 
-export interface ProxyOptions extends Partial<ServerOptions> {
-  /** How the proxy's client presents itself upstream (default name "mcpkit-proxy"), its protocolVersion, timeouts. */
-  client?: Partial<Omit<ClientOptions, "sampling" | "elicitation" | "listRoots">>;
-}
+export type { MirrorLimits, ProxyOptions, UpstreamConnector } from "./options.js";
 
 /** An MCP server reached by a Client, served again as an McpServer. */
 export interface McpProxy {
   /** Serve it like any McpServer: connect a transport, or hand it to an HTTP endpoint. */
-  readonly server: McpServer;
-  /** The client connected to the upstream server. */
+  readonly server: MirrorServer;
+  /** The client of the shared upstream connection (the one the lists are read on). */
   readonly client: Client;
   /** Reads every list from the upstream server again (list_changed does this by itself). */
   refresh(): Promise<void>;
-  /** Resolves once the upstream connection has closed, with the reason when it failed. */
+  /** Resolves once the shared upstream connection has closed, with the reason when it failed. */
   readonly upstreamClosed: Promise<Error | undefined>;
-  /** Closes the server's sessions, then the upstream connection. */
+  /** Closes the server's sessions, then the upstream connections. */
   close(): Promise<void>;
 }
 
-/** What the proxy re-declares of the upstream server's capabilities. */
-const FORWARDED = ["tools", "resources", "prompts", "completions", "logging"] as const;
-
 /**
- * Connects to the MCP server at the other end of `transport` and returns an McpServer that
- * offers the same tools, resources, templates and prompts, forwarding every call, read and
- * completion; list changes and resource updates travel on, progress and cancellation
- * follow their request, and what the upstream server asks of its client (elicitation,
- * sampling, roots) is asked of the downstream client whose request it is serving.
+ * Connects to an MCP server and returns an McpServer that offers the same tools,
+ * resources, templates, prompts and skills, and declares exactly its capabilities. Calls,
+ * reads, completions and subscriptions are forwarded (any URI, templates' included);
+ * progress and cancellation follow their request; tasks run as the proxy's own tasks that
+ * follow the upstream's; what the upstream asks of its client (elicitation, sampling,
+ * roots) is asked of the caller it concerns.
+ *
+ * `upstream` is one connection (a Transport), or a connector that opens one: then a
+ * server that keeps a session per connection (revisions up to 2025-11-25) gets one
+ * connection per downstream session (ProxyOptions.upstreamSessions; docs/composition.md).
  */
-export async function createProxy(transport: Transport, options: ProxyOptions = {}): Promise<McpProxy> {
-  const { client: clientOptions, ...serverOptions } = options;
-  const routing = new RequestRouting();
+export async function createProxy(
+  upstream: Transport | UpstreamConnector,
+  options: ProxyOptions = {},
+): Promise<McpProxy> {
+  const { client: clientOptions, upstreamSessions, mirror: limits, ...serverOptions } = options;
+  const connector = typeof upstream === "function" ? upstream : undefined;
   let markClosed!: (reason: Error | undefined) => void;
   const upstreamClosed = new Promise<Error | undefined>((resolve) => {
     markClosed = resolve;
   });
   const urlElicitations = new UrlElicitations();
-  const client = new Client({
-    name: "mcpkit-proxy",
-    version: "0.1.0",
-    ...clientOptions,
-    onClose: (reason) => {
-      markClosed(reason);
-      clientOptions?.onClose?.(reason);
+  // Made once the upstream has described itself; the connections' hooks only run after that.
+  let server!: MirrorServer;
+  let sessions: SessionConnections | undefined;
+  const onError = (error: unknown) => (server ? server.onError(error) : undefined);
+  const resync: Record<ListKind, () => Promise<void>> = {
+    tools: coalesced(() => sync.tools()),
+    prompts: coalesced(() => sync.prompts()),
+    resources: coalesced(() => sync.resources()),
+  };
+  const onListChanged = (kind: ListKind) => void resync[kind]().catch(onError);
+
+  const shared = await openConnection({
+    transport: connector ? connector() : (upstream as Transport),
+    client: clientOptions,
+    session: undefined,
+    urlElicitations,
+    onLog: (level, data, logger) => sharedLog(level, data, logger),
+    onListChanged,
+    onClose: (reason) => markClosed(reason),
+    onError,
+  });
+  const client = shared.client;
+  const upstreamCaps = client.serverCapabilities ?? {};
+  // A legacy server keeps a session per connection: give each downstream session its own.
+  const perSession = connector !== undefined && upstreamSessions !== "shared" && client.protocolEra === "legacy";
+
+  const { name, version, title, description, icons, websiteUrl } = client.serverInfo ?? { name: "", version: "" };
+  server = new MirrorServer(
+    {
+      name,
+      version,
+      ...(title !== undefined && { title }),
+      ...(description !== undefined && { description }),
+      ...(icons && { icons }),
+      ...(websiteUrl !== undefined && { websiteUrl }),
+      ...(client.instructions !== undefined && { instructions: client.instructions }),
+      // It speaks the era its upstream speaks: a caller of 2026-07-28 could not be given what
+      // a stateful server asks outside a call (its roots). `revisions` bridges the eras anyway.
+      ...(client.protocolEra === "legacy" && { revisions: LEGACY_REVISIONS }),
+      ...serverOptions,
+      onSession: (session) => {
+        void sessions?.open(session);
+        serverOptions.onSession?.(session);
+      },
+      onNotification: (notification, session) => {
+        // The session's roots changed: its upstream connection tells the server, which asks again.
+        if (notification.method === "notifications/roots/list_changed")
+          void sessions?.get(session).then((c) => c.client.setRoots([]), onError);
+        serverOptions.onNotification?.(notification, session);
+      },
     },
-    capabilities: { elicitation: { form: {}, url: {} }, ...clientOptions?.capabilities },
-    elicitation: (params, c) =>
-      ask(routing, (ctx) =>
-        params.mode === "url"
-          ? urlElicitations.remember(params.elicitationId, ctx).elicit({
-              mode: "url",
-              message: params.message,
-              url: params.url,
-              elicitationId: params.elicitationId,
-              ...(c.inputKey !== undefined && { key: c.inputKey }),
-            })
-          : ctx.elicit({
-              message: params.message,
-              schema: params.requestedSchema,
-              ...(c.inputKey !== undefined && { key: c.inputKey }),
-            }),
-      ),
-    sampling: (params, c) =>
-      ask(routing, (ctx) => ctx.sample(params, c.inputKey === undefined ? undefined : { key: c.inputKey })),
-    listRoots: (c) => ask(routing, (ctx) => ctx.listRoots(c.inputKey === undefined ? undefined : { key: c.inputKey })),
-  });
-  const described = await client.connect(transport);
-  const upstreamCaps = described.capabilities;
+    mirroredCapabilities(upstreamCaps, serverOptions.capabilities),
+  );
+  if (perSession && connector)
+    sessions = new SessionConnections(async (session) => {
+      // Re-run when this connection's lists change (see narrowToSession).
+      let narrow = () => {};
+      const connection = await openConnection({
+        transport: connector(),
+        client: clientOptions,
+        session,
+        urlElicitations,
+        onLog: () => {},
+        onListChanged: (kind) => {
+          onListChanged(kind);
+          if (kind !== "resources") narrow();
+        },
+        // The session's server went away: so does the session (its client starts a new one).
+        onClose: () => void session.close(),
+        onError,
+      });
+      const renarrow = coalesced(() => narrowToSession(connection, session));
+      narrow = () => void renarrow().catch(onError);
+      narrow();
+      return connection;
+    }, onError);
 
-  const declared: ServerCapabilities = {};
-  for (const key of FORWARDED) if (upstreamCaps[key]) declared[key] = upstreamCaps[key] as never;
-  if (declared.tools) declared.tools = { ...declared.tools, listChanged: true };
-  if (declared.prompts) declared.prompts = { ...declared.prompts, listChanged: true };
-  if (declared.resources) declared.resources = { ...declared.resources, listChanged: true, subscribe: true };
-  const { name, version, title, description, icons, websiteUrl } = described.serverInfo;
-  const server = new McpServer({
-    name,
-    version,
-    ...(title !== undefined && { title }),
-    ...(description !== undefined && { description }),
-    ...(icons && { icons }),
-    ...(websiteUrl !== undefined && { websiteUrl }),
-    ...(described.instructions !== undefined && { instructions: described.instructions }),
-    ...serverOptions,
-    capabilities: { ...declared, ...serverOptions.capabilities },
-  });
+  /**
+   * What a session is shown of the tools and prompts: those its own upstream connection
+   * lists. The mirror is read on the shared connection, which declares every capability a
+   * caller may have; a server that offers tools by the client's capabilities (sampling,
+   * elicitation) offers this session fewer, and the others are hidden from it.
+   */
+  async function narrowToSession(connection: UpstreamConnection, session: ServerSession) {
+    // A session of a server this one is mounted in knows these names under a prefix: left as it is.
+    if (!server.sessions.has(session)) return;
+    const { client: own } = connection;
+    const [tools, prompts] = await Promise.all([
+      upstreamCaps.tools ? everyPage<Tool>((c, signal) => own.listTools(c, { signal }), "tools", limits) : [],
+      upstreamCaps.prompts ? everyPage<Prompt>((c, signal) => own.listPrompts(c, { signal }), "prompts", limits) : [],
+    ]);
+    const offered = new Set([...tools.map((t) => t.name), ...prompts.map((p) => p.name)]);
+    for (const entry of [...server.tools.all(), ...server.prompts.all()]) {
+      if (!mirroredEntries.has(entry)) continue;
+      if (offered.has(entry.key)) session.enable(entry.key);
+      else session.disable(entry.key);
+    }
+  }
 
-  const upstream: Upstream = {
-    client,
-    run: async (ctx, work) => ownFieldsOnly(await routing.run(ctx, () => work(forwardOptions(ctx)))),
+  /** A log of the shared connection outside any call: for the sessions it serves, if it serves sessions. */
+  function sharedLog(level: LogLevel, data: unknown, logger: string | undefined) {
+    if (sessions || client.protocolEra !== "legacy") return;
+    for (const session of server.sessions) session.log(level, data, logger);
+  }
+
+  const connectionFor = (session: ServerSession | undefined): UpstreamConnection | Promise<UpstreamConnection> =>
+    (session && sessions?.get(session)) ?? shared;
+  const forwarded: Upstream = {
+    async run(ctx, work) {
+      const connection = await connectionFor(ctx.session);
+      try {
+        return ownFieldsOnly(await connection.routing.run(ctx, () => work(connection.client, forwardOptions(ctx))));
+      } catch (error) {
+        throw upstreamFailure(error);
+      }
+    },
     completer: (ref: CompleteRef, argument: string): Completer => {
       return (value, { arguments: args, ctx }) =>
-        routing.run(ctx, async () => {
-          const { completion } = await client.complete(
-            { ref, argument: { name: argument, value }, context: { arguments: args } },
-            forwardOptions(ctx),
-          );
-          return completion;
+        forwarded.run(ctx, async (c, callOptions: CallOptions) => {
+          const params = { ref, argument: { name: argument, value }, context: { arguments: args } };
+          return (await c.complete(params, callOptions)).completion;
         });
     },
+    taskMode(tool: Tool) {
+      if (!runsToolsAsTasks(upstreamCaps)) return undefined;
+      if (client.protocolEra === "modern") return "always";
+      const support = tool.execution?.taskSupport;
+      return support === "required" ? "always" : support === "optional" ? "asked" : undefined;
+    },
   };
+  /** A subscription to a mirrored resource: watched on the connection of the subscriber's session. */
+  const watch = async (uri: string, ctx: Context, changed: () => void) =>
+    (await connectionFor(ctx.session)).watch(uri, changed);
 
-  const subscribed = new Set<string>();
-  const onError = (error: unknown) => server.onError(error);
   const mirrored = {
     tools: new MirroredSet(server.tools, "Tool"),
     prompts: new MirroredSet(server.prompts, "Prompt"),
     resources: new MirroredSet(server.resources, "Resource"),
     templates: new MirroredSet(server.templates, "Resource template"),
+    skills: new MirroredSet(server.skills as FeatureSet<SkillDefinition & { definition: SkillEntry }>, "Skill"),
   };
   const sync = {
     tools: async () => {
       if (!upstreamCaps.tools) return;
-      const tools = await everyPage<Tool>((cursor) => client.listTools(cursor), "tools");
+      const tools = await everyPage<Tool>((cursor, signal) => client.listTools(cursor, { signal }), "tools", limits);
       mirrored.tools.sync(
-        tools.map((t) => toolFrom(t, upstream)),
+        tools.map((t) => toolFrom(t, forwarded)),
         onError,
       );
     },
     prompts: async () => {
       if (!upstreamCaps.prompts) return;
-      const prompts = await everyPage<Prompt>((cursor) => client.listPrompts(cursor), "prompts");
+      const prompts = await everyPage<Prompt>(
+        (cursor, signal) => client.listPrompts(cursor, { signal }),
+        "prompts",
+        limits,
+      );
       mirrored.prompts.sync(
-        prompts.map((p) => promptFrom(p, upstream)),
+        prompts.map((p) => promptFrom(p, forwarded)),
         onError,
       );
     },
     resources: async () => {
       if (!upstreamCaps.resources) return;
-      const [resources, templates] = await Promise.all([
-        everyPage<Resource>((cursor) => client.listResources(cursor), "resources"),
-        everyPage<ResourceTemplate>((cursor) => client.listResourceTemplates(cursor), "resourceTemplates"),
+      const [resources, templates, skills] = await Promise.all([
+        everyPage<Resource>((cursor, signal) => client.listResources(cursor, { signal }), "resources", limits),
+        everyPage<ResourceTemplate>(
+          (cursor, signal) => client.listResourceTemplates(cursor, { signal }),
+          "resourceTemplates",
+          limits,
+        ),
+        upstreamCaps.extensions?.[SKILLS_EXTENSION]
+          ? everyPage<SkillEntry>(
+              (cursor, signal) => client.request("skills/list", cursor === undefined ? {} : { cursor }, { signal }),
+              "skills",
+              limits,
+            )
+          : Promise.resolve([]),
       ]);
+      const subscribe = upstreamCaps.resources.subscribe ? watch : undefined;
       mirrored.resources.sync(
-        resources.map((r) => resourceFrom(r, upstream)),
+        resources.map((r) => ({ ...resourceFrom(r, forwarded), ...(subscribe && { subscribe }) })),
         onError,
       );
-      mirrored.templates.sync(usableTemplates(templates, upstream, onError), onError);
-      if (upstreamCaps.resources.subscribe) await followUpdates(client, resources, subscribed, server);
+      mirrored.templates.sync(usableTemplates(templates, forwarded, subscribe, onError), onError);
+      const byUri = new Map(resources.map((r) => [r.uri, r]));
+      mirrored.skills.sync(
+        skills.map((s) => skillFrom(s, (uri) => byUri.get(uri))),
+        onError,
+      );
     },
   };
-  // One sync per list at a time: a change during a sync is read by the next one.
-  const queued: Record<string, Promise<void>> = {};
-  const resync = (kind: keyof typeof sync) => {
-    queued[kind] = (queued[kind] ?? Promise.resolve()).then(sync[kind]).catch((error) => server.onError(error));
-    return queued[kind];
-  };
   const refresh = async () => {
-    await Promise.all([resync("tools"), resync("prompts"), resync("resources")]);
+    await Promise.all([resync.tools(), resync.prompts(), resync.resources()]);
   };
 
-  client.on("notifications/tools/list_changed", () => void resync("tools"));
-  client.on("notifications/prompts/list_changed", () => void resync("prompts"));
-  client.on("notifications/resources/list_changed", () => void resync("resources"));
-  client.on("notifications/resources/updated", (params) => {
-    const uri = params.uri;
-    if (typeof uri === "string") server.resourceUpdated(uri);
-  });
-  client.on("notifications/elicitation/complete", (params) => {
-    if (typeof params.elicitationId === "string") urlElicitations.complete(params.elicitationId);
-  });
-  client.on("notifications/message", (params) => {
-    const { level, data, logger } = params as { level?: LogLevel; data?: unknown; logger?: string };
-    // A log names no request: see RequestRouting.unnamed for who gets it.
-    if (level) routing.unnamed()?.log(level, data, logger);
-  });
-  if (upstreamCaps.logging) await client.setLogLevel("debug").catch((error) => server.onError(error));
-  await refresh();
+  try {
+    if (upstreamCaps.logging && !perSession) await client.setLogLevel("debug").catch(onError);
+    // What the proxy cannot mirror, it cannot serve: the first reading must succeed.
+    await refresh();
+  } catch (error) {
+    await shared.close();
+    throw error;
+  }
   const filter: SubscriptionFilter = {
     ...(upstreamCaps.tools?.listChanged && { toolsListChanged: true }),
     ...(upstreamCaps.prompts?.listChanged && { promptsListChanged: true }),
     ...(upstreamCaps.resources?.listChanged && { resourcesListChanged: true }),
   };
-  if (Object.keys(filter).length > 0) await client.listen(filter, () => {}).catch((error) => server.onError(error));
+  if (Object.keys(filter).length > 0) await client.listen(filter, () => {}).catch(onError);
 
   return {
     server,
@@ -196,7 +281,8 @@ export async function createProxy(transport: Transport, options: ProxyOptions = 
     upstreamClosed,
     async close() {
       await server.close();
-      await client.close();
+      await sessions?.close();
+      await shared.close();
     },
   };
 }

@@ -29,6 +29,11 @@ export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 export class McpError extends Error {
   readonly code: number;
   readonly data: unknown;
+  /**
+   * The HTTP status the answer came with, when a server answered over HTTP with an error
+   * status and a JSON-RPC error in the body (that error is `code`, `message` and `data`).
+   */
+  httpStatus?: number;
 
   constructor(code: number, message: string, data?: unknown) {
     super(message);
@@ -43,8 +48,10 @@ export class McpError extends Error {
       : { code: this.code, message: this.message, data: this.data };
   }
 
-  static fromObject(error: JsonRpcErrorObject): McpError {
-    return new McpError(error.code, error.message, error.data);
+  static fromObject(error: JsonRpcErrorObject & { httpStatus?: number }): McpError {
+    const made = new McpError(error.code, error.message, error.data);
+    if (typeof error.httpStatus === "number") made.httpStatus = error.httpStatus;
+    return made;
   }
 }
 

@@ -20,7 +20,10 @@ export interface RateLimitOptions<C extends MiddlewareContext> {
    * another session must not refill the bucket.
    */
   key?: (ctx: C) => string;
-  /** Messages that never count (default: notifications, and initialize, server/discover and ping). */
+  /**
+   * Messages that never count (default: notifications, initialize, server/discover and
+   * ping, and the requests a server sends its client: the call that made them was counted).
+   */
   exempt?: (ctx: C) => boolean;
   /** Buckets kept at most; the least recently used go first (default 10 000). */
   maxKeys?: number;
@@ -35,7 +38,11 @@ interface Bucket {
 
 /** What connecting and staying connected takes is never refused. */
 const CONNECTING = new Set(["initialize", "server/discover", "ping"]);
-const defaultExempt = (ctx: MiddlewareContext) => ctx.kind === "notification" || CONNECTING.has(ctx.method);
+/** A server's requests to its client (sampling, elicitation, roots): its caller's call was counted. */
+const askedByServer = (ctx: MiddlewareContext) =>
+  ctx.direction === "outbound" && (ctx as { side?: string }).side === "server";
+const defaultExempt = (ctx: MiddlewareContext) =>
+  ctx.kind === "notification" || CONNECTING.has(ctx.method) || askedByServer(ctx);
 
 /**
  * The default key: who the token says, else where the request came from (HTTP), else the

@@ -6,6 +6,7 @@ import {
   type MeterProvider,
   metrics,
   propagation,
+  type Span,
   SpanKind,
   SpanStatusCode,
   type TextMapPropagator,
@@ -27,7 +28,7 @@ import {
   spanAttributes,
   spanName,
 } from "./attributes.js";
-import { headerGetter, metaGetter, metaOf } from "./carrier.js";
+import { headerGetter, metaGetter, metaOf, recordSetter } from "./carrier.js";
 
 export interface TelemetryOptions {
   /** Default: the global one (`trace.setGlobalTracerProvider`, or what the OTel SDK registered). */
@@ -45,7 +46,10 @@ const SCOPE = "mcpkit";
  * span per request and notification, named `{mcp.method.name} {target}`, whose parent is
  * the trace context in `params._meta` (else the HTTP request's `traceparent` header,
  * else the ambient context); the handler runs inside it, so calls it makes join the trace.
- * Records mcp.server.operation.duration and mcp.server.session.duration (seconds).
+ * A request the server sends the client (sampling, elicitation, roots) is a CLIENT span,
+ * child of the request being served, its context injected into the request's `_meta`.
+ * Records mcp.server.operation.duration and mcp.server.session.duration, and for those
+ * outbound requests mcp.client.operation.duration (their sender's view), in seconds.
  */
 export function serverTelemetry(options: TelemetryOptions = {}): ServerMiddleware {
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE);
@@ -61,6 +65,11 @@ export function serverTelemetry(options: TelemetryOptions = {}): ServerMiddlewar
     description: "The duration of an MCP session as observed on the server",
     advice: { explicitBucketBoundaries: DURATION_BUCKETS },
   });
+  const outboundDuration = meter.createHistogram("mcp.client.operation.duration", {
+    unit: "s",
+    description: "The duration of an MCP request as observed by its sender, until the response is received",
+    advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+  });
   const sessions = new WeakSet<ServerSession>();
 
   const watchSession = (session: ServerSession, transportAttrs: Attributes) => {
@@ -73,7 +82,27 @@ export function serverTelemetry(options: TelemetryOptions = {}): ServerMiddlewar
     });
   };
 
+  const outbound: ServerMiddleware = async (ctx, next) => {
+    const start = performance.now();
+    const metricAttrs = operationAttributes(ctx);
+    networkAttributes(ctx.transport, metricAttrs);
+    const parent = context.active();
+    const span = tracer.startSpan(
+      spanName(ctx),
+      { kind: SpanKind.CLIENT, attributes: spanAttributes(ctx, metricAttrs) },
+      parent,
+    );
+    const spanContext = trace.setSpan(parent, span);
+    const carrier: Record<string, unknown> = {};
+    propagator.inject(spanContext, carrier, recordSetter);
+    if (Object.keys(carrier).length > 0) ctx.params = { ...ctx.params, _meta: { ...metaOf(ctx.params), ...carrier } };
+    return traced(span, metricAttrs, () => context.with(spanContext, next), ctx.method, undefined).finally(() =>
+      outboundDuration.record((performance.now() - start) / 1000, metricAttrs),
+    );
+  };
+
   return async (ctx, next) => {
+    if (ctx.direction === "outbound") return outbound(ctx, next);
     const start = performance.now();
     const network: Attributes = {};
     networkAttributes(ctx.headers ? "streamable-http" : ctx.transport, network);
@@ -98,26 +127,42 @@ export function serverTelemetry(options: TelemetryOptions = {}): ServerMiddlewar
       { kind: SpanKind.SERVER, attributes: spanAttributes(ctx, metricAttrs), links },
       parent,
     );
-    let failure: Failure | undefined;
-    try {
-      const result: JsonObject = await context.with(trace.setSpan(parent, span), next);
-      failure = failureOfResult(ctx.method, result);
-      return result;
-    } catch (error) {
-      failure = failureOfError(error, ErrorCode.InternalError);
-      throw error;
-    } finally {
-      if (failure) {
-        span.setAttribute(ATTR.errorType, failure.type);
-        metricAttrs[ATTR.errorType] = failure.type;
-        if (failure.code !== undefined) {
-          span.setAttribute(ATTR.statusCode, failure.code);
-          metricAttrs[ATTR.statusCode] = failure.code;
-        }
-        span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
-      }
-      span.end();
-      duration.record((performance.now() - start) / 1000, metricAttrs);
-    }
+    return traced(
+      span,
+      metricAttrs,
+      () => context.with(trace.setSpan(parent, span), next),
+      ctx.method,
+      ErrorCode.InternalError,
+    ).finally(() => duration.record((performance.now() - start) / 1000, metricAttrs));
   };
+}
+
+/** Runs `work` in `span`, then records how it failed (if it did) on the span and the metric's attributes, and ends it. */
+async function traced(
+  span: Span,
+  metricAttrs: Attributes,
+  work: () => Promise<JsonObject>,
+  method: string,
+  answeredAs: number | undefined,
+): Promise<JsonObject> {
+  let failure: Failure | undefined;
+  try {
+    const result = await work();
+    failure = failureOfResult(method, result);
+    return result;
+  } catch (error) {
+    failure = failureOfError(error, answeredAs);
+    throw error;
+  } finally {
+    if (failure) {
+      span.setAttribute(ATTR.errorType, failure.type);
+      metricAttrs[ATTR.errorType] = failure.type;
+      if (failure.code !== undefined) {
+        span.setAttribute(ATTR.statusCode, failure.code);
+        metricAttrs[ATTR.statusCode] = failure.code;
+      }
+      span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
+    }
+    span.end();
+  }
 }

@@ -247,8 +247,9 @@ export class McpServer implements SessionHost {
   /**
    * Serves another server's tools, prompts, resources and templates from this one, under
    * `prefix`: tools and prompts as `prefix_name`, URIs as `scheme://prefix/rest` (or
-   * `prefix+uri` for URIs without an authority). Its changes and resource updates reach this
-   * server's clients; `unmount()` takes it out again.
+   * `prefix+uri` for URIs without an authority); the empty prefix keeps its names and URIs
+   * as they are. Its changes and resource updates reach this server's clients; `unmount()`
+   * takes it out again.
    */
   mount(prefix: string, server: McpServer): Mount {
     return mountServer(this, prefix, server);

@@ -22,8 +22,13 @@ export interface ServerSession {
   ping(options?: RequestOptions): Promise<void>;
   /** Sends notifications/message outside any request (filtered by the client's level). */
   log(level: LogLevel, data: unknown, logger?: string): void;
-  /** Sends a request to the client; it must have declared the capability the method needs. */
+  /**
+   * Sends a request to the client, through the server's middleware; it must have declared
+   * the capability the method needs.
+   */
   request(method: string, params: JsonObject, options?: RequestOptions): Promise<JsonObject>;
+  /** Sends a notification to the client outside any request (a resource update, say); the method must exist in the revision. */
+  notify(method: string, params: JsonObject): void;
   close(): Promise<void>;
   /**
    * Hides a tool, prompt (by name), resource (by URI) or template (by URI template) from

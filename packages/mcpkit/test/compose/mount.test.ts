@@ -57,8 +57,15 @@ describe("the namespace of a mount", () => {
     expect(ns.innerUri("weather://elsewhere/x")).toBeUndefined();
   });
 
+  it("keeps names and URIs as they are under the empty prefix (a mount at the root)", () => {
+    const root = namespace("");
+    expect(root.name("forecast")).toBe("forecast");
+    expect(root.innerName("forecast")).toBe("forecast");
+    expect(root.uri("urn:weather:legend")).toBe("urn:weather:legend");
+    expect(root.innerUri("weather://cities/Oslo")).toBe("weather://cities/Oslo");
+  });
+
   it("refuses a prefix that would not make valid names", () => {
-    expect(() => namespace("")).toThrow(TypeError);
     expect(() => namespace("a b")).toThrow(/must start with a letter or digit/);
     expect(() => namespace("a/b")).toThrow(TypeError);
   });
@@ -153,6 +160,34 @@ for (const { era, revision } of ERAS) {
       expect((await client.tools()).map((t) => t.name)).toEqual(["own", "wx2_forecast"]);
       expect(parent.resources.size + parent.templates.size + parent.prompts.size).toBe(0);
       expect(() => parent.mount("self", parent)).toThrow(/into itself/);
+    });
+
+    it("mounts at the root, and a new version mounted in place of the old is one list_changed per list", async () => {
+      const parent = createServer({ name: "dev", version: "1" });
+      const first = weatherServer().server;
+      let mount = parent.mount("", first);
+      const connected = await connectInMemory(parent, revision ? { protocolVersion: revision } : {});
+      closers.push(connected.close);
+      const { client } = connected;
+      expect((await client.tools()).map((t) => t.name)).toEqual(["forecast"]);
+      expect((await client.resources()).map((r) => r.uri)).toContain("weather://stations");
+
+      const changes: string[] = [];
+      await client.listen({ toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true }, (n) =>
+        changes.push(n.method),
+      );
+      const second = weatherServer().server;
+      second.tool("alerts", {}, () => "none");
+      mount.unmount();
+      mount = parent.mount("", second);
+      await expect.poll(() => changes.length).toBe(3);
+      expect([...changes].sort()).toEqual([
+        "notifications/prompts/list_changed",
+        "notifications/resources/list_changed",
+        "notifications/tools/list_changed",
+      ]);
+      expect((await client.tools()).map((t) => t.name)).toEqual(["alerts", "forecast"]);
+      expect(await client.callTool("alerts")).toMatchObject({ content: [{ text: "none" }] });
     });
   });
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createProxy, type McpProxy } from "../../src/compose/index.js";
 import { McpError } from "../../src/jsonrpc/errors.js";
-import type { Revision } from "../../src/protocol/versions.js";
+import { REVISIONS, type Revision } from "../../src/protocol/versions.js";
 import { createServer, type McpServer } from "../../src/server/index.js";
 import { connectInMemory, createLinkedPair } from "../../src/testing/index.js";
 
@@ -71,6 +71,8 @@ async function chain(upstream: McpServer, upstreamRevision: Revision | undefined
   const upstreamSession = await upstream.connect(serverSide);
   const proxy: McpProxy = await createProxy(clientSide, {
     client: upstreamRevision ? { protocolVersion: upstreamRevision } : {},
+    // A proxy speaks its upstream's era; asked to, it bridges a legacy upstream to modern callers.
+    ...(revision && !upstreamRevision && { revisions: REVISIONS }),
   });
   closers.push(async () => {
     await proxy.close();

@@ -84,14 +84,51 @@ describe.each(ERAS)("OpenTelemetry, in memory (%s)", (era) => {
       middleware: [clientTelemetry(otel.options)],
     });
     expect((await client.callTool("ask")).content).toEqual([{ type: "text", text: "accept" }]);
-    const answered = otel.spans().filter((s) => s.name === "elicitation/create");
+    // The server's side of the same request is a CLIENT span: the one below is the client's.
+    const answered = otel.spans().filter((s) => s.name === "elicitation/create" && s.kind === "server");
+    const asked = otel.spans().filter((s) => s.name === "elicitation/create" && s.kind === "client");
     expect(answered.length).toBeGreaterThan(0);
     for (const span of answered) {
-      expect(span.kind).toBe("server");
+      // Its parent is the server's span, whose context came in the request's _meta.
+      expect(asked.map((a) => a.spanId)).toContain(span.parentSpanId);
       expect(span.attributes).toMatchObject({ "mcp.method.name": "elicitation/create", "mcp.protocol.version": era });
       // A modern server's input request has a key, not a JSON-RPC id.
       if (era === "2026-07-28") expect(span.attributes["jsonrpc.request.id"]).toBeUndefined();
     }
+    await close();
+  });
+
+  it("makes a CLIENT span on the server for what it asks the client, child of the call, its context in _meta", async () => {
+    const otel = telemetry();
+    const server = createServer({ name: "asks", version: "1", middleware: [serverTelemetry(otel.options)] });
+    server.tool("ask", {}, async (_args, ctx) => (await ctx.listRoots()).length.toString());
+    const received: (string | undefined)[] = [];
+    const { client, close } = await connectInMemory(server, {
+      protocolVersion: era,
+      listRoots: () => [],
+      middleware: [
+        (ctx, next) => {
+          if (ctx.method === "roots/list") received.push((ctx.params?._meta as { traceparent?: string })?.traceparent);
+          return next();
+        },
+      ],
+    });
+    expect((await client.callTool("ask")).content).toEqual([{ type: "text", text: "0" }]);
+    const spans = otel.spans();
+    // One call per round on 2026-07-28 (the first asks, the second has the answer).
+    const calls = spans.filter((s) => s.name === "tools/call ask" && s.kind === "server");
+    const asked = spans.filter((s) => s.name === "roots/list");
+    expect(asked).toHaveLength(calls.length);
+    for (const span of asked) {
+      expect(span.kind).toBe("client");
+      const parent = calls.find((c) => c.spanId === span.parentSpanId);
+      expect(parent?.traceId).toBe(span.traceId);
+    }
+    // The client received an outbound span's context (on 2026-07-28, the round's that asked).
+    expect(received).toHaveLength(1);
+    expect(asked.map((s) => `00-${s.traceId}-${s.spanId}-01`)).toContain(received[0]);
+    const points = await otel.points("mcp.client.operation.duration");
+    expect(points.find((p) => p.attributes["mcp.method.name"] === "roots/list")?.count).toBe(asked.length);
     await close();
   });
 

@@ -60,9 +60,10 @@ export async function httpAuth(url: URL, options: HttpAuthOptions): Promise<Http
  * (authorization §Authorization Server Discovery), or 403 for a token without the scope.
  */
 export function authorizationStatus(error: unknown): number | undefined {
-  const data = (error as { data?: { reason?: unknown; status?: unknown } } | undefined)?.data;
-  if (data?.reason !== "http-error") return undefined;
-  return data.status === 401 || data.status === 403 ? data.status : undefined;
+  const { data, httpStatus } = (error ?? {}) as { data?: { reason?: unknown; status?: unknown }; httpStatus?: number };
+  // A JSON-RPC error in the body keeps the status beside it; any other body is described in data.
+  const status = httpStatus ?? (data?.reason === "http-error" ? data.status : undefined);
+  return status === 401 || status === 403 ? status : undefined;
 }
 
 /** The OAuth step that failed (OAuthError's code), when logging in is what failed. */

@@ -26,6 +26,10 @@ export interface StderrTail {
   text: string;
   /** Resolves once the server's stderr has ended (set when there is a stderr to read). */
   ended?: Promise<void>;
+  /** Lines the server wrote to stdout that are not MCP, and the first of them. */
+  stray?: { count: number; first: string };
+  /** Resolves when the server writes more to stderr, or after `ms` (set when there is a stderr to read). */
+  more?: (ms: number) => Promise<void>;
 }
 
 const TAIL_BYTES = 4096;
@@ -115,8 +119,17 @@ export async function connect(
   const transport = stdioClientTransport({
     command: target.command,
     args: target.args,
+    ...(target.cwd !== undefined && { cwd: target.cwd }),
     env: parseEnv(options.env ?? []),
     stderr: options.serverStderr ? "inherit" : "pipe",
+    onInvalidLine: (line) => {
+      if (tail.stray) {
+        tail.stray.count++;
+        return;
+      }
+      tail.stray = { count: 1, first: line.length > 200 ? `${line.slice(0, 200)}…` : line };
+      warn(new Error(`the server wrote to stdout a line that is not MCP: ${JSON.stringify(tail.stray.first)}`));
+    },
   });
   const connecting = client.connect(transport);
   // connect() starts the transport before its first await, and start() spawns at once:
@@ -128,6 +141,15 @@ export async function connect(
       tail.text = (tail.text + chunk).slice(-TAIL_BYTES);
     });
     tail.ended = new Promise((resolve) => stderr.once("close", () => resolve()));
+    tail.more = (ms) =>
+      new Promise((resolve) => {
+        const timer = setTimeout(resolve, ms).unref();
+        // Registered after the listener above: the chunk is in the tail when this runs.
+        stderr.once("data", () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
   }
   return connecting;
 }

@@ -52,8 +52,13 @@ export function callCommand(): Command {
       .usage(
         "[options] URL [TOOL [key=value…] | ACTION [ARGS…]]\n       mcpkit call [options] [TOOL [key=value…] | ACTION [ARGS…]] -- COMMAND [ARGS…]",
       )
-      .argument("[words...]", "the server (a URL, or a command after --), then a tool and its arguments, or an action")
+      .argument(
+        "[words...]",
+        "the server (a URL, a command after --, or a NAME from .mcp.json and the like), then a tool and its arguments, or an action",
+      )
+      .option("--config <file>", "read server NAMEs from this file only (mcpkit servers lists where they come from)")
       .option("--json", "print results as JSON, for scripts")
+      .option("--save <dir>", "write images, audio and binary resources into this folder (and say where)")
       .option("--detach", "start a tool call as a task and print its id instead of waiting (HTTP servers)")
       .option("-H, --header <header>", 'an HTTP header for every request, "Name: value" (repeatable)', collect)
       .option(

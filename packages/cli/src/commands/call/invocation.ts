@@ -17,13 +17,18 @@ export const ACTION_NAMES = [
 
 export type ActionName = (typeof ACTION_NAMES)[number];
 
-export type Target = { kind: "http"; url: URL } | { kind: "stdio"; command: string; args: string[] };
+export type Target = { kind: "http"; url: URL } | { kind: "stdio"; command: string; args: string[]; cwd?: string };
 
 export interface Invocation {
   target: Target;
   action: ActionName;
   /** The words after the action: a tool name, key=value pairs, a URI… */
   args: string[];
+  /**
+   * `-- COMMAND ARGS` without an action: ARGS went to the command, but one of them may be
+   * a tool the user meant to call (checked once the server is known).
+   */
+  commandArgs?: string[];
 }
 
 const isAction = (word: string | undefined): word is ActionName =>
@@ -63,7 +68,7 @@ export function parseInvocation(words: string[], dashed: number): Invocation {
   const [command, ...rest] = after as [string, ...string[]];
   if (before.length > 0) return { target: { kind: "stdio", command, args: rest }, ...actionOrTool(before) };
   const at = rest.findIndex(isAction);
-  if (at === -1) return { target: { kind: "stdio", command, args: rest }, action: "info", args: [] };
+  if (at === -1) return { target: { kind: "stdio", command, args: rest }, action: "info", args: [], commandArgs: rest };
   return {
     target: { kind: "stdio", command, args: rest.slice(0, at) },
     action: rest[at] as ActionName,

@@ -1,4 +1,5 @@
 import pc from "picocolors";
+import { type Save, saverInto } from "./format/binary.js";
 
 export type Colors = ReturnType<typeof pc.createColors>;
 
@@ -32,9 +33,11 @@ export interface Output {
   bytes(data: Uint8Array): void;
   /** A message for the person at the terminal. */
   note(text: string): void;
+  /** --save DIR: where binary content is written (described, not printed, either way). */
+  readonly save?: Save;
 }
 
-export function createOutput(json: boolean): Output {
+export function createOutput(json: boolean, saveDir?: string): Output {
   // `mcpkit call … | head` closes stdout early: stop quietly rather than crash on EPIPE.
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code === "EPIPE") process.exit(0);
@@ -49,6 +52,7 @@ export function createOutput(json: boolean): Output {
     data: (value) => void process.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
     bytes: (data) => void process.stdout.write(data),
     note: (text) => void process.stderr.write(`${text}\n`),
+    ...(saveDir !== undefined && { save: saverInto(saveDir) }),
   };
 }
 

@@ -1,4 +1,4 @@
-import { LOG_LEVELS, type LogLevel } from "mcpkit";
+import { ErrorCode, LOG_LEVELS, type LogLevel, McpError } from "mcpkit";
 import { Client, type ClientOptions } from "mcpkit/client";
 import { ACTIONS } from "./actions/index.js";
 import { interruptible } from "./actions/session.js";
@@ -8,6 +8,7 @@ import { EXIT, type ExitCode, exitCodeFor, UsageError } from "./exit-codes.js";
 import { formatLog } from "./format/log.js";
 import { onInterrupt } from "./interrupt.js";
 import { parseInvocation, type Target } from "./invocation.js";
+import { namedServer } from "./named.js";
 import { createOutput, type Output } from "./output.js";
 import { progressBar } from "./progress.js";
 import { report } from "./report.js";
@@ -15,7 +16,11 @@ import { sampleAtTerminal } from "./sample.js";
 import { canAsk, createAsk } from "./terminal.js";
 
 export interface CallCommandOptions extends ConnectOptions {
+  /** --config FILE: where server names are read (otherwise the files config/resolve.ts lists). */
+  config?: string;
   json?: boolean;
+  /** --save DIR: binary content goes there. */
+  save?: string;
   /** False with --no-interactive. */
   interactive: boolean;
   logLevel?: string;
@@ -33,7 +38,7 @@ const CLOSE_TIMEOUT_MS = 5000;
  * (exit-codes.ts); never throws.
  */
 export async function runCall(words: string[], dashed: number, options: CallCommandOptions): Promise<ExitCode> {
-  const out = createOutput(options.json === true);
+  const out = createOutput(options.json === true, options.save);
   const progress = progressBar(process.stderr, out.ce);
   const interrupt = new AbortController();
   const unhook = onInterrupt(interrupt);
@@ -44,8 +49,12 @@ export async function runCall(words: string[], dashed: number, options: CallComm
   };
   const cleanups: (() => void)[] = [];
   let client: Client | undefined;
+  let invocationTarget: Target | undefined;
   try {
-    const invocation = parseInvocation(words, dashed);
+    const named = namedServer(words, dashed, options);
+    const invocation = parseInvocation(named?.words ?? words, named?.dashed ?? dashed);
+    if (named?.cwd !== undefined && invocation.target.kind === "stdio") invocation.target.cwd = named.cwd;
+    invocationTarget = invocation.target;
     const runner = ACTIONS[invocation.action](invocation.args);
     if (options.detach && invocation.target.kind === "stdio")
       throw new UsageError("--detach needs a server over HTTP: a stdio server stops when mcpkit call exits");
@@ -59,6 +68,8 @@ export async function runCall(words: string[], dashed: number, options: CallComm
     });
     const connecting = connect(invocation.target, options, { client, interactive, warn, tail, cleanups });
     const server = await interruptible(connecting, interrupt.signal);
+    if (invocation.commandArgs?.length && server.capabilities?.tools)
+      await refuseStrayTool(client, invocation.commandArgs, invocation.target, interrupt.signal);
     if (level) {
       if (server.capabilities?.logging) await client.setLogLevel(level);
       else warn(new Error("The server does not offer logging; --log-level has no effect"));
@@ -85,7 +96,15 @@ export async function runCall(words: string[], dashed: number, options: CallComm
     // report the exit before they are read.
     if (tail.ended && exitCodeFor(error) === EXIT.connection)
       await Promise.race([tail.ended, new Promise((r) => setTimeout(r, STDERR_GRACE_MS).unref())]);
-    report(error, out, tail.text);
+    // A server that answered "Internal error" logs why on stderr, which may come just after the answer.
+    if (tail.more && !tail.text.trim() && error instanceof McpError && error.code === ErrorCode.InternalError)
+      await tail.more(STDERR_GRACE_MS);
+    report(error, out, {
+      target: invocationTarget ?? { kind: "stdio" },
+      stderr: tail.text,
+      ...(tail.stray && { stray: tail.stray }),
+      stderrShown: options.serverStderr === true,
+    });
     return exitCodeFor(error);
   } finally {
     unhook();
@@ -106,6 +125,23 @@ function answerers(progress: ReturnType<typeof progressBar>, out: Output): Parti
     sampling: sampleAtTerminal(ask, out.ce),
     capabilities: { elicitation: { url: {} } },
   };
+}
+
+/**
+ * `mcpkit call -- COMMAND ARGS TOOL` reads TOOL as an argument of the command (commander
+ * cannot tell them apart), and would print `info`: when a word after the command names a
+ * tool of the server, say how to call it instead.
+ */
+async function refuseStrayTool(client: Client, words: string[], target: Target, signal: AbortSignal): Promise<void> {
+  const tools = await interruptible(client.tools(), signal).catch(() => []);
+  const stray = words.find((word) => tools.some((tool) => tool.name === word));
+  if (stray === undefined || target.kind !== "stdio") return;
+  const at = target.args.indexOf(stray);
+  const command = [target.command, ...target.args.slice(0, at)].join(" ");
+  const rest = target.args.slice(at + 1).join(" ");
+  throw new UsageError(
+    `"${stray}" came after the command, so it went to the server as an argument, and no action was named. To call the tool: mcpkit call ${stray}${rest ? ` ${rest}` : ""} -- ${command}  (or: mcpkit call -- ${command} call ${stray}${rest ? ` ${rest}` : ""})`,
+  );
 }
 
 function targetText(target: Target): string {

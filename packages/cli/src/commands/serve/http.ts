@@ -4,10 +4,13 @@ import {
   LOCALHOST_NAMES,
   listen,
   routeByPath,
+  SERVER_CARD_PATHS,
   type SseHandler,
   type StreamableHttpHandler,
+  serverCardHandler,
 } from "mcpkit/http";
 import type { McpServer } from "mcpkit/server";
+import { mcpkitCommand, shellCommand } from "../../self.js";
 import { type AuthFlags, resourceServer } from "./auth-flags.js";
 import {
   type AuthorizationServerFlags,
@@ -18,6 +21,7 @@ import {
 import type { Cluster } from "./cluster.js";
 import { failWhen } from "./ended.js";
 import type { HttpLimits } from "./limits.js";
+import { firstSignal } from "./shutdown.js";
 
 export const isLocal = (host: string) => LOCALHOST_NAMES.includes(host) || host === "::1";
 
@@ -35,8 +39,12 @@ export interface HttpServing {
   limits?: HttpLimits;
   ended?: Promise<string>;
   cluster?: Cluster;
-  /** Resolves when serving should stop (a signal). */
-  stop: Promise<unknown>;
+  /** Resolves when serving should stop (default: the first SIGINT or SIGTERM). */
+  stop?: Promise<unknown>;
+  /** Serve a Server Card (SEP-2127, draft) under this registry-style name. */
+  serverCard?: string;
+  /** Told the MCP endpoint's URL once it listens (mcpkit dev opens the inspector on it). */
+  onListening?: (url: string) => void | Promise<void>;
 }
 
 /**
@@ -46,7 +54,8 @@ export interface HttpServing {
  * connections left.
  */
 export async function serveHttp(server: McpServer, serving: HttpServing): Promise<void> {
-  const { port, host, auth, authorization, limits = {}, ended, cluster, stop } = serving;
+  const { port, host, auth, authorization, limits = {}, ended, cluster, onListening, serverCard } = serving;
+  const stop = serving.stop ?? firstSignal();
   // DNS-rebinding protection: a local bind answers only to local names; another bind to its own name.
   const local = isLocal(host);
   const allowedHosts = local ? LOCALHOST_NAMES : [host.includes(":") ? `[${host}]` : host, ...LOCALHOST_NAMES];
@@ -55,6 +64,7 @@ export async function serveHttp(server: McpServer, serving: HttpServing): Promis
   let legacy: SseHandler | undefined;
   let metadataPath: string | undefined;
   let issuing: RunningAuthorization | undefined;
+  const card = serverCard === undefined ? undefined : serverCardHandler(server, { name: serverCard });
   const routes = routeByPath(
     (path) =>
       path === "/mcp" || path === metadataPath
@@ -63,7 +73,9 @@ export async function serveHttp(server: McpServer, serving: HttpServing): Promis
           ? issuing.as
           : path === "/sse" || path === "/messages"
             ? legacy
-            : undefined,
+            : card && SERVER_CARD_PATHS.includes(path)
+              ? card
+              : undefined,
     "Not found: the MCP endpoint is /mcp\n",
   );
   const router = {
@@ -105,7 +117,8 @@ export async function serveHttp(server: McpServer, serving: HttpServing): Promis
             ? `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP) as a node of the cluster on ${cluster.redis.options.host}:${cluster.redis.options.port}\n`
             : `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP) and ${base}/sse (HTTP+SSE)\n`,
     );
-    process.stderr.write(`  try it: npx @mcpkit/cli call ${base}/mcp tools\n  Ctrl+C stops it\n`);
+    process.stderr.write(`  try it: ${shellCommand(mcpkitCommand())} call ${base}/mcp tools\n  Ctrl+C stops it\n`);
+    await onListening?.(`${base}/mcp`);
     await Promise.race([stop, failWhen(ended)]);
   } finally {
     listening.server.close(); // the port closes: no new connection

@@ -1,4 +1,6 @@
 import { Command, Option } from "commander";
+import { moduleFlags } from "../../module/flags.js";
+import { isModulePath } from "../../module/server-module.js";
 import { SERVER_NAMES, SERVERS, serverFlags } from "../../servers/catalog.js";
 import type { ServerFlags, Shared } from "../../servers/served.js";
 import { durationMs } from "../duration.js";
@@ -24,6 +26,7 @@ interface CommonOptions extends AuthFlags, AuthorizationServerFlags {
   redis?: string;
   stateKey?: string;
   shutdownTimeout?: string;
+  serverCard?: string | true;
 }
 
 const DEFAULT_SERVER = "workspace";
@@ -48,6 +51,10 @@ const commonOptions = (): Option[] => [
   new Option(
     "--shutdown-timeout <duration>",
     "how long SIGINT/SIGTERM may take to stop the server before it exits anyway (default 10s; a second signal exits at once)",
+  ),
+  new Option(
+    "--server-card [name]",
+    "with --port: serve a Server Card (SEP-2127, a draft) at /.well-known/mcp/server-card.json, named NAME (namespace/name; default local/SERVER)",
   ),
   ...authOptions(),
   ...authorizationServerOptions(),
@@ -122,7 +129,10 @@ export async function serveCommand(argv: string[] = process.argv): Promise<Comma
   const help = args === undefined || args.includes("--help") || args.includes("-h");
   const common = commonOptions();
   const name = help ? undefined : pickServer(args as string[], common);
-  const chosen = name === undefined ? undefined : await serverFlags(name);
+  const chosen =
+    name === undefined
+      ? undefined
+      : ((await serverFlags(name)) ?? (isModulePath(name) ? moduleFlags(name) : undefined));
   const own = help ? await allServerOptions() : (chosen?.options() ?? []);
   if (name !== undefined && chosen === undefined) throw unknownServer(name);
   if (!help) {
@@ -131,8 +141,12 @@ export async function serveCommand(argv: string[] = process.argv): Promise<Comma
   }
 
   const command = new Command("serve")
-    .description("Run a built-in MCP server over stdio (the default) or Streamable HTTP")
-    .argument("[server]", `which server: ${SERVER_NAMES.join(", ")}`, DEFAULT_SERVER)
+    .description("Run a built-in MCP server, or your own module, over stdio (the default) or Streamable HTTP")
+    .argument(
+      "[server]",
+      `which server: ${SERVER_NAMES.join(", ")}, or your module's path (./server.js or .ts: its default export)`,
+      DEFAULT_SERVER,
+    )
     .argument("[target...]", "proxy: the URL of the server to front, or -- and the command that starts it");
   for (const option of [...common, ...own]) command.addOption(option);
   // Commander's own usage errors (an unknown option, a missing value) exit 2, as ours do.
@@ -144,7 +158,9 @@ export async function serveCommand(argv: string[] = process.argv): Promise<Comma
 }
 
 const unknownServer = (name: string) =>
-  new UsageError(`Unknown server "${name}"; choose one of ${SERVER_NAMES.join(", ")}`);
+  new UsageError(
+    `Unknown server "${name}"; choose one of ${SERVER_NAMES.join(", ")}, or give your server module's path (./server.js)`,
+  );
 
 async function serve(name: string, flags: ServerFlags, operands: string[], options: CommonOptions): Promise<void> {
   if (!flags.operands && operands.length > 0)
@@ -156,6 +172,8 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
   }
   const port = options.port === undefined ? undefined : portNumber(options.port);
   const limits = httpLimits(options);
+  if (options.serverCard !== undefined && port === undefined)
+    throw new UsageError("--server-card is served over HTTP: add --port");
   const upstream = checkAuthorizationServerFlags(options, {
     http: port !== undefined,
     host: options.host,
@@ -207,6 +225,9 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
         stop: shutdown.requested,
         ...(served.ended && { ended: served.ended }),
         ...(cluster && { cluster }),
+        ...(options.serverCard !== undefined && {
+          serverCard: serverCardName(options.serverCard, served.server.info.name),
+        }),
       });
     }
   } catch (error) {
@@ -221,6 +242,11 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
   if (process.stdout.writableNeedDrain) await new Promise((resolve) => process.stdout.once("drain", resolve));
   // Whatever the server still holds (timers of abandoned work), the process ends now.
   shutdown.finish(code);
+}
+
+/** The card's name: given, or `local/` and the server's own name (the card wants namespace/name). */
+function serverCardName(given: string | true, server: string): string {
+  return typeof given === "string" ? given : `local/${server.replace(/[^a-zA-Z0-9._-]+/g, "-")}`;
 }
 
 const indent = (text: string) =>

@@ -65,3 +65,11 @@ export function shutdownOnSignals(options: ShutdownOptions): Shutdown {
     },
   };
 }
+
+/** Resolves with the first SIGINT or SIGTERM, for a command that stops at once (mcpkit dev). */
+export function firstSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    process.once("SIGINT", () => resolve("SIGINT"));
+    process.once("SIGTERM", () => resolve("SIGTERM"));
+  });
+}

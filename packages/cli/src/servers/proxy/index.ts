@@ -1,4 +1,4 @@
-import { createProxy, type McpProxy } from "mcpkit/compose";
+import { createProxy, type McpProxy, type MirrorLimits } from "mcpkit/compose";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { stdioClientTransport } from "mcpkit/stdio";
 import { UsageError } from "../../commands/usage-error.js";
@@ -30,16 +30,41 @@ export function proxyTarget(operands: string[]): ProxyTarget {
   return { kind: "stdio", command: first, args: rest };
 }
 
+export interface ProxyServerOptions {
+  /** --header: for the proxied HTTP server only (never sent to another origin). */
+  headers: Record<string, string>;
+  /** --env: variables for the proxied command, beside the inherited allowlist. */
+  env?: Record<string, string>;
+  /** --allow-redirects: follow the HTTP server's redirects to another origin. */
+  allowRedirects?: boolean;
+  /** --shared-upstream: one upstream connection for every caller. */
+  sharedUpstream?: boolean;
+  mirror?: MirrorLimits;
+}
+
 /**
- * Connects to the target and serves it again. A stdio server's stderr is passed through:
- * it is where such servers explain themselves.
+ * Connects to the target and serves it again: each legacy session downstream gets its own
+ * connection upstream (a process of its own for a command), unless --shared-upstream. A
+ * stdio server's stderr is passed through: it is where such servers explain themselves.
  */
-export async function createProxyServer(target: ProxyTarget, headers: Record<string, string>): Promise<McpProxy> {
-  const transport =
+export async function createProxyServer(target: ProxyTarget, options: ProxyServerOptions): Promise<McpProxy> {
+  const connect = () =>
     target.kind === "http"
-      ? streamableHttpClientTransport(target.url as URL, { headers })
-      : stdioClientTransport({ command: target.command as string, args: target.args ?? [], stderr: "inherit" });
-  return createProxy(transport, { client: { name: "mcpkit-proxy", version: VERSION } });
+      ? streamableHttpClientTransport(target.url as URL, {
+          headers: options.headers,
+          redirects: options.allowRedirects ? "any" : "same-origin",
+        })
+      : stdioClientTransport({
+          command: target.command as string,
+          args: target.args ?? [],
+          stderr: "inherit",
+          ...(options.env && { env: options.env }),
+        });
+  return createProxy(connect, {
+    client: { name: "mcpkit-proxy", version: VERSION },
+    upstreamSessions: options.sharedUpstream ? "shared" : "per-session",
+    ...(options.mirror && { mirror: options.mirror }),
+  });
 }
 
 /** `--header "Name: value"` values as headers. */
@@ -51,4 +76,16 @@ export function parseHeaders(values: string[]): Record<string, string> {
     headers[value.slice(0, colon).trim()] = value.slice(colon + 1).trim();
   }
   return headers;
+}
+
+/** `--env KEY=VALUE` sets a variable; `--env KEY` passes this process's value on. */
+export function parseEnv(values: string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const value of values) {
+    const eq = value.indexOf("=");
+    if (eq === 0) throw new UsageError(`--env takes KEY=VALUE or KEY, not "${value}"`);
+    if (eq > 0) env[value.slice(0, eq)] = value.slice(eq + 1);
+    else if (process.env[value] !== undefined) env[value] = process.env[value] as string;
+  }
+  return env;
 }

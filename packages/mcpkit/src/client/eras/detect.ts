@@ -36,9 +36,10 @@ export interface DetectOptions {
 /** Tries with another version after -32022 at most this many times. */
 const MAX_VERSION_RETRIES = 2;
 
-/** The JSON-RPC error behind a failure, unwrapping the HTTP transport's report of a 4xx body. */
+/** The JSON-RPC error behind a failure, with the HTTP status it came with, if any. */
 export function rpcError(error: unknown): { code: number; data: unknown; status?: number } | undefined {
   if (!(error instanceof McpError)) return undefined;
+  if (error.httpStatus !== undefined) return { code: error.code, data: error.data, status: error.httpStatus };
   const data = error.data as
     | { reason?: unknown; status?: unknown; error?: { code: number; data?: unknown } }
     | undefined;

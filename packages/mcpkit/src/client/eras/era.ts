@@ -69,8 +69,8 @@ export interface ClientEra {
   unsubscribe(uri: string, options?: CallOptions): Promise<void>;
   setLogLevel(level: LogLevel, options?: CallOptions): Promise<void>;
   ping(options?: CallOptions): Promise<void>;
-  /** A notification arrived: hand it to the subscriptions it belongs to. */
-  route(notification: JsonRpcNotification): void;
+  /** A notification arrived: hand it to the subscriptions it belongs to; false when it must not be delivered (a duplicate). */
+  route(notification: JsonRpcNotification): boolean | undefined;
   /** The client's roots changed. */
   rootsChanged(): void;
   /** The connection closed. */

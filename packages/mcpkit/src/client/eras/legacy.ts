@@ -164,7 +164,7 @@ export class LegacyEra implements ClientEra {
     await this.request("ping", undefined, options);
   }
 
-  route(notification: JsonRpcNotification): void {
+  route(notification: JsonRpcNotification): undefined {
     this.subscriptions.route(notification);
   }
 

@@ -1,5 +1,6 @@
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcNotification } from "../../jsonrpc/types.js";
+import { META } from "../../protocol/meta.js";
 import { type RevisionRules, revisionRules } from "../../protocol/revisions.js";
 import type { ClientCapabilities, ServerCapabilities } from "../../protocol/types/capabilities.js";
 import type { Implementation, LogLevel } from "../../protocol/types/common.js";
@@ -176,8 +177,13 @@ export class ModernEra implements ClientEra {
     await this.request("server/discover", undefined, options);
   }
 
-  route(notification: JsonRpcNotification): void {
+  route(notification: JsonRpcNotification): boolean {
+    const id = (notification.params?._meta as Record<string, unknown> | undefined)?.[META.subscriptionId];
+    // An update the stream replacing this one delivers too.
+    if (notification.method === "notifications/resources/updated" && this.resourceSubscriptions.superseded(id))
+      return false;
     this.subscriptions.route(notification);
+    return true;
   }
 
   /** A modern server asks for roots when it needs them (no roots/list_changed). */

@@ -182,8 +182,8 @@ export function createStreamableHttpHandler(
   }
 
   return {
-    async fetch(request) {
-      return toResponse(await serve(fromWebRequest(request)));
+    async fetch(request, info) {
+      return toResponse(await serve(fromWebRequest(request, info)));
     },
 
     [EXCHANGE]: serve,

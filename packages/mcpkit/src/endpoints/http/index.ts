@@ -3,6 +3,7 @@ export type { CorsOptions } from "../../transports/http/guards.js";
 export { LOCALHOST_NAMES } from "../../transports/http/localhost.js";
 export {
   type FetchHandler,
+  type FetchInfo,
   type Listening,
   type ListenOptions,
   listen,
@@ -23,3 +24,4 @@ export {
 export { createSseHandler, type SseHandler, type SseServerOptions } from "../sse/handler.js";
 export { createStreamableHttpHandler } from "./handler.js";
 export type { StreamableHttpHandler, StreamableHttpOptions } from "./options.js";
+export { SERVER_CARD_PATHS, type ServerCardOptions, serverCardHandler } from "./server-card.js";

@@ -1,6 +1,6 @@
 import type { ResourceServer } from "../../auth/server/resource-server.js";
 import type { SessionStore } from "../../server/session-store.js";
-import type { ExchangeHandler, ReportingHandler } from "../../transports/http/exchange.js";
+import type { ExchangeHandler, FetchInfo, ReportingHandler } from "../../transports/http/exchange.js";
 import type { CorsOptions } from "../../transports/http/guards.js";
 import type { EventStore } from "../../transports/streamable-http/server/event-store.js";
 
@@ -59,8 +59,11 @@ export interface StreamableHttpOptions {
 }
 
 export interface StreamableHttpHandler extends ExchangeHandler, ReportingHandler {
-  /** The Web-standard handler: works on Node (through the adapter), Bun, Deno and Workers. */
-  fetch(request: Request): Promise<Response>;
+  /**
+   * The Web-standard handler: works on Node (through the adapter), Bun, Deno and Workers.
+   * `info.clientAddress` counts sessions per address where no principal names the client.
+   */
+  fetch(request: Request, info?: FetchInfo): Promise<Response>;
   /** Stops accepting sessions, lets requests in progress finish, then closes every session. */
   close(): Promise<void>;
   readonly sessionCount: number;

@@ -103,18 +103,22 @@ function mountedPrompt(entry: PromptEntry, ns: Namespace): FromSource<PromptEntr
 
 function mountedResource(entry: ResourceEntry, ns: Namespace): FromSource<ResourceEntry> {
   const uri = ns.uri(entry.key);
+  const watch = entry.subscribe;
   return {
     ...entry,
     key: uri,
     definition: { ...entry.definition, uri },
     read: async (outer, ctx) =>
       outerContents(await entry.read(entry.key, ctx), entry.key, outer, entry.definition.mimeType, ns),
+    // The child watches its own URI; `changed` tells the parent's subscriber under the outer one.
+    subscribe: watch && ((_outer, ctx, changed) => watch(entry.key, ctx, changed)),
     source: entry,
   };
 }
 
 function mountedTemplate(entry: TemplateEntry, ns: Namespace): FromSource<TemplateEntry> {
   const uriTemplate = ns.uri(entry.key);
+  const watch = entry.subscribe;
   const list = entry.list;
   return {
     ...entry,
@@ -126,6 +130,7 @@ function mountedTemplate(entry: TemplateEntry, ns: Namespace): FromSource<Templa
       const inner = ns.innerUri(outer) ?? outer;
       return outerContents(await entry.read(inner, variables, ctx), inner, outer, entry.definition.mimeType, ns);
     },
+    subscribe: watch && ((outer, ctx, changed) => watch(ns.innerUri(outer) ?? outer, ctx, changed)),
     source: entry,
   };
 }

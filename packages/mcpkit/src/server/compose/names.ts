@@ -7,7 +7,8 @@
  *   `://` (`docs://guide/intro` → `docs://weather/guide/intro`, `file:///a` → `file://weather//a`);
  * - other URIs (`urn:x:y`, `mailto:…`): the prefix joins the scheme (`weather+urn:x:y`).
  *
- * Every mapping is reversible: the mounted server sees its own names and URIs.
+ * Every mapping is reversible: the mounted server sees its own names and URIs. The empty
+ * prefix mounts at the root: names and URIs stay as the mounted server has them.
  */
 export interface Namespace {
   readonly prefix: string;
@@ -21,7 +22,16 @@ export interface Namespace {
 const PREFIX = /^[A-Za-z0-9][A-Za-z0-9.-]*$/;
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
 
+const ROOT: Namespace = {
+  prefix: "",
+  name: (name) => name,
+  innerName: (name) => name,
+  uri: (uri) => uri,
+  innerUri: (uri) => uri,
+};
+
 export function namespace(prefix: string): Namespace {
+  if (prefix === "") return ROOT;
   if (!PREFIX.test(prefix))
     throw new TypeError(
       `Mount prefix "${prefix}" must start with a letter or digit and hold only letters, digits, "." and "-"`,

@@ -26,13 +26,20 @@ export interface ClientPeer {
   /**
    * Sends a request to the client and resolves with its result. Rejects with the client's
    * error answer, or with an InputResponseError when the request being served is itself
-   * at fault (a malformed answer in a modern request's `inputResponses`).
+   * at fault (a malformed answer in a modern request's `inputResponses`). The caller has
+   * run the server's middleware already (RequestContext).
    */
-  request(method: string, params: JsonObject, options?: RequestOptions): Promise<JsonObject>;
+  ask(method: string, params: JsonObject, options?: RequestOptions): Promise<JsonObject>;
   notify(method: string, params: JsonObject, relatedRequestId?: RequestId): void;
-  /** resources/subscribe bookkeeping. */
-  subscribe(uri: string): void;
-  unsubscribe(uri: string): void;
+  /**
+   * 2026-07-28: resolves when this round of the multi round-trip request ends, its
+   * unanswered requests to the client sent in the InputRequiredResult.
+   */
+  readonly roundEnded?: Promise<unknown>;
+  /** resources/subscribe bookkeeping; `stop` ends the resource's own watch (ResourceWatch) when the subscription ends. */
+  subscribe(uri: string, stop?: () => void | Promise<void>): void;
+  /** Settles once the resource's own watch has ended. */
+  unsubscribe(uri: string): void | Promise<void>;
 }
 
 /** A malformed answer in inputResponses: a protocol error of the request, not of the handler. */

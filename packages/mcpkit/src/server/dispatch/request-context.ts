@@ -13,7 +13,10 @@ import type {
 } from "../../protocol/types/features.js";
 import type { StandardSchemaV1 } from "../../schema/standard.js";
 import type { InboundRequest } from "../../session/inbound.js";
+import { runChain } from "../../session/middleware.js";
 import type { Context, ElicitFormRequest, ElicitOutcome, ElicitUrlRequest, InputOptions } from "../context.js";
+import { type ServerMiddleware, serverMessage } from "../middleware/context.js";
+import type { Registry } from "../registry/registry.js";
 import type { TaskRun } from "../tasks/run.js";
 import { relatedTaskMeta } from "../tasks/wire.js";
 import { fitFormToRevision, formSchema } from "./elicitation-form.js";
@@ -50,12 +53,14 @@ const missingCapability = (rules: { modern: boolean }, what: string, capability:
 export class RequestContext implements Context {
   private readonly peer: ClientPeer;
   private readonly inbound: InboundRequest;
+  private readonly server: Registry;
   private lastProgress = Number.NEGATIVE_INFINITY;
   private run: TaskRun | undefined;
 
-  constructor(peer: ClientPeer, inbound: InboundRequest) {
+  constructor(peer: ClientPeer, inbound: InboundRequest, server: Registry) {
     this.peer = peer;
     this.inbound = inbound;
+    this.server = server;
   }
 
   /** @internal The call may run as a task (server/tasks/start.ts). */
@@ -233,13 +238,15 @@ export class RequestContext implements Context {
     run.notify(method, { ...params, _meta: relatedTaskMeta(run.taskId) });
   }
 
-  /** Asks the client; `R` is the result type the method's specification gives (see Connection.request). */
+  /**
+   * Asks the client, through the server's middleware (direction "outbound"); `R` is the
+   * result type the method's specification gives (see Connection.request).
+   */
   private send<R extends object>(method: string, params: object, inputKey?: string): Promise<R> {
-    const run = this.running;
+    const chain = this.server.middleware;
     const body = params as JsonObject;
-    const asked = run
-      ? run.input(method, body, inputKey)
-      : this.peer.request(method, body, { signal: this.inbound.signal, relatedRequestId: this.inbound.id, inputKey });
+    const asked =
+      chain === undefined ? this.ask(method, body, inputKey) : this.askThroughChain(chain, method, body, inputKey);
     return asked
       .then((result) => result as object as R)
       .catch((error: unknown) => {
@@ -249,5 +256,58 @@ export class RequestContext implements Context {
           throw new ClientRequestError(method, error);
         throw error;
       });
+  }
+
+  /** In a task, the request waits in it (input_required); otherwise it goes to the client now. */
+  private ask(method: string, params: JsonObject, inputKey: string | undefined): Promise<JsonObject> {
+    const run = this.running;
+    if (run) return run.input(method, params, inputKey);
+    return this.peer.ask(method, params, { signal: this.inbound.signal, relatedRequestId: this.inbound.id, inputKey });
+  }
+
+  /**
+   * On 2026-07-28 a request the client has not answered yet ends the round: the chain's
+   * `next()` then resolves with `{ resultType: "input_required" }` (the request went out
+   * in the InputRequiredResult), and the handler, whose round is over, waits for good.
+   */
+  private async askThroughChain(
+    chain: readonly ServerMiddleware[],
+    method: string,
+    params: JsonObject,
+    inputKey: string | undefined,
+  ): Promise<JsonObject> {
+    const ended = this.running ? undefined : this.peer.roundEnded;
+    let over = false;
+    const result = await runChain(chain, this.outboundMessage(method, params), (c) => {
+      const answer = this.ask(method, c.params ?? {}, inputKey);
+      if (!ended) return answer;
+      return Promise.race([
+        answer,
+        ended.then((): JsonObject => {
+          over = true;
+          return { resultType: "input_required" };
+        }),
+      ]);
+    });
+    return over ? new Promise<never>(() => {}) : result;
+  }
+
+  private outboundMessage(method: string, params: JsonObject) {
+    const peer = this.peer;
+    return serverMessage({
+      kind: "request",
+      direction: "outbound",
+      method,
+      params,
+      id: undefined,
+      info: this.inbound.info,
+      era: peer.rules.modern ? "modern" : "legacy",
+      revision: peer.rules.revision,
+      sessionId: peer.sessionId,
+      session: peer.session,
+      client: peer.clientInfo,
+      server: this.server.info,
+      signal: () => this.signal,
+    });
   }
 }

@@ -42,7 +42,7 @@ class ServerCall implements Call {
   }
 
   context(): RequestContext {
-    this.ctx ??= new RequestContext(this.peer, this.inbound);
+    this.ctx ??= new RequestContext(this.peer, this.inbound, this.server);
     return this.ctx;
   }
 }

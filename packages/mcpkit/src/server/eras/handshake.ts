@@ -38,10 +38,19 @@ export function handshake(server: Registry, params: JsonObject): Handshake {
   };
 }
 
-/** 2025-11-25 declares tasks in its own slot (basic/utilities/tasks §Server Capabilities). */
+/**
+ * 2025-11-25 declares tasks in its own slot (basic/utilities/tasks §Server Capabilities),
+ * in place of the 2026-07-28 extension, which a client of that revision cannot use.
+ */
 function legacyTasks(caps: ServerCapabilities, revision: LegacyRevision): ServerCapabilities {
   if (revisionRules(revision).tasks !== "legacy" || !caps.extensions?.[TASKS_EXTENSION]) return caps;
-  return { ...caps, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } };
+  const { [TASKS_EXTENSION]: _extension, ...extensions } = caps.extensions;
+  const { extensions: _all, ...rest } = caps;
+  return {
+    ...rest,
+    ...(Object.keys(extensions).length > 0 && { extensions }),
+    tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+  };
 }
 
 function serverInfoFor(server: Registry, revision: LegacyRevision): Implementation {

@@ -55,7 +55,8 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
   private readonly server: SessionHost;
   private connection!: Connection;
   private readonly options: SessionOptions;
-  private subscriptions: Set<string> | undefined;
+  /** Subscribed URIs, each with how to end its resource's own watch (ResourceWatch), if it has one. */
+  private subscriptions: Map<string, (() => void | Promise<void>) | undefined> | undefined;
   private initializedByClient = false;
   private whenInitialized: Promise<void> | undefined;
   private markInitialized: (() => void) | undefined;
@@ -93,7 +94,7 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
       ...(this.clientInfo && { clientInfo: this.clientInfo }),
       clientCapabilities: this.clientCapabilities,
       ...(this.level && { logLevel: this.level }),
-      subscriptions: [...(this.subscriptions ?? [])],
+      subscriptions: [...(this.subscriptions?.keys() ?? [])],
       ...(principal !== undefined && { principal }),
       initialized: this.initializedByClient,
     };
@@ -110,7 +111,8 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
     this.clientInfo = record.clientInfo;
     this.serverCapabilities = this.server.capabilities();
     this.level = record.logLevel;
-    this.subscriptions = record.subscriptions.length > 0 ? new Set(record.subscriptions) : undefined;
+    this.subscriptions =
+      record.subscriptions.length > 0 ? new Map(record.subscriptions.map((uri) => [uri, undefined])) : undefined;
     if (record.initialized && !this.initializedByClient) {
       this.initializedByClient = true;
       this.markInitialized?.();
@@ -161,6 +163,7 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
   onClose(): void {
     this.ended = true;
     this.server.detachSession(this);
+    for (const stop of this.subscriptions?.values() ?? []) void this.stopWatch(stop);
     this.markClosed?.();
   }
 
@@ -224,7 +227,8 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
     this.rules = revisionRules(agreed.revision);
     this.clientCapabilities = agreed.clientCapabilities;
     this.clientInfo = agreed.clientInfo;
-    this.serverCapabilities = agreed.result.capabilities;
+    // What this server serves (what dispatch checks against), not the revision's wire form of it.
+    this.serverCapabilities = this.server.capabilities();
     // What the client is about to list: later changes are compared with it.
     if (LIST_KINDS.some((kind) => viewsDiffer(this.server, kind, this))) this.seenViews().noteDiffering();
     this.stateVersion++;
@@ -291,7 +295,31 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
     ]);
   }
 
-  async request(method: string, params: JsonObject, options?: RequestOptions): Promise<JsonObject> {
+  /** A request to the client made on the session (ServerSession.request): through the server's middleware. */
+  request(method: string, params: JsonObject, options?: RequestOptions): Promise<JsonObject> {
+    const chain = this.server.middleware;
+    if (chain === undefined) return this.ask(method, params, options);
+    const ctx = serverMessage({
+      kind: "request",
+      direction: "outbound",
+      method,
+      params,
+      id: undefined,
+      info: this.auth === undefined ? undefined : { auth: this.auth },
+      era: "legacy",
+      revision: this.revision,
+      sessionId: this.sessionId,
+      session: this,
+      client: this.clientInfo,
+      server: this.server.info,
+      transport: this.binding,
+      signal: () => options?.signal,
+    });
+    return runChain(chain, ctx, (c) => this.ask(method, c.params ?? {}, options));
+  }
+
+  /** @internal ClientPeer: a request to the client whose middleware has run (RequestContext). */
+  async ask(method: string, params: JsonObject, options?: RequestOptions): Promise<JsonObject> {
     if (method !== "ping") {
       if (!this.rules.methods.has(method))
         throw new McpError(ErrorCode.MethodNotFound, `${method} does not exist in protocol revision ${this.revision}`);
@@ -304,14 +332,31 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
     this.connection.notify(method, params, relatedRequestId);
   }
 
-  subscribe(uri: string): void {
-    this.subscriptions ??= new Set();
-    if (!this.subscriptions.has(uri)) this.stateVersion++;
-    this.subscriptions.add(uri);
+  subscribe(uri: string, stop?: () => void | Promise<void>): void {
+    this.subscriptions ??= new Map();
+    // Subscribed already, the one watch there is goes on; closed meanwhile, there is none to keep.
+    if (this.subscriptions.has(uri) || this.ended) {
+      void this.stopWatch(stop);
+      return;
+    }
+    this.stateVersion++;
+    this.subscriptions.set(uri, stop);
   }
 
-  unsubscribe(uri: string): void {
-    if (this.subscriptions?.delete(uri)) this.stateVersion++;
+  async unsubscribe(uri: string): Promise<void> {
+    if (!this.subscriptions?.has(uri)) return;
+    const stop = this.subscriptions.get(uri);
+    this.subscriptions.delete(uri);
+    this.stateVersion++;
+    await this.stopWatch(stop);
+  }
+
+  private async stopWatch(stop: (() => void | Promise<void>) | undefined): Promise<void> {
+    try {
+      await stop?.();
+    } catch (error) {
+      this.server.onError(error);
+    }
   }
 
   /**

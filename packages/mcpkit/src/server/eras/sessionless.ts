@@ -41,7 +41,7 @@ class SessionlessPeer implements ClientPeer {
     return shouldLog(level, this.logLevel);
   }
 
-  request(method: string): Promise<JsonObject> {
+  ask(method: string): Promise<JsonObject> {
     return Promise.reject(
       new McpError(
         ErrorCode.InvalidRequest,

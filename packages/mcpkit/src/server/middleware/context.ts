@@ -4,17 +4,23 @@ import type { Middleware, MiddlewareContext } from "../../session/middleware.js"
 import type { HeaderReader, TransportBinding } from "../../transports/transport.js";
 import type { ServerSession } from "../session.js";
 
-/** What a server middleware sees of one message from a client. */
+/**
+ * What a server middleware sees of one message: a request or notification from a client
+ * ("inbound"), or a request this server sends the client ("outbound": sampling,
+ * elicitation, roots), asked by a handler or on a session.
+ */
 export interface ServerMiddlewareContext extends MiddlewareContext {
   readonly side: "server";
-  readonly direction: "inbound";
-  /** The legacy session the message arrived on; undefined for 2026-07-28 requests. */
+  /** The legacy session the message travels on; undefined for 2026-07-28 requests. */
   readonly session: ServerSession | undefined;
   /** The client's clientInfo (from the handshake, or from the request's `_meta`). */
   readonly client: Implementation | undefined;
-  /** Aborted when the client cancels the request (made on first use); undefined for notifications. */
+  /**
+   * Inbound: aborted when the client cancels the request (made on first use); undefined for
+   * notifications. Outbound: the signal of the request being served, when there is one.
+   */
   readonly signal: AbortSignal | undefined;
-  /** HTTP request headers (lower-case names), on HTTP transports. */
+  /** HTTP request headers (lower-case names), on HTTP transports; outbound, those of the request being served. */
   readonly headers: HeaderReader | undefined;
   /** The client's network address, on HTTP transports. */
   readonly remoteAddress: string | undefined;
@@ -30,6 +36,8 @@ export type ServerMiddleware = Middleware<ServerMiddlewareContext>;
 /** The facts a message's era adapter knows, gathered into one context. */
 export interface MessageFacts {
   kind: "request" | "notification";
+  /** Default "inbound". */
+  direction?: "inbound" | "outbound";
   method: string;
   params: JsonObject | undefined;
   id: RequestId | undefined;
@@ -42,13 +50,13 @@ export interface MessageFacts {
   server: Implementation;
   transport?: TransportBinding;
   /** How to get the request's signal, when it is a request. */
-  signal?: () => AbortSignal;
+  signal?: () => AbortSignal | undefined;
 }
 
 /** Made only when middleware is installed. */
 class ServerMessage implements ServerMiddlewareContext {
   readonly side = "server";
-  readonly direction = "inbound";
+  readonly direction: "inbound" | "outbound";
   readonly kind: "request" | "notification";
   readonly method: string;
   params: JsonObject | undefined;
@@ -63,9 +71,10 @@ class ServerMessage implements ServerMiddlewareContext {
   readonly client: Implementation | undefined;
   readonly server: Implementation;
   readonly transport: TransportBinding | undefined;
-  private readonly signalOf: (() => AbortSignal) | undefined;
+  private readonly signalOf: (() => AbortSignal | undefined) | undefined;
 
   constructor(facts: MessageFacts) {
+    this.direction = facts.direction ?? "inbound";
     this.kind = facts.kind;
     this.method = facts.method;
     this.params = facts.params;

@@ -57,12 +57,30 @@ export type TemplateReadHandler<T extends string = string> = (
   ctx: Context,
 ) => ReadReturn | Promise<ReadReturn>;
 
+/**
+ * What a subscription to a resource reaches, when its entry has one (a proxied resource):
+ * watch `uri` for this one subscriber (a session's resources/subscribe, or one
+ * subscriptions/listen stream) and call `changed()` to tell exactly that subscriber. The
+ * function it returns ends the watch: unsubscribed, or the session or stream closed.
+ * Resources without it are told of with `server.resourceUpdated(uri)`, which reaches every
+ * subscriber of the URI.
+ */
+export type ResourceWatch = (
+  uri: string,
+  ctx: Context,
+  changed: () => void,
+) => ResourceUnwatch | Promise<ResourceUnwatch>;
+
+/** Ends a ResourceWatch; an unsubscribe is answered once it settles. */
+export type ResourceUnwatch = () => void | Promise<void>;
+
 export interface ResourceEntry extends Keyed {
   definition: Resource;
   visible?: VisibilityRule | undefined;
   scopes: string[] | undefined;
   cache: CacheHint | undefined;
   read: ReadHandler;
+  subscribe?: ResourceWatch;
 }
 
 export interface TemplateEntry extends Keyed {
@@ -74,6 +92,7 @@ export interface TemplateEntry extends Keyed {
   complete: Partial<Record<string, Completer>>;
   list: ResourceTemplateConfig["list"];
   read: TemplateReadHandler;
+  subscribe?: ResourceWatch;
 }
 
 function metadata(config: ResourceMetadata) {

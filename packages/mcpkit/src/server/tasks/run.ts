@@ -125,7 +125,7 @@ export class TaskRun implements RunningTask {
       await store.update(this.taskId, { status: "input_required" });
       try {
         const meta = { ...(params._meta as JsonObject | undefined), ...relatedTaskMeta(this.taskId) };
-        return await this.init.peer.request(method, { ...params, _meta: meta }, { signal: this.signal });
+        return await this.init.peer.ask(method, { ...params, _meta: meta }, { signal: this.signal });
       } finally {
         await store.update(this.taskId, { status: "working" }).catch(this.init.onError);
       }

@@ -53,7 +53,9 @@ async function goneAt(gone: () => Promise<boolean>, withinMs: number, what: stri
  * What every AuthorizationStore must do for an authorization server's nodes to share one
  * state: records and grants seen through either handle, expiring on time with no sweeper,
  * a code or sign-in used exactly once however many nodes race for it, refresh tokens
- * rotated atomically with a replay ending the whole family, and signing keys shared.
+ * rotated atomically with a replay ending the whole family, signing keys shared, and the
+ * counts behind the server's limits agreeing across nodes (a caller's rate, the clients
+ * and sign-ins kept), all or none, exact under concurrency.
  */
 export function authorizationStoreContract(
   make: () => AuthorizationStorePair | Promise<AuthorizationStorePair>,
@@ -202,6 +204,81 @@ export function authorizationStoreContract(
           assert.equal(await a.revokeGrant(g.id), false);
           assert.equal(await a.grant(g.id), undefined);
           assert.deepEqual(await a.rotateRefresh("v1", "v2"), { status: "unknown" });
+        }),
+    },
+    {
+      name: "admit counts members of a group through either handle and refuses one beyond its max, saying when room comes",
+      run: () =>
+        withPair(make, async ({ a, b }) => {
+          const group = `g-${id()}`;
+          const limit = { group, max: 3, ttlMs: 60_000 };
+          for (const member of ["m1", "m2"]) assert.deepEqual(await a.admit(member, [limit]), { admitted: true });
+          assert.deepEqual(await b.admit("m3", [limit]), { admitted: true });
+          const refused = await a.admit("m4", [limit]);
+          assert.equal(refused.admitted, false);
+          assert.ok(!refused.admitted && refused.group === group);
+          assert.ok(
+            !refused.admitted && refused.retryAfterMs > 55_000 && refused.retryAfterMs <= 60_000,
+            `retry after ${!refused.admitted && refused.retryAfterMs} ms, not when the oldest member leaves`,
+          );
+          // Another group counts apart.
+          assert.deepEqual(await b.admit("m4", [{ ...limit, group: `${group}-other` }]), { admitted: true });
+        }),
+    },
+    {
+      name: "a member already in a group is admitted again without counting twice",
+      run: () =>
+        withPair(make, async ({ a, b }) => {
+          const limit = { group: `g-${id()}`, max: 2, ttlMs: 60_000 };
+          await a.admit("same", [limit]);
+          assert.deepEqual(await b.admit("same", [limit]), { admitted: true });
+          assert.deepEqual(await a.admit("other", [limit]), { admitted: true });
+          assert.deepEqual(await b.admit("same", [limit]), { admitted: true });
+          assert.equal((await b.admit("third", [limit])).admitted, false);
+        }),
+    },
+    {
+      name: "admission to several groups is all or none: refused by one full group, counted in no other",
+      run: () =>
+        withPair(make, async ({ a, b }) => {
+          const roomy = { group: `roomy-${id()}`, max: 2, ttlMs: 60_000 };
+          const full = { group: `full-${id()}`, max: 1, ttlMs: 60_000 };
+          await a.admit("first", [full]);
+          for (const member of ["x", "y", "z"]) {
+            const refused = await b.admit(member, [roomy, full]);
+            assert.ok(!refused.admitted && refused.group === full.group);
+          }
+          // Had the refused ones been counted in `roomy`, it would be full now.
+          assert.deepEqual(await a.admit("p", [roomy]), { admitted: true });
+          assert.deepEqual(await a.admit("q", [roomy]), { admitted: true });
+          assert.equal((await b.admit("r", [roomy])).admitted, false);
+        }),
+    },
+    {
+      name: "of many concurrent admissions across handles, exactly max are admitted",
+      run: () =>
+        withPair(make, async ({ a, b }) => {
+          const limit = { group: `g-${id()}`, max: 7, ttlMs: 60_000 };
+          const outcomes = await Promise.all(
+            Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).admit(`m${i}`, [limit])),
+          );
+          assert.equal(outcomes.filter((o) => o.admitted).length, 7);
+        }),
+    },
+    {
+      name: "a member leaves its group after its ttl, making room, with no sweeper",
+      run: () =>
+        withPair(make, async ({ a, b }) => {
+          const start = Date.now();
+          const group = `g-${id()}`;
+          const limit = { group, max: 2, ttlMs: 400 };
+          assert.deepEqual(await a.admit("early", [limit]), { admitted: true });
+          // A member that stays longer keeps the group alive while the early one leaves.
+          assert.deepEqual(await b.admit("staying", [{ group, max: 2, ttlMs: 60_000 }]), { admitted: true });
+          assert.equal((await b.admit("late", [limit])).admitted, false);
+          const room = await goneAt(async () => (await b.admit("late", [limit])).admitted, 5000, "the member");
+          assert.ok(room - start >= 360, `room after ${room - start} ms, before the member's ttl of 400 ms`);
+          assert.equal((await a.admit("later", [limit])).admitted, false);
         }),
     },
     {

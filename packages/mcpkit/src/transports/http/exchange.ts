@@ -58,9 +58,19 @@ export function reportHttpError(handler: object, error: unknown, request?: HttpR
   else process.stderr.write(`mcpkit: serving an HTTP request failed: ${String(error)}\n`);
 }
 
+/**
+ * What a server knows of a request that a Web `Request` does not carry. mcpkit's Node
+ * adapter passes it as the second argument of `fetch`; on another runtime, pass what it
+ * gives (Deno's `info.remoteAddr.hostname`, Bun's `server.requestIP(request).address`).
+ */
+export interface FetchInfo {
+  /** The IP address of the client's connection. */
+  clientAddress?: string;
+}
+
 /** Anything with a Web-standard fetch handler (a Streamable HTTP handler, a router). */
 export interface FetchHandler {
-  fetch(request: Request): Promise<Response>;
+  fetch(request: Request, info?: FetchInfo): Promise<Response>;
 }
 
 export const canExchange = (handler: object): handler is ExchangeHandler =>
@@ -69,7 +79,10 @@ export const canExchange = (handler: object): handler is ExchangeHandler =>
 /** Serves `request` with `handler`, directly when it can, else through its fetch. */
 export async function exchange(handler: FetchHandler, request: HttpRequest): Promise<HttpReply> {
   if (canExchange(handler)) return handler[EXCHANGE](request);
-  return replyFromResponse(await handler.fetch(request.toRequest()));
+  const address = request.remoteAddress;
+  return replyFromResponse(
+    await handler.fetch(request.toRequest(), address === undefined ? undefined : { clientAddress: address }),
+  );
 }
 
 /** Reads a Web body up to `limit` bytes; undefined when it is larger. */
@@ -94,9 +107,10 @@ export async function readWebBody(request: Request, limit: number): Promise<stri
   return Buffer.concat(chunks, size).toString("utf8");
 }
 
-export function fromWebRequest(request: Request): HttpRequest {
+export function fromWebRequest(request: Request, info?: FetchInfo): HttpRequest {
   return {
     method: request.method,
+    ...(info?.clientAddress !== undefined && { remoteAddress: info.clientAddress }),
     url: request.url,
     get path() {
       return new URL(request.url).pathname;

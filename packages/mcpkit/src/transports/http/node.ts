@@ -12,7 +12,7 @@ import {
 import { BODY_GONE, bodyWasRead, parsedBodyText } from "./parsed-body.js";
 import { applyServerLimits, lingerAfterAnswer, lingerOf, type ServerLimits } from "./server-limits.js";
 
-export type { FetchHandler } from "./exchange.js";
+export type { FetchHandler, FetchInfo } from "./exchange.js";
 
 /**
  * The node:http adapter. Handlers built by mcpkit are served directly: the body is read

@@ -27,8 +27,8 @@ export function routeByPath(
     return Promise.resolve({ status: 404, headers: { "content-type": "text/plain; charset=utf-8" }, body: notFound });
   };
   return {
-    async fetch(request) {
-      return toResponse(await serve(fromWebRequest(request)));
+    async fetch(request, info) {
+      return toResponse(await serve(fromWebRequest(request, info)));
     },
     [EXCHANGE]: serve,
     // A failure the adapter met serving a request belongs to the handler that served it.

@@ -44,6 +44,12 @@ export interface StdioClientOptions {
   maxMessageBytes?: number;
   /** How long to wait after ending stdin before SIGTERM, and after SIGTERM before SIGKILL (default 2000 ms each). */
   killTimeoutMs?: number;
+  /**
+   * Called with each line the server writes to stdout that is not JSON (transports §stdio:
+   * stdout carries MCP messages only; a server logs to stderr). It is answered as the
+   * protocol says (a parse error), and otherwise lost: this is the place to show it.
+   */
+  onInvalidLine?: (line: string) => void;
 }
 
 export interface StdioClientTransport extends Transport {
@@ -128,7 +134,7 @@ export function stdioClientTransport(options: StdioClientOptions): StdioClientTr
         });
         child = proc;
         if (proc.stdin) writer = createLineWriter(proc.stdin);
-        const push = createLineReader(s, options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
+        const push = createLineReader(s, options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, options.onInvalidLine);
         let exitReason: Error | undefined;
         proc.stdout?.on("data", push);
         // EPIPE: the server stopped reading, so nothing sent will ever be answered. If it is

@@ -3,9 +3,14 @@ import { DEFAULT_MAX_MESSAGE_BYTES, type TransportSink } from "../transport.js";
 
 /**
  * Splits a byte stream into newline-delimited JSON messages (transports §stdio) and decodes
- * each exactly once. A line over the limit is dropped whole and reported as invalid.
+ * each exactly once. A line over the limit is dropped whole and reported as invalid; a line
+ * that is not JSON is reported as invalid, and given to `onInvalidLine` when there is one.
  */
-export function createLineReader(sink: TransportSink, maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES) {
+export function createLineReader(
+  sink: TransportSink,
+  maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
+  onInvalidLine?: (line: string) => void,
+) {
   let parts: Buffer[] = [];
   let pendingBytes = 0;
   let discarding = false;
@@ -17,6 +22,7 @@ export function createLineReader(sink: TransportSink, maxMessageBytes = DEFAULT_
     try {
       value = JSON.parse(text);
     } catch (error) {
+      onInvalidLine?.(text);
       sink.invalid({ code: ErrorCode.ParseError, message: `Parse error: ${(error as Error).message}` });
       return;
     }

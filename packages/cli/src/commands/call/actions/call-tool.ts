@@ -2,6 +2,7 @@ import type { CallToolResult } from "mcpkit";
 import { parseArgumentWords, toolArguments } from "../arguments.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { contentLines } from "../format/content.js";
+import { structuredText } from "../format/structured.js";
 import { ACTION_NAMES } from "../invocation.js";
 import type { Output } from "../output.js";
 import { type Action, interruptible, suggest } from "./session.js";
@@ -49,11 +50,13 @@ export function printResult(result: CallToolResult, out: Output): void {
   const content = result.content ?? [];
   if (result.isError) {
     out.note(out.ce.red(out.ce.bold("The tool reported an error:")));
-    for (const line of content.flatMap((block) => contentLines(block, out.ce))) out.note(line);
+    for (const line of content.flatMap((block) => contentLines(block, out.ce, out.save))) out.note(line);
     return;
   }
-  for (const line of content.flatMap((block) => contentLines(block, out.c))) out.line(line);
-  // server/tools §Structured Content: a text block usually repeats it; show it only when none does.
-  if (result.structuredContent !== undefined && !content.some((block) => block.type === "text"))
-    out.line(JSON.stringify(result.structuredContent, null, 2));
+  for (const line of content.flatMap((block) => contentLines(block, out.c, out.save))) out.line(line);
+  // server/tools §Structured Content: a text block usually repeats it; show it only when none
+  // does, and not when it only repeats the content (an image's base64, say).
+  if (result.structuredContent === undefined || content.some((block) => block.type === "text")) return;
+  const text = structuredText(result.structuredContent, content);
+  if (text !== undefined) out.line(text);
 }

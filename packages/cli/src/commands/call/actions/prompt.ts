@@ -24,7 +24,7 @@ export const getPrompt: Action = (args) => {
     if (out.json) out.data(result);
     else {
       if (result.description) out.line(out.c.dim(result.description));
-      for (const line of messageLines(result.messages, out.c)) out.line(line);
+      for (const line of messageLines(result.messages, out.c, out.save)) out.line(line);
     }
     return EXIT.ok;
   };

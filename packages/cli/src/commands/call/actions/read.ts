@@ -20,7 +20,7 @@ export const readResource: Action = (args) => {
     else
       for (const contents of result.contents) {
         out.line(out.c.dim(`--- ${contents.uri}${contents.mimeType ? ` (${contents.mimeType})` : ""}`));
-        for (const line of resourceLines(contents, out.c)) out.line(line);
+        for (const line of resourceLines(contents, out.c, out.save)) out.line(line);
       }
     return EXIT.ok;
   };
@@ -29,9 +29,10 @@ export const readResource: Action = (args) => {
 function printOne(contents: ResourceContents, out: Output): void {
   const terminal = process.stdout.isTTY === true;
   if ("blob" in contents && typeof contents.blob === "string") {
-    if (terminal) {
-      for (const line of resourceLines(contents, out.c)) out.line(line);
-      out.note(out.ce.dim("(binary: redirect stdout to a file to save it)"));
+    // --save DIR writes it there; else a file or pipe gets the bytes, and a terminal a description.
+    if (terminal || out.save) {
+      for (const line of resourceLines(contents, out.c, out.save)) out.line(line);
+      if (!out.save) out.note(out.ce.dim("(binary: redirect stdout to a file, or use --save DIR, to save it)"));
     } else out.bytes(Buffer.from(contents.blob, "base64"));
     return;
   }

@@ -1,4 +1,5 @@
 import { type ChildProcess, fork } from "node:child_process";
+import { statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { WorkspaceError } from "../errors.js";
 import type { SqliteConstructor } from "./native.js";
@@ -26,6 +27,13 @@ export interface EngineOptions {
 
 /** Opens the file once here, read-only, so a wrong --db fails at startup with a clear message. */
 export function checkDatabase(Database: SqliteConstructor, file: string, shown: string): void {
+  // SQLite's own words for these ("unable to open database file", "disk I/O error") say neither what nor why.
+  const found = statSync(file, { throwIfNoEntry: false });
+  if (!found)
+    throw new WorkspaceError(
+      `--db ${shown}: no such file. Give the path of an existing SQLite database (none is created), or leave out --db for the sample database`,
+    );
+  if (found.isDirectory()) throw new WorkspaceError(`--db ${shown}: a directory, not a SQLite database file`);
   let db: InstanceType<SqliteConstructor> | undefined;
   try {
     db = new Database(file, { readonly: true, fileMustExist: true });
@@ -194,6 +202,9 @@ export function createSqlEngine(options: EngineOptions): SqlEngine {
       pending = undefined;
       if (c && c.exitCode === null && c.signalCode === null) {
         const exited = new Promise((resolve) => c.once("exit", resolve));
+        // Unreferenced, its exit would not keep this process alive to see it: whatever waits
+        // on close (removing the sample database) would never run.
+        c.ref();
         c.kill("SIGKILL");
         await exited;
       }

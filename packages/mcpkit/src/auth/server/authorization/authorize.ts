@@ -5,6 +5,7 @@ import { showConsent } from "./consent.js";
 import { type Core, PURPOSE, type SignIn } from "./core.js";
 import { findClient, UnknownClientError } from "./directory.js";
 import { redirect, single } from "./http.js";
+import { admitSignIn } from "./limits.js";
 import { errorPage } from "./pages.js";
 import { hashSecret, newId } from "./seal.js";
 import { UpstreamError } from "./upstream/types.js";
@@ -115,6 +116,8 @@ export async function authorize(core: Core, request: Request): Promise<Response>
     if (!start.identity) throw new Error(`The upstream provider ${core.upstream.id} gave neither a URL nor a person`);
     return showConsent(core, client, { ...signIn, identity: start.identity }, headers);
   }
+  const refused = await admitSignIn(core.store, core.limits, id, core.ttl.signInMs);
+  if (refused) return errorToClient(core, to, "temporarily_unavailable", refused.message, headers);
   await core.store.put(
     "request",
     id,

@@ -53,9 +53,11 @@ export async function upstreamCallback(core: Core, request: Request): Promise<Re
     throw error;
   }
   const { kept: _, ...rest } = signIn;
-  return showConsent(core, client, {
-    ...rest,
-    identity: finished.identity,
-    ...(finished.tokens && { tokens: finished.tokens }),
-  });
+  return showConsent(
+    core,
+    client,
+    { ...rest, identity: finished.identity, ...(finished.tokens && { tokens: finished.tokens }) },
+    {},
+    id,
+  );
 }

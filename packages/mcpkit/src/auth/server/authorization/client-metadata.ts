@@ -11,6 +11,8 @@ export interface ClientMetadataOptions {
   timeoutMs?: number;
   /** How long a fetched document is used, seconds, when it says nothing (default 3600); Cache-Control max-age is honoured between 60 s and a day. */
   cacheSec?: number;
+  /** How many fetched documents are kept at once (default 1000): beyond, a document is fetched again for each use. `false`: no cap. */
+  maxCached?: number | false;
 }
 
 /** A client id that is a metadata document's URL, refused: the message is for the developer of that client. */

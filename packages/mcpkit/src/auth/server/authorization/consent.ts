@@ -4,6 +4,7 @@ import type { ClientRecord } from "./clients.js";
 import { type CodeRecord, type Core, PURPOSE, type SignIn, subjectOf } from "./core.js";
 import { findClient, UnknownClientError } from "./directory.js";
 import { readForm } from "./http.js";
+import { admitSignIn } from "./limits.js";
 import { consentPage, errorPage } from "./pages.js";
 import { hashSecret, newId, newSecret } from "./seal.js";
 
@@ -17,16 +18,21 @@ function identityOf(client: ClientRecord): string {
 /**
  * The consent page: the person signed in, now asked whether this client may act for them
  * at this resource. The decision is a one-time record that expires with the sign-in.
+ * `started` is the id of the sign-in's first record (one through an upstream provider):
+ * the sign-in is counted once among those under way.
  */
 export async function showConsent(
   core: Core,
   client: ClientRecord,
   signIn: SignIn,
   headers: Record<string, string> = {},
+  started?: string,
 ): Promise<Response> {
   const decision = newId();
   const ttl = signIn.expiresAt - core.now();
   if (ttl <= 0) return errorPage("This sign-in expired", `It took too long. ${START_AGAIN}`);
+  const refused = await admitSignIn(core.store, core.limits, started ?? decision, ttl);
+  if (refused) return errorToClient(core, signIn, "temporarily_unavailable", refused.message, headers);
   await core.store.put("request", decision, core.sealer.seal(PURPOSE.signIn, signIn), ttl);
   const identity = signIn.identity;
   const page = consentPage({

@@ -1,6 +1,7 @@
 import type { ClientMetadataOptions } from "./client-metadata.js";
 import type { ClientRecord } from "./clients.js";
 import type { SigningKeys } from "./keys.js";
+import type { Limits } from "./limits.js";
 import type { Sealer } from "./seal.js";
 import type { AuthorizationStore } from "./store.js";
 import type { TokenDPoP } from "./token-dpop.js";
@@ -30,6 +31,8 @@ export interface Core {
   /** Loopback issuer with the development provider: http client metadata documents on loopback are accepted. */
   development: boolean;
   clientMetadata: ClientMetadataOptions | undefined;
+  /** Rates per caller and caps on what is kept (limits.ts). */
+  limits: Limits;
   registration: boolean;
   staticClients: Map<string, ClientRecord>;
   dpop: TokenDPoP | undefined;

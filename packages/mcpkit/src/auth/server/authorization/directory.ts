@@ -1,6 +1,7 @@
 import { ClientMetadataError, fetchClientMetadata, isMetadataDocumentId } from "./client-metadata.js";
 import type { ClientRecord } from "./clients.js";
 import type { Core } from "./core.js";
+import { admitClient, admitDocument, type Refusal } from "./limits.js";
 
 /** A client id could not be resolved; the message says why, for the person or developer. */
 export class UnknownClientError extends Error {
@@ -37,7 +38,8 @@ export async function findClient(core: Core, clientId: string): Promise<ClientRe
     found = (async () => {
       try {
         const { client, ttlMs } = await fetchClientMetadata(clientId, core.clientMetadata ?? {}, core.development);
-        await core.store.put("client", clientId, JSON.stringify(client), ttlMs);
+        if (await admitDocument(core.store, core.clientMetadata?.maxCached, clientId, ttlMs))
+          await core.store.put("client", clientId, JSON.stringify(client), ttlMs);
         return client;
       } catch (error) {
         if (error instanceof ClientMetadataError) throw new UnknownClientError(error.message);
@@ -49,7 +51,17 @@ export async function findClient(core: Core, clientId: string): Promise<ClientRe
   return found;
 }
 
-/** Saves a registered client for the server's client lifetime. */
-export async function saveClient(core: Core, client: ClientRecord): Promise<void> {
+/**
+ * Saves a registered client for the server's client lifetime, when the clients kept (in
+ * total, and registered by `caller`) leave room; else the refusal.
+ */
+export async function saveClient(
+  core: Core,
+  client: ClientRecord,
+  caller: string | undefined,
+): Promise<Refusal | undefined> {
+  const refused = await admitClient(core.store, core.limits, client.client_id, caller, core.ttl.clientMs);
+  if (refused) return refused;
   await core.store.put("client", client.client_id, JSON.stringify(client), core.ttl.clientMs);
+  return undefined;
 }

@@ -10,6 +10,7 @@ import type { Core } from "./core.js";
 import { saveClient } from "./directory.js";
 import { json, preflight } from "./http.js";
 import { signingKeys } from "./keys.js";
+import { callerOf, overRate, type RateName, refusedJson, refusedPage, resolveLimits } from "./limits.js";
 import { memoryAuthorizationStore } from "./memory-store.js";
 import { metadataDocument } from "./metadata.js";
 import type { AuthorizationServerOptions } from "./options.js";
@@ -24,8 +25,13 @@ export interface AuthorizationServer {
   readonly issuer: string;
   /** Where its metadata is (RFC 8414 §3): /.well-known/oauth-authorization-server + the issuer's path. */
   readonly metadataPath: string;
-  /** Answers a request to one of its endpoints (404 for any other path). */
-  fetch(request: Request): Promise<Response>;
+  /**
+   * Answers a request to one of its endpoints (404 for any other path). `info.clientAddress`
+   * is the client's IP address, which the limits per caller count by: mcpkit's Node adapter
+   * and routeByPath pass it; without it (and without `limits.addressHeader`) only the
+   * totals apply.
+   */
+  fetch(request: Request, info?: { clientAddress?: string }): Promise<Response>;
   /** Whether a path is one of its endpoints: route those to `fetch` when mounting it beside an MCP endpoint. */
   handles(path: string): boolean;
   /** Checks the access tokens it issued for `resource`: the verifier of protectedResource(). */
@@ -54,6 +60,10 @@ function checked(options: AuthorizationServerOptions): URL {
       "The development sign-in signs everyone in as a test user: it is served on a loopback issuer (127.0.0.1, localhost) only",
     );
   if (options.resources.length === 0) throw new TypeError("Name the resources tokens are for (`resources`)");
+  const documents = options.clientMetadataDocuments;
+  const maxCached = typeof documents === "object" ? documents.maxCached : undefined;
+  if (maxCached !== undefined && maxCached !== false && !(Number.isInteger(maxCached) && maxCached >= 1))
+    throw new TypeError("clientMetadataDocuments.maxCached must be a whole number from 1, or false");
   for (const r of options.resources) {
     try {
       if (new URL(r).hash) throw new Error();
@@ -128,6 +138,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     },
     development,
     clientMetadata: metadataDocs === false ? undefined : metadataDocs === true ? {} : metadataDocs,
+    limits: resolveLimits(options.limits),
     registration: registration !== false,
     staticClients: new Map((options.clients ?? []).map((c) => [c.client_id, staticClient(c)])),
     dpop: dpop === false ? undefined : tokenEndpointDPoP(dpop === true ? {} : dpop, url(paths.token)),
@@ -141,7 +152,14 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   };
   const metadataPath = `/.well-known/oauth-authorization-server${base}`;
 
-  type Route = { method: "GET" | "POST"; open: boolean; serve: (request: Request) => Promise<Response> | Response };
+  type Route = {
+    method: "GET" | "POST";
+    /** Called by clients (JSON answers, CORS), not visited by a person (pages). */
+    open: boolean;
+    /** The rate per caller it counts against (limits.ts). */
+    rate?: RateName;
+    serve: (request: Request, caller: string | undefined) => Promise<Response> | Response;
+  };
   const routes = new Map<string, Route>([
     [
       metadataPath,
@@ -155,17 +173,18 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
         serve: async () => json(200, await core.keys.jwks(), { "cache-control": "max-age=300" }),
       },
     ],
-    [base + paths.authorization, { method: "GET", open: false, serve: (r) => authorize(core, r) }],
-    [base + paths.callback, { method: "GET", open: false, serve: (r) => upstreamCallback(core, r) }],
-    [base + paths.consent, { method: "POST", open: false, serve: (r) => decide(core, r) }],
-    [base + paths.token, { method: "POST", open: true, serve: (r) => token(core, r) }],
-    [base + paths.revocation, { method: "POST", open: true, serve: (r) => revoke(core, r) }],
+    [base + paths.authorization, { method: "GET", open: false, rate: "signIn", serve: (r) => authorize(core, r) }],
+    [base + paths.callback, { method: "GET", open: false, rate: "signIn", serve: (r) => upstreamCallback(core, r) }],
+    [base + paths.consent, { method: "POST", open: false, rate: "signIn", serve: (r) => decide(core, r) }],
+    [base + paths.token, { method: "POST", open: true, rate: "token", serve: (r) => token(core, r) }],
+    [base + paths.revocation, { method: "POST", open: true, rate: "revoke", serve: (r) => revoke(core, r) }],
   ]);
   if (registration !== false)
     routes.set(base + paths.registration, {
       method: "POST",
       open: true,
-      serve: (r) => register(r, (client) => saveClient(core, client), now),
+      rate: "register",
+      serve: (r, caller) => register(r, (client) => saveClient(core, client, caller), now),
     });
 
   return {
@@ -174,7 +193,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     handles: (path) => routes.has(path),
     verifier: (resource) => accessTokenVerifier(core, resource),
     metadata: () => metadataDocument(core),
-    async fetch(request) {
+    async fetch(request, info) {
       const route = routes.get(new URL(request.url).pathname);
       if (!route) return new Response("Not found", { status: 404, headers: { "content-type": "text/plain" } });
       if (request.method === "OPTIONS" && route.open) return preflight();
@@ -183,8 +202,12 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
           status: 405,
           headers: { allow: route.open ? `${route.method}, OPTIONS` : route.method },
         });
+      const caller = callerOf(request, info, core.limits.addressHeader);
       try {
-        return await route.serve(request);
+        // Counted before any work (a client metadata document fetched, a record kept).
+        const refused = route.rate && (await overRate(core.store, core.limits, route.rate, caller));
+        if (refused) return route.open ? refusedJson(refused) : refusedPage(refused);
+        return await route.serve(request, caller);
       } catch (error) {
         // The store or a signing key failed: not the client's doing, and no detail for it.
         core.onError(error);
@@ -198,9 +221,18 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
 
 export type { ClientMetadataOptions } from "./client-metadata.js";
 export type { ClientAuthMethod, StaticClient } from "./clients.js";
+export { type AuthorizationLimits, DEFAULT_LIMITS, type RateLimit } from "./limits.js";
 export { memoryAuthorizationStore } from "./memory-store.js";
 export type { AuthorizationServerOptions } from "./options.js";
-export type { AuthorizationStore, GrantRecord, RecordKind, Rotation, SigningKeyRecord } from "./store.js";
+export type {
+  Admission,
+  AuthorizationStore,
+  GrantRecord,
+  GroupLimit,
+  RecordKind,
+  Rotation,
+  SigningKeyRecord,
+} from "./store.js";
 export type { TokenDPoPOptions } from "./token-dpop.js";
 export { DEVELOPMENT_USER, developmentUpstream } from "./upstream/development.js";
 export { type OAuth2UpstreamOptions, oauth2Upstream } from "./upstream/oauth2.js";

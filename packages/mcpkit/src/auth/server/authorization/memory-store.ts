@@ -1,4 +1,4 @@
-import type { AuthorizationStore, GrantRecord, RecordKind, Rotation, SigningKeyRecord } from "./store.js";
+import type { Admission, AuthorizationStore, GrantRecord, RecordKind, Rotation, SigningKeyRecord } from "./store.js";
 
 interface Entry {
   value: string;
@@ -16,6 +16,8 @@ export function memoryAuthorizationStore(options: { now?: () => number } = {}): 
   const grants = new Map<string, GrantRecord & { current: string }>();
   const refresh = new Map<string, { grantId: string; until: number }>();
   const keys = new Map<string, SigningKeyRecord>();
+  /** admit's groups: member → when it leaves. */
+  const groups = new Map<string, Map<string, number>>();
   let writes = 0;
 
   const sweep = () => {
@@ -24,6 +26,22 @@ export function memoryAuthorizationStore(options: { now?: () => number } = {}): 
     for (const [k, e] of records) if (e.until <= t) records.delete(k);
     for (const [k, g] of grants) if (g.expiresAt <= t) grants.delete(k);
     for (const [k, r] of refresh) if (r.until <= t) refresh.delete(k);
+    for (const [name, members] of groups) {
+      for (const [m, until] of members) if (until <= t) members.delete(m);
+      if (members.size === 0) groups.delete(name);
+    }
+  };
+  /** Whether `group` has room for `member`; else in how long its oldest member leaves. Expired members are dropped only when full. */
+  const roomIn = (group: string, member: string, max: number): true | number => {
+    const members = groups.get(group);
+    const t = now();
+    if (!members || members.size < max || (members.get(member) ?? 0) > t) return true;
+    let oldest = Number.POSITIVE_INFINITY;
+    for (const [m, until] of members) {
+      if (until <= t) members.delete(m);
+      else oldest = Math.min(oldest, until);
+    }
+    return members.size < max ? true : oldest - t;
   };
   const live = (key: string) => {
     const entry = records.get(key);
@@ -88,6 +106,22 @@ export function memoryAuthorizationStore(options: { now?: () => number } = {}): 
     },
     async revokeGrant(id) {
       return liveGrant(id) !== undefined && grants.delete(id);
+    },
+    async admit(member, counts): Promise<Admission> {
+      for (const { group, max } of counts) {
+        const room = roomIn(group, member, max);
+        if (room !== true) return { admitted: false, group, retryAfterMs: room };
+      }
+      sweep();
+      for (const { group, ttlMs } of counts) {
+        let members = groups.get(group);
+        if (!members) {
+          members = new Map();
+          groups.set(group, members);
+        }
+        members.set(member, now() + ttlMs);
+      }
+      return { admitted: true };
     },
     async signingKeys() {
       return [...keys.values()].sort((a, b) => a.createdAt - b.createdAt);

@@ -1,5 +1,6 @@
 import type { ClientMetadataOptions } from "./client-metadata.js";
 import type { StaticClient } from "./clients.js";
+import type { AuthorizationLimits } from "./limits.js";
 import type { AuthorizationStore } from "./store.js";
 import type { TokenDPoPOptions } from "./token-dpop.js";
 import type { UpstreamProvider } from "./upstream/types.js";
@@ -43,6 +44,11 @@ export interface AuthorizationServerOptions {
   registration?: boolean | { clientTtlSec?: number };
   /** DPoP-bound tokens for clients that send a proof (RFC 9449, default on); `false` issues Bearer tokens only. */
   dpop?: boolean | TokenDPoPOptions;
+  /**
+   * Rates per caller (its IP address) for each endpoint, and caps on the clients and
+   * sign-ins kept (default on: limits.ts gives each default); `false` turns them all off.
+   */
+  limits?: AuthorizationLimits | false;
   /** The name on its pages (default "mcpkit"). */
   name?: string;
   /** Failures that are not the client's fault (the store, the upstream provider); default: stderr. */

@@ -74,6 +74,11 @@ export function consentPage(view: ConsentView): Response {
 }
 
 /** Something went wrong that cannot be sent back to the client (RFC 6749 §4.1.2.1: no redirect to an unchecked URI). */
-export function errorPage(title: string, message: string, status = 400): Response {
-  return page(title, `<h1>${html(title)}</h1><p>${html(message)}</p>`, status);
+export function errorPage(
+  title: string,
+  message: string,
+  status = 400,
+  headers: Record<string, string> = {},
+): Response {
+  return page(title, `<h1>${html(title)}</h1><p>${html(message)}</p>`, status, headers);
 }

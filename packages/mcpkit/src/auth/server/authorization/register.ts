@@ -1,5 +1,6 @@
 import { CLIENT_AUTH_METHODS, type ClientAuthMethod, type ClientRecord, redirectUriProblem } from "./clients.js";
 import { json, readBody } from "./http.js";
+import { type Refusal, refusedJson } from "./limits.js";
 import { hashSecret, newId, newSecret } from "./seal.js";
 
 const GRANTS = ["authorization_code", "refresh_token"];
@@ -7,11 +8,12 @@ const GRANTS = ["authorization_code", "refresh_token"];
 /**
  * Dynamic Client Registration (RFC 7591 §3): checks the metadata, stores the client and
  * answers its id (and a secret, for a confidential client). Unsupported values are
- * refused with invalid_client_metadata or invalid_redirect_uri, saying which.
+ * refused with invalid_client_metadata or invalid_redirect_uri, saying which; a client
+ * the store has no room for, with temporarily_unavailable and Retry-After.
  */
 export async function register(
   request: Request,
-  save: (client: ClientRecord) => Promise<void>,
+  save: (client: ClientRecord) => Promise<Refusal | undefined>,
   now: () => number,
 ): Promise<Response> {
   const refuse = (error: string, description: string) =>
@@ -57,7 +59,8 @@ export async function register(
     ...(secret && { secret_hash: hashSecret(secret) }),
     source: "registration",
   };
-  await save(client);
+  const refused = await save(client);
+  if (refused) return refusedJson(refused);
   return json(
     201,
     {

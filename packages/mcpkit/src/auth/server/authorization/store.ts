@@ -34,6 +34,16 @@ export interface AuthorizationStore {
   /** Ends a grant and its refresh tokens; false when there was none. */
   revokeGrant(id: string): Promise<boolean>;
 
+  /**
+   * Counts `member` in every group of `counts` when each has room (fewer than its `max`
+   * live members), all or none, atomically across every handle; the member leaves each
+   * group `ttlMs` after. A member already in a group is counted once (its time renewed).
+   * The server's limits are this one count: a rate per caller (a member per request,
+   * staying the window) and a cap on live records (a member per record, staying as long).
+   * Refused: the first full group, and in how long its oldest member leaves.
+   */
+  admit(member: string, counts: GroupLimit[]): Promise<Admission>;
+
   /** Every signing key, oldest first. */
   signingKeys(): Promise<SigningKeyRecord[]>;
   addSigningKey(key: SigningKeyRecord): Promise<void>;
@@ -42,6 +52,15 @@ export interface AuthorizationStore {
 
 /** Short-lived records: clients (registered or fetched), sign-ins under way, authorization codes. */
 export type RecordKind = "client" | "request" | "code";
+
+/** A group `admit` counts in: at most `max` live members, each staying `ttlMs`. */
+export interface GroupLimit {
+  group: string;
+  max: number;
+  ttlMs: number;
+}
+
+export type Admission = { admitted: true } | { admitted: false; group: string; retryAfterMs: number };
 
 /** A person's consent to one client for one resource: what its refresh tokens renew. */
 export interface GrantRecord {

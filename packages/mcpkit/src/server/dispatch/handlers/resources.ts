@@ -2,9 +2,10 @@ import { invalidParams, McpError } from "../../../jsonrpc/errors.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
 import type { Resource } from "../../../protocol/types/features.js";
 import type { TemplateVariables } from "../../../protocol/uri-template.js";
+import type { Context } from "../../context.js";
 import type { CacheHint } from "../../options.js";
 import type { Registry } from "../../registry/registry.js";
-import { type ReadReturn, toReadResult } from "../../registry/resource.js";
+import { type ReadReturn, type ResourceUnwatch, toReadResult } from "../../registry/resource.js";
 import { type Guarded, guard, visible } from "../authorization.js";
 import { cacheFields } from "../caching.js";
 import type { Call, MethodTable } from "../call.js";
@@ -27,17 +28,21 @@ export const resourceMethods: MethodTable = {
   },
   "resources/subscribe": {
     capability: (caps) => caps.resources?.subscribe,
-    handler(params, call) {
+    async handler(params, call) {
       const uri = requireUri(params, "resources/subscribe");
-      guardResource(call, uri);
-      call.peer.subscribe(uri);
+      const found = guardResource(call, uri);
+      const { peer } = call;
+      const stop = await found.subscribe?.(call.context(), () =>
+        peer.notify("notifications/resources/updated", { uri }),
+      );
+      peer.subscribe(uri, stop);
       return {};
     },
   },
   "resources/unsubscribe": {
     capability: (caps) => caps.resources?.subscribe,
-    handler(params, call) {
-      call.peer.unsubscribe(requireUri(params, "resources/unsubscribe"));
+    async handler(params, call) {
+      await call.peer.unsubscribe(requireUri(params, "resources/unsubscribe"));
       return {};
     },
   },
@@ -70,6 +75,8 @@ function requireUri(params: JsonObject, method: string): string {
 type Found =
   | {
       read: (call: Call) => ReadReturn | Promise<ReadReturn>;
+      /** The entry's own watch of this URI, when it has one (ResourceWatch). */
+      subscribe: ((ctx: Context, changed: () => void) => ResourceUnwatch | Promise<ResourceUnwatch>) | undefined;
       mimeType: string | undefined;
       cache: CacheHint | undefined;
       /** The resource or template: what decides whether this caller may see it. */
@@ -81,8 +88,10 @@ type Found =
 export function findResource(server: Registry, uri: string): Found {
   const resource = server.resources.get(uri);
   if (resource) {
+    const watch = resource.subscribe;
     return {
       read: (call) => resource.read(uri, call.context()),
+      subscribe: watch && ((ctx, changed) => watch(uri, ctx, changed)),
       mimeType: resource.definition.mimeType,
       cache: resource.cache,
       entry: resource,
@@ -91,8 +100,10 @@ export function findResource(server: Registry, uri: string): Found {
   for (const template of server.templates.enabled()) {
     const variables: TemplateVariables | undefined = template.template.match(uri);
     if (variables) {
+      const watch = template.subscribe;
       return {
         read: (call) => template.read(uri, variables, call.context()),
+        subscribe: watch && ((ctx, changed) => watch(uri, ctx, changed)),
         mimeType: template.definition.mimeType,
         cache: template.cache,
         entry: template,

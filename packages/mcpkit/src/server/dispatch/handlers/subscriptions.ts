@@ -2,12 +2,14 @@ import { invalidParams } from "../../../jsonrpc/errors.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
 import { META } from "../../../protocol/meta.js";
 import { filterWants, honoredFilter, readFilter } from "../../../protocol/subscription-filter.js";
+import type { SubscriptionFilter } from "../../../protocol/types/modern.js";
 import type { ServerEvent } from "../../events.js";
+import type { ResourceUnwatch } from "../../registry/resource.js";
 import { watchTasks } from "../../tasks/listen.js";
 import { SeenViews } from "../../views.js";
 import { viewerOf } from "../authorization.js";
 import type { Call, MethodTable } from "../call.js";
-import { guardResource } from "./resources.js";
+import { findResource, guardResource } from "./resources.js";
 
 /**
  * subscriptions/listen (basic/patterns/subscriptions): acknowledge the part of the filter
@@ -17,6 +19,37 @@ import { guardResource } from "./resources.js";
 export const subscriptionMethods: MethodTable = {
   "subscriptions/listen": { handler: listen },
 };
+
+/**
+ * The filter's resources whose entries watch for themselves (ResourceWatch): each watched
+ * for this stream. One that cannot be watched (the resource is unknown, or its watch
+ * failed) is left out of the acknowledged filter; the failure goes to onError.
+ */
+async function watchResources(
+  honored: SubscriptionFilter,
+  call: Call,
+  send: (method: string, extra?: JsonObject) => void,
+): Promise<ResourceUnwatch[]> {
+  const stops: ResourceUnwatch[] = [];
+  const uris = honored.resourceSubscriptions;
+  if (!uris) return stops;
+  const kept: string[] = [];
+  for (const uri of uris) {
+    const found = findResource(call.server, uri);
+    if (!found?.subscribe) {
+      kept.push(uri);
+      continue;
+    }
+    try {
+      stops.push(await found.subscribe(call.context(), () => send("notifications/resources/updated", { uri })));
+      kept.push(uri);
+    } catch (error) {
+      call.server.onError(error);
+    }
+  }
+  honored.resourceSubscriptions = kept;
+  return stops;
+}
 
 async function listen(params: JsonObject, call: Call): Promise<JsonObject> {
   const requested = params.notifications;
@@ -30,6 +63,7 @@ async function listen(params: JsonObject, call: Call): Promise<JsonObject> {
   const id = call.inbound.id;
   const tag = { [META.subscriptionId]: id };
   const send = (method: string, extra: JsonObject = {}) => call.peer.notify(method, { ...extra, _meta: tag }, id);
+  const watches = await watchResources(honored, call, send);
   const tasks = await watchTasks((requested as JsonObject).taskIds, call, send);
   const acknowledged: JsonObject = tasks
     ? { ...(honored as JsonObject), taskIds: tasks.taskIds }
@@ -53,6 +87,10 @@ async function listen(params: JsonObject, call: Call): Promise<JsonObject> {
   return new Promise((resolve) => {
     const end = () => {
       stop();
+      for (const unwatch of watches)
+        void Promise.resolve()
+          .then(unwatch)
+          .catch((e) => call.server.onError(e));
       tasks?.stop();
       forget();
       // Graceful closure: the response to the listen request ends it (ignored once cancelled).

@@ -49,7 +49,7 @@ export class ModernPeer implements ClientPeer {
     return this.logLevel !== undefined && shouldLog(level, this.logLevel);
   }
 
-  request(method: string, params: JsonObject, options?: RequestOptions): Promise<JsonObject> {
+  ask(method: string, params: JsonObject, options?: RequestOptions): Promise<JsonObject> {
     if (!this.rounds) {
       // basic/patterns/mrtr §Supported Requests: only these three may ask the client.
       return Promise.reject(
@@ -60,6 +60,10 @@ export class ModernPeer implements ClientPeer {
       );
     }
     return this.rounds.input(method, params, options?.inputKey);
+  }
+
+  get roundEnded(): Promise<unknown> | undefined {
+    return this.rounds?.suspended;
   }
 
   notify(method: string, params: JsonObject): void {

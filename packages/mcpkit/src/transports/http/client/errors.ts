@@ -31,16 +31,28 @@ function errorInBody(body: string): JsonRpcErrorObject | undefined {
   return undefined;
 }
 
-/** An HTTP error status, with the server's JSON-RPC error (or the start of its text) included. */
+/**
+ * An HTTP error status. A body holding the server's JSON-RPC error is that error, as the
+ * server sent it (transports §Sending Messages lets a server answer a request with an HTTP
+ * error and a JSON-RPC error response): the same code, message and data as on stdio.
+ * Anything else is described, with the start of its text.
+ */
 export function httpError(target: string, response: Response, body: string): JsonRpcErrorObject {
-  const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
   const rpc = errorInBody(body);
+  if (rpc) {
+    // httpStatus never reaches the wire: McpError keeps it beside the server's own fields.
+    const error = { code: rpc.code, message: rpc.message, httpStatus: response.status };
+    return rpc.data === undefined ? error : { ...error, data: rpc.data };
+  }
+  const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
   const text = body.trim().slice(0, 300);
   const data: JsonObject = { reason: "http-error", status: response.status };
-  if (rpc) data.error = rpc;
-  else if (text) data.body = text;
-  const detail = rpc ? `: ${rpc.message}` : text ? `: ${text}` : "";
-  return { code: rpc?.code ?? ErrorCode.ConnectionClosed, message: `${target} failed with ${status}${detail}`, data };
+  if (text) data.body = text;
+  return {
+    code: ErrorCode.ConnectionClosed,
+    message: `${target} failed with ${status}${text ? `: ${text}` : ""}`,
+    data,
+  };
 }
 
 /** A request that never got an HTTP answer (refused connection, reset, DNS). */

@@ -1,4 +1,5 @@
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../../transport.js";
+import { guardRedirects, type RedirectPolicy } from "./redirects.js";
 
 /** Extra request headers: fixed, or computed before every request (for credentials that change). */
 export type HeaderSource = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
@@ -35,6 +36,12 @@ export interface HttpClientOptions {
   auth?: { fetch: FetchLike };
   /** The largest message accepted from the server, in bytes (default 16 MiB). */
   maxMessageBytes?: number;
+  /**
+   * HTTP redirects: "same-origin" (default) follows those within the server's origin and
+   * fails a request redirected to another; "any" follows those too, taking only the
+   * protocol's own headers there (never `headers` or the `auth` token).
+   */
+  redirects?: RedirectPolicy;
   /** Failures no request can be blamed for (a notification the server refused, a lost GET stream). */
   onError?: (error: Error) => void;
 }
@@ -59,10 +66,11 @@ export interface ResolvedHttpOptions {
 }
 
 export function resolveHttpOptions(options: HttpClientOptions | undefined): ResolvedHttpOptions {
-  const fetchImpl = options?.auth?.fetch ?? options?.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const plain: FetchLike = options?.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const fetchImpl = options?.auth?.fetch ?? plain;
   return {
     headers: options?.headers,
-    fetch: fetchImpl,
+    fetch: guardRedirects(fetchImpl, plain, options?.redirects ?? "same-origin"),
     maxMessageBytes: options?.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
     onError: options?.onError ?? (() => {}),
   };

@@ -6,5 +6,6 @@ export type {
   ReconnectOptions,
   StreamableHttpClientOptions,
 } from "../../http/client/options.js";
+export { type RedirectPolicy, RedirectRefusedError } from "../../http/client/redirects.js";
 export { type SseClientOptions, type SseClientTransport, sseClientTransport } from "../../sse-legacy/client.js";
 export { type StreamableHttpClientTransport, streamableHttpClientTransport } from "./transport.js";

@@ -50,18 +50,17 @@ export function streamableHttpClientTransport(
 
   /** transports §Backwards Compatibility: GET the same URL for an `endpoint` event, then re-send the initialize. */
   async function fallBack(message: JsonRpcMessage | JsonRpcMessage[], status: number): Promise<void> {
-    const sse = sseClientTransport(endpoint, { ...options, fetch: http.fetch, maxMessageBytes: http.maxMessageBytes });
+    // Its own options make its own fetch: the same auth, headers and redirect policy.
+    const sse = sseClientTransport(endpoint, { ...options, maxMessageBytes: http.maxMessageBytes });
     fallingBack = sse;
     try {
       await sse.start(sink as TransportSink);
     } catch (error) {
       if (closed) return;
-      session.fail(
-        requestIds(message),
-        protocolError(
-          `${describeTarget("POST", endpoint)} was refused with HTTP ${status}, and the HTTP+SSE fallback failed too: ${(error as Error).message}`,
-        ),
+      const refused = protocolError(
+        `${describeTarget("POST", endpoint)} was refused with HTTP ${status}, and the HTTP+SSE fallback failed too: ${(error as Error).message}`,
       );
+      session.fail(requestIds(message), { ...refused, data: { reason: "transport-error", status } });
       return;
     }
     if (closed) return;

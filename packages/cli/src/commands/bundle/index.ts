@@ -1,0 +1,211 @@
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
+import { Command } from "commander";
+import { importModule } from "../../module/import-module.js";
+import { isModulePath, loadServerModule } from "../../module/server-module.js";
+import { SERVER_NAMES, serverFlags } from "../../servers/catalog.js";
+import { VERSION } from "../../version.js";
+import { USAGE_EXIT, UsageError } from "../usage-error.js";
+import { type BundleSource, buildServer } from "./build.js";
+import { introspect } from "./introspect.js";
+import { manifest, pngSize } from "./manifest.js";
+import { type Project, readProject, slug } from "./project.js";
+import { serverJson } from "./server-json.js";
+import { builtInUserConfig, checkUserConfig, type UserSetting } from "./user-config.js";
+import { zip } from "./zip.js";
+
+interface BundleOptions {
+  out?: string;
+  include?: string[];
+  icon?: string;
+  serverJson?: boolean;
+  mcpName?: string;
+  remote?: string[];
+  mcpbUrl?: string;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export function bundleCommand(): Command {
+  return new Command("bundle")
+    .description(
+      "Package a server as an MCP Bundle (.mcpb) for Claude Desktop, or write its server.json for the MCP Registry",
+    )
+    .argument("<server>", `your module (./src/server.ts or .js) or a built-in server: ${SERVER_NAMES.join(", ")}`)
+    .argument("[flags...]", "after --: a built-in server's flags, fixed in the bundle")
+    .option("--out <file>", "where to write (default: NAME-VERSION.mcpb here; server.json in the project)")
+    .option("--icon <png>", "the bundle's icon (default: icon.png in the project, if there is one)")
+    .option(
+      "--include <path>",
+      "a file or folder the module reads beside itself (new URL('./x', import.meta.url)), relative to it (repeatable)",
+      collect,
+    )
+    .option("--server-json", "write the server.json the MCP Registry publishes, instead of a bundle")
+    .option("--mcp-name <name>", "with --server-json: the registry name (default: package.json mcpName)")
+    .option("--remote <url>", "with --server-json: a URL where it is served over Streamable HTTP (repeatable)", collect)
+    .option("--mcpb-url <url>", "with --server-json: where the .mcpb will be published; builds it for its SHA-256")
+    .addHelpText(
+      "after",
+      `
+The bundle holds one JavaScript file with the server and every package it imports (only
+Node is needed to run it), manifest.json (manifest_version 0.3) with the tools and prompts the
+running server lists, the settings your module declares (export const userConfig, see
+docs/workflow.md) and the icon. It is started once while being made: a server that does not
+start is not bundled.
+
+Examples:
+  $ mcpkit bundle src/server.ts
+  $ mcpkit bundle src/server.ts --server-json --mcp-name io.github.you/my-server
+  $ mcpkit bundle weather -- --units imperial
+`,
+    )
+    .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT))
+    .action(async (server: string, flags: string[], options: BundleOptions) => {
+      const source = await sourceOf(server, flags, options.include ?? []);
+      if (options.serverJson) await writeServerJson(source, options);
+      else {
+        const written = await writeBundle(source, options, options.out);
+        process.stdout.write(`${written.summary}\n`);
+      }
+    });
+}
+
+async function sourceOf(server: string, flags: string[], include: string[]): Promise<BundleSource> {
+  if (SERVER_NAMES.includes(server)) {
+    if (include.length > 0)
+      throw new UsageError("--include is for your module; a built-in server carries what it needs");
+    return { kind: "built-in", name: server, args: flags };
+  }
+  if (!isModulePath(server) || !existsSync(server))
+    throw new UsageError(
+      `"${server}" is neither your module's path nor a built-in server (${SERVER_NAMES.join(", ")})`,
+    );
+  if (flags.length > 0)
+    throw new UsageError(`Flags after -- are for a built-in server; ${server} reads its settings itself`);
+  return { kind: "module", file: resolve(server), include };
+}
+
+/** The project a bundle describes: the module's package.json, or mcpkit's for a built-in server. */
+async function projectOf(source: BundleSource): Promise<Project> {
+  if (source.kind === "module") return readProject(dirname(source.file));
+  const flags = await serverFlags(source.name);
+  return {
+    root: process.cwd(),
+    name: `mcpkit-${source.name}`,
+    version: VERSION,
+    description: flags?.description ?? `mcpkit's ${source.name} server`,
+    author: { name: "mcpkit" },
+    license: "MIT",
+  };
+}
+
+async function userConfigOf(source: BundleSource): Promise<Record<string, UserSetting>> {
+  if (source.kind === "module") {
+    const module = (await importModule(source.file)) as { userConfig?: unknown };
+    return checkUserConfig(module.userConfig, relative(process.cwd(), source.file));
+  }
+  const flags = await serverFlags(source.name);
+  // A flag fixed after -- is not asked for again.
+  const fixed = new Set(source.args.filter((a) => a.startsWith("--")));
+  const settings = builtInUserConfig(flags?.options() ?? []);
+  return Object.fromEntries(Object.entries(settings).filter(([, s]) => !fixed.has(s.flag as string)));
+}
+
+/** Builds the bundle in a scratch folder, starts it, writes manifest.json and zips it all. */
+async function writeBundle(
+  source: BundleSource,
+  options: BundleOptions,
+  out: string | undefined,
+): Promise<{ file: string; bytes: Buffer; summary: string }> {
+  const project = await projectOf(source);
+  const userConfig = await userConfigOf(source);
+  const staging = mkdtempSync(join(tmpdir(), "mcpkit-bundle-"));
+  try {
+    const server = await buildServer(source, staging);
+    const icon = copyIcon(
+      options.icon ?? (existsSync(join(project.root, "icon.png")) ? join(project.root, "icon.png") : undefined),
+      staging,
+    );
+    // Started with a value for each setting it asks for: its default, or this folder.
+    const args = Object.values(userConfig).flatMap((s) => (s.flag ? [s.flag, String(s.default ?? process.cwd())] : []));
+    const introspected = await introspect(staging, join(staging, server.entry), args);
+    const made = manifest({ project, server, introspected, userConfig, ...(icon && { icon }) });
+    writeFileSync(join(staging, "manifest.json"), `${JSON.stringify(made, null, 2)}\n`);
+    const bytes = zip(filesOf(staging).map((path) => ({ path, data: readFileSync(join(staging, path)) })));
+    const file = resolve(out ?? `${slug(String(made.name))}-${made.version}.mcpb`);
+    writeFileSync(file, bytes);
+    const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+    const summary =
+      `Wrote ${relative(process.cwd(), file) || file} (${Math.ceil(bytes.length / 1024)} KB): ` +
+      `${made.display_name} ${made.version}, ${count(introspected.tools.length, "tool")}, ` +
+      `${count(introspected.prompts.length, "prompt")}${Object.keys(userConfig).length > 0 ? `, ${count(Object.keys(userConfig).length, "setting")}` : ""}`;
+    return { file, bytes, summary };
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+function copyIcon(file: string | undefined, staging: string): { file: string; size: string } | undefined {
+  if (file === undefined) return undefined;
+  const data = readFileSync(file);
+  const size = pngSize(data);
+  if (!size) throw new UsageError(`${file} is not a PNG: an MCP Bundle's icon is a PNG file`);
+  writeFileSync(join(staging, "icon.png"), data);
+  return { file: "icon.png", size };
+}
+
+/** Every file under `dir`, relative, with forward slashes, sorted (the same input makes the same archive). */
+function filesOf(dir: string, prefix = ""): string[] {
+  return readdirSync(join(dir, prefix))
+    .sort()
+    .flatMap((name) => {
+      const path = prefix ? `${prefix}/${name}` : name;
+      return statSync(join(dir, path)).isDirectory() ? filesOf(dir, path) : [path];
+    });
+}
+
+async function writeServerJson(source: BundleSource, options: BundleOptions): Promise<void> {
+  const project = await projectOf(source);
+  const mcpName = options.mcpName ?? project.mcpName;
+  if (!mcpName)
+    throw new UsageError(
+      'server.json needs the server\'s name in the MCP Registry: add "mcpName": "io.github.you/name" to package.json ' +
+        "(the registry checks the npm package for it), or pass --mcp-name",
+    );
+  if (!/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/.test(mcpName))
+    throw new UsageError(`"${mcpName}" is not a registry name: reverse DNS, one "/", such as io.github.you/my-server`);
+  if (source.kind === "module" && project.mcpName !== undefined && project.mcpName !== mcpName)
+    process.stderr.write(
+      `mcpkit bundle: warning: package.json's mcpName is ${project.mcpName}; the registry checks it\n`,
+    );
+  const userConfig = await userConfigOf(source);
+  let serverInfo: import("mcpkit").Implementation;
+  let mcpb: { url: string; sha256: string } | undefined;
+  if (options.mcpbUrl !== undefined) {
+    const built = await writeBundle(source, options, undefined);
+    process.stdout.write(`${built.summary}\n`);
+    mcpb = { url: options.mcpbUrl, sha256: createHash("sha256").update(built.bytes).digest("hex") };
+  }
+  if (source.kind === "module") {
+    const server = await loadServerModule(source.file);
+    serverInfo = server.info;
+    await server.close();
+  } else serverInfo = { name: `mcpkit-${source.name}`, version: VERSION };
+  for (const remote of options.remote ?? [])
+    if (!/^https?:\/\/\S+$/.test(remote)) throw new UsageError(`--remote takes an http(s) URL, not "${remote}"`);
+  const json = serverJson({
+    project,
+    serverInfo,
+    userConfig,
+    mcpName,
+    remotes: options.remote ?? [],
+    ...(mcpb && { mcpb }),
+  });
+  const file = resolve(options.out ?? join(project.root, "server.json"));
+  writeFileSync(file, `${JSON.stringify(json, null, 2)}\n`);
+  process.stdout.write(
+    `Wrote ${relative(process.cwd(), file) || file}: ${mcpName} ${String(json.version)}; publish the package first, then mcp-publisher publish\n`,
+  );
+}

@@ -1,0 +1,68 @@
+import type { Implementation } from "mcpkit";
+import { httpsIcons } from "./manifest.js";
+import type { Project } from "./project.js";
+import type { UserSetting } from "./user-config.js";
+
+export const SERVER_SCHEMA = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json";
+
+/** What a server.json is made of, beside the project. */
+export interface ServerJsonInput {
+  project: Project;
+  serverInfo: Implementation;
+  userConfig: Record<string, UserSetting>;
+  /** Its name in the registry (package.json mcpName, or --mcp-name). */
+  mcpName: string;
+  /** Where it is served over Streamable HTTP, for `remotes`. */
+  remotes: string[];
+  /** The published .mcpb's URL and SHA-256, for an `mcpb` package. */
+  mcpb?: { url: string; sha256: string };
+}
+
+/**
+ * The MCP Registry's server.json (schema 2025-12-11): the npm package (package.json name and
+ * version; npm checks its mcpName), started over stdio, with the environment variables of
+ * its settings; an MCP Bundle when its URL is given; and remotes for servers served over HTTP.
+ */
+export function serverJson(input: ServerJsonInput): Record<string, unknown> {
+  const { project, serverInfo, userConfig, mcpName, remotes, mcpb } = input;
+  const version = project.version ?? serverInfo.version;
+  const environmentVariables = Object.values(userConfig)
+    .filter((s) => s.env)
+    .map((s) => ({
+      name: s.env as string,
+      description: s.description,
+      ...(s.required && { isRequired: true }),
+      ...(s.sensitive && { isSecret: true }),
+      ...(s.default !== undefined && !Array.isArray(s.default) && { default: String(s.default) }),
+      ...(["number", "boolean"].includes(s.type) && { format: s.type }),
+      ...((s.type === "file" || s.type === "directory") && { format: "filepath" }),
+    }));
+  const env = environmentVariables.length > 0 ? { environmentVariables } : {};
+  const packages = [
+    ...(project.name
+      ? [{ registryType: "npm", identifier: project.name, version, transport: { type: "stdio" }, ...env }]
+      : []),
+    ...(mcpb
+      ? [{ registryType: "mcpb", identifier: mcpb.url, fileSha256: mcpb.sha256, transport: { type: "stdio" }, ...env }]
+      : []),
+  ];
+  const description = (project.description ?? serverInfo.description ?? `The ${serverInfo.name} MCP server`).slice(
+    0,
+    100,
+  );
+  const icons = httpsIcons(serverInfo.icons);
+  return {
+    $schema: SERVER_SCHEMA,
+    name: mcpName,
+    description,
+    ...(serverInfo.title && { title: serverInfo.title.slice(0, 100) }),
+    version,
+    ...(project.homepage && { websiteUrl: project.homepage }),
+    ...(project.repository?.startsWith("https://github.com/") && {
+      repository: { url: project.repository, source: "github" },
+    }),
+    ...(icons.length > 0 && { icons }),
+    ...(packages.length > 0 && { packages }),
+    ...(remotes.length > 0 && { remotes: remotes.map((url) => ({ type: "streamable-http", url })) }),
+  };
+}

@@ -1,0 +1,151 @@
+import { rmSync } from "node:fs";
+import type { Mount } from "mcpkit/server";
+import { createServer, type McpServer } from "mcpkit/server";
+import { CompileError, type Compiler, createCompiler } from "../../module/compile.js";
+import { isTypeScript } from "../../module/import-module.js";
+import { type Generation, LoadFailure, startGeneration } from "./generation.js";
+
+/** What the host says on the terminal. */
+export interface DevLog {
+  info(line: string): void;
+  /** The module's own stderr, passed through. */
+  passthrough(text: string): void;
+}
+
+/**
+ * The server clients of `mcpkit dev` connect to. It never changes: each version of the
+ * module runs in its own child process behind a proxy, mounted here at the root, and a
+ * reload mounts the new version in place of the old, so connected clients stay connected
+ * and see list_changed. A version that fails to load leaves the last good one serving.
+ */
+export class DevHost {
+  readonly server: McpServer;
+  private current: { generation: Generation; mount: Mount } | undefined;
+  private running: Promise<void> = Promise.resolve();
+  private pending = false;
+  private closed = false;
+
+  private constructor(
+    private readonly module: string,
+    private readonly load: () => Promise<Generation>,
+    private readonly compiler: Compiler | undefined,
+    private readonly log: DevLog,
+    first: Generation | undefined,
+  ) {
+    const info = first?.proxy.server.info;
+    this.server = createServer({
+      name: info?.name ?? "mcpkit-dev",
+      version: info?.version ?? "0.0.0",
+      ...(info?.title !== undefined && { title: info.title }),
+      ...(info?.description !== undefined && { description: info.description }),
+      ...(first?.proxy.server.options.instructions !== undefined && {
+        instructions: first.proxy.server.options.instructions,
+      }),
+      // Declared from the start, so a client listens for changes even before the module loads.
+      capabilities: {
+        tools: { listChanged: true },
+        prompts: { listChanged: true },
+        resources: { listChanged: true, subscribe: true },
+      },
+      onError: (error) => this.log.info(`mcpkit dev: ${error instanceof Error ? error.message : String(error)}`),
+    });
+    if (first) this.install(first);
+  }
+
+  /**
+   * Loads the module once; serves what loaded, or nothing until a change makes it load.
+   * `module` is absolute; `shown` is how the terminal names it.
+   */
+  static async start(module: string, shown: string, log: DevLog): Promise<DevHost> {
+    const started = Date.now();
+    // TypeScript is compiled here, incrementally, so each child process starts on plain JavaScript.
+    const compiler = isTypeScript(module) ? await createCompiler(module) : undefined;
+    const load = async () => {
+      const compiled = await compiler?.build();
+      try {
+        return await startGeneration(compiled?.file ?? module, log.passthrough);
+      } finally {
+        // Loaded by the child (or failed): the compiled file has done its work.
+        if (compiled) rmSync(compiled.file, { force: true });
+      }
+    };
+    const first = await load().catch((error: unknown) => {
+      reportFailure(log, shown, error, false);
+      return undefined;
+    });
+    const host = new DevHost(shown, load, compiler, log, first);
+    if (first) log.info(`mcpkit dev: loaded ${describe(first)} in ${Date.now() - started} ms`);
+    return host;
+  }
+
+  /** Loads the module again; changes during a reload are read by one more reload after it. */
+  reload(why: string): Promise<void> {
+    if (this.pending) return this.running;
+    this.pending = true;
+    this.running = this.running.then(async () => {
+      this.pending = false;
+      if (this.closed) return;
+      this.log.info(`mcpkit dev: ${why}, reloading…`);
+      const started = Date.now();
+      let next: Generation;
+      try {
+        next = await this.load();
+      } catch (error) {
+        reportFailure(this.log, this.module, error, this.current !== undefined);
+        return;
+      }
+      if (this.closed) {
+        await next.proxy.close();
+        return;
+      }
+      const old = this.current;
+      this.install(next);
+      this.log.info(`mcpkit dev: reloaded ${describe(next)} in ${Date.now() - started} ms`);
+      await old?.generation.proxy.close();
+    });
+    return this.running;
+  }
+
+  /** Mounts a generation in place of the current one, in one tick: one list_changed per list. */
+  private install(generation: Generation): void {
+    this.current?.mount.unmount();
+    const mount = this.server.mount("", generation.proxy.server);
+    const current = { generation, mount };
+    this.current = current;
+    void generation.proxy.upstreamClosed.then((reason) => {
+      if (this.current !== current || this.closed) return;
+      // The module's process ended on its own (it crashed, or exited): nothing to serve.
+      this.current.mount.unmount();
+      this.current = undefined;
+      this.log.info(
+        `mcpkit dev: ${this.module} stopped${reason ? ` (${reason.message})` : ""}; it starts again on the next change`,
+      );
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.running;
+    this.current?.mount.unmount();
+    await this.current?.generation.proxy.close();
+    this.current = undefined;
+    await this.compiler?.dispose();
+    await this.server.close();
+  }
+}
+
+function describe(generation: Generation): string {
+  const { name, version } = generation.proxy.server.info;
+  const { tools, resources, prompts } = generation.counts;
+  const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+  return `${name} ${version} (${plural(tools, "tool")}, ${plural(resources, "resource")}, ${plural(prompts, "prompt")})`;
+}
+
+function reportFailure(log: DevLog, module: string, error: unknown, serving: boolean): void {
+  const detail = error instanceof LoadFailure || error instanceof CompileError ? error.message : String(error);
+  log.info(
+    `mcpkit dev: ${module} did not load${serving ? "; the last version that loaded keeps serving" : ""}:\n` +
+      `${detail.replace(/^/gm, "  ")}\n` +
+      "mcpkit dev: fix it and save: it loads again on the next change",
+  );
+}

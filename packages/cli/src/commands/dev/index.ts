@@ -1,0 +1,88 @@
+import { existsSync } from "node:fs";
+import { dirname, relative, resolve } from "node:path";
+import { Command, Option } from "commander";
+import { isModulePath } from "../../module/server-module.js";
+import { serveHttp } from "../serve/http.js";
+import { portNumber } from "../serve/limits.js";
+import { serveStdio } from "../serve/stdio.js";
+import { USAGE_EXIT, UsageError } from "../usage-error.js";
+import { DevHost } from "./host.js";
+import { openInspector } from "./inspector.js";
+import { watchFiles } from "./watch.js";
+
+interface DevOptions {
+  port: string;
+  host: string;
+  stdio?: boolean;
+  watch?: string[];
+  inspect?: boolean;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export function devCommand(): Command {
+  return new Command("dev")
+    .description("Serve your server module and reload it on every change; connected clients stay connected")
+    .argument("<module>", "your server module (./server.ts or .js): its default export, as mcpkit serve takes it")
+    .addOption(new Option("--port <port>", "serve Streamable HTTP on http://HOST:PORT/mcp").default("3000"))
+    .addOption(new Option("--host <host>", "the address to bind").default("127.0.0.1"))
+    .addOption(new Option("--stdio", "speak MCP on stdin/stdout instead, for a client that starts mcpkit dev"))
+    .option("--watch <path>", "a folder or file to watch besides the module's folder (repeatable)", collect)
+    .option("--inspect", "start the web inspector beside it, connected to it (its URL on stdout)")
+    .addHelpText(
+      "after",
+      `
+Each version of the module runs in a child process of its own (mcpkit serve MODULE --stdio);
+a change anywhere in the module's folder (node_modules and dot folders aside) starts the
+next one, and once it has loaded its tools, resources and prompts replace the last one's:
+clients get list_changed. A version that does not load is reported, and the last one that
+loaded keeps serving.
+
+Examples:
+  $ mcpkit dev src/server.ts
+  $ mcpkit dev src/server.ts --port 8080 --watch ../shared
+  {"mcpServers": {"mine": {"command": "npx", "args": ["mcpkit", "dev", "/abs/src/server.ts", "--stdio"]}}}
+`,
+    )
+    .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT))
+    .action(async (module: string, options: DevOptions) => {
+      if (!isModulePath(module) || !existsSync(module))
+        throw new UsageError(`No such module: ${module} (give your server module's path, such as src/server.ts)`);
+      const port = options.stdio ? undefined : portNumber(options.port);
+      if (options.stdio && options.inspect) throw new UsageError("--inspect needs HTTP: leave out --stdio");
+      await dev(resolve(module), port, options);
+    });
+}
+
+async function dev(module: string, port: number | undefined, options: DevOptions): Promise<void> {
+  const log = {
+    info: (line: string) => process.stderr.write(`${line}\n`),
+    passthrough: (text: string) => process.stderr.write(text),
+  };
+  const dirs = [dirname(module), ...(options.watch ?? []).map((path) => resolve(path))];
+  for (const dir of dirs) if (!existsSync(dir)) throw new UsageError(`--watch ${dir}: no such file or folder`);
+  const shown = relative(process.cwd(), module) || module;
+  const host = await DevHost.start(module, shown, log);
+  const stopWatching = watchFiles(dirs, (files) => {
+    const names = files.map((file) => relative(process.cwd(), file) || file);
+    void host.reload(
+      `${names.slice(0, 3).join(", ")}${names.length > 3 ? ` and ${names.length - 3} more` : ""} changed`,
+    );
+  });
+  let closeInspector: (() => Promise<void>) | undefined;
+  try {
+    if (port === undefined) await serveStdio(host.server, "dev");
+    else
+      await serveHttp(host.server, {
+        port,
+        host: options.host,
+        onListening: async (url) => {
+          if (options.inspect) closeInspector = await openInspector(url);
+        },
+      });
+  } finally {
+    stopWatching();
+    await closeInspector?.();
+    await host.close();
+  }
+}

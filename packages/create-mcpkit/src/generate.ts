@@ -1,0 +1,108 @@
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, extname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { TEMPLATES, type TemplateName } from "./templates.js";
+import { VERSIONS } from "./versions.js";
+
+/** What a project is made from. */
+export interface Project {
+  directory: string;
+  template: TemplateName;
+  name: string;
+  description: string;
+  mcpName?: string;
+}
+
+const TEMPLATE_ROOT = fileURLToPath(new URL("../templates/", import.meta.url));
+
+/** npm leaves dot files such as .gitignore out of a published package: they are kept under another name. */
+const RENAMED: Record<string, string> = { gitignore: ".gitignore" };
+
+const README_PART = "README.part.md";
+const README_MARK = "<!-- template -->";
+
+/** Files whose text holds placeholders; anything else (icon.png) is copied byte for byte. */
+const TEXT = new Set([".ts", ".md", ".json", ".jsonc"]);
+
+/** Writes the project's files; returns their paths relative to the directory, sorted. */
+export function generate(project: Project): string[] {
+  const template = TEMPLATES[project.template];
+  const files = new Map<string, Buffer | string>();
+  for (const layer of template.layers) {
+    const root = join(TEMPLATE_ROOT, layer);
+    for (const file of walk(root)) {
+      const path = relative(root, file)
+        .split(/[\\/]/)
+        .map((part) => RENAMED[part] ?? part)
+        .join("/");
+      const content = readFileSync(file);
+      files.set(path, TEXT.has(extname(file)) ? fill(content.toString("utf8"), project, extname(file)) : content);
+    }
+  }
+  // A template's own part of the README goes where the common README marks its place.
+  const part = files.get(README_PART);
+  files.delete(README_PART);
+  files.set("README.md", String(files.get("README.md")).replace(README_MARK, String(part ?? "").trim()));
+  files.set("package.json", `${JSON.stringify(manifest(project), null, 2)}\n`);
+  for (const [path, content] of files) {
+    const target = join(project.directory, path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, content);
+  }
+  return [...files.keys()].sort();
+}
+
+function* walk(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(path);
+    else yield path;
+  }
+}
+
+/**
+ * Replaces {{name}}, {{slug}} and {{description}}. In code the values land inside string
+ * literals, so they are escaped as JSON strings are; in Markdown they are written as they are.
+ */
+function fill(text: string, project: Project, extension: string): string {
+  const values: Record<string, string> = {
+    name: project.name,
+    slug: slugOf(project.name),
+    description: project.description,
+  };
+  const quote = extension === ".md" ? (v: string) => v : (v: string) => JSON.stringify(v).slice(1, -1);
+  return text.replace(/\{\{(\w+)\}\}/g, (whole, key: string) => {
+    const value = values[key];
+    return value === undefined ? whole : quote(value);
+  });
+}
+
+/** A package name without its scope: fit for a URI's authority and a worker's name. */
+export const slugOf = (name: string) => name.replace(/^@[^/]+\//, "");
+
+function manifest(project: Project): Record<string, unknown> {
+  const template = TEMPLATES[project.template];
+  const pick = (names: readonly (keyof typeof VERSIONS)[]) =>
+    Object.fromEntries([...names].sort().map((name) => [name, VERSIONS[name]]));
+  const main = template.main;
+  return {
+    name: project.name,
+    version: "0.1.0",
+    description: project.description,
+    ...(project.mcpName !== undefined && { mcpName: project.mcpName }),
+    type: "module",
+    ...(main && { bin: { [slugOf(project.name)]: main } }),
+    files: ["dist", "!dist/**/*.test.*", "icon.png"],
+    engines: { node: ">=20" },
+    scripts: {
+      build: "tsc",
+      ...(main && { start: `node ${main}` }),
+      dev: "mcpkit dev src/server.ts",
+      test: "tsc && node --test",
+      bundle: "mcpkit bundle src/server.ts",
+      ...(project.template === "workers" && { deploy: "npx wrangler deploy" }),
+    },
+    dependencies: pick(template.dependencies),
+    devDependencies: pick(template.devDependencies),
+  };
+}

@@ -1,0 +1,100 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { relative, resolve } from "node:path";
+import { ask } from "./ask.js";
+import { generate, slugOf } from "./generate.js";
+import {
+  type Answers,
+  checkPackageName,
+  DEFAULTS,
+  nameFromDirectory,
+  parseAnswers,
+  USAGE,
+  UsageError,
+} from "./options.js";
+import { TEMPLATES } from "./templates.js";
+import { VERSION } from "./versions.js";
+
+/** The package manager that ran us (npm create, pnpm create, yarn create, bun create). */
+function packageManager(): string {
+  const agent = process.env.npm_config_user_agent ?? "";
+  return ["pnpm", "yarn", "bun"].find((pm) => agent.startsWith(`${pm}/`)) ?? "npm";
+}
+
+async function main(argv: string[]): Promise<number> {
+  const answers = parseAnswers(argv);
+  if (answers.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (answers.version) {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const interactive = !answers.yes && process.stdin.isTTY === true && process.stderr.isTTY === true;
+  const asked = interactive
+    ? await ask({
+        directory: answers.directory === undefined,
+        template: answers.template === undefined,
+        install: answers.install === undefined,
+      })
+    : {};
+  const directory = resolve(answers.directory ?? asked.directory ?? DEFAULTS.directory);
+  const template = answers.template ?? asked.template ?? DEFAULTS.template;
+  const install = answers.install ?? asked.install ?? DEFAULTS.install;
+  const name = answers.name ?? nameFromDirectory(directory);
+  checkPackageName(name);
+  refuseToOverwrite(directory, answers);
+
+  const files = generate({
+    directory,
+    template,
+    name,
+    description: answers.description ?? TEMPLATES[template].description,
+    ...(answers.mcpName !== undefined && { mcpName: answers.mcpName }),
+  });
+  const where = relative(process.cwd(), directory) || ".";
+  process.stderr.write(`Created ${name} in ${where} from the ${template} template:\n  ${files.join("\n  ")}\n`);
+
+  const pm = packageManager();
+  if (install) {
+    process.stderr.write(`\nInstalling the dependencies (${pm} install)…\n`);
+    const run = spawnSync(pm, ["install"], { cwd: directory, stdio: "inherit", shell: process.platform === "win32" });
+    if (run.status !== 0) {
+      process.stderr.write(`\n${pm} install failed; the project is there: run it again in ${where}.\n`);
+      return 1;
+    }
+  }
+  const run = pm === "npm" ? "npm run" : pm;
+  const steps = [
+    where === "." ? undefined : `cd ${where}`,
+    install ? undefined : `${pm} install`,
+    `${pm} test        # type-check and run the tests`,
+    `${run} dev         # serve it, reloading on every change`,
+  ].filter((step): step is string => step !== undefined);
+  process.stderr.write(`\nNext:\n  ${steps.join("\n  ")}\nREADME.md says the rest (${slugOf(name)}).\n`);
+  return 0;
+}
+
+/** A directory with files in it is written into only with --force: nothing of the user's is overwritten unasked. */
+function refuseToOverwrite(directory: string, answers: Answers): void {
+  if (answers.force || !existsSync(directory)) return;
+  const entries = readdirSync(directory).filter((entry) => entry !== ".git");
+  if (entries.length > 0)
+    throw new Error(`${directory} is not empty: choose another directory, or pass --force to write into it`);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`create-mcpkit: ${error.message}\n\n${USAGE}`);
+      process.exitCode = 2;
+    } else {
+      process.stderr.write(`create-mcpkit: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    }
+  },
+);

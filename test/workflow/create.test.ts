@@ -1,0 +1,152 @@
+import { execFile, spawn } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEMPLATE_NAMES } from "../../packages/create-mcpkit/src/templates.js";
+import { VERSIONS } from "../../packages/create-mcpkit/src/versions.js";
+import { REPO_ROOT, type Run, scratch } from "./helpers.js";
+
+// create-mcpkit as a person runs it: every question answered by a flag (or at the terminal),
+// and every template makes a project that type-checks and passes its own tests. Here a
+// project's packages are this repository's (mcpkit's build, and the very versions the
+// templates ask for); the walk through test/workflow/developer-day.test.ts installs them
+// from the packed tarballs instead.
+
+const CREATE = join(REPO_ROOT, "packages/create-mcpkit/bin/create-mcpkit.js");
+let space: ReturnType<typeof scratch>;
+beforeAll(() => {
+  if (!existsSync(join(REPO_ROOT, "packages/create-mcpkit/dist/main.js")))
+    throw new Error("packages/create-mcpkit/dist is missing: run `npm run build` first");
+  space = scratch("create");
+  // Projects made here find this repository's packages, as if installed.
+  symlinkSync(join(REPO_ROOT, "node_modules"), join(space.dir, "node_modules"));
+});
+afterAll(() => space.remove());
+
+const create = (args: string[], cwd = space.dir): Promise<Run> =>
+  new Promise((resolve) => {
+    execFile(process.execPath, [CREATE, ...args], { cwd, timeout: 30_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
+    );
+  });
+const read = (dir: string, file: string) => readFileSync(join(space.dir, dir, file), "utf8");
+
+describe("create-mcpkit's command line", () => {
+  it.each([
+    [["--template", "nope"], 'Unknown template "nope": choose one of stdio, http, hono, express, fastify, workers'],
+    [["x", "--name", "Has Spaces"], '"Has Spaces" is not a valid package name: it must be lowercase'],
+    [["x", "--mcp-name", "no-slash"], '--mcp-name "no-slash" must look like io.github.you/my-server'],
+    [["x", "--install", "--no-install"], "--install and --no-install contradict each other"],
+    [["a", "b"], "One directory, please: got a, b"],
+    [["--bogus"], "Unknown option '--bogus'"],
+  ])("create-mcpkit %j exits 2 and says what is wrong", async (args, message) => {
+    const run = await create(args);
+    expect(run.stderr).toContain(message);
+    expect(run.stderr).toContain("Usage: npm create mcpkit@latest");
+    expect(run.code).toBe(2);
+  });
+
+  it("writes into a folder with files in it only with --force", async () => {
+    mkdirSync(join(space.dir, "taken"));
+    writeFileSync(join(space.dir, "taken/notes.txt"), "mine\n");
+    const refused = await create(["taken", "--no-install"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("is not empty: choose another directory, or pass --force");
+    expect(await create(["taken", "--no-install", "--force"])).toMatchObject({ code: 0 });
+    expect(read("taken", "notes.txt")).toBe("mine\n");
+  });
+
+  it("prints its help and version", async () => {
+    expect((await create(["--help"])).stdout).toContain("--template NAME");
+    const own = JSON.parse(readFileSync(join(REPO_ROOT, "packages/create-mcpkit/package.json"), "utf8"));
+    expect(await create(["-v"])).toMatchObject({ code: 0, stdout: `${own.version}\n` });
+  });
+
+  it("asks at a terminal what the flags leave open", async () => {
+    // util-linux `script` gives the command a pseudo-terminal, as a person's shell would.
+    const child = spawn("script", ["-q", "-e", "-c", `"${process.execPath}" "${CREATE}"`, "/dev/null"], {
+      cwd: space.dir,
+      stdio: ["pipe", "pipe", "ignore"],
+      env: { ...process.env, TERM: "dumb" },
+    });
+    let screen = "";
+    const shown = (text: string) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (screen.includes(text)) {
+            child.stdout.off("data", check);
+            resolve();
+          }
+        };
+        child.stdout.on("data", check);
+        check();
+      });
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      screen += chunk;
+    });
+    const exited = new Promise((resolve) => child.once("close", resolve));
+    await shown("Directory (my-mcp-server): ");
+    child.stdin.write("asked\r");
+    await shown("Template (stdio): ");
+    child.stdin.write("9\r"); // not a choice: asked again
+    await shown("Answer with a number from 1 to 6");
+    child.stdin.write("3\r");
+    await shown("Install the dependencies now? (Y/n) ");
+    child.stdin.write("n\r");
+    await exited;
+    expect(screen).toContain("Created asked in asked from the hono template");
+    expect(JSON.parse(read("asked", "package.json")).dependencies).toHaveProperty("hono");
+  }, 30_000);
+
+  it("asks for the versions mcpkit's own tests run with", () => {
+    const root = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
+      devDependencies: Record<string, string>;
+    };
+    const mcpkit = JSON.parse(readFileSync(join(REPO_ROOT, "packages/mcpkit/package.json"), "utf8")) as {
+      version: string;
+    };
+    for (const [name, range] of Object.entries(VERSIONS)) {
+      if (name === "mcpkit" || name === "@mcpkit/cli") expect(range).toBe(`^${mcpkit.version}`);
+      else expect(range, name).toBe(root.devDependencies[name]);
+    }
+  });
+});
+
+describe.each(TEMPLATE_NAMES)("the %s template", (template) => {
+  const dir = `made-${template}`;
+  let made: Run;
+  beforeAll(async () => {
+    made = await create([dir, "--template", template, "--no-install", "--description", 'Says "hello"']);
+  }, 30_000);
+
+  it("makes a project with a README, package.json, tests, and no placeholder left", () => {
+    expect(made.code).toBe(0);
+    expect(made.stderr).toContain(`Created ${dir} in ${dir} from the ${template} template`);
+    const files = readdirSync(join(space.dir, dir), { recursive: true }).map(String);
+    expect(files).toEqual(
+      expect.arrayContaining(["README.md", "package.json", "tsconfig.json", ".gitignore", "icon.png"]),
+    );
+    expect(files.some((f) => /\.test\.ts$/.test(f))).toBe(true);
+    for (const file of files.filter((f) => /\.(ts|md|json|jsonc)$/.test(f)))
+      expect(read(dir, file)).not.toMatch(/\{\{|<!-- template -->/);
+    const pkg = JSON.parse(read(dir, "package.json"));
+    expect(pkg).toMatchObject({ name: dir, description: 'Says "hello"', type: "module", engines: { node: ">=20" } });
+    expect(pkg.dependencies.mcpkit).toBe(VERSIONS.mcpkit);
+    expect(pkg.devDependencies["@mcpkit/cli"]).toBe(VERSIONS["@mcpkit/cli"]);
+    expect(pkg.scripts).toMatchObject({ dev: "mcpkit dev src/server.ts", test: "tsc && node --test" });
+    // A description with quotes lands in code as a string, escaped.
+    expect(read(dir, "src/server.ts")).toContain('() => "Says \\"hello\\""');
+  });
+
+  it("type-checks and passes its own tests", async () => {
+    const cwd = join(space.dir, dir);
+    await promisify(execFile)(process.execPath, [join(REPO_ROOT, "node_modules/typescript/bin/tsc"), "-p", "."], {
+      cwd,
+      timeout: 120_000,
+    });
+    const tested = await promisify(execFile)(process.execPath, ["--test"], { cwd, timeout: 120_000 });
+    expect(tested.stdout).toMatch(/# fail 0/);
+    expect(Number(/# pass (\d+)/.exec(tested.stdout)?.[1])).toBeGreaterThanOrEqual(3);
+  }, 180_000);
+});
