@@ -4,7 +4,8 @@ import { ErrorCode, McpError } from "../src/jsonrpc/errors.js";
 import type { WireTask } from "../src/protocol/tasks.js";
 import type { SubscriptionFilter } from "../src/protocol/types/modern.js";
 import { createServer, InMemoryTaskStore } from "../src/server/index.js";
-import { connectInMemory } from "../src/testing/index.js";
+import { connectInMemory, createLinkedPair } from "../src/testing/index.js";
+import { initializeParams, rawPeer } from "./helpers.js";
 
 /** A promise and the function that settles it: a test waits for an event, never a sleep. */
 function gate<T = void>() {
@@ -295,6 +296,29 @@ describe("tasks, 2025-11-25 (basic/utilities/tasks)", () => {
     await expect(a.client.request("tasks/list", { cursor: "bogus" })).rejects.toMatchObject({ code: -32602 });
     await a.close();
     await b.close();
+  });
+
+  it("a task-augmented request cancelled before its answer cancels the task the client never learnt of", async () => {
+    const { server, store, cancelled } = taskServer();
+    const created: string[] = [];
+    const create = store.create.bind(store);
+    store.create = (task, quota) => {
+      created.push(task.taskId);
+      return create(task, quota);
+    };
+    const [clientSide, serverSide] = createLinkedPair();
+    await server.connect(serverSide);
+    const peer = rawPeer(clientSide);
+    await peer.request("initialize", initializeParams("2025-11-25"));
+    peer.notify("notifications/initialized");
+    // The call, and at once its cancellation, while the task is being stored.
+    peer.send({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "hang", arguments: {}, task: {} } });
+    peer.notify("notifications/cancelled", { requestId: 7, reason: "changed my mind" });
+    expect(String(await cancelled.opened)).toContain("The task was cancelled");
+    expect(await store.get(created[0] as string)).toMatchObject({
+      status: "cancelled",
+      statusMessage: "The request that made the task was cancelled",
+    });
   });
 
   it("refuses a task for a tool that forbids one, and a call without one for a tool that requires it", async () => {

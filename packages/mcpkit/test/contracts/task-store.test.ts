@@ -15,7 +15,7 @@ describe("task store contract: InMemoryTaskStore", () => {
 describe("tasks across nodes: two servers sharing an InMemoryTaskStore", () => {
   runContract(
     taskNodesContract(({ now }) => {
-      const store = new InMemoryTaskStore({ now });
+      const store = new InMemoryTaskStore({ now, leases: true });
       return { a: store, b: store };
     }),
     it,
@@ -25,7 +25,7 @@ describe("tasks across nodes: two servers sharing an InMemoryTaskStore", () => {
 describe("task leases: InMemoryTaskStore", () => {
   runContract(
     taskLeaseContract(({ now }) => {
-      const store = new InMemoryTaskStore({ now });
+      const store = new InMemoryTaskStore({ now, leases: true });
       return { a: store, b: store };
     }),
     it,

@@ -11,6 +11,12 @@ import {
 export interface InMemoryTaskStoreOptions {
   /** The clock TTLs are measured with (default Date.now); tests inject one. */
   now?: () => number;
+  /**
+   * Keep node heartbeats and find orphaned tasks (TaskStore.heartbeat, orphans), as a store
+   * shared by processes does. Off by default: the nodes of one process die together, so
+   * there is nothing to find; tests that stand two servers for two nodes turn it on.
+   */
+  leases?: boolean;
 }
 
 /**
@@ -26,8 +32,17 @@ export class InMemoryTaskStore implements TaskStore {
   private readonly watchers = new Map<string, Set<(task: TaskRecord) => void>>();
   private readonly now: () => number;
 
+  readonly heartbeat?: (node: string, ttlMs: number) => Promise<void>;
+  readonly orphans?: () => Promise<TaskRecord[]>;
+
   constructor(options: InMemoryTaskStoreOptions = {}) {
     this.now = options.now ?? Date.now;
+    if (options.leases) {
+      this.heartbeat = async (node, ttlMs) => {
+        this.beats.set(node, this.now() + ttlMs);
+      };
+      this.orphans = async () => this.findOrphans();
+    }
   }
 
   async create(task: TaskRecord, quota?: TaskQuota): Promise<void> {
@@ -88,11 +103,7 @@ export class InMemoryTaskStore implements TaskStore {
     };
   }
 
-  async heartbeat(node: string, ttlMs: number): Promise<void> {
-    this.beats.set(node, this.now() + ttlMs);
-  }
-
-  async orphans(): Promise<TaskRecord[]> {
+  private findOrphans(): TaskRecord[] {
     this.sweep();
     const now = this.now();
     const dead = (node: string) => (this.beats.get(node) ?? 0) <= now;

@@ -169,6 +169,11 @@ export class TaskRun implements RunningTask {
     }
   }
 
+  /** Cancels the task as tasks/cancel would: its handler hears it through the store. */
+  async cancel(message: string): Promise<void> {
+    await this.init.settings.store.update(this.taskId, { status: "cancelled", statusMessage: message });
+  }
+
   /**
    * A notification about the task to the session that created it (2025-11-25). A closed
    * session drops it silently (Connection.notify); anything else that fails is reported.

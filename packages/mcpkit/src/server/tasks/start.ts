@@ -51,6 +51,17 @@ export async function runAsTask(
   const first = await Promise.race([finished, run.whenStarted.then(() => "started" as const)]);
   if (first === "started" || run.started) {
     finished.then((outcome) => run.finish(outcome)).catch((error: unknown) => call.server.onError(error));
+    // A task-augmented request is cancelled with tasks/cancel (basic/utilities/cancellation);
+    // a client that cancels the request before it learns the task's id cannot reach the
+    // task any other way, so that cancellation ends the task (and aborts its handler).
+    const cancelTask = () => {
+      if (call.inbound.cancelled)
+        run
+          .cancel("The request that made the task was cancelled")
+          .catch((error: unknown) => call.server.onError(error));
+    };
+    if (call.inbound.cancelled) cancelTask();
+    else call.inbound.signal.addEventListener("abort", cancelTask, { once: true });
     return run.createResult();
   }
   if (first.ok) return first.value;
