@@ -110,7 +110,10 @@ export async function createProxy(
       onNotification: (notification, session) => {
         // The session's roots changed: its upstream connection tells the server, which asks again.
         if (notification.method === "notifications/roots/list_changed")
-          void sessions?.get(session).then((c) => c.client.setRoots([]), onError);
+          void sessions
+            ?.get(session)
+            .then((c) => c.client.setRoots([]))
+            .catch(onError);
         serverOptions.onNotification?.(notification, session);
       },
     },

@@ -30,10 +30,13 @@ export class SessionConnections {
       // Its requests fail with the reason; the session cannot be served.
       void session.close();
     });
-    void session.closed.then(async () => {
-      this.connections.delete(session);
-      await (await opening.catch(() => undefined))?.close();
-    });
+    // Closing the upstream connection may fail (its transport's close rejects): reported.
+    void session.closed
+      .then(async () => {
+        this.connections.delete(session);
+        await (await opening.catch(() => undefined))?.close();
+      })
+      .catch(this.onError);
     return opening;
   }
 
