@@ -1,4 +1,4 @@
-import type { JsonObject, JsonRpcNotification } from "../jsonrpc/types.js";
+import type { JsonRpcNotification } from "../jsonrpc/types.js";
 import { eraOf } from "../protocol/era.js";
 import { Connection } from "../session/connection.js";
 import type { InboundRequest } from "../session/inbound.js";
@@ -19,7 +19,7 @@ class DualEra implements ConnectionOptions {
     private readonly session: LegacySession,
   ) {}
 
-  onRequest(inbound: InboundRequest): JsonObject | Promise<JsonObject> {
+  onRequest(inbound: InboundRequest): object | Promise<object> {
     if (eraOf(inbound.params) === "legacy") return this.session.onRequest(inbound);
     // The connection is shared, so the session's channel carries the request's notifications.
     return serveModern(

@@ -28,7 +28,7 @@ export interface ServerSession {
    */
   request(method: string, params: JsonObject, options?: RequestOptions): Promise<JsonObject>;
   /** Sends a notification to the client outside any request (a resource update, say); the method must exist in the revision. */
-  notify(method: string, params: JsonObject): void;
+  notify(method: string, params: object): void;
   close(): Promise<void>;
   /**
    * Hides a tool, prompt (by name), resource (by URI) or template (by URI template) from

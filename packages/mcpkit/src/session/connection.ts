@@ -1,5 +1,5 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import { failure, messageProblem, readableId, success } from "../jsonrpc/message.js";
+import { failure, messageProblem, notification, readableId, success } from "../jsonrpc/message.js";
 import type {
   JsonObject,
   JsonRpcErrorObject,
@@ -91,11 +91,13 @@ export class Connection {
     return { id, response };
   }
 
-  /** `dedupeKey`: several nodes send this very notification (see SendOptions). */
-  notify(method: string, params?: JsonObject, relatedRequestId?: RequestId, dedupeKey?: string): void {
+  /**
+   * `params`: any JSON-shaped object (a typed notification needs no cast), as for
+   * request(). `dedupeKey`: several nodes send this very notification (see SendOptions).
+   */
+  notify(method: string, params?: object, relatedRequestId?: RequestId, dedupeKey?: string): void {
     if (this.closed) return;
-    const message: JsonRpcNotification =
-      params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
+    const message = notification(method, params);
     if (dedupeKey === undefined) this.send(message, relatedRequestId);
     else {
       try {
@@ -258,7 +260,7 @@ export class Connection {
     // basic/utilities/cancellation: no response is sent for a cancelled request.
     if (inbound.cancelled || this.closed) reply(undefined);
     else if (result !== undefined)
-      reply(success(inbound.id, result as JsonObject)); // JSON-shaped by contract (onRequest)
+      reply(success(inbound.id, result)); // JSON-shaped by contract (onRequest)
     else reply(failure(inbound.id, this.errorObject(error)));
   }
 

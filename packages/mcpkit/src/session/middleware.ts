@@ -43,7 +43,7 @@ export type Middleware<C extends MiddlewareContext = MiddlewareContext> = (
 export function runChain<C extends MiddlewareContext>(
   chain: readonly Middleware<C>[],
   ctx: C,
-  terminal: (ctx: C) => JsonObject | Promise<JsonObject>,
+  terminal: (ctx: C) => object | Promise<object>,
 ): Promise<JsonObject> {
   const step = (index: number): Promise<JsonObject> => {
     let called = false;
@@ -55,7 +55,9 @@ export function runChain<C extends MiddlewareContext>(
     };
     try {
       const middleware = chain[index];
-      return Promise.resolve(middleware === undefined ? terminal(ctx) : middleware(ctx, next));
+      const outcome = middleware === undefined ? terminal(ctx) : middleware(ctx, next);
+      // The handler's typed result is JSON to the middleware around it (jsonrpc's asJson).
+      return Promise.resolve(outcome) as Promise<JsonObject>;
     } catch (error) {
       return Promise.reject(error);
     }

@@ -1,6 +1,6 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import { failure, success } from "../jsonrpc/message.js";
-import type { JsonObject, JsonRpcErrorObject, JsonRpcResponse, RequestId } from "../jsonrpc/types.js";
+import type { JsonRpcErrorObject, JsonRpcResponse, RequestId } from "../jsonrpc/types.js";
 
 /**
  * The error object a failed handler is answered with: an McpError as it is; anything else
@@ -16,7 +16,7 @@ export function errorObjectOf(error: unknown, onError: ((error: unknown) => void
 /** Runs `answer` to a response for request `id`, whichever way it ends. */
 export async function respondTo(
   id: RequestId,
-  answer: () => JsonObject | Promise<JsonObject>,
+  answer: () => object | Promise<object>,
   onError: ((error: unknown) => void) | undefined,
 ): Promise<JsonRpcResponse> {
   try {

@@ -1,5 +1,5 @@
 import { ErrorCode } from "../../jsonrpc/errors.js";
-import { failure, messageProblem, readableId } from "../../jsonrpc/message.js";
+import { failure, messageProblem, notification, readableId } from "../../jsonrpc/message.js";
 import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse, RequestId } from "../../jsonrpc/types.js";
 import { revisionRules } from "../../protocol/revisions.js";
 import { DEFAULT_NEGOTIATED_REVISION, isLegacyRevision, type LegacyRevision } from "../../protocol/versions.js";
@@ -159,8 +159,7 @@ function serveWithoutSession(
   for (const response of refused) reply.respond(response);
   const { server } = context;
   for (const inbound of inbounds) {
-    const notify = (method: string, params: Record<string, unknown>) =>
-      reply.notify({ jsonrpc: "2.0", method, params });
+    const notify = (method: string, params: object) => reply.notify(notification(method, params));
     const forget = server.onClose((reason) => inbound.abandon(reason));
     respondTo(inbound.id, () => serveSessionless(server, inbound, revision, notify), server.onError)
       .then((response) => {

@@ -1,5 +1,5 @@
 import { ErrorCode, type McpError, methodNotFound } from "../../jsonrpc/errors.js";
-import { messageProblem } from "../../jsonrpc/message.js";
+import { messageProblem, notification } from "../../jsonrpc/message.js";
 import type { JsonRpcMessage, JsonRpcRequest } from "../../jsonrpc/types.js";
 import { revisionRules } from "../../protocol/revisions.js";
 import { checkServedVersion, type Envelope, readEnvelopeShape } from "../../server/eras/modern/envelope.js";
@@ -79,7 +79,7 @@ export async function handleModernPost(
     onAbandoned: () => inbound.cancel(cancelled()),
   });
   request.onAbort(() => reply.aborted());
-  const notify = (method: string, params: Record<string, unknown>) => reply.notify({ jsonrpc: "2.0", method, params });
+  const notify = (method: string, params: object) => reply.notify(notification(method, params));
   // The server closing stops the request: a handler that honours its signal answers with why.
   const forget = server.onClose((reason) => inbound.abandon(reason));
   respondTo(id, () => serveModern(server, inbound, notify), server.onError)

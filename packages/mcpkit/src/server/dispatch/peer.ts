@@ -30,7 +30,8 @@ export interface ClientPeer {
    * run the server's middleware already (RequestContext).
    */
   ask(method: string, params: JsonObject, options?: RequestOptions): Promise<JsonObject>;
-  notify(method: string, params: JsonObject, relatedRequestId?: RequestId): void;
+  /** `params`: any JSON-shaped object (a typed notification such as a task needs no cast). */
+  notify(method: string, params: object, relatedRequestId?: RequestId): void;
   /**
    * 2026-07-28: resolves when this round of the multi round-trip request ends, its
    * unanswered requests to the client sent in the InputRequiredResult.

@@ -3,6 +3,7 @@ import type { JsonObject, JsonRpcNotification, RequestId } from "../../jsonrpc/t
 import { type RevisionRules, revisionRules } from "../../protocol/revisions.js";
 import type { ClientCapabilities, ServerCapabilities } from "../../protocol/types/capabilities.js";
 import type { Implementation, LogLevel } from "../../protocol/types/common.js";
+import type { InitializeResult } from "../../protocol/types/lifecycle.js";
 import { isLegacyRevision, type Revision } from "../../protocol/versions.js";
 import type { Connection } from "../../session/connection.js";
 import type { InboundRequest } from "../../session/inbound.js";
@@ -184,7 +185,7 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
   }
 
   /** @internal ConnectionOptions */
-  onRequest(inbound: InboundRequest): JsonObject | Promise<JsonObject> {
+  onRequest(inbound: InboundRequest): object | Promise<object> {
     if (inbound.info?.auth !== undefined) this.auth = inbound.info.auth;
     const chain = this.server.middleware;
     if (chain === undefined) return this.handle(inbound, inbound.params);
@@ -206,7 +207,7 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
     return runChain(chain, ctx, (c) => this.handle(inbound, c.params));
   }
 
-  private handle(inbound: InboundRequest, params: JsonObject | undefined): JsonObject | Promise<JsonObject> {
+  private handle(inbound: InboundRequest, params: JsonObject | undefined): object | Promise<object> {
     if (inbound.method === "initialize") return this.initialize(params ?? {});
     // basic/lifecycle §Initialization: nothing but ping before initialize.
     if (this.revision === undefined && inbound.method !== "ping") {
@@ -218,7 +219,7 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
     return dispatch(this.server, this, inbound, params);
   }
 
-  private initialize(params: JsonObject): JsonObject {
+  private initialize(params: JsonObject): InitializeResult {
     if (this.revision !== undefined) {
       throw new McpError(ErrorCode.InvalidRequest, "This session is already initialized: initialize may be sent once");
     }
@@ -232,7 +233,7 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
     // What the client is about to list: later changes are compared with it.
     if (LIST_KINDS.some((kind) => viewsDiffer(this.server, kind, this))) this.seenViews().noteDiffering();
     this.stateVersion++;
-    return agreed.result as unknown as JsonObject;
+    return agreed.result;
   }
 
   /** @internal ConnectionOptions */
@@ -328,7 +329,7 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
     return this.connection.request(method, params, options);
   }
 
-  notify(method: string, params: JsonObject, relatedRequestId?: RequestId): void {
+  notify(method: string, params: object, relatedRequestId?: RequestId): void {
     this.connection.notify(method, params, relatedRequestId);
   }
 

@@ -29,9 +29,9 @@ class SessionlessPeer implements ClientPeer {
   readonly clientCapabilities = NOTHING;
   readonly serverCapabilities: ServerCapabilities;
   logLevel: LogLevel | undefined;
-  private readonly send: (method: string, params: JsonObject) => void;
+  private readonly send: (method: string, params: object) => void;
 
-  constructor(server: Registry, revision: LegacyRevision, send: (method: string, params: JsonObject) => void) {
+  constructor(server: Registry, revision: LegacyRevision, send: (method: string, params: object) => void) {
     this.rules = revisionRules(revision);
     this.serverCapabilities = server.capabilities();
     this.send = send;
@@ -50,7 +50,7 @@ class SessionlessPeer implements ClientPeer {
     );
   }
 
-  notify(method: string, params: JsonObject): void {
+  notify(method: string, params: object): void {
     this.send(method, params);
   }
 
@@ -66,8 +66,8 @@ export function serveSessionless(
   server: Registry,
   inbound: InboundRequest,
   revision: LegacyRevision,
-  notify: (method: string, params: JsonObject) => void,
-): JsonObject | Promise<JsonObject> {
+  notify: (method: string, params: object) => void,
+): object | Promise<object> {
   const chain = server.middleware;
   if (chain === undefined) return serveNow(server, inbound, revision, notify, inbound.params);
   const ctx = serverMessage({
@@ -91,9 +91,9 @@ function serveNow(
   server: Registry,
   inbound: InboundRequest,
   revision: LegacyRevision,
-  notify: (method: string, params: JsonObject) => void,
+  notify: (method: string, params: object) => void,
   params: JsonObject | undefined,
-): JsonObject | Promise<JsonObject> {
-  if (inbound.method === "initialize") return handshake(server, params ?? {}).result as unknown as JsonObject;
+): object | Promise<object> {
+  if (inbound.method === "initialize") return handshake(server, params ?? {}).result;
   return dispatch(server, new SessionlessPeer(server, revision, notify), inbound, params);
 }

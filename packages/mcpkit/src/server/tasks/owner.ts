@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { clientKey } from "../../session/client-key.js";
-import type { Call } from "../dispatch/call.js";
+import type { Call } from "../dispatch/method.js";
 import { principalOf } from "../principal.js";
 import type { ServerSession } from "../session.js";
 

@@ -25,14 +25,14 @@ export class ModernPeer implements ClientPeer {
   logLevel: LogLevel | undefined;
   private readonly rounds: Rounds | undefined;
   private readonly method: string;
-  private readonly send: (method: string, params: JsonObject) => void;
+  private readonly send: (method: string, params: object) => void;
 
   constructor(
     server: Registry,
     envelope: Envelope,
     method: string,
     rounds: Rounds | undefined,
-    send: (method: string, params: JsonObject) => void,
+    send: (method: string, params: object) => void,
   ) {
     this.rules = revisionRules(envelope.version);
     this.clientInfo = envelope.clientInfo;
@@ -66,7 +66,7 @@ export class ModernPeer implements ClientPeer {
     return this.rounds?.suspended;
   }
 
-  notify(method: string, params: JsonObject): void {
+  notify(method: string, params: object): void {
     this.send(method, params);
   }
 
