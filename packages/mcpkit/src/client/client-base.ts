@@ -130,9 +130,7 @@ export class ClientBase {
     const era = this.era;
     if (!era) return Promise.reject(notConnected());
     if (this.chain === undefined) return era.request<T>(method, params, options);
-    return this.chain.outbound(method, params as JsonObject | undefined, options, (ctx) =>
-      era.request(ctx.method, ctx.params, ctx.options),
-    ) as Promise<object> as Promise<T>;
+    return this.chain.outbound<T>(method, params, options, (ctx) => era.request(ctx.method, ctx.params, ctx.options));
   }
 
   /**

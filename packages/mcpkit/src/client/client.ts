@@ -1,5 +1,5 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-import type { JsonObject } from "../jsonrpc/types.js";
+import { asJson } from "../jsonrpc/message.js";
 import type { SkillEntry } from "../protocol/skills.js";
 import type { WireTask } from "../protocol/tasks.js";
 import type { LogLevel } from "../protocol/types/common.js";
@@ -86,14 +86,17 @@ export class Client extends ClientBase {
     let result: CallToolResult;
     if (this.chain === undefined) result = await era.callTool(name, args, callOptions);
     else {
-      const answer = await this.chain.outbound("tools/call", { name, arguments: args }, callOptions, (ctx) => {
-        const p = ctx.params ?? {};
-        const called = era.callTool(p.name as string, (p.arguments ?? {}) as Record<string, unknown>, ctx.options);
-        return called as unknown as Promise<JsonObject>;
-      });
-      result = answer as unknown as CallToolResult;
+      result = await this.chain.outbound<CallToolResult>(
+        "tools/call",
+        { name, arguments: args },
+        callOptions,
+        (ctx) => {
+          const p = ctx.params ?? {};
+          return era.callTool(p.name as string, (p.arguments ?? {}) as Record<string, unknown>, ctx.options);
+        },
+      );
     }
-    const created = options?.asTask || era.kind === "modern" ? createdTask(result as unknown as JsonObject) : undefined;
+    const created = options?.asTask || era.kind === "modern" ? createdTask(asJson(result)) : undefined;
     if (created) {
       await onTask?.(created);
       result = await this.task(created.taskId, created).result({
@@ -125,7 +128,7 @@ export class Client extends ClientBase {
       ? { ...(ttlMs !== undefined && { ttlMs }) }
       : undefined;
     const result = await era.callTool(name, args, asTask ? { ...rest, asTask } : rest);
-    const created = asTask ? createdTask(result as unknown as JsonObject) : undefined;
+    const created = asTask ? createdTask(asJson(result)) : undefined;
     return created ? { task: this.task(created.taskId, created) } : { result };
   }
 

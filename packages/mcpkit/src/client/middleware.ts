@@ -1,3 +1,4 @@
+import { asJson, fromJson } from "../jsonrpc/message.js";
 import type { JsonObject, JsonRpcNotification, RequestId } from "../jsonrpc/types.js";
 import type { Implementation } from "../protocol/types/common.js";
 import { type Middleware, type MiddlewareContext, runChain } from "../session/middleware.js";
@@ -120,15 +121,27 @@ export class ClientChain {
     this.list = [...this.list, ...more];
   }
 
-  /** A call to the server; `terminal` sends it. */
-  outbound(
+  /**
+   * A call to the server; `terminal` sends it. What the middleware hands back is read as
+   * the method's result type `R`, as an answer from the server is.
+   */
+  outbound<R extends object = JsonObject>(
     method: string,
-    params: JsonObject | undefined,
+    params: object | undefined,
     options: CallOptions | undefined,
-    terminal: (ctx: ClientMiddlewareContext) => Promise<JsonObject>,
-  ): Promise<JsonObject> {
-    const ctx = clientMessage("request", "outbound", method, params, undefined, options, undefined, this.facts());
-    return runChain(this.list, ctx, terminal);
+    terminal: (ctx: ClientMiddlewareContext) => Promise<object>,
+  ): Promise<R> {
+    const ctx = clientMessage(
+      "request",
+      "outbound",
+      method,
+      params && asJson(params),
+      undefined,
+      options,
+      undefined,
+      this.facts(),
+    );
+    return runChain(this.list, ctx, terminal).then(fromJson<R>);
   }
 
   /** A request of the server (or an input request of a modern one); `terminal` answers it. */

@@ -83,7 +83,7 @@ export async function openConnection(setup: ConnectionSetup): Promise<UpstreamCo
             urlElicitations.remember(params.elicitationId, (elicitationId) =>
               s.notify("notifications/elicitation/complete", { elicitationId }),
             );
-          return (await s.request("elicitation/create", { ...params })) as unknown as ElicitResult;
+          return s.request<ElicitResult>("elicitation/create", params);
         },
         () => {
           throw noCaller("elicitation/create");
@@ -92,7 +92,7 @@ export async function openConnection(setup: ConnectionSetup): Promise<UpstreamCo
     sampling: (params, c) =>
       answer(
         (ctx) => ctx.sample(params, key(c.inputKey)),
-        async (s) => (await s.request("sampling/createMessage", { ...params })) as unknown as CreateMessageResult,
+        (s) => s.request<CreateMessageResult>("sampling/createMessage", params),
         () => {
           throw noCaller("sampling/createMessage");
         },

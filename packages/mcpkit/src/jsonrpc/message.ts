@@ -59,6 +59,15 @@ export const isRequest = (m: JsonRpcMessage): m is Extract<JsonRpcMessage, { met
  */
 export const asJson = (value: object): JsonObject => value as JsonObject;
 
+/**
+ * JSON a peer sent, read as the type its method's specification gives (a result, a task):
+ * unchecked by design, the other step between JSON and the protocol's types.
+ */
+export const fromJson = <T extends object>(value: JsonObject): T => value as T;
+
+/** fromJson for an answer on its way (no promise added). */
+export const answerAs = <T extends object>(answer: Promise<JsonObject>): Promise<T> => answer as Promise<T>;
+
 export const success = (id: RequestId, result: object): JsonRpcSuccess => ({
   jsonrpc: "2.0",
   id,

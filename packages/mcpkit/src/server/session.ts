@@ -24,9 +24,10 @@ export interface ServerSession {
   log(level: LogLevel, data: unknown, logger?: string): void;
   /**
    * Sends a request to the client, through the server's middleware; it must have declared
-   * the capability the method needs.
+   * the capability the method needs. `R` is the result type the method's specification
+   * gives (`ElicitResult` for elicitation/create, say): the client's JSON is not checked.
    */
-  request(method: string, params: JsonObject, options?: RequestOptions): Promise<JsonObject>;
+  request<R extends object = JsonObject>(method: string, params: object, options?: RequestOptions): Promise<R>;
   /** Sends a notification to the client outside any request (a resource update, say); the method must exist in the revision. */
   notify(method: string, params: object): void;
   close(): Promise<void>;

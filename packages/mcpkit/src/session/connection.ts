@@ -1,5 +1,5 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import { failure, messageProblem, notification, readableId, success } from "../jsonrpc/message.js";
+import { answerAs, asJson, failure, messageProblem, notification, readableId, success } from "../jsonrpc/message.js";
 import type {
   JsonObject,
   JsonRpcErrorObject,
@@ -53,8 +53,7 @@ export class Connection {
    * one unchecked step between JSON and typed values is taken here, so callers need no cast.
    */
   request<R extends object = JsonObject>(method: string, params?: object, options?: RequestOptions): Promise<R> {
-    return this.sendRequest(method, params as JsonObject | undefined, options)
-      .response as Promise<object> as Promise<R>;
+    return answerAs<R>(this.sendRequest(method, params && asJson(params), options).response);
   }
 
   /**

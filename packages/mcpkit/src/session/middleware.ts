@@ -29,12 +29,13 @@ export type Next = () => Promise<JsonObject>;
 
 /**
  * Wraps the handling of a message: call `next()` to go on (and see or change its result),
- * throw to fail it, or return a result without calling `next` to answer in its place.
+ * throw to fail it, or return a result without calling `next` to answer in its place. The
+ * result is any JSON-shaped object (a typed one such as CallToolResult needs no cast).
  */
 export type Middleware<C extends MiddlewareContext = MiddlewareContext> = (
   ctx: C,
   next: Next,
-) => JsonObject | Promise<JsonObject>;
+) => object | Promise<object>;
 
 /**
  * Runs `ctx` through `chain` in order, then `terminal`. Only called when a chain is

@@ -135,7 +135,7 @@ export class SessionTable {
   }
 
   /**
-   * A session of this caller: another principal's session id is as unknown as a made-up
+   * A session of this caller: another principal's session id is no more known than a made-up
    * one. With a store, a session held here costs a store round trip only when its expiry
    * is due to be pushed back (once per quarter of the idle timeout); one held elsewhere
    * costs a load and is then held here too.

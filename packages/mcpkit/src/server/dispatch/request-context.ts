@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { answerAs, asJson } from "../../jsonrpc/message.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import { TRACE_KEYS } from "../../protocol/meta.js";
 import { LOG_LEVELS, type LogLevel, type Meta } from "../../protocol/types/common.js";
@@ -244,18 +245,16 @@ export class RequestContext implements Context {
    */
   private send<R extends object>(method: string, params: object, inputKey?: string): Promise<R> {
     const chain = this.server.middleware;
-    const body = params as JsonObject;
+    const body = asJson(params);
     const asked =
       chain === undefined ? this.ask(method, body, inputKey) : this.askThroughChain(chain, method, body, inputKey);
-    return asked
-      .then((result) => result as object as R)
-      .catch((error: unknown) => {
-        // The client's error answer is a failure of this handler's work, not of the request
-        // the handler is serving: a tool reports it as an isError result (server/tools §Error Handling).
-        if (error instanceof McpError && !(error instanceof InputResponseError))
-          throw new ClientRequestError(method, error);
-        throw error;
-      });
+    return answerAs<R>(asked).catch((error: unknown) => {
+      // The client's error answer is a failure of this handler's work, not of the request
+      // the handler is serving: a tool reports it as an isError result (server/tools §Error Handling).
+      if (error instanceof McpError && !(error instanceof InputResponseError))
+        throw new ClientRequestError(method, error);
+      throw error;
+    });
   }
 
   /** In a task, the request waits in it (input_required); otherwise it goes to the client now. */

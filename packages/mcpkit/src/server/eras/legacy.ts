@@ -1,4 +1,5 @@
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { asJson, fromJson } from "../../jsonrpc/message.js";
 import type { JsonObject, JsonRpcNotification, RequestId } from "../../jsonrpc/types.js";
 import { type RevisionRules, revisionRules } from "../../protocol/revisions.js";
 import type { ClientCapabilities, ServerCapabilities } from "../../protocol/types/capabilities.js";
@@ -297,7 +298,11 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
   }
 
   /** A request to the client made on the session (ServerSession.request): through the server's middleware. */
-  request(method: string, params: JsonObject, options?: RequestOptions): Promise<JsonObject> {
+  request<R extends object = JsonObject>(method: string, params: object, options?: RequestOptions): Promise<R> {
+    return this.requestJson(method, asJson(params), options).then(fromJson<R>);
+  }
+
+  private requestJson(method: string, params: JsonObject, options?: RequestOptions): Promise<JsonObject> {
     const chain = this.server.middleware;
     if (chain === undefined) return this.ask(method, params, options);
     const ctx = serverMessage({
