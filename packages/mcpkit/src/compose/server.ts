@@ -1,21 +1,14 @@
 import type { ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { ServerOptions } from "../server/options.js";
-import { McpServer } from "../server/server.js";
+import { definitionOf, McpServer } from "../server/server.js";
 
 /**
  * The proxy's server: an McpServer that declares exactly the capabilities it was given
  * (the upstream's), not those derived from what is registered. A proxy must not promise
  * list changes, subscriptions or logging its upstream does not deliver.
  */
-export class MirrorServer extends McpServer {
-  private readonly declared: ServerCapabilities;
-
-  constructor(options: ServerOptions, declared: ServerCapabilities) {
-    super(options);
-    this.declared = declared;
-  }
-
-  override capabilities(): ServerCapabilities {
-    return this.declared;
-  }
+export function mirrorServer(options: ServerOptions, declared: ServerCapabilities): McpServer {
+  const server = new McpServer(options);
+  definitionOf(server).declare(declared);
+  return server;
 }

@@ -56,7 +56,7 @@ export type {
   ToolHandler,
   ToolReturn,
 } from "./registry/tool.js";
-export { createServer, type Handle, McpServer } from "./server.js";
+export { createServer, type Handle, McpServer, type ServerDefinitions } from "./server.js";
 export type { ServerSession, SessionOptions } from "./session.js";
 export {
   InMemorySessionStore,

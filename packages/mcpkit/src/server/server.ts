@@ -1,116 +1,65 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import { mergeCapabilities } from "../protocol/capabilities.js";
-import { SKILL_FILE, SKILLS_EXTENSION } from "../protocol/skills.js";
-import { TASKS_EXTENSION } from "../protocol/tasks.js";
+import { SKILL_FILE } from "../protocol/skills.js";
 import type { ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation } from "../protocol/types/common.js";
-import { REVISIONS, type Revision } from "../protocol/versions.js";
+import type { Prompt, Resource, ResourceTemplate, Tool } from "../protocol/types/features.js";
 import type { SchemaInput } from "../schema/standard.js";
 import type { Transport } from "../transports/transport.js";
 import { type Mount, mountServer } from "./compose/mount.js";
 import { serveConnection } from "./connect.js";
-import type { LegacySession, SessionHost } from "./eras/legacy.js";
-import { makeKey } from "./eras/modern/request-state.js";
-import { type EventBus, InMemoryEventBus, type ListKind, type ServerEvent } from "./events.js";
+import { ServerDefinition } from "./definition.js";
+import type { ListKind } from "./events.js";
 import type { ServerMiddleware } from "./middleware/context.js";
 import type { ServerOptions } from "./options.js";
-import { FeatureSet } from "./registry/feature-set.js";
-import {
-  type PromptArgs,
-  type PromptConfig,
-  type PromptEntry,
-  type PromptHandler,
-  promptEntry,
-} from "./registry/prompt.js";
+import { type Handle, register } from "./registration.js";
+import type { FeatureSet, Keyed } from "./registry/feature-set.js";
+import { type PromptArgs, type PromptConfig, type PromptHandler, promptEntry } from "./registry/prompt.js";
 import {
   type ReadHandler,
   type ResourceConfig,
   type ResourceEntry,
   type ResourceTemplateConfig,
   resourceEntry,
-  type TemplateEntry,
   type TemplateReadHandler,
   templateEntry,
 } from "./registry/resource.js";
-import { type SkillConfig, type SkillDefinition, skillDefinition } from "./registry/skill.js";
-import { type ToolConfig, type ToolEntry, type ToolHandler, toolEntry } from "./registry/tool.js";
+import { type SkillConfig, skillDefinition } from "./registry/skill.js";
+import { type ToolConfig, type ToolHandler, toolEntry } from "./registry/tool.js";
 import type { ServerSession, SessionOptions } from "./session.js";
-import { InMemoryTaskStore } from "./tasks/memory-store.js";
-import { TaskNode } from "./tasks/node.js";
-import { TASK_DEFAULTS, type TaskSettings } from "./tasks/settings.js";
 
 export type { ListKind } from "./events.js";
 export type { ServerOptions } from "./options.js";
+export type { Handle } from "./registration.js";
 
-/** A registered tool, resource, template or prompt: change it at runtime and clients are told. */
-export interface Handle {
-  readonly enabled: boolean;
-  enable(): void;
-  disable(): void;
-  remove(): void;
+/** What a server has registered and enabled (McpServer.definitions). */
+export interface ServerDefinitions {
+  tools: Tool[];
+  prompts: Prompt[];
+  resources: Resource[];
+  resourceTemplates: ResourceTemplate[];
 }
 
-const defaultOnError = (error: unknown) => {
-  process.stderr.write(
-    `mcpkit: handler failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-};
+/** Set in McpServer's static block: the library's way to the definition behind a server. */
+let definitionOf!: (server: McpServer) => ServerDefinition;
 
 /**
  * The user's server definition: tools, resources, templates and prompts, declared once
  * and served to every revision. It never touches a transport itself; `connect` hands one
  * to the era adapters, and the HTTP endpoints call it per session.
  */
-export class McpServer implements SessionHost {
+export class McpServer {
+  /** This server's name and version (serverInfo), as given to the constructor. */
   readonly info: Implementation;
   readonly options: Readonly<ServerOptions>;
-  readonly tools: FeatureSet<ToolEntry>;
-  readonly resources: FeatureSet<ResourceEntry>;
-  readonly templates: FeatureSet<TemplateEntry>;
-  readonly prompts: FeatureSet<PromptEntry>;
-  readonly skills: FeatureSet<SkillDefinition>;
-  readonly pageSize: number;
-  readonly revisions: readonly Revision[];
-  readonly onError: (error: unknown) => void;
-  readonly events: EventBus;
-  /** Signs multi round-trip request state (see ServerOptions.requestStateKey). */
-  readonly requestStateKey: Buffer;
-  /** Undefined until middleware is installed, so the plain path checks one field and allocates nothing. */
-  middleware: ServerMiddleware[] | undefined;
-  private readonly sessionList = new Set<LegacySession>();
-  private busSubscription: (() => void) | undefined;
-  private capabilityCache: ServerCapabilities | undefined;
-  private readonly closers = new Set<(reason: unknown) => void>();
-  private readonly pendingChanges = new Set<ListKind>();
-  private tasksSettings: TaskSettings | undefined;
+  readonly #definition: ServerDefinition;
+
+  static {
+    definitionOf = (server) => server.#definition;
+  }
 
   constructor(options: ServerOptions) {
-    const { name, version, title, description, icons, websiteUrl } = options;
-    if (!name || !version) throw new TypeError("A server needs a name and a version");
-    this.info = {
-      name,
-      version,
-      ...(title !== undefined && { title }),
-      ...(description !== undefined && { description }),
-      ...(icons && { icons }),
-      ...(websiteUrl !== undefined && { websiteUrl }),
-    };
+    this.#definition = new ServerDefinition(options);
+    this.info = this.#definition.info;
     this.options = options;
-    this.pageSize = options.pageSize ?? 1000;
-    if (!(this.pageSize >= 1)) throw new RangeError("pageSize must be at least 1");
-    this.revisions = options.revisions ?? REVISIONS;
-    this.onError = options.onError ?? defaultOnError;
-    this.events = options.eventBus ?? new InMemoryEventBus({ onError: (error) => this.onError(error) });
-    this.requestStateKey = makeKey(options.requestStateKey);
-    this.middleware = options.middleware && options.middleware.length > 0 ? [...options.middleware] : undefined;
-    this.tools = new FeatureSet(() => this.listChanged("tools"));
-    this.resources = new FeatureSet(() => this.listChanged("resources"));
-    this.templates = new FeatureSet(() => this.listChanged("resources"));
-    this.prompts = new FeatureSet(() => this.listChanged("prompts"));
-    // The extension defines no list_changed of its own; its files are resources, which do.
-    this.skills = new FeatureSet(() => {
-      this.capabilityCache = undefined;
-    });
   }
 
   /**
@@ -119,7 +68,7 @@ export class McpServer implements SessionHost {
    * arrive from now on, on every session. See docs/middleware.md.
    */
   use(...middleware: ServerMiddleware[]): this {
-    if (middleware.length > 0) this.middleware = [...(this.middleware ?? []), ...middleware];
+    this.#definition.use(middleware);
     return this;
   }
 
@@ -140,38 +89,11 @@ export class McpServer implements SessionHost {
     config: ToolConfig<SchemaInput | undefined, SchemaInput | undefined>,
     handler: ToolHandler<unknown, unknown>,
   ): Handle {
-    return this.register(this.tools, toolEntry(name, config, handler), "Tool");
-  }
-
-  /**
-   * Where tasks are kept, and their bounds (ServerOptions.tasks); made on first use, which
-   * also starts this node's heartbeat when the store is shared by nodes.
-   */
-  get taskSettings(): TaskSettings {
-    if (!this.tasksSettings) {
-      const o = this.options.tasks ?? {};
-      const now = o.now ?? Date.now;
-      const store = o.store ?? new InMemoryTaskStore({ now });
-      const node = new TaskNode(store, o.leaseMs ?? TASK_DEFAULTS.leaseMs, (error) => this.onError(error));
-      this.tasksSettings = {
-        store,
-        ttlMs: o.ttlMs === undefined ? TASK_DEFAULTS.ttlMs : o.ttlMs,
-        maxTtlMs: o.maxTtlMs === undefined ? TASK_DEFAULTS.maxTtlMs : o.maxTtlMs,
-        pollIntervalMs: o.pollIntervalMs ?? TASK_DEFAULTS.pollIntervalMs,
-        maxTasksPerClient: o.maxTasksPerClient ?? TASK_DEFAULTS.maxTasksPerClient,
-        maxArgumentBytes: o.maxArgumentBytes ?? TASK_DEFAULTS.maxArgumentBytes,
-        maxResultBytes: o.maxResultBytes ?? TASK_DEFAULTS.maxResultBytes,
-        now,
-        node,
-      };
-      // Another node's dead tasks are failed by any node that serves tasks, busy or not.
-      node.start().catch((error: unknown) => this.onError(error));
-    }
-    return this.tasksSettings;
+    return register(this.#definition.tools, toolEntry(name, config, handler), "Tool");
   }
 
   resource(uri: string, config: ResourceConfig, read: ReadHandler): Handle {
-    return this.register(this.resources, resourceEntry(uri, config, read), "Resource");
+    return register(this.#definition.resources, resourceEntry(uri, config, read), "Resource");
   }
 
   resourceTemplate<const T extends string>(
@@ -180,7 +102,7 @@ export class McpServer implements SessionHost {
     read: TemplateReadHandler<T>,
   ): Handle {
     const entry = templateEntry(uriTemplate, config as ResourceTemplateConfig, read as TemplateReadHandler);
-    return this.register(this.templates, entry, "Resource template");
+    return register(this.#definition.templates, entry, "Resource template");
   }
 
   prompt<const A extends PromptArgs | undefined = undefined>(
@@ -189,7 +111,7 @@ export class McpServer implements SessionHost {
     handler: PromptHandler<A>,
   ): Handle {
     const entry = promptEntry(name, config, handler as PromptHandler<unknown>);
-    return this.register(this.prompts, entry, "Prompt");
+    return register(this.#definition.prompts, entry, "Prompt");
   }
 
   /**
@@ -199,6 +121,7 @@ export class McpServer implements SessionHost {
    */
   skill(path: string, config: SkillConfig): Handle {
     const definition = skillDefinition(path, config);
+    const { resources, skills, onError } = this.#definition;
     let skillMd: ResourceEntry | undefined;
     const handles = definition.files.map((file) => {
       const isSkillMd = file.path === SKILL_FILE;
@@ -215,9 +138,9 @@ export class McpServer implements SessionHost {
         () => file.content,
       );
       if (isSkillMd) skillMd = resource;
-      return this.register(this.resources, resource, "Resource");
+      return register(resources, resource, "Resource");
     });
-    handles.push(this.register(this.skills, definition, "Skill"));
+    handles.push(register(skills, definition, "Skill"));
     definition.ready.then(
       () => {
         if (skillMd) skillMd.definition.description = definition.entry.frontmatter.description;
@@ -225,7 +148,7 @@ export class McpServer implements SessionHost {
       (error: unknown) => {
         // A SKILL.md that does not name and describe the skill is not served.
         for (const h of handles) h.remove();
-        this.onError(error);
+        onError(error);
       },
     );
     return {
@@ -252,124 +175,12 @@ export class McpServer implements SessionHost {
    * takes it out again.
    */
   mount(prefix: string, server: McpServer): Mount {
-    return mountServer(this, prefix, server);
+    return mountServer(this.#definition, prefix, server.#definition);
   }
 
   /** Tells every session and subscription stream watching `uri` that it changed (notifications/resources/updated). */
   resourceUpdated(uri: string): void {
-    this.publish({ type: "resource_updated", uri });
-  }
-
-  /** A bus that fails (Redis unreachable) is reported to onError, never left to reject unhandled. */
-  private publish(event: ServerEvent): void {
-    try {
-      const published = this.events.publish(event);
-      if (published !== undefined) Promise.resolve(published).catch((error: unknown) => this.onError(error));
-    } catch (error) {
-      this.onError(error);
-    }
-  }
-
-  /**
-   * What this server declares, derived from what is registered. One object, shared by every
-   * session until a definition changes: treat it as read-only.
-   */
-  capabilities(): ServerCapabilities {
-    this.capabilityCache ??= this.deriveCapabilities();
-    return this.capabilityCache;
-  }
-
-  private deriveCapabilities(): ServerCapabilities {
-    const caps: ServerCapabilities = { logging: {} };
-    if (this.tools.size > 0) caps.tools = { listChanged: true };
-    if (this.resources.size > 0 || this.templates.size > 0) caps.resources = { subscribe: true, listChanged: true };
-    if (this.prompts.size > 0) caps.prompts = { listChanged: true };
-    if (this.prompts.size > 0 || this.templates.size > 0) caps.completions = {};
-    if (this.skills.enabled().length > 0) caps.extensions = { [SKILLS_EXTENSION]: { directoryRead: true } };
-    if (this.tools.enabled().some((tool) => tool.task)) caps.extensions = { ...caps.extensions, [TASKS_EXTENSION]: {} };
-    return mergeCapabilities(caps, this.options.capabilities);
-  }
-
-  /** Serves one connection (stdio, in-memory, one HTTP session) until it closes. */
-  async connect(transport: Transport, options?: SessionOptions): Promise<ServerSession> {
-    return serveConnection(this, transport, options);
-  }
-
-  /** The sessions currently connected. */
-  get sessions(): ReadonlySet<ServerSession> {
-    return this.sessionList;
-  }
-
-  /**
-   * Fails the tasks this node is running (their requesters see why), ends subscription
-   * streams gracefully, then closes every session.
-   */
-  async close(): Promise<void> {
-    await this.tasksSettings?.node.stop("The server shut down before the task finished");
-    const stopping = new McpError(
-      ErrorCode.InternalError,
-      "The server is shutting down: this request was stopped before it finished; send it again later",
-      { reason: "shutting-down" },
-    );
-    for (const session of this.sessionList) session.stopRequests(stopping);
-    for (const close of [...this.closers]) close(stopping);
-    // Let the answers of the requests just ended reach the transports before the sessions close.
-    await new Promise((resolve) => setImmediate(resolve));
-    await new Promise((resolve) => setImmediate(resolve));
-    await Promise.all([...this.sessionList].map((s) => s.close()));
-  }
-
-  /**
-   * @internal A session joins the server: one subscription to the event bus serves every
-   * session, each told of list changes and resource updates.
-   */
-  attachSession(session: LegacySession): void {
-    this.busSubscription ??= this.events.subscribe((event, key) => {
-      for (const s of this.sessionList) {
-        try {
-          s.serverEvent(event, key);
-        } catch (error) {
-          this.onError(error); // one session's failure must not starve the others
-        }
-      }
-    });
-    this.sessionList.add(session);
-  }
-
-  /** @internal The session closed. */
-  detachSession(session: LegacySession): void {
-    this.sessionList.delete(session);
-  }
-
-  /**
-   * @internal Requests that outlive a session's bookkeeping register how to end them on
-   * close(): subscriptions/listen (gracefully), a 2026-07-28 request over HTTP (with `reason`).
-   */
-  onClose(close: (reason: unknown) => void): () => void {
-    this.closers.add(close);
-    return () => this.closers.delete(close);
-  }
-
-  private register<T extends { key: string; enabled: boolean }>(set: FeatureSet<T>, entry: T, what: string): Handle {
-    set.add(entry, what);
-    return {
-      get enabled() {
-        return entry.enabled;
-      },
-      enable: () => {
-        if (entry.enabled) return;
-        entry.enabled = true;
-        set.changed();
-      },
-      disable: () => {
-        if (!entry.enabled) return;
-        entry.enabled = false;
-        set.changed();
-      },
-      remove: () => {
-        set.remove(entry.key);
-      },
-    };
+    this.#definition.resourceUpdated(uri);
   }
 
   /**
@@ -378,17 +189,54 @@ export class McpServer implements SessionHost {
    * registering, enabling and removing definitions calls this already.
    */
   listChanged(kind: ListKind): void {
-    this.capabilityCache = undefined;
-    if (this.pendingChanges.size === 0) {
-      queueMicrotask(() => {
-        const kinds = [...this.pendingChanges];
-        this.pendingChanges.clear();
-        for (const k of kinds) this.publish({ type: "list_changed", kind: k });
-      });
-    }
-    this.pendingChanges.add(kind);
+    this.#definition.listChanged(kind);
+  }
+
+  /**
+   * What this server declares, derived from what is registered. One object, shared by every
+   * session until a definition changes: treat it as read-only.
+   */
+  capabilities(): ServerCapabilities {
+    return this.#definition.capabilities();
+  }
+
+  /**
+   * What is registered and enabled, in key order: the definitions a client is listed, before
+   * visibility rules, scopes and a session's disables hide some and a revision drops the
+   * fields it lacks. Copies: changing them changes nothing.
+   */
+  definitions(): ServerDefinitions {
+    const { tools, prompts, resources, templates } = this.#definition;
+    const copies = <T extends object>(set: FeatureSet<{ definition: T } & Keyed>) =>
+      set.enabled().map((entry) => ({ ...entry.definition }));
+    return {
+      tools: copies(tools),
+      prompts: copies(prompts),
+      resources: copies(resources),
+      resourceTemplates: copies(templates),
+    };
+  }
+
+  /** Serves one connection (stdio, in-memory, one HTTP session) until it closes. */
+  async connect(transport: Transport, options?: SessionOptions): Promise<ServerSession> {
+    return serveConnection(this.#definition, transport, options);
+  }
+
+  /** The sessions currently connected. */
+  get sessions(): ReadonlySet<ServerSession> {
+    return this.#definition.sessions;
+  }
+
+  /**
+   * Fails the tasks this node is running (their requesters see why), ends subscription
+   * streams gracefully, then closes every session.
+   */
+  close(): Promise<void> {
+    return this.#definition.close();
   }
 }
+
+export { definitionOf };
 
 export function createServer(options: ServerOptions): McpServer {
   return new McpServer(options);

@@ -2,7 +2,7 @@ import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../../jsonrpc/types.js";
 import { eraOf } from "../../protocol/era.js";
 import { principalOf } from "../../server/principal.js";
-import type { McpServer } from "../../server/server.js";
+import { definitionOf, type McpServer } from "../../server/server.js";
 import {
   EXCHANGE,
   fromWebRequest,
@@ -40,9 +40,10 @@ export type { StreamableHttpHandler, StreamableHttpOptions } from "./options.js"
  * DNS-rebinding protection are on by default.
  */
 export function createStreamableHttpHandler(
-  server: McpServer,
+  mcpServer: McpServer,
   options: StreamableHttpOptions = {},
 ): StreamableHttpHandler {
+  const server = definitionOf(mcpServer);
   const allowedHosts = options.allowedHosts ?? LOCALHOST_NAMES;
   const policy = { allowedHosts, allowedOrigins: options.allowedOrigins ?? allowedHosts };
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;

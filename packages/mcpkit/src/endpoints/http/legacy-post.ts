@@ -3,9 +3,9 @@ import { failure, messageProblem, notification, readableId } from "../../jsonrpc
 import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse, RequestId } from "../../jsonrpc/types.js";
 import { revisionRules } from "../../protocol/revisions.js";
 import { DEFAULT_NEGOTIATED_REVISION, isLegacyRevision, type LegacyRevision } from "../../protocol/versions.js";
+import type { ServerDefinition } from "../../server/definition.js";
 import { serveSessionless } from "../../server/eras/sessionless.js";
 import { principalOf } from "../../server/principal.js";
-import type { McpServer } from "../../server/server.js";
 import { clientKey } from "../../session/client-key.js";
 import { InboundRequest } from "../../session/inbound.js";
 import { respondTo } from "../../session/respond.js";
@@ -21,7 +21,7 @@ import type { SessionTable } from "./sessions.js";
 export const SESSION_HEADER = "mcp-session-id";
 
 export interface LegacyPostContext {
-  server: McpServer;
+  server: ServerDefinition;
   /** Undefined when the endpoint keeps no sessions. */
   sessions: SessionTable | undefined;
   closing(): boolean;

@@ -2,9 +2,9 @@ import { ErrorCode, type McpError, methodNotFound } from "../../jsonrpc/errors.j
 import { messageProblem, notification } from "../../jsonrpc/message.js";
 import type { JsonRpcMessage, JsonRpcRequest } from "../../jsonrpc/types.js";
 import { revisionRules } from "../../protocol/revisions.js";
+import type { ServerDefinition } from "../../server/definition.js";
 import { checkServedVersion, type Envelope, readEnvelopeShape } from "../../server/eras/modern/envelope.js";
 import { serveModern } from "../../server/eras/modern/serve.js";
-import type { McpServer } from "../../server/server.js";
 import { InboundRequest } from "../../session/inbound.js";
 import { respondTo } from "../../session/respond.js";
 import type { HttpReply, HttpRequest } from "../../transports/http/exchange.js";
@@ -28,7 +28,7 @@ const cancelled = () => Object.assign(new Error("The client closed the response 
  * answered on its own.
  */
 export async function handleModernPost(
-  server: McpServer,
+  server: ServerDefinition,
   request: HttpRequest,
   body: unknown,
   info: MessageInfo,

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { JsonRpcMessage } from "../../jsonrpc/types.js";
+import { serveConnection } from "../../server/connect.js";
+import type { ServerDefinition } from "../../server/definition.js";
 import type { LegacySession } from "../../server/eras/legacy.js";
-import type { McpServer } from "../../server/server.js";
 import type { SessionChange, SessionMessage, SessionRecord, SessionStore } from "../../server/session-store.js";
 import { clientKey } from "../../session/client-key.js";
 import {
@@ -48,7 +49,7 @@ export interface SessionTableOptions extends AdmissionLimits {
  */
 export class SessionTable {
   private readonly entries = new Map<string, Entry>();
-  private readonly server: McpServer;
+  private readonly server: ServerDefinition;
   private readonly options: SessionTableOptions;
   private readonly transportOptions: SessionTransportOptions;
   private readonly sweep: ReturnType<typeof setInterval>;
@@ -69,7 +70,7 @@ export class SessionTable {
    */
   readonly node = randomBytes(6).toString("base64url");
 
-  constructor(server: McpServer, options: SessionTableOptions) {
+  constructor(server: ServerDefinition, options: SessionTableOptions) {
     this.server = server;
     this.options = options;
     this.store = options.store;
@@ -179,7 +180,7 @@ export class SessionTable {
   async open(principal: string | undefined, client?: string): Promise<{ id: string; transport: HttpSessionTransport }> {
     const id = newSessionId();
     const transport = new HttpSessionTransport(id, this.transportOptions);
-    const session = (await this.server.connect(transport, this.sessionOptions())) as LegacySession;
+    const session = (await serveConnection(this.server, transport, this.sessionOptions())) as LegacySession;
     this.entries.set(id, { transport, session, principal, client, savedVersion: 0, touchedAt: Date.now() });
     return { id, transport };
   }
@@ -315,7 +316,7 @@ export class SessionTable {
     const existing = this.entries.get(id);
     if (existing) return existing;
     const transport = new HttpSessionTransport(id, this.transportOptions);
-    const session = (await this.server.connect(transport, {
+    const session = (await serveConnection(this.server, transport, {
       ...this.sessionOptions(),
       restore: record,
     })) as LegacySession;

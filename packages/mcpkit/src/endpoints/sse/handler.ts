@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { ErrorCode } from "../../jsonrpc/errors.js";
-import type { McpServer } from "../../server/server.js";
+import { serveConnection } from "../../server/connect.js";
+import { definitionOf, type McpServer } from "../../server/server.js";
 import type { ServerSession } from "../../server/session.js";
 import { REPORT_ERROR, type ReportingHandler, readWebBody, toResponse } from "../../transports/http/exchange.js";
 import { checkOrigin, isJsonContent } from "../../transports/http/guards.js";
@@ -33,7 +34,8 @@ export interface SseHandler extends ReportingHandler {
  * The deprecated HTTP+SSE transport (2024-11-05 basic/transports §HTTP with SSE), for old
  * clients: GET opens an event stream whose first event names the endpoint to POST to.
  */
-export function createSseHandler(server: McpServer, options: SseServerOptions = {}): SseHandler {
+export function createSseHandler(mcpServer: McpServer, options: SseServerOptions = {}): SseHandler {
+  const server = definitionOf(mcpServer);
   const messagesPath = options.messagesPath ?? "/messages";
   const allowedHosts = options.allowedHosts ?? LOCALHOST_NAMES;
   const policy = { allowedHosts, allowedOrigins: options.allowedOrigins ?? allowedHosts };
@@ -47,7 +49,7 @@ export function createSseHandler(server: McpServer, options: SseServerOptions = 
     const transport = new SseSessionTransport(id, options.keepAliveMs ?? 25_000, () => {
       end(id).catch(server.onError);
     });
-    const session = await server.connect(transport, { era: "legacy" });
+    const session = await serveConnection(server, transport, { era: "legacy" });
     sessions.set(id, { transport, session });
     session.closed.then(() => sessions.delete(id)).catch(server.onError);
     transport.connection.write(formatSse({ event: "endpoint", data: `${messagesPath}?sessionId=${id}` }));
