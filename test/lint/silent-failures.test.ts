@@ -160,7 +160,7 @@ const ALLOWED: Allowed[] = [
     reason: "cancelling the task of a call the page cancelled: the call's own error is rethrown just after",
   },
   {
-    file: "packages/mcpkit/src/server/eras/legacy.ts",
+    file: "packages/mcpkit/src/server/eras/legacy/session.ts",
     code: "void this.stopWatch(stop)",
     reason: "stopWatch catches a watch that fails to stop and reports it to onError",
   },

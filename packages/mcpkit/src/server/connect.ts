@@ -4,9 +4,11 @@ import { Connection } from "../session/connection.js";
 import type { InboundRequest } from "../session/inbound.js";
 import type { ConnectionOptions } from "../session/options.js";
 import type { MessageInfo, Transport } from "../transports/transport.js";
-import { LegacySession, type SessionHost } from "./eras/legacy.js";
+import { LegacyInbound } from "./eras/legacy/inbound.js";
+import { LegacySession, type SessionHost } from "./eras/legacy/session.js";
 import { serveModern } from "./eras/modern/serve.js";
-import type { ServerSession, SessionOptions } from "./session.js";
+import type { SessionOptions } from "./session.js";
+import type { StoredSession } from "./stored-session.js";
 
 /**
  * One connection that serves both eras (stdio, in-memory; basic/versioning §Backward
@@ -16,53 +18,58 @@ import type { ServerSession, SessionOptions } from "./session.js";
 class DualEra implements ConnectionOptions {
   constructor(
     private readonly server: SessionHost,
-    private readonly session: LegacySession,
+    private readonly legacy: LegacyInbound,
   ) {}
 
   onRequest(inbound: InboundRequest): object | Promise<object> {
-    if (eraOf(inbound.params) === "legacy") return this.session.onRequest(inbound);
+    if (eraOf(inbound.params) === "legacy") return this.legacy.onRequest(inbound);
+    const { session } = this.legacy;
     // The connection is shared, so the session's channel carries the request's notifications.
     return serveModern(
       this.server,
       inbound,
-      (method, params) => this.session.notify(method, params, inbound.id),
-      this.session.binding,
+      (method, params) => session.notify(method, params, inbound.id),
+      session.binding,
     );
   }
 
   onNotification(notification: JsonRpcNotification, info: MessageInfo | undefined): void {
-    this.session.onNotification(notification, info);
+    this.legacy.onNotification(notification, info);
   }
 
   batchesAllowed(): boolean {
-    return this.session.batchesAllowed();
+    return this.legacy.batchesAllowed();
   }
 
   unreadableIdNull(): boolean {
-    return this.session.unreadableIdNull();
+    return this.legacy.unreadableIdNull();
   }
 
   onClose(): void {
-    this.session.onClose();
+    this.legacy.onClose();
   }
 
   onError(error: unknown): void {
-    this.session.onError(error);
+    this.legacy.onError(error);
   }
 
   get timeoutMs(): number | undefined {
-    return this.session.timeoutMs;
+    return this.legacy.timeoutMs;
   }
 }
 
-/** Serves one connection until it closes; resolves once the transport has started. */
+/**
+ * Serves one connection until it closes; resolves once the transport has started, with
+ * the connection's session (what the HTTP endpoint keeps in its session table).
+ */
 export async function serveConnection(
   server: SessionHost,
   transport: Transport,
   options: SessionOptions = {},
-): Promise<ServerSession> {
-  const session = new LegacySession(server, options);
-  const connection = new Connection(transport, options.era === "legacy" ? session : new DualEra(server, session));
+): Promise<StoredSession> {
+  const session = new LegacySession(server);
+  const legacy = new LegacyInbound(server, session, options);
+  const connection = new Connection(transport, options.era === "legacy" ? legacy : new DualEra(server, legacy));
   session.bind(connection);
   if (options.restore) session.restore(options.restore);
   server.attachSession(session);

@@ -5,7 +5,7 @@ import { TASKS_EXTENSION } from "../protocol/tasks.js";
 import type { ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation } from "../protocol/types/common.js";
 import { REVISIONS, type Revision } from "../protocol/versions.js";
-import type { LegacySession, SessionHost } from "./eras/legacy.js";
+import type { LegacySession, SessionHost } from "./eras/legacy/session.js";
 import { makeKey } from "./eras/modern/request-state.js";
 import { type EventBus, InMemoryEventBus, type ListKind, type ServerEvent } from "./events.js";
 import type { ServerMiddleware } from "./middleware/context.js";

@@ -29,7 +29,7 @@ import { checkLegacyVersion } from "./header-checks.js";
 import { handleLegacyPost, SESSION_HEADER, sessionNotFound, storeUnavailable } from "./legacy-post.js";
 import { handleModernPost } from "./modern-post.js";
 import type { StreamableHttpHandler, StreamableHttpOptions } from "./options.js";
-import { SessionTable } from "./sessions.js";
+import { SessionTable } from "./session-table.js";
 
 export type { StreamableHttpHandler, StreamableHttpOptions } from "./options.js";
 

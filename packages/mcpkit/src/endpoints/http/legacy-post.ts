@@ -16,7 +16,7 @@ import { SingleReply } from "../../transports/streamable-http/server/single-repl
 import type { HttpAnswer } from "../../transports/streamable-http/server/stream.js";
 import type { MessageInfo } from "../../transports/transport.js";
 import { checkLegacyVersion } from "./header-checks.js";
-import type { SessionTable } from "./sessions.js";
+import type { SessionTable } from "./session-table.js";
 
 export const SESSION_HEADER = "mcp-session-id";
 

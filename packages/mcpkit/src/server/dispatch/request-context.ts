@@ -16,7 +16,7 @@ import type { StandardSchemaV1 } from "../../schema/standard.js";
 import type { InboundRequest } from "../../session/inbound.js";
 import { runChain } from "../../session/middleware.js";
 import type { Context, ElicitFormRequest, ElicitOutcome, ElicitUrlRequest, InputOptions } from "../context.js";
-import { type ServerMiddleware, serverMessage } from "../middleware/context.js";
+import { outboundRequest, type ServerMiddleware } from "../middleware/context.js";
 import type { Registry } from "../registry/registry.js";
 import type { TaskRun } from "../tasks/run.js";
 import { relatedTaskMeta } from "../tasks/wire.js";
@@ -293,20 +293,14 @@ export class RequestContext implements Context {
 
   private outboundMessage(method: string, params: JsonObject) {
     const peer = this.peer;
-    return serverMessage({
-      kind: "request",
-      direction: "outbound",
-      method,
-      params,
-      id: undefined,
-      info: this.inbound.info,
+    const origin = {
       era: peer.rules.modern ? "modern" : "legacy",
       revision: peer.rules.revision,
       sessionId: peer.sessionId,
       session: peer.session,
       client: peer.clientInfo,
       server: this.server.info,
-      signal: () => this.signal,
-    });
+    } as const;
+    return outboundRequest(origin, method, params, this.inbound.info, () => this.signal);
   }
 }

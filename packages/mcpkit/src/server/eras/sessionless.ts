@@ -9,7 +9,7 @@ import { runChain } from "../../session/middleware.js";
 import type { ClientPeer } from "../dispatch/peer.js";
 import { shouldLog } from "../dispatch/request-context.js";
 import { dispatch } from "../dispatch/table.js";
-import { serverMessage } from "../middleware/context.js";
+import { inboundRequest } from "../middleware/context.js";
 import type { Registry } from "../registry/registry.js";
 import { handshake } from "./handshake.js";
 
@@ -70,20 +70,15 @@ export function serveSessionless(
 ): object | Promise<object> {
   const chain = server.middleware;
   if (chain === undefined) return serveNow(server, inbound, revision, notify, inbound.params);
-  const ctx = serverMessage({
-    kind: "request",
-    method: inbound.method,
-    params: inbound.params,
-    id: inbound.id,
-    info: inbound.info,
+  const origin = {
     era: "legacy",
     revision,
     sessionId: undefined,
     session: undefined,
     client: undefined,
     server: server.info,
-    signal: () => inbound.signal,
-  });
+  } as const;
+  const ctx = inboundRequest(origin, inbound);
   return runChain(chain, ctx, (c) => serveNow(server, inbound, revision, notify, c.params));
 }
 

@@ -1,7 +1,8 @@
-import type { JsonObject, RequestId } from "../../jsonrpc/types.js";
+import type { JsonObject, JsonRpcNotification, RequestId } from "../../jsonrpc/types.js";
 import type { Implementation } from "../../protocol/types/common.js";
+import type { InboundRequest } from "../../session/inbound.js";
 import type { Middleware, MiddlewareContext } from "../../session/middleware.js";
-import type { HeaderReader, TransportBinding } from "../../transports/transport.js";
+import type { HeaderReader, MessageInfo, TransportBinding } from "../../transports/transport.js";
 import type { ServerSession } from "../session.js";
 
 /**
@@ -33,24 +34,30 @@ export interface ServerMiddlewareContext extends MiddlewareContext {
 /** A server middleware: `server.use(mw)` or `ServerOptions.middleware`. */
 export type ServerMiddleware = Middleware<ServerMiddlewareContext>;
 
-/** The facts a message's era adapter knows, gathered into one context. */
-export interface MessageFacts {
+/**
+ * Where a message travels, as its era adapter knows it: the era, the revision, the session
+ * (legacy) and the client. A legacy session keeps one for all its messages.
+ */
+export interface MessageOrigin {
+  readonly era: "legacy" | "modern";
+  readonly revision: string | undefined;
+  readonly sessionId: string | undefined;
+  readonly session: ServerSession | undefined;
+  readonly client: Implementation | undefined;
+  readonly server: Implementation;
+  readonly transport?: TransportBinding | undefined;
+}
+
+/** The message itself. */
+interface Message {
   kind: "request" | "notification";
-  /** Default "inbound". */
-  direction?: "inbound" | "outbound";
+  direction: "inbound" | "outbound";
   method: string;
   params: JsonObject | undefined;
   id: RequestId | undefined;
   info: { auth?: unknown; headers?: HeaderReader; remoteAddress?: string } | undefined;
-  era: "legacy" | "modern";
-  revision: string | undefined;
-  sessionId: string | undefined;
-  session: ServerSession | undefined;
-  client: Implementation | undefined;
-  server: Implementation;
-  transport?: TransportBinding;
   /** How to get the request's signal, when it is a request. */
-  signal?: () => AbortSignal | undefined;
+  signal: (() => AbortSignal | undefined) | undefined;
 }
 
 /** Made only when middleware is installed. */
@@ -73,23 +80,23 @@ class ServerMessage implements ServerMiddlewareContext {
   readonly transport: TransportBinding | undefined;
   private readonly signalOf: (() => AbortSignal | undefined) | undefined;
 
-  constructor(facts: MessageFacts) {
-    this.direction = facts.direction ?? "inbound";
-    this.kind = facts.kind;
-    this.method = facts.method;
-    this.params = facts.params;
-    this.id = facts.id;
-    this.principal = facts.info?.auth;
-    this.headers = facts.info?.headers;
-    this.remoteAddress = facts.info?.remoteAddress;
-    this.era = facts.era;
-    this.revision = facts.revision;
-    this.sessionId = facts.sessionId;
-    this.session = facts.session;
-    this.client = facts.client;
-    this.server = facts.server;
-    this.transport = facts.transport;
-    this.signalOf = facts.signal;
+  constructor(origin: MessageOrigin, message: Message) {
+    this.direction = message.direction;
+    this.kind = message.kind;
+    this.method = message.method;
+    this.params = message.params;
+    this.id = message.id;
+    this.principal = message.info?.auth;
+    this.headers = message.info?.headers;
+    this.remoteAddress = message.info?.remoteAddress;
+    this.era = origin.era;
+    this.revision = origin.revision;
+    this.sessionId = origin.sessionId;
+    this.session = origin.session;
+    this.client = origin.client;
+    this.server = origin.server;
+    this.transport = origin.transport;
+    this.signalOf = message.signal;
   }
 
   get signal(): AbortSignal | undefined {
@@ -97,6 +104,56 @@ class ServerMessage implements ServerMiddlewareContext {
   }
 }
 
-export function serverMessage(facts: MessageFacts): ServerMiddlewareContext {
-  return new ServerMessage(facts);
+/** The one builder of what middleware sees of a request from the client, in every era. */
+export function inboundRequest(origin: MessageOrigin, inbound: InboundRequest): ServerMiddlewareContext {
+  const { method, params, id, info } = inbound;
+  return new ServerMessage(origin, {
+    kind: "request",
+    direction: "inbound",
+    method,
+    params,
+    id,
+    info,
+    signal: () => inbound.signal,
+  });
+}
+
+/** A notification from the client (legacy sessions). */
+export function inboundNotification(
+  origin: MessageOrigin,
+  notification: JsonRpcNotification,
+  info: MessageInfo | undefined,
+): ServerMiddlewareContext {
+  const { method, params } = notification;
+  return new ServerMessage(origin, {
+    kind: "notification",
+    direction: "inbound",
+    method,
+    params,
+    id: undefined,
+    info,
+    signal: undefined,
+  });
+}
+
+/**
+ * A request this server sends the client (sampling, elicitation, roots): `info` and
+ * `signal` are those of the request being served, when there is one.
+ */
+export function outboundRequest(
+  origin: MessageOrigin,
+  method: string,
+  params: JsonObject,
+  info: Message["info"],
+  signal: () => AbortSignal | undefined,
+): ServerMiddlewareContext {
+  return new ServerMessage(origin, {
+    kind: "request",
+    direction: "outbound",
+    method,
+    params,
+    id: undefined,
+    info,
+    signal,
+  });
 }

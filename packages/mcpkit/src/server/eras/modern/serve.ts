@@ -7,7 +7,7 @@ import { runChain } from "../../../session/middleware.js";
 import type { TransportBinding } from "../../../transports/transport.js";
 import { cacheFields, isCacheable } from "../../dispatch/caching.js";
 import { dispatch } from "../../dispatch/table.js";
-import { serverMessage } from "../../middleware/context.js";
+import { inboundRequest } from "../../middleware/context.js";
 import type { Registry } from "../../registry/registry.js";
 import { type Envelope, readEnvelope } from "./envelope.js";
 import { ModernPeer } from "./peer.js";
@@ -37,21 +37,18 @@ export function serveModern(
   // Not async itself: without middleware the request costs what it did before (one async call).
   const chain = server.middleware;
   if (chain === undefined) return serveRound(server, inbound, envelope, notify, inbound.params);
-  const ctx = serverMessage({
-    kind: "request",
-    method: inbound.method,
-    params: inbound.params,
-    id: inbound.id,
-    info: inbound.info,
-    era: "modern",
-    revision: envelope.version,
-    sessionId: undefined,
-    session: undefined,
-    client: envelope.clientInfo,
-    server: server.info,
-    transport,
-    signal: () => inbound.signal,
-  });
+  const ctx = inboundRequest(
+    {
+      era: "modern",
+      revision: envelope.version,
+      sessionId: undefined,
+      session: undefined,
+      client: envelope.clientInfo,
+      server: server.info,
+      transport,
+    },
+    inbound,
+  );
   return runChain(chain, ctx, (c) => serveRound(server, inbound, envelope, notify, c.params));
 }
 
