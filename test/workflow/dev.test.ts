@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "mcpkit/client";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
@@ -112,6 +112,20 @@ describe("mcpkit dev", () => {
     writeModule("src/server.ts", ["steady", "fixed"]);
     await nextChange(changes, before);
     expect(await names(client)).toEqual(["fixed", "steady"]);
+  }, 60_000);
+
+  it("reloads a file saved by renaming a copy over it, every time (as vim, sed -i and safe-write editors save)", async () => {
+    writeFileSync(join(project, "src/suffix.ts"), 'export const suffix = "";\n');
+    writeModule("src/server.ts", ["v1"]);
+    const { dev, client, changes } = await startDev();
+    await dev.waitFor(/loaded dev-fixture/);
+    for (const tools of [["v1", "v2"], ["v1", "v2", "v3"], ["v1"]]) {
+      const before = changes.length;
+      writeModule("src/server.ts.tmp", tools);
+      renameSync(join(project, "src/server.ts.tmp"), join(project, "src/server.ts"));
+      await nextChange(changes, before);
+      expect(await names(client)).toEqual(tools);
+    }
   }, 60_000);
 
   it("serves an MCP client that starts it over stdio, which sees the reloads too", async () => {
