@@ -9,6 +9,8 @@ export interface InspectCommandOptions extends TargetFlags {
   protocol: string;
   timeout?: string;
   allowSpawn?: boolean;
+  /** --config FILE: where a named server is looked up. */
+  config?: string;
 }
 
 /**
