@@ -11,6 +11,7 @@ import {
   answerElicitation,
   countMessages,
   fillAndSubmitToolForm,
+  followListChanges,
   getPromptWithCompletion,
   messageCount,
   progressThenCancel,
@@ -66,6 +67,7 @@ for (const era of ["modern", "legacy"] as const) {
     it("reads a resource and receives its update", () =>
       readResourceAndReceiveUpdate(page, `changed over HTTP, ${era}`));
     it("gets a prompt with argument completion", () => getPromptWithCompletion(page));
+    it("follows the server's list changes without a refresh", () => followListChanges(page));
     it("renders an MCP App and carries its tool call", () => renderApp(page));
     it("counts the messages of a call in the protocol view", () => countMessages(page));
     it("runs a tool as a task and follows it in the tasks view", () => runATask(page));

@@ -118,6 +118,44 @@ export function ContentBlock({ block }: { block: JsonObject }) {
   );
 }
 
+/** JSON-RPC error codes people meet (basic §Error Codes, and MCP's own). */
+const ERROR_NAMES: Record<number, string> = {
+  [-32700]: "Parse error",
+  [-32600]: "Invalid request",
+  [-32601]: "Method not found",
+  [-32602]: "Invalid params",
+  [-32603]: "Internal error",
+  [-32000]: "Connection closed",
+  [-32001]: "Request timeout",
+  [-32002]: "Resource not found",
+  [-32020]: "Header mismatch",
+  [-32021]: "Missing required client capability",
+  [-32022]: "Unsupported protocol version",
+  [-32042]: "URL elicitation required",
+};
+
+/**
+ * A request that failed as a whole (a JSON-RPC error), shown apart from a tool's own
+ * failure (a result with isError): the code and its name, the message, and the data.
+ * Without a code, the call failed on this side (cancelled, not connected, a bad argument).
+ */
+export function ProtocolError({ error }: { error: { message: string; code?: number; data?: unknown } }) {
+  const { code, data } = error;
+  return (
+    <div class="result protocol-error" role="alert">
+      <div class="result-head">
+        <span class="pill bad">
+          {code === undefined
+            ? "Failed"
+            : `JSON-RPC error ${code}${ERROR_NAMES[code] ? ` · ${ERROR_NAMES[code]}` : ""}`}
+        </span>
+      </div>
+      <p class="error">{error.message}</p>
+      {data !== undefined && <JsonView value={data} label="error data" />}
+    </div>
+  );
+}
+
 /** A tool's result: its content, its structuredContent with the outputSchema check, errors, raw JSON. */
 export function ToolResult({
   result,
