@@ -25,5 +25,8 @@ export async function openInspector(context: BrowserContext, url: string): Promi
 
 export async function connected(page: Page): Promise<void> {
   // Exactly: a text filter is a case-insensitive substring, which "Disconnected" would pass.
-  await page.getByTestId("status").filter({ hasText: /^Connected$/ }).waitFor();
+  await page
+    .getByTestId("status")
+    .filter({ hasText: /^Connected$/ })
+    .waitFor();
 }

@@ -23,7 +23,10 @@ describe("mcpkit inspect", () => {
   });
 
   it.each([
-    [[], "Name a server: a URL (http://…/mcp) or, after --, the command that starts it"],
+    [
+      [],
+      "Name a server: a URL (http://…/mcp), after -- the command that starts it, or a name from your MCP configuration",
+    ],
     [["my-server"], '"my-server" is not a URL; to start a server over stdio, put its command after --'],
     [["--protocol", "2019-01-01", "http://127.0.0.1:9/mcp"], "--protocol takes auto, legacy, modern or a revision"],
     [["--port", "70000", "http://127.0.0.1:9/mcp"], "--port takes a port number, not 70000"],

@@ -115,7 +115,12 @@ describe("a tool form generated from its inputSchema", () => {
     await field("alarm").fill("06:30"); // RFC 3339 wants seconds and an offset
     await field("code").fill("ada-1815"); // the pattern wants capitals
     await field("email").fill("not an address");
-    await refused([/valid value|integer/i, "Must be greater than 0", "Write a time as 14:30:00Z", "Must match the pattern"]);
+    await refused([
+      /valid value|integer/i,
+      "Must be greater than 0",
+      "Write a time as 14:30:00Z",
+      "Must match the pattern",
+    ]);
 
     await field("age").fill("36");
     await field("ratio").fill("1");
