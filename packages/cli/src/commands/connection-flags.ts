@@ -1,8 +1,12 @@
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Root } from "mcpkit";
 import { UsageError } from "./usage-error.js";
 
 /**
  * The connection flags every command that reaches a server shares (`call`, `inspect`,
- * `serve proxy`): `-H/--header "Name: value"` for HTTP, `-e/--env KEY[=VALUE]` for stdio.
+ * `serve proxy`): `-H/--header "Name: value"` for HTTP, `-e/--env KEY[=VALUE]` for stdio,
+ * `--root PATH|URI` for the roots a client offers.
  */
 
 /** `--header "Name: value"` values as headers; the last of a name wins. */
@@ -26,4 +30,11 @@ export function parseEnv(values: readonly string[]): Record<string, string> {
     else if (process.env[value] !== undefined) env[value] = process.env[value] as string;
   }
   return env;
+}
+
+/** `--root`: a path (made absolute, as a file: URI named by the path) or a URI as it is. */
+export function rootFor(value: string): Root {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return { uri: value };
+  const path = resolve(value);
+  return { uri: pathToFileURL(path).href, name: path };
 }

@@ -41,6 +41,8 @@ export interface SessionOptions {
   redirectUri: () => string;
   /** --allow-spawn: the page may start another stdio command (told to the page, checked in ops.ts). */
   allowSpawn: boolean;
+  /** The roots offered at first (the page edits them). */
+  roots: Root[];
   emit: (event: PageEvent) => void;
 }
 
@@ -71,7 +73,7 @@ export class InspectorSession {
   error: string | undefined;
   description: ServerDescription | undefined;
   signInUrl: string | undefined;
-  roots: Root[] = [];
+  roots: Root[];
   readonly protocolLog = new ProtocolLog();
   readonly network: NetworkEntry[] = [];
   readonly logs: LogEntry[] = [];
@@ -92,6 +94,7 @@ export class InspectorSession {
     this.options = options;
     this.target = options.target;
     this.protocol = options.protocol;
+    this.roots = options.roots;
     this.asks = new Asks((asks) => this.emit({ type: "asks", asks }));
   }
 

@@ -1,10 +1,8 @@
-import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
-import { isSupportedRevision, type Revision, type Root } from "mcpkit";
+import { isSupportedRevision, type Revision } from "mcpkit";
 import type { Client, ClientOptions, ServerDescription } from "mcpkit/client";
 import { stdioClientTransport } from "mcpkit/stdio";
 import { VERSION } from "../../version.js";
-import { parseEnv, parseHeaders } from "../connection-flags.js";
+import { parseEnv, parseHeaders, rootFor } from "../connection-flags.js";
 import { httpAuth } from "./auth.js";
 import { UsageError } from "./exit-codes.js";
 import type { Target } from "./invocation.js";
@@ -51,13 +49,6 @@ export function clientOptions(options: ConnectOptions, handlers: Partial<ClientO
   }
   if (options.root?.length) client.roots = options.root.map(rootFor);
   return client;
-}
-
-/** A root from a path (made absolute, as a file: URI) or from a URI as it is. */
-function rootFor(value: string): Root {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return { uri: value };
-  const path = resolve(value);
-  return { uri: pathToFileURL(path).href, name: path };
 }
 
 /** What connecting needs besides the options, and what it leaves for the caller to clean up. */

@@ -40,6 +40,11 @@ export function inspectCommand(): Command {
     )
     .option("-H, --header <header>", 'an HTTP header for every request, "Name: value" (repeatable)', collect)
     .option("-e, --env <KEY[=VALUE]>", "a variable for a stdio server; KEY alone passes ours on (repeatable)", collect)
+    .option(
+      "--root <path-or-uri>",
+      "offer this root to the server instead of the folder it starts in (repeatable; the page edits them)",
+      collect,
+    )
     .option("--config <file>", "read the named server from this file only (default: the files mcpkit servers reads)")
     .option("--timeout <seconds>", "give up on a request after this long (default 300; 0 waits forever)")
     .option("--allow-spawn", "let the page start a different stdio command")

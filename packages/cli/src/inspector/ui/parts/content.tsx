@@ -8,6 +8,16 @@ import { looksLikeMarkdown, Markdown } from "./markdown.js";
 const dataUri = (mimeType: string | undefined, base64: string) =>
   `data:${mimeType ?? "application/octet-stream"};base64,${base64}`;
 
+/** Base64 to text, when it is valid UTF-8 (else undefined: the blob is offered as a download). */
+function decodeText(base64: string): string | undefined {
+  try {
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Audience, priority, last modified: shown as small chips. */
 export function Annotations({ annotations }: { annotations?: JsonObject }) {
   if (!annotations || Object.keys(annotations).length === 0) return null;
@@ -50,6 +60,19 @@ export function ResourceBody({ content }: { content: JsonObject }) {
     return <TextBlock text={content.text} />;
   }
   if (typeof content.blob === "string") {
+    const text = /^text\/|json|xml|javascript|yaml/.test(mime) ? decodeText(content.blob) : undefined;
+    if (text !== undefined)
+      return (
+        <>
+          <TextBlock text={text} />
+          <p class="hint">
+            Sent as a blob, decoded as UTF-8.{" "}
+            <a href={dataUri(mime, content.blob)} download={String(content.uri).split("/").pop() || "resource"}>
+              Download
+            </a>
+          </p>
+        </>
+      );
     if (mime.startsWith("image/"))
       return <img class="media" src={dataUri(mime, content.blob)} alt={String(content.uri)} />;
     if (mime.startsWith("audio/"))
@@ -172,7 +195,8 @@ export function ToolResult({
     <div class={`result ${result.isError ? "is-error" : ""}`}>
       <div class="result-head">
         <span class={`pill ${result.isError ? "bad" : "good"}`}>{result.isError ? "Tool error" : "Result"}</span>
-        {hasOutputSchema && (
+        {/* server/tools §Output Schema binds results, not tool errors: those are not checked. */}
+        {hasOutputSchema && !result.isError && (
           <span class={`pill ${outputError ? "bad" : "good"}`} title={outputError}>
             {outputError ? "breaks its outputSchema" : "matches its outputSchema"}
           </span>

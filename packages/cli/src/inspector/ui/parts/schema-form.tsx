@@ -165,20 +165,29 @@ export function initialValue(schema: Schema | undefined, root: Schema = schema ?
   return undefined;
 }
 
+const characters = (n: number) => `${n} character${n === 1 ? "" : "s"}`;
+
 function Hint({ schema }: { schema: Schema }) {
   const facts = [
     schema.format && `format: ${schema.format}`,
-    schema.minimum !== undefined && `≥ ${schema.minimum}`,
-    schema.maximum !== undefined && `≤ ${schema.maximum}`,
-    schema.minLength !== undefined && `at least ${schema.minLength} characters`,
-    schema.maxLength !== undefined && `at most ${schema.maxLength} characters`,
+    typeof schema.minimum === "number" && `≥ ${schema.minimum}`,
+    typeof schema.exclusiveMinimum === "number" && `> ${schema.exclusiveMinimum}`,
+    typeof schema.maximum === "number" && `≤ ${schema.maximum}`,
+    typeof schema.exclusiveMaximum === "number" && `< ${schema.exclusiveMaximum}`,
+    typeof schema.minLength === "number" && `at least ${characters(schema.minLength)}`,
+    typeof schema.maxLength === "number" && `at most ${characters(schema.maxLength)}`,
     schema.pattern && `pattern: ${schema.pattern}`,
   ].filter(Boolean);
   if (!schema.description && facts.length === 0) return null;
   return (
     <div class="hint">
       {schema.description}
-      {facts.length > 0 && <span class="facts"> {facts.join(" · ")}</span>}
+      {facts.length > 0 && (
+        <span class="facts">
+          {schema.description ? " · " : ""}
+          {facts.join(" · ")}
+        </span>
+      )}
     </div>
   );
 }

@@ -71,7 +71,7 @@ function AnnotationChips({ tool }: { tool: Tool }) {
 }
 
 export function ToolsView() {
-  const { items, error, reload } = useList<Tool>("tools");
+  const { items, error, hint, reload } = useList<Tool>("tools");
   const focus = useStore((s) => s.focus);
   const [selected, setSelected] = useKept<string | undefined>("tools.selected", undefined);
   const [filter, setFilter] = useState("");
@@ -121,7 +121,9 @@ export function ToolsView() {
           ))}
         </ul>
       </div>
-      <div class="detail-pane">{tool ? <ToolDetail tool={tool} key={tool.name} /> : <p class="hint">No tools.</p>}</div>
+      <div class="detail-pane">
+        {tool ? <ToolDetail tool={tool} key={tool.name} /> : <p class="hint">{hint ?? "No tools."}</p>}
+      </div>
     </section>
   );
 }
