@@ -36,6 +36,7 @@ export interface NetworkEntry {
   stream?: boolean;
   bytes?: number;
   ended?: boolean;
+  cancelled?: boolean;
   error?: string;
 }
 

@@ -12,7 +12,7 @@ import { z } from "zod";
 const FORM_FIELDS = {
   type: "object",
   properties: {
-    name: { type: "string", title: "Name", minLength: 2, description: "At least two characters" },
+    name: { type: "string", title: "Name", minLength: 2, description: "What to call you" },
     age: { type: "integer", minimum: 0, maximum: 150 },
     ratio: { type: "number", exclusiveMinimum: 0, maximum: 1 },
     subscribed: { type: "boolean", default: true },

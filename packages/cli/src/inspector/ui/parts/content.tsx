@@ -148,7 +148,6 @@ const ERROR_NAMES: Record<number, string> = {
   [-32601]: "Method not found",
   [-32602]: "Invalid params",
   [-32603]: "Internal error",
-  [-32000]: "Connection closed",
   [-32001]: "Request timeout",
   [-32002]: "Resource not found",
   [-32020]: "Header mismatch",
@@ -164,13 +163,15 @@ const ERROR_NAMES: Record<number, string> = {
  */
 export function ProtocolError({ error }: { error: { message: string; code?: number; data?: unknown } }) {
   const { code, data } = error;
+  // -32000 is the implementation's own range: mcpkit says which failure it is in data.reason.
+  const reason = (data as { reason?: unknown } | undefined)?.reason;
+  const name =
+    code === undefined ? undefined : (ERROR_NAMES[code] ?? (typeof reason === "string" ? reason : undefined));
   return (
     <div class="result protocol-error" role="alert">
       <div class="result-head">
         <span class="pill bad">
-          {code === undefined
-            ? "Failed"
-            : `JSON-RPC error ${code}${ERROR_NAMES[code] ? ` · ${ERROR_NAMES[code]}` : ""}`}
+          {code === undefined ? "Failed" : `JSON-RPC error ${code}${name ? ` · ${name}` : ""}`}
         </span>
       </div>
       <p class="error">{error.message}</p>
