@@ -78,7 +78,8 @@ export function registerClientChecks(server: McpServer): void {
   // the broken one is made after that check, on its way out.
   server.use(async (ctx, next) => {
     const result = await next();
-    if (ctx.method !== "tools/call" || ctx.params?.name !== MISMATCH) return result;
+    // Only where the revision has structured output (2025-06-18 on): before it, the field does not exist.
+    if (ctx.method !== "tools/call" || ctx.params?.name !== MISMATCH || !("structuredContent" in result)) return result;
     return { ...result, content: [{ type: "text", text: '{"count":"three"}' }], structuredContent: { count: "three" } };
   });
 }

@@ -55,8 +55,9 @@ export interface OAuthClientOptions {
    * dpop_signing_alg_values_supported, tokens are bound to a key made for this client and
    * every request carries a fresh proof. `false` never uses DPoP; a `{ keyPair, alg }`
    * uses that key (one that outlives the process, for tokens kept in storage): a stored
-   * token bound to it is sent from the first request. A function giving the key is called
-   * once, when it is first needed (a key kept in a file is then read or made only then).
+   * token bound to it is sent from the first request; a server that does not list its
+   * algorithm gets a fresh key instead. A function giving the key is called once, when it
+   * is first needed (a key kept in a file is then read or made only then).
    */
   dpop?: false | DPoPKey | (() => Promise<DPoPKey>);
   /** Scopes to ask for instead of the spec's selection (challenge, then scopes_supported). */
@@ -282,7 +283,9 @@ export class OAuthClient {
     // RFC 9449 §5.1: the server lists the proof algorithms it takes; one key serves every request.
     const algs = as.dpop_signing_alg_values_supported;
     if (!this.dpop && this.options.dpop !== false && Array.isArray(algs) && algs.length > 0) {
-      this.dpop = await DPoPSigner.create(algs, await this.givenKey());
+      const given = await this.givenKey();
+      // A given key the server cannot check (its algorithm is not listed) gives way to a fresh one.
+      this.dpop = await DPoPSigner.create(algs, given && algs.includes(given.alg) ? given : undefined);
     }
     return this.authority;
   }
