@@ -55,7 +55,10 @@ function stringProblem(schema: Schema, text: string): string | undefined {
 /** What is wrong with a number the browser's min, max and step do not say. */
 function numberProblem(schema: Schema, value: unknown): string | undefined {
   if (typeof value !== "number") return undefined;
-  const { exclusiveMinimum: low, exclusiveMaximum: high, multipleOf } = schema;
+  const { multipleOf } = schema;
+  // 2020-12 gives the exclusive bound as a number; draft-04 as `true` beside minimum/maximum.
+  const low = schema.exclusiveMinimum === true ? schema.minimum : schema.exclusiveMinimum;
+  const high = schema.exclusiveMaximum === true ? schema.maximum : schema.exclusiveMaximum;
   if (typeof low === "number" && value <= low) return `Must be greater than ${low}`;
   if (typeof high === "number" && value >= high) return `Must be less than ${high}`;
   if (typeof multipleOf === "number" && multipleOf > 0 && !Number.isInteger(Number((value / multipleOf).toFixed(9))))
