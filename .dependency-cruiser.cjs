@@ -41,9 +41,9 @@ module.exports = {
     ),
     only(
       "session-above-transports",
-      "session/ correlates requests: jsonrpc/, protocol/ and the transport contract only.",
+      "session/ correlates requests: jsonrpc/, protocol/ and the transport contract only (and the pure address key that client-key.ts counts callers by).",
       "session/",
-      ["jsonrpc/", "protocol/", "session/", "transports/transport\\.ts$"],
+      ["jsonrpc/", "protocol/", "session/", "transports/transport\\.ts$", "transports/http/client-address\\.ts$"],
     ),
     only(
       "server-below-endpoints",

@@ -29,6 +29,7 @@ export const groups = {
       "test/auth/client-checks.test.ts",
       "test/auth/client-trust.test.ts",
       "test/auth/client-login.test.ts",
+      "test/auth/client-lifecycle.test.ts",
       "test/auth/dpop.test.ts",
       "test/auth/workload.test.ts",
     ],
@@ -73,14 +74,17 @@ export const groups = {
       "packages/mcpkit/test/client-modern/mrtr.test.ts",
     ],
   },
-  /** HTTP sessions: bound to the principal that opened them (POST, GET, DELETE), capped per client. */
+  /**
+   * HTTP sessions: bound to the principal that opened them (POST, GET, DELETE), capped per
+   * client, and their life: DELETE, the idle sweep, close(), saving to a shared store.
+   */
   sessions: {
     mutate: [
       mcpkit("endpoints/http/sessions.ts"),
       mcpkit("endpoints/http/session-admission.ts"),
       mcpkit("transports/http/client-address.ts"),
-      mcpkit("endpoints/http/handler.ts:116-138"),
-      mcpkit("endpoints/http/legacy-post.ts:76-101"),
+      mcpkit("endpoints/http/handler.ts:118-143"),
+      mcpkit("endpoints/http/legacy-post.ts:78-110"),
     ],
     tests: [
       "test/auth/resource-server.test.ts",
@@ -88,6 +92,9 @@ export const groups = {
       "packages/mcpkit/test/http-server/endpoint.test.ts",
       "packages/mcpkit/test/http-server/session-caps.test.ts",
       "packages/mcpkit/test/http-server/session-admission.test.ts",
+      "packages/mcpkit/test/http-server/session-lifecycle.test.ts",
+      "packages/mcpkit/test/http-server/shared-sessions.test.ts",
+      "packages/mcpkit/test/fire-and-forget.test.ts",
     ],
   },
   /**

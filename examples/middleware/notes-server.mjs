@@ -22,7 +22,7 @@ export function createNotesServer({ perSecond = 5, burst = 10 } = {}) {
       timing(({ ctx, durationMs }) => {
         if (durationMs > 250) slowCalls.push(`${ctx.method} took ${Math.round(durationMs)} ms`);
       }),
-      rateLimit({ perSecond, burst }), // per OAuth subject, else per session, else shared
+      rateLimit({ perSecond, burst }), // per OAuth subject, else per client address
       responseSizeLimit({ maxBytes: 64 * 1024 }),
       mapErrors((error) =>
         error instanceof NoSuchNote ? new McpError(ErrorCode.InvalidParams, error.message) : undefined,

@@ -41,6 +41,14 @@ export interface TestAuthorizationServer {
   tokenLifetime: number;
   /** When set, refresh requests are answered with this status and OAuth error. */
   refreshFailure: { status: number; error: string } | undefined;
+  /**
+   * "rotate" (default): a refresh answers a new refresh token and the scope, and the old
+   * refresh token is spent. "keep": only the access token (RFC 6749 §5.1 lets both be left
+   * out), and the old refresh token stays good.
+   */
+  refreshAnswer: "rotate" | "keep";
+  /** The scope a refresh grants (default: the one first granted). */
+  refreshScope: string | undefined;
   /** Scopes the next authorizations grant (default: what was asked). */
   grantScopes: string | undefined;
   /** Confidential clients allowed the client_credentials grant: id → secret. */
@@ -94,6 +102,8 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
     authorizations: [],
     tokenLifetime: 3600,
     refreshFailure: undefined,
+    refreshAnswer: "rotate",
+    refreshScope: undefined,
     grantScopes: undefined,
     trustIdp: undefined,
     trustWorkload: undefined,
@@ -235,13 +245,21 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
       if (grant === "refresh_token") {
         if (state.refreshFailure) return json(res, state.refreshFailure.status, { error: state.refreshFailure.error });
         const entry = refreshTokens.get(form.get("refresh_token") ?? "");
-        refreshTokens.delete(form.get("refresh_token") ?? "");
         if (!entry) return json(res, 400, { error: "invalid_grant" });
-        return json(
-          res,
-          200,
-          await issue(entry.clientId, form.get("resource") ?? entry.resource, entry.scope, entry.subject, jkt),
+        const issued = await issue(
+          entry.clientId,
+          form.get("resource") ?? entry.resource,
+          state.refreshScope ?? entry.scope,
+          entry.subject,
+          jkt,
         );
+        if (state.refreshAnswer === "keep") {
+          refreshTokens.delete(issued.refresh_token);
+          const { refresh_token: _r, scope: _s, ...bare } = issued;
+          return json(res, 200, bare);
+        }
+        refreshTokens.delete(form.get("refresh_token") ?? "");
+        return json(res, 200, issued);
       }
       if (grant === "client_credentials") {
         // RFC 6749 §2.3.1: both halves are form-encoded before Base64.

@@ -40,6 +40,7 @@ describe("create-mcpkit's command line", () => {
     [["x", "--install", "--no-install"], "--install and --no-install contradict each other"],
     [["a", "b"], "One directory, please: got a, b"],
     [["--bogus"], "Unknown option '--bogus'"],
+    [["x", "--from", "/nowhere"], "--from /nowhere: no mcpkit-0.1.0.tgz there (npm run release"],
   ])("create-mcpkit %j exits 2 and says what is wrong", async (args, message) => {
     const run = await create(args);
     expect(run.stderr).toContain(message);

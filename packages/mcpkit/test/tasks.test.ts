@@ -4,7 +4,8 @@ import { ErrorCode, McpError } from "../src/jsonrpc/errors.js";
 import type { WireTask } from "../src/protocol/tasks.js";
 import type { SubscriptionFilter } from "../src/protocol/types/modern.js";
 import { createServer, InMemoryTaskStore } from "../src/server/index.js";
-import { connectInMemory } from "../src/testing/index.js";
+import { connectInMemory, createLinkedPair } from "../src/testing/index.js";
+import { initializeParams, rawPeer } from "./helpers.js";
 
 /** A promise and the function that settles it: a test waits for an event, never a sleep. */
 function gate<T = void>() {
@@ -15,11 +16,12 @@ function gate<T = void>() {
   return { open, opened };
 }
 
-function taskServer(options: { now?: () => number } = {}) {
+function taskServer(options: { now?: () => number; pageSize?: number } = {}) {
   const store = new InMemoryTaskStore(options.now ? { now: options.now } : {});
   const server = createServer({
     name: "tasks",
     version: "1",
+    ...(options.pageSize !== undefined && { pageSize: options.pageSize }),
     tasks: { store, pollIntervalMs: 5, ...(options.now && { now: options.now }) },
   });
   const proceed = gate();
@@ -262,20 +264,61 @@ describe("tasks, 2025-11-25 (basic/utilities/tasks)", () => {
     await close();
   });
 
-  it("tasks/list shows an anonymous caller only the tasks of its own session", async () => {
-    const { server } = taskServer();
+  it("an anonymous session's tasks are its own: another session neither lists, reads nor cancels them", async () => {
+    const { server } = taskServer({ pageSize: 2 });
     const a = await connectInMemory(server, { protocolVersion: "2025-11-25" });
     const b = await connectInMemory(server, { protocolVersion: "2025-11-25" });
-    const { task } = await a.client.callToolAsTask("broken");
-    const ids = async (client: typeof a.client) =>
-      ((await client.request("tasks/list", {})) as { tasks: { taskId: string }[] }).tasks.map((t) => t.taskId);
-    expect(await ids(a.client)).toEqual([task?.taskId]);
-    expect(await ids(b.client)).toEqual([]);
-    // The id itself is the key: whoever holds it may read the task (no principal to bind it to).
-    expect(await b.client.task(task?.taskId as string).get()).toMatchObject({ taskId: task?.taskId });
+    const made: string[] = [];
+    for (let n = 0; n < 5; n++) made.push((await a.client.callToolAsTask("broken")).task?.taskId as string);
+    const page = (client: typeof a.client, cursor?: string) =>
+      client.request("tasks/list", cursor === undefined ? {} : { cursor }) as Promise<{
+        tasks: { taskId: string }[];
+        nextCursor?: string;
+      }>;
+    const mine: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const next = await page(a.client, cursor);
+      mine.push(...next.tasks.map((t) => t.taskId));
+      cursor = next.nextCursor;
+    } while (cursor !== undefined);
+    expect(mine).toEqual(made);
+    // Filtered in the store, cursor included: B's page is empty and names none of A's tasks.
+    expect(await page(b.client)).toEqual({ tasks: [] });
+    await expect(page(b.client, made[2])).rejects.toMatchObject({ code: -32602 });
+    // The id alone does not open another session's task.
+    for (const method of ["tasks/get", "tasks/result", "tasks/cancel"])
+      await expect(b.client.request(method, { taskId: made[0] })).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining("Task not found"),
+      });
+    expect(await a.client.task(made[0] as string).get()).toMatchObject({ status: "failed" });
     await expect(a.client.request("tasks/list", { cursor: "bogus" })).rejects.toMatchObject({ code: -32602 });
     await a.close();
     await b.close();
+  });
+
+  it("a task-augmented request cancelled before its answer cancels the task the client never learnt of", async () => {
+    const { server, store, cancelled } = taskServer();
+    const created: string[] = [];
+    const create = store.create.bind(store);
+    store.create = (task, quota) => {
+      created.push(task.taskId);
+      return create(task, quota);
+    };
+    const [clientSide, serverSide] = createLinkedPair();
+    await server.connect(serverSide);
+    const peer = rawPeer(clientSide);
+    await peer.request("initialize", initializeParams("2025-11-25"));
+    peer.notify("notifications/initialized");
+    // The call, and at once its cancellation, while the task is being stored.
+    peer.send({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "hang", arguments: {}, task: {} } });
+    peer.notify("notifications/cancelled", { requestId: 7, reason: "changed my mind" });
+    expect(String(await cancelled.opened)).toContain("The task was cancelled");
+    expect(await store.get(created[0] as string)).toMatchObject({
+      status: "cancelled",
+      statusMessage: "The request that made the task was cancelled",
+    });
   });
 
   it("refuses a task for a tool that forbids one, and a call without one for a tool that requires it", async () => {

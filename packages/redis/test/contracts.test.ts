@@ -29,9 +29,9 @@ afterAll(async () => {
 
 describe("session store contract: RedisSessionStore (two nodes, a real redis-server)", () => {
   runContract(
-    sessionStoreContract(async () => {
-      const a = new RedisSessionStore(connect());
-      const b = new RedisSessionStore(connect());
+    sessionStoreContract(async ({ onError }) => {
+      const a = new RedisSessionStore(connect(), { onError });
+      const b = new RedisSessionStore(connect(), { onError });
       await Promise.all([a.ready, b.ready]);
       return { a, b, close: () => Promise.all([a.close(), b.close()]).then(() => {}) };
     }),

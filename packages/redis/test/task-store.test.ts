@@ -1,5 +1,5 @@
 import { Redis } from "ioredis";
-import { runContract, taskNodesContract, taskStoreContract } from "mcpkit/testing";
+import { runContract, taskLeaseContract, taskNodesContract, taskStoreContract } from "mcpkit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RedisTaskStore } from "../src/index.js";
 import { type RunningRedis, startRedis } from "./redis-server.js";
@@ -34,6 +34,13 @@ afterAll(async () => {
 describe("task store contract: RedisTaskStore (two nodes, a real redis-server)", () => {
   runContract(
     taskStoreContract(({ now }) => twoNodes(now)),
+    it,
+  );
+});
+
+describe("task leases: RedisTaskStore (two nodes, a real redis-server)", () => {
+  runContract(
+    taskLeaseContract(({ now }) => twoNodes(now)),
     it,
   );
 });

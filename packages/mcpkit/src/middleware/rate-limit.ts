@@ -1,4 +1,5 @@
 import { McpError } from "../jsonrpc/errors.js";
+import { clientKey } from "../session/client-key.js";
 import type { Middleware, MiddlewareContext } from "../session/middleware.js";
 
 /**
@@ -13,8 +14,10 @@ export interface RateLimitOptions<C extends MiddlewareContext> {
   /** How many may come at once after a quiet spell (the bucket's size; default: perSecond, at least 1). */
   burst?: number;
   /**
-   * Whose bucket a message draws from. Default: the principal's `subject` or `clientId`
-   * (an OAuth token's), else the session id, else one bucket shared by every anonymous caller.
+   * Whose bucket a message draws from. Default (`principalKey`): the principal's `subject`
+   * or `clientId` (an OAuth token's), else the client's address (an IPv6 one by its /64),
+   * else the session id, else one bucket for the rest. Not the session first: opening
+   * another session must not refill the bucket.
    */
   key?: (ctx: C) => string;
   /**
@@ -41,17 +44,22 @@ const askedByServer = (ctx: MiddlewareContext) =>
 const defaultExempt = (ctx: MiddlewareContext) =>
   ctx.kind === "notification" || CONNECTING.has(ctx.method) || askedByServer(ctx);
 
-/** The default key: who the token says, else the session, else everyone anonymous together. */
-export function principalKey(ctx: MiddlewareContext & { sessionId?: string }): string {
+/**
+ * The default key: who the token says, else where the request came from (HTTP), else the
+ * session (stdio and in-memory connections: one client each), else everyone together.
+ */
+export function principalKey(ctx: MiddlewareContext & { remoteAddress?: string | undefined }): string {
   const p = ctx.principal as { subject?: unknown; clientId?: unknown } | undefined;
   if (typeof p?.subject === "string") return `sub:${p.subject}`;
   if (typeof p?.clientId === "string") return `client:${p.clientId}`;
+  const address = clientKey(undefined, ctx.remoteAddress);
+  if (address !== undefined) return address;
   if (ctx.sessionId !== undefined) return `session:${ctx.sessionId}`;
   return "anonymous";
 }
 
 /**
- * A token bucket per principal: each request takes a token, tokens come back at
+ * A token bucket per caller: each request takes a token, tokens come back at
  * `perSecond`, and a request finding the bucket empty is refused with RATE_LIMITED,
  * saying when to retry (`data.retryAfterMs`).
  */

@@ -60,12 +60,20 @@ export { createServer, type Handle, McpServer } from "./server.js";
 export type { ServerSession, SessionOptions } from "./session.js";
 export {
   InMemorySessionStore,
+  type InMemorySessionStoreOptions,
   type SessionChange,
   type SessionMessage,
   type SessionRecord,
   type SessionStore,
 } from "./session-store.js";
 export { applyTaskPatch, InMemoryTaskStore, type InMemoryTaskStoreOptions } from "./tasks/memory-store.js";
-export type { TaskServerOptions } from "./tasks/settings.js";
-export type { TaskPage, TaskPatch, TaskRecord, TaskStore } from "./tasks/store.js";
+export { TASK_DEFAULTS, type TaskServerOptions } from "./tasks/settings.js";
+export {
+  TaskLimitError,
+  type TaskPage,
+  type TaskPatch,
+  type TaskQuota,
+  type TaskRecord,
+  type TaskStore,
+} from "./tasks/store.js";
 export type { Viewer, VisibilityRule } from "./visibility.js";

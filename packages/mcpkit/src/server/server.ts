@@ -1,3 +1,4 @@
+import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import { mergeCapabilities } from "../protocol/capabilities.js";
 import { SKILL_FILE, SKILLS_EXTENSION } from "../protocol/skills.js";
 import { TASKS_EXTENSION } from "../protocol/tasks.js";
@@ -10,7 +11,7 @@ import { type Mount, mountServer } from "./compose/mount.js";
 import { serveConnection } from "./connect.js";
 import type { LegacySession, SessionHost } from "./eras/legacy.js";
 import { makeKey } from "./eras/modern/request-state.js";
-import { type EventBus, InMemoryEventBus, type ListKind } from "./events.js";
+import { type EventBus, InMemoryEventBus, type ListKind, type ServerEvent } from "./events.js";
 import type { ServerMiddleware } from "./middleware/context.js";
 import type { ServerOptions } from "./options.js";
 import { FeatureSet } from "./registry/feature-set.js";
@@ -35,7 +36,8 @@ import { type SkillConfig, type SkillDefinition, skillDefinition } from "./regis
 import { type ToolConfig, type ToolEntry, type ToolHandler, toolEntry } from "./registry/tool.js";
 import type { ServerSession, SessionOptions } from "./session.js";
 import { InMemoryTaskStore } from "./tasks/memory-store.js";
-import type { TaskSettings } from "./tasks/settings.js";
+import { TaskNode } from "./tasks/node.js";
+import { TASK_DEFAULTS, type TaskSettings } from "./tasks/settings.js";
 
 export type { ListKind } from "./events.js";
 export type { ServerOptions } from "./options.js";
@@ -78,7 +80,7 @@ export class McpServer implements SessionHost {
   private readonly sessionList = new Set<LegacySession>();
   private busSubscription: (() => void) | undefined;
   private capabilityCache: ServerCapabilities | undefined;
-  private readonly closers = new Set<() => void>();
+  private readonly closers = new Set<(reason: unknown) => void>();
   private readonly pendingChanges = new Set<ListKind>();
   private tasksSettings: TaskSettings | undefined;
 
@@ -141,18 +143,29 @@ export class McpServer implements SessionHost {
     return this.register(this.tools, toolEntry(name, config, handler), "Tool");
   }
 
-  /** Where tasks are kept, and their defaults (ServerOptions.tasks); the store is made on first use. */
+  /**
+   * Where tasks are kept, and their bounds (ServerOptions.tasks); made on first use, which
+   * also starts this node's heartbeat when the store is shared by nodes.
+   */
   get taskSettings(): TaskSettings {
     if (!this.tasksSettings) {
       const o = this.options.tasks ?? {};
       const now = o.now ?? Date.now;
+      const store = o.store ?? new InMemoryTaskStore({ now });
+      const node = new TaskNode(store, o.leaseMs ?? TASK_DEFAULTS.leaseMs, (error) => this.onError(error));
       this.tasksSettings = {
-        store: o.store ?? new InMemoryTaskStore({ now }),
-        ttlMs: o.ttlMs === undefined ? 3_600_000 : o.ttlMs,
-        maxTtlMs: o.maxTtlMs ?? 86_400_000,
-        pollIntervalMs: o.pollIntervalMs ?? 1000,
+        store,
+        ttlMs: o.ttlMs === undefined ? TASK_DEFAULTS.ttlMs : o.ttlMs,
+        maxTtlMs: o.maxTtlMs === undefined ? TASK_DEFAULTS.maxTtlMs : o.maxTtlMs,
+        pollIntervalMs: o.pollIntervalMs ?? TASK_DEFAULTS.pollIntervalMs,
+        maxTasksPerClient: o.maxTasksPerClient ?? TASK_DEFAULTS.maxTasksPerClient,
+        maxArgumentBytes: o.maxArgumentBytes ?? TASK_DEFAULTS.maxArgumentBytes,
+        maxResultBytes: o.maxResultBytes ?? TASK_DEFAULTS.maxResultBytes,
         now,
+        node,
       };
+      // Another node's dead tasks are failed by any node that serves tasks, busy or not.
+      node.start().catch((error: unknown) => this.onError(error));
     }
     return this.tasksSettings;
   }
@@ -244,7 +257,17 @@ export class McpServer implements SessionHost {
 
   /** Tells every session and subscription stream watching `uri` that it changed (notifications/resources/updated). */
   resourceUpdated(uri: string): void {
-    void this.events.publish({ type: "resource_updated", uri });
+    this.publish({ type: "resource_updated", uri });
+  }
+
+  /** A bus that fails (Redis unreachable) is reported to onError, never left to reject unhandled. */
+  private publish(event: ServerEvent): void {
+    try {
+      const published = this.events.publish(event);
+      if (published !== undefined) Promise.resolve(published).catch((error: unknown) => this.onError(error));
+    } catch (error) {
+      this.onError(error);
+    }
   }
 
   /**
@@ -277,13 +300,22 @@ export class McpServer implements SessionHost {
     return this.sessionList;
   }
 
-  /** Ends subscription streams gracefully, then closes every session. */
+  /**
+   * Fails the tasks this node is running (their requesters see why), ends subscription
+   * streams gracefully, then closes every session.
+   */
   async close(): Promise<void> {
-    if (this.closers.size > 0) {
-      for (const close of [...this.closers]) close();
-      // Let those final responses reach the transports before the sessions close.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    await this.tasksSettings?.node.stop("The server shut down before the task finished");
+    const stopping = new McpError(
+      ErrorCode.InternalError,
+      "The server is shutting down: this request was stopped before it finished; send it again later",
+      { reason: "shutting-down" },
+    );
+    for (const session of this.sessionList) session.stopRequests(stopping);
+    for (const close of [...this.closers]) close(stopping);
+    // Let the answers of the requests just ended reach the transports before the sessions close.
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
     await Promise.all([...this.sessionList].map((s) => s.close()));
   }
 
@@ -309,8 +341,11 @@ export class McpServer implements SessionHost {
     this.sessionList.delete(session);
   }
 
-  /** @internal Long-lived requests (subscriptions/listen) register how to end them on close(). */
-  onClose(close: () => void): () => void {
+  /**
+   * @internal Requests that outlive a session's bookkeeping register how to end them on
+   * close(): subscriptions/listen (gracefully), a 2026-07-28 request over HTTP (with `reason`).
+   */
+  onClose(close: (reason: unknown) => void): () => void {
     this.closers.add(close);
     return () => this.closers.delete(close);
   }
@@ -348,7 +383,7 @@ export class McpServer implements SessionHost {
       queueMicrotask(() => {
         const kinds = [...this.pendingChanges];
         this.pendingChanges.clear();
-        for (const k of kinds) void this.events.publish({ type: "list_changed", kind: k });
+        for (const k of kinds) this.publish({ type: "list_changed", kind: k });
       });
     }
     this.pendingChanges.add(kind);

@@ -70,12 +70,23 @@ export interface SessionStore {
   watch(listener: (change: SessionChange) => void): () => void;
 }
 
+export interface InMemorySessionStoreOptions {
+  /** A watcher threw (default: printed to stderr); the others are still told. */
+  onError?: (error: unknown) => void;
+}
+
 /** One process's sessions: the default, and a model of what a shared store must do. */
 export class InMemorySessionStore implements SessionStore {
   private readonly records = new Map<string, { json: string; expires: number }>();
   private readonly listeners = new Set<(change: SessionChange) => void>();
   private readonly nodes = new Map<string, number>();
+  private readonly onError: (error: unknown) => void;
   private saves = 0;
+
+  constructor(options: InMemorySessionStoreOptions = {}) {
+    this.onError =
+      options.onError ?? ((error) => process.stderr.write(`mcpkit: session store watcher failed: ${String(error)}\n`));
+  }
 
   async save(record: SessionRecord, ttlMs: number): Promise<void> {
     // Expired records nobody reads again are dropped now and then, not by a timer.
@@ -139,8 +150,9 @@ export class InMemorySessionStore implements SessionStore {
     for (const listener of this.listeners) {
       try {
         listener(change);
-      } catch {
-        // A listener's failure is its own; the others are still told.
+      } catch (error) {
+        // One listener's failure must not starve the others.
+        this.onError(error);
       }
     }
   }

@@ -106,6 +106,14 @@ export class Connection {
     }
   }
 
+  /**
+   * Aborts every request still running with `reason`, without cancelling it: a handler that
+   * honours its signal fails with `reason`, which is its answer (the server stopping).
+   */
+  stopHandlers(reason: unknown): void {
+    for (const request of this.inbound?.values() ?? []) request.abandon(reason);
+  }
+
   /** Closes the transport; pending calls reject and running handlers are aborted. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -190,10 +198,14 @@ export class Connection {
       }
     }
     if (answers.length === 0) return;
-    void Promise.all(answers).then((responses) => {
-      const batch = responses.filter((r): r is JsonRpcResponse => r !== undefined);
-      if (batch.length > 0 && !this.closed) this.send(batch);
-    });
+    // Each answer resolves (a failed handler is answered as an error), and send reports its own failure.
+    Promise.all(answers).then(
+      (responses) => {
+        const batch = responses.filter((r): r is JsonRpcResponse => r !== undefined);
+        if (batch.length > 0 && !this.closed) this.send(batch);
+      },
+      (error: unknown) => this.options.onError?.(error),
+    );
   }
 
   /**

@@ -64,6 +64,8 @@ export interface MessageInfo {
   headers?: HeaderReader;
   /** The authenticated principal, when the transport verified one. */
   auth?: unknown;
+  /** The client's network address, for transports that have one (HTTP). */
+  remoteAddress?: string;
   /**
    * Ends the HTTP response stream carrying this request's answer without ending the
    * request: the client reconnects after `retryMs` and resumes (transports §SSE polling).

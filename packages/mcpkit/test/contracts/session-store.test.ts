@@ -4,8 +4,8 @@ import { runContract, sessionStoreContract } from "../../src/testing/index.js";
 
 describe("session store contract: InMemorySessionStore", () => {
   runContract(
-    sessionStoreContract(() => {
-      const store = new InMemorySessionStore();
+    sessionStoreContract(({ onError }) => {
+      const store = new InMemorySessionStore({ onError });
       return { a: store, b: store };
     }),
     it,

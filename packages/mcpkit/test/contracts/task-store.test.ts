@@ -1,6 +1,6 @@
 import { describe, it } from "vitest";
 import { InMemoryTaskStore } from "../../src/server/tasks/memory-store.js";
-import { runContract, taskNodesContract, taskStoreContract } from "../../src/testing/index.js";
+import { runContract, taskLeaseContract, taskNodesContract, taskStoreContract } from "../../src/testing/index.js";
 
 describe("task store contract: InMemoryTaskStore", () => {
   runContract(
@@ -15,7 +15,17 @@ describe("task store contract: InMemoryTaskStore", () => {
 describe("tasks across nodes: two servers sharing an InMemoryTaskStore", () => {
   runContract(
     taskNodesContract(({ now }) => {
-      const store = new InMemoryTaskStore({ now });
+      const store = new InMemoryTaskStore({ now, leases: true });
+      return { a: store, b: store };
+    }),
+    it,
+  );
+});
+
+describe("task leases: InMemoryTaskStore", () => {
+  runContract(
+    taskLeaseContract(({ now }) => {
+      const store = new InMemoryTaskStore({ now, leases: true });
       return { a: store, b: store };
     }),
     it,

@@ -13,9 +13,15 @@ const STDIO_SERVER = fileURLToPath(new URL("./fixtures/contract-stdio-server.mjs
 describe("transport contract: in-memory pair", () => {
   runContract(
     transportContract(async () => {
-      const [client, server] = createLinkedPair();
-      await contractServer().connect(server);
-      return { transport: client };
+      const server = contractServer();
+      const pair = async () => {
+        const [client, serverSide] = createLinkedPair();
+        await server.connect(serverSide);
+        return client;
+      };
+      const transport = await pair();
+      const second = await pair();
+      return { transport, another: () => second };
     }),
     it,
   );
@@ -36,6 +42,7 @@ async function httpEndpoint() {
   const listening = await listen(createStreamableHttpHandler(server), { host: "127.0.0.1", port: 0 });
   return {
     transport: streamableHttpClientTransport(new URL("/", listening.url)),
+    another: () => streamableHttpClientTransport(new URL("/", listening.url)),
     close: () => listening.close(),
   };
 }
@@ -55,6 +62,7 @@ describe("transport contract: HTTP+SSE (2024-11-05)", () => {
         const listening = await listen(createSseHandler(contractServer()), { host: "127.0.0.1", port: 0 });
         return {
           transport: sseClientTransport(new URL("/sse", listening.url)),
+          another: () => sseClientTransport(new URL("/sse", listening.url)),
           close: () => listening.close(),
         };
       },

@@ -21,6 +21,7 @@ import {
 import type { Cluster } from "./cluster.js";
 import { failWhen } from "./ended.js";
 import type { HttpLimits } from "./limits.js";
+import { firstSignal } from "./shutdown.js";
 
 export const isLocal = (host: string) => LOCALHOST_NAMES.includes(host) || host === "::1";
 
@@ -38,15 +39,23 @@ export interface HttpServing {
   limits?: HttpLimits;
   ended?: Promise<string>;
   cluster?: Cluster;
+  /** Resolves when serving should stop (default: the first SIGINT or SIGTERM). */
+  stop?: Promise<unknown>;
   /** Serve a Server Card (SEP-2127, draft) under this registry-style name. */
   serverCard?: string;
   /** Told the MCP endpoint's URL once it listens (mcpkit dev opens the inspector on it). */
   onListening?: (url: string) => void | Promise<void>;
 }
 
-/** Serves `server` on http://HOST:PORT/mcp (and /sse for 2024-11-05 clients) until a signal or `ended`. */
+/**
+ * Serves `server` on http://HOST:PORT/mcp (and /sse for 2024-11-05 clients) until `stop`
+ * or `ended`. Then it stops accepting connections, closes the server (its running tasks
+ * fail, its running requests are answered with an error, its sessions end) and ends the
+ * connections left.
+ */
 export async function serveHttp(server: McpServer, serving: HttpServing): Promise<void> {
   const { port, host, auth, authorization, limits = {}, ended, cluster, onListening, serverCard } = serving;
+  const stop = serving.stop ?? firstSignal();
   // DNS-rebinding protection: a local bind answers only to local names; another bind to its own name.
   const local = isLocal(host);
   const allowedHosts = local ? LOCALHOST_NAMES : [host.includes(":") ? `[${host}]` : host, ...LOCALHOST_NAMES];
@@ -110,15 +119,11 @@ export async function serveHttp(server: McpServer, serving: HttpServing): Promis
     );
     process.stderr.write(`  try it: ${shellCommand(mcpkitCommand())} call ${base}/mcp tools\n  Ctrl+C stops it\n`);
     await onListening?.(`${base}/mcp`);
-    await Promise.race([
-      new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once("SIGINT", stop);
-        process.once("SIGTERM", stop);
-      }),
-      failWhen(ended),
-    ]);
+    await Promise.race([stop, failWhen(ended)]);
   } finally {
+    listening.server.close(); // the port closes: no new connection
+    listening.server.closeIdleConnections();
+    await server.close();
     await listening.close();
   }
 }

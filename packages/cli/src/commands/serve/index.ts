@@ -3,6 +3,7 @@ import { moduleFlags } from "../../module/flags.js";
 import { isModulePath } from "../../module/server-module.js";
 import { SERVER_NAMES, SERVERS, serverFlags } from "../../servers/catalog.js";
 import type { ServerFlags, Shared } from "../../servers/served.js";
+import { durationMs } from "../duration.js";
 import { USAGE_EXIT, UsageError } from "../usage-error.js";
 import { type AuthFlags, authOptions, checkAuthFlags } from "./auth-flags.js";
 import {
@@ -12,6 +13,7 @@ import {
 } from "./authorization-server.js";
 import { type Cluster, joinCluster, stateKey } from "./cluster.js";
 import { httpLimits, portNumber } from "./limits.js";
+import { shutdownOnSignals } from "./shutdown.js";
 import { serveStdio } from "./stdio.js";
 
 /** The options every server takes; each server's own come from its flags module. */
@@ -23,6 +25,7 @@ interface CommonOptions extends AuthFlags, AuthorizationServerFlags {
   idleTimeout?: string;
   redis?: string;
   stateKey?: string;
+  shutdownTimeout?: string;
   serverCard?: string | true;
 }
 
@@ -45,6 +48,10 @@ const commonOptions = (): Option[] => [
     "--state-key <key>",
     "with --redis: the key signing multi round-trip request state, the same on every node (32+ bytes)",
   ).env("MCPKIT_STATE_KEY"),
+  new Option(
+    "--shutdown-timeout <duration>",
+    "how long SIGINT/SIGTERM may take to stop the server before it exits anyway (default 10s; a second signal exits at once)",
+  ),
   new Option(
     "--server-card [name]",
     "with --port: serve a Server Card (SEP-2127, a draft) at /.well-known/mcp/server-card.json, named NAME (namespace/name; default local/SERVER)",
@@ -178,6 +185,8 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
     ...(options.stateKey !== undefined && { requestStateKey: stateKey(options.stateKey) }),
     ...(cluster && { eventBus: cluster.eventBus, tasks: { store: cluster.taskStore } }),
   };
+  const shutdownMs =
+    options.shutdownTimeout === undefined ? 10_000 : durationMs(options.shutdownTimeout, "--shutdown-timeout");
   const served = await flags
     .create(options as unknown as Record<string, unknown>, {
       operands,
@@ -188,9 +197,11 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
       await cluster?.close();
       throw error;
     });
+  const shutdown = shutdownOnSignals({ timeoutMs: shutdownMs });
+  let code = 0;
   try {
     if (served.summary) process.stderr.write(`mcpkit serve ${name}:\n${indent(served.summary)}\n`);
-    if (port === undefined) await serveStdio(served.server, name, served.ended);
+    if (port === undefined) await serveStdio(served.server, name, shutdown.requested, served.ended);
     else {
       // The HTTP endpoint is loaded only to serve HTTP: a stdio server never needs it.
       const { isLocal, serveHttp } = await import("./http.js");
@@ -211,6 +222,7 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
           },
         }),
         limits,
+        stop: shutdown.requested,
         ...(served.ended && { ended: served.ended }),
         ...(cluster && { cluster }),
         ...(options.serverCard !== undefined && {
@@ -218,10 +230,18 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
         }),
       });
     }
+  } catch (error) {
+    process.stderr.write(`mcpkit: ${error instanceof Error ? error.message : String(error)}\n`);
+    code = 1;
   } finally {
+    shutdown.begin();
     await served.close();
     await cluster?.close();
   }
+  // The last answers over stdio are written first (a pipe may be asynchronous: macOS).
+  if (process.stdout.writableNeedDrain) await new Promise((resolve) => process.stdout.once("drain", resolve));
+  // Whatever the server still holds (timers of abandoned work), the process ends now.
+  shutdown.finish(code);
 }
 
 /** The card's name: given, or `local/` and the server's own name (the card wants namespace/name). */

@@ -2,6 +2,7 @@ import type { McpServer } from "mcpkit/server";
 import { stdioServerTransport } from "mcpkit/stdio";
 import { mcpkitCommand } from "../../self.js";
 import { failWhen } from "./ended.js";
+import { firstSignal } from "./shutdown.js";
 
 /** A client configuration entry that starts this installation's mcpkit (npx @mcpkit/cli once it is published). */
 function clientEntry(name: string): string {
@@ -9,8 +10,17 @@ function clientEntry(name: string): string {
   return JSON.stringify({ mcpServers: { [name]: { command, args: [...args, "serve", name, "--stdio"] } } });
 }
 
-/** Serves `server` on stdin/stdout until the client closes it, a signal, or `ended`. */
-export async function serveStdio(server: McpServer, name: string, ended?: Promise<string>): Promise<void> {
+/**
+ * Serves `server` on stdin/stdout until the client closes it, `stop` (default: the first
+ * SIGINT or SIGTERM), or `ended`; then closes the server (its running tasks fail, running
+ * requests are answered with an error).
+ */
+export async function serveStdio(
+  server: McpServer,
+  name: string,
+  stop: Promise<unknown> = firstSignal(),
+  ended?: Promise<string>,
+): Promise<void> {
   if (process.stdin.isTTY) {
     process.stderr.write(
       `mcpkit serve ${name}: this is an MCP server speaking JSON-RPC on stdin/stdout.\n` +
@@ -20,14 +30,9 @@ export async function serveStdio(server: McpServer, name: string, ended?: Promis
     );
   }
   const session = await server.connect(stdioServerTransport());
-  const stop = () => void session.close();
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
   try {
-    await Promise.race([session.closed, failWhen(ended)]);
+    await Promise.race([session.closed, stop, failWhen(ended)]);
   } finally {
-    process.off("SIGINT", stop);
-    process.off("SIGTERM", stop);
-    await session.close();
+    await server.close();
   }
 }

@@ -1,12 +1,14 @@
+import { taskLimits, taskOptions } from "../../commands/serve/task-flags.js";
 import type { ServerFlags } from "../served.js";
 
-/** `mcpkit serve everything`: no options of its own; it can run as a node of a cluster. */
+/** `mcpkit serve everything`: the bounds of its tasks; it can run as a node of a cluster. */
 export const flags: ServerFlags = {
   description: "every MCP feature under the conformance suite's fixture names",
   cluster: true,
-  options: () => [],
-  async create(_values, { shared }) {
+  options: taskOptions,
+  async create(values, { shared }) {
     const { createEverythingServer } = await import("./index.js");
-    return { server: createEverythingServer(shared), close: async () => {} };
+    const tasks = { ...shared.tasks, ...taskLimits(values) };
+    return { server: createEverythingServer({ ...shared, tasks }), close: async () => {} };
   },
 };

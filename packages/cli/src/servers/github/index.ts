@@ -98,6 +98,6 @@ export async function createGitHubServer(options: GitHubOptions = {}): Promise<G
     summary: [`api: ${apiUrl}`, `auth: ${identity}`, `writes: ${allowWrite ? "allowed" : "off (read-only)"}`].join(
       "\n",
     ),
-    close: async () => {},
+    close: async () => oauth?.close(),
   };
 }

@@ -83,6 +83,7 @@ export function gitHubOAuth(options: {
   };
   const reader = new OAuthClient(common);
   let pending: PendingSignIn | undefined;
+  let closeListener: (() => void) | undefined;
 
   return {
     /** The stored token (refreshed when it is about to expire), if a sign-in happened. */
@@ -110,9 +111,11 @@ export function gitHubOAuth(options: {
           return callback;
         },
       });
+      closeListener = loopback.close;
       const done = client.authorize().finally(() => {
         loopback.close();
         pending = undefined;
+        closeListener = undefined;
       });
       // A sign-in that fails before it has a URL fails the wait for the URL too.
       const started = {
@@ -125,6 +128,10 @@ export function gitHubOAuth(options: {
       pending = started;
       done.catch(() => {});
       return started;
+    },
+    /** The server stops: a sign-in under way fails, and its listener on 127.0.0.1 closes now. */
+    close(): void {
+      closeListener?.();
     },
   };
 }

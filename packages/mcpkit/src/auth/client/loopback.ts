@@ -44,6 +44,7 @@ export async function loopbackRedirect(
   const { port } = server.address() as AddressInfo;
   const redirectUri = `http://127.0.0.1:${port}${path}`;
   const print = options.print ?? ((message: string) => process.stderr.write(`${message}\n`));
+  let cancel: (() => void) | undefined;
   const redirect: RedirectHandler = (authorizationUrl) =>
     new Promise((resolve, reject) => {
       const timer = setTimeout(
@@ -54,10 +55,20 @@ export async function loopbackRedirect(
         clearTimeout(timer);
         resolve(url);
       };
+      cancel = () => {
+        clearTimeout(timer);
+        reject(new OAuthError("authorization_cancelled", "The authorization was cancelled: its listener closed"));
+      };
       print(`Open this URL to authorize:\n  ${authorizationUrl.href}`);
       if (options.openBrowser !== false) openInBrowser(authorizationUrl.href);
     });
-  return { redirectUri, redirect, close: () => server.close() };
+  /** Stops listening at once (open connections too) and fails a redirect still waiting. */
+  const close = () => {
+    cancel?.();
+    server.close();
+    server.closeAllConnections();
+  };
+  return { redirectUri, redirect, close };
 }
 
 function openInBrowser(url: string): void {

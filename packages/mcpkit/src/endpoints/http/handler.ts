@@ -148,6 +148,7 @@ export function createStreamableHttpHandler(
     if (rejected) return rejected;
     if (request.method === "OPTIONS") return preflight(request, options.cors);
     const info: MessageInfo = { headers: request.headers };
+    if (request.remoteAddress !== undefined) info.remoteAddress = request.remoteAddress;
     if (auth) {
       if (request.method === "GET" && request.path === auth.metadataPath) {
         return replyFromResponse(auth.serveMetadata(request));

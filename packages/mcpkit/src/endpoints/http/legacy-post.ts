@@ -6,6 +6,7 @@ import { DEFAULT_NEGOTIATED_REVISION, isLegacyRevision, type LegacyRevision } fr
 import { serveSessionless } from "../../server/eras/sessionless.js";
 import { principalOf } from "../../server/principal.js";
 import type { McpServer } from "../../server/server.js";
+import { clientKey } from "../../session/client-key.js";
 import { InboundRequest } from "../../session/inbound.js";
 import { respondTo } from "../../session/respond.js";
 import type { HttpReply, HttpRequest } from "../../transports/http/exchange.js";
@@ -15,7 +16,6 @@ import { SingleReply } from "../../transports/streamable-http/server/single-repl
 import type { HttpAnswer } from "../../transports/streamable-http/server/stream.js";
 import type { MessageInfo } from "../../transports/transport.js";
 import { checkLegacyVersion } from "./header-checks.js";
-import { clientKey } from "./session-admission.js";
 import type { SessionTable } from "./sessions.js";
 
 export const SESSION_HEADER = "mcp-session-id";
@@ -93,7 +93,7 @@ export async function handleLegacyPost(
     } catch (error) {
       // A node that cannot reach the shared store opens no session other nodes cannot serve.
       context.server.onError(error);
-      await sessions.end(id).catch(() => {});
+      await sessions.end(id).catch(context.server.onError);
       return storeUnavailable();
     }
     reply.headers[SESSION_HEADER] = id;
@@ -161,9 +161,13 @@ function serveWithoutSession(
   for (const inbound of inbounds) {
     const notify = (method: string, params: Record<string, unknown>) =>
       reply.notify({ jsonrpc: "2.0", method, params });
-    void respondTo(inbound.id, () => serveSessionless(server, inbound, revision, notify), server.onError).then(
-      (response) => reply.respond(response),
-    );
+    const forget = server.onClose((reason) => inbound.abandon(reason));
+    respondTo(inbound.id, () => serveSessionless(server, inbound, revision, notify), server.onError)
+      .then((response) => {
+        forget();
+        reply.respond(response);
+      })
+      .catch(server.onError);
   }
   return reply.reply;
 }

@@ -80,8 +80,13 @@ export async function handleModernPost(
   });
   request.onAbort(() => reply.aborted());
   const notify = (method: string, params: Record<string, unknown>) => reply.notify({ jsonrpc: "2.0", method, params });
-  void respondTo(id, () => serveModern(server, inbound, notify), server.onError).then((response) => {
-    if (!inbound.cancelled) reply.respond(response);
-  });
+  // The server closing stops the request: a handler that honours its signal answers with why.
+  const forget = server.onClose((reason) => inbound.abandon(reason));
+  respondTo(id, () => serveModern(server, inbound, notify), server.onError)
+    .then((response) => {
+      forget();
+      if (!inbound.cancelled) reply.respond(response);
+    })
+    .catch(server.onError);
   return reply.reply;
 }

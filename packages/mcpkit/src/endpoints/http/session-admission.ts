@@ -1,5 +1,3 @@
-import { addressKey } from "../../transports/http/client-address.js";
-
 /**
  * Whether one more session may open, and which sessions make room for it. Sessions are
  * capped in total and per client (its principal when authenticated, else its address),
@@ -75,13 +73,4 @@ function oldestUnused<T>(
     .sort((a, b) => a[1] - b[1])
     .slice(0, count)
     .map(([id]) => id);
-}
-
-/**
- * The key sessions are counted under: the principal when there is one, else the address
- * (an IPv6 address by its /64: client-address.ts).
- */
-export function clientKey(principal: string | undefined, address: string | undefined): string | undefined {
-  if (principal !== undefined) return `principal:${principal}`;
-  return address === undefined ? undefined : `address:${addressKey(address)}`;
 }

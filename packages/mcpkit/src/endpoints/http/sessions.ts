@@ -3,11 +3,12 @@ import type { JsonRpcMessage } from "../../jsonrpc/types.js";
 import type { LegacySession } from "../../server/eras/legacy.js";
 import type { McpServer } from "../../server/server.js";
 import type { SessionChange, SessionMessage, SessionRecord, SessionStore } from "../../server/session-store.js";
+import { clientKey } from "../../session/client-key.js";
 import {
   HttpSessionTransport,
   type SessionTransportOptions,
 } from "../../transports/streamable-http/server/session-transport.js";
-import { type AdmissionLimits, admitSession, clientKey, type SessionFacts } from "./session-admission.js";
+import { type AdmissionLimits, admitSession, type SessionFacts } from "./session-admission.js";
 
 /** A session id: 32 bytes from a CSPRNG, base64url (visible ASCII, lifecycle §Session Management). */
 const newSessionId = () => randomBytes(32).toString("base64url");
@@ -89,13 +90,17 @@ export class SessionTable {
       const every = options.heartbeatMs ?? 1000;
       // A failed beat is not reported: the store's own connection reports an outage once,
       // and to the other nodes this node is then rightly as good as dead.
-      const beat = () =>
-        void store.heartbeat(this.node, every * 3).then(
-          () => this.storeReached(),
-          () => {
-            this.storeDown = true;
-          },
-        );
+      const beat = () => {
+        store
+          .heartbeat(this.node, every * 3)
+          .then(
+            () => this.storeReached(),
+            () => {
+              this.storeDown = true;
+            },
+          )
+          .catch(this.report);
+      };
       beat();
       this.beat = setInterval(beat, every);
       this.beat.unref?.();
@@ -106,6 +111,9 @@ export class SessionTable {
     return this.entries.size;
   }
 
+  /** Work started and not awaited fails here: to the server's onError, never unhandled. */
+  private readonly report = (error: unknown) => this.server.onError(error);
+
   /**
    * Makes room for one more session of `client`, ending unused sessions if a cap is
    * reached; says why when there is no room.
@@ -113,7 +121,7 @@ export class SessionTable {
   admit(client: string | undefined): string | undefined {
     const verdict = admitSession(this.entries, factsOf, client, this.options);
     if ("refuse" in verdict) return verdict.refuse;
-    for (const id of verdict.evict) void this.end(id);
+    for (const id of verdict.evict) this.end(id).catch(this.report);
     return undefined;
   }
 
@@ -289,7 +297,7 @@ export class SessionTable {
         entry.savedVersion = entry.session.stateVersion;
       }
     });
-    void Promise.all(checks).then(
+    Promise.all(checks).then(
       () => {
         this.storeDown = false;
         this.resyncing = false;
@@ -343,10 +351,10 @@ export class SessionTable {
     if (change.kind === "ended") {
       // Ended everywhere: this copy's streams go too.
       this.entries.delete(change.id);
-      void entry.transport.discard();
+      entry.transport.discard().catch(this.report);
       return;
     }
-    void this.reload(entry, change.id);
+    this.reload(entry, change.id).catch(this.report);
   }
 
   /** A client's message another node received for a request of this one. */
@@ -354,7 +362,7 @@ export class SessionTable {
     if (relayed.from === this.node || (relayed.to !== undefined && relayed.to !== this.node)) return;
     const entry = this.entries.get(relayed.id);
     if (!entry) return;
-    void entry.transport.post(relayed.message, [], {}).catch((error) => this.server.onError(error));
+    entry.transport.post(relayed.message, [], {}).catch(this.report);
   }
 
   private async reload(entry: Entry, id: string): Promise<void> {
@@ -374,12 +382,11 @@ export class SessionTable {
       const { transport } = entry;
       if (transport.lastActivity < cutoff && !transport.busy) {
         // With a store, only this node's copy goes: the store's expiry decides the session's.
-        if (this.store) void transport.evict();
-        else void this.end(id);
+        (this.store ? transport.evict() : this.end(id)).catch(this.report);
       } else if (this.store && transport.busy && Date.now() - entry.touchedAt > this.options.idleTimeoutMs / 4) {
         // An open stream is activity the store cannot see: keep the record alive.
         entry.touchedAt = Date.now();
-        void this.store.touch(id, this.ttl).catch((error) => this.server.onError(error));
+        this.store.touch(id, this.ttl).catch(this.report);
       }
     }
   }

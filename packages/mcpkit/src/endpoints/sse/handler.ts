@@ -44,10 +44,12 @@ export function createSseHandler(server: McpServer, options: SseServerOptions = 
   async function open(): Promise<Response> {
     if (sessions.size >= maxSessions) return errorResponse(503, ErrorCode.InternalError, "Too many sessions");
     const id = randomBytes(32).toString("base64url");
-    const transport = new SseSessionTransport(id, options.keepAliveMs ?? 25_000, () => void end(id));
+    const transport = new SseSessionTransport(id, options.keepAliveMs ?? 25_000, () => {
+      end(id).catch(server.onError);
+    });
     const session = await server.connect(transport, { era: "legacy" });
     sessions.set(id, { transport, session });
-    void session.closed.then(() => sessions.delete(id));
+    session.closed.then(() => sessions.delete(id)).catch(server.onError);
     transport.connection.write(formatSse({ event: "endpoint", data: `${messagesPath}?sessionId=${id}` }));
     return new Response(transport.connection.body, { status: 200, headers: SSE_HEADERS });
   }

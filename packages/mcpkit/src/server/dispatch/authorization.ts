@@ -60,8 +60,22 @@ export class InsufficientScopeError extends McpError {
 }
 
 /** Throws InsufficientScopeError when the caller lacks any of `required`. */
-export function requireScopes(required: readonly string[] | undefined, call: Call, what: string): void {
+function requireScopes(required: readonly string[] | undefined, call: Call, what: string): void {
   const lacking = lackingScopes(required, call);
   // Step-up asks for everything the definition needs, not only what is missing.
   if (lacking.length > 0) throw new InsufficientScopeError(what, [...(required as string[])]);
+}
+
+/**
+ * The one check of every request that names a tool, prompt, resource or template, in both
+ * eras: tools/call, prompts/get, resources/read, resources/subscribe, subscriptions/listen
+ * (each resource it names) and completion/complete (its prompt or template). A definition
+ * the caller may not see is answered with `notFound()`, exactly as one that does not exist;
+ * one it sees but lacks the scopes for, with InsufficientScopeError (step-up). Returns the
+ * entry, known to exist and to be allowed.
+ */
+export function guard<T extends Guarded>(entry: T | undefined, call: Call, what: string, notFound: () => McpError): T {
+  if (!entry || !visible(entry, call)) throw notFound();
+  requireScopes(entry.scopes, call, what);
+  return entry;
 }

@@ -235,11 +235,7 @@ export class RequestContext implements Context {
       this.peer.notify(method, params, this.inbound.id);
       return;
     }
-    try {
-      this.peer.notify(method, { ...params, _meta: relatedTaskMeta(run.taskId) });
-    } catch {
-      // The session that created the task is gone.
-    }
+    run.notify(method, { ...params, _meta: relatedTaskMeta(run.taskId) });
   }
 
   /**

@@ -438,4 +438,9 @@ export class LegacySession implements ClientPeer, ServerSession, ConnectionOptio
   close(): Promise<void> {
     return this.connection.close();
   }
+
+  /** @internal The server stops: each request still running is answered with `reason`, if its handler honours its signal. */
+  stopRequests(reason: unknown): void {
+    this.connection.stopHandlers(reason);
+  }
 }

@@ -22,6 +22,8 @@ export interface ServerMiddlewareContext extends MiddlewareContext {
   readonly signal: AbortSignal | undefined;
   /** HTTP request headers (lower-case names), on HTTP transports; outbound, those of the request being served. */
   readonly headers: HeaderReader | undefined;
+  /** The client's network address, on HTTP transports. */
+  readonly remoteAddress: string | undefined;
   /** This server's name and version. */
   readonly server: Implementation;
   /** The binding of the connection the message came on, when known (legacy sessions). */
@@ -39,7 +41,7 @@ export interface MessageFacts {
   method: string;
   params: JsonObject | undefined;
   id: RequestId | undefined;
-  info: { auth?: unknown; headers?: HeaderReader } | undefined;
+  info: { auth?: unknown; headers?: HeaderReader; remoteAddress?: string } | undefined;
   era: "legacy" | "modern";
   revision: string | undefined;
   sessionId: string | undefined;
@@ -61,6 +63,7 @@ class ServerMessage implements ServerMiddlewareContext {
   readonly id: RequestId | undefined;
   readonly principal: unknown;
   readonly headers: HeaderReader | undefined;
+  readonly remoteAddress: string | undefined;
   readonly era: "legacy" | "modern";
   readonly revision: string | undefined;
   readonly sessionId: string | undefined;
@@ -78,6 +81,7 @@ class ServerMessage implements ServerMiddlewareContext {
     this.id = facts.id;
     this.principal = facts.info?.auth;
     this.headers = facts.info?.headers;
+    this.remoteAddress = facts.info?.remoteAddress;
     this.era = facts.era;
     this.revision = facts.revision;
     this.sessionId = facts.sessionId;

@@ -40,5 +40,5 @@ export interface Registry {
   /** Unexpected failures (ServerOptions.onError). */
   onError(error: unknown): void;
   /** Long-lived requests (subscriptions/listen) register how to end them on close(). */
-  onClose(close: () => void): () => void;
+  onClose(close: (reason: unknown) => void): () => void;
 }

@@ -2,7 +2,7 @@ import { invalidParams } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import { TASKS_EXTENSION } from "../../protocol/tasks.js";
 import type { Call } from "../dispatch/call.js";
-import { principalOf } from "../principal.js";
+import { taskOwner } from "./owner.js";
 import { tasksCapabilityMissing } from "./plan.js";
 import { detailedTask } from "./wire.js";
 
@@ -23,7 +23,7 @@ export async function watchTasks(
   if (call.peer.clientCapabilities.extensions?.[TASKS_EXTENSION] === undefined)
     throw tasksCapabilityMissing("Task status notifications");
   const { store } = call.server.taskSettings;
-  const owner = principalOf(call.inbound.info?.auth);
+  const owner = taskOwner(call);
   const taskIds: string[] = [];
   for (const id of new Set(requested as string[])) {
     const task = await store.get(id);

@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { McpError } from "../../jsonrpc/errors.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import { isTerminal, type TaskError, toLegacyTask } from "../../protocol/tasks.js";
 import type { ClientPeer } from "../dispatch/peer.js";
 import type { TaskOptions } from "../registry/tool.js";
-import type { TaskSettings } from "./settings.js";
-import type { TaskRecord } from "./store.js";
+import type { RunningTask } from "./node.js";
+import { cappedTtl, type TaskSettings } from "./settings.js";
+import { TaskLimitError, type TaskRecord } from "./store.js";
 import { createTaskResult, plainTask, relatedTaskMeta } from "./wire.js";
 
 const PREFIX: Record<string, string> = {
@@ -18,9 +19,10 @@ export interface TaskRunInit {
   settings: TaskSettings;
   peer: ClientPeer;
   method: string;
+  /** Whose the task is (owner.ts). */
   owner: string | undefined;
-  /** sessionKey of the creating session, kept for an anonymous caller's tasks/list. */
-  session?: string | undefined;
+  /** Whom it counts against for maxTasksPerClient (owner.ts). */
+  client: string;
   tool: TaskOptions;
   /** 2025-11-25: the `task.ttl` the client asked for. */
   requestedTtlMs?: number | undefined;
@@ -32,7 +34,7 @@ export interface TaskRunInit {
  * hears, through the store, what other nodes do to it (answers, cancellation). The handler
  * reaches it through its ctx once `start` has stored the task.
  */
-export class TaskRun {
+export class TaskRun implements RunningTask {
   readonly taskId = randomUUID();
   started = false;
   readonly whenStarted: Promise<void>;
@@ -46,6 +48,8 @@ export class TaskRun {
   private readonly waiters = new Map<string, { resolve(answer: unknown): void; reject(error: unknown): void }>();
   private readonly counters = new Map<string, number>();
   private lastNotified = "";
+  /** The handler returned or threw: its outcome is being stored. */
+  private finished = false;
 
   constructor(init: TaskRunInit) {
     this.init = init;
@@ -68,10 +72,11 @@ export class TaskRun {
 
   private async create(): Promise<void> {
     const { settings, tool } = this.init;
-    const now = settings.now();
-    let ttlMs = tool.ttlMs === undefined ? settings.ttlMs : tool.ttlMs;
     const asked = this.init.requestedTtlMs;
-    if (asked !== undefined) ttlMs = Math.min(asked, settings.maxTtlMs);
+    const ttlMs = cappedTtl(asked ?? (tool.ttlMs === undefined ? settings.ttlMs : tool.ttlMs), settings.maxTtlMs);
+    // With a shared store, the store hears this node is alive before it holds a task of it.
+    await settings.node.start();
+    const now = settings.now();
     const record: TaskRecord = {
       taskId: this.taskId,
       method: this.init.method,
@@ -81,9 +86,15 @@ export class TaskRun {
       ttlMs: ttlMs === null ? null : Math.max(1, Math.round(ttlMs)),
       pollIntervalMs: Math.max(1, Math.round(tool.pollIntervalMs ?? settings.pollIntervalMs)),
       ...(this.init.owner !== undefined && { owner: this.init.owner }),
-      ...(this.init.owner === undefined && this.init.session !== undefined && { session: this.init.session }),
+      ...(settings.node.id !== undefined && { node: settings.node.id }),
     };
-    await settings.store.create(record);
+    try {
+      await settings.store.create(record, { client: this.init.client, max: settings.maxTasksPerClient });
+    } catch (error) {
+      if (error instanceof TaskLimitError) throw tooManyTasks(error.limit);
+      throw error;
+    }
+    settings.node.add(this);
     this.record = record;
     this.stopWatching = settings.store.watch(this.taskId, (task) => this.heard(task));
     this.started = true;
@@ -130,11 +141,14 @@ export class TaskRun {
 
   /** The handler finished: the task completes with its result, or fails with its JSON-RPC error. */
   async finish(outcome: { ok: true; value: JsonObject } | { ok: false; error: unknown }): Promise<void> {
-    const { store } = this.init.settings;
+    const { store, maxResultBytes } = this.init.settings;
+    this.finished = true;
     try {
-      if (outcome.ok) await store.update(this.taskId, { status: "completed", result: outcome.value });
+      const size = outcome.ok ? Buffer.byteLength(JSON.stringify(outcome.value)) : 0;
+      if (outcome.ok && size <= maxResultBytes)
+        await store.update(this.taskId, { status: "completed", result: outcome.value });
       else {
-        const error = taskError(outcome.error, this.init.onError);
+        const error = outcome.ok ? resultTooLarge(size, maxResultBytes) : taskError(outcome.error, this.init.onError);
         await store.update(this.taskId, { status: "failed", error, statusMessage: error.message });
       }
     } catch (error) {
@@ -144,8 +158,43 @@ export class TaskRun {
     }
   }
 
+  /** The node stops (or gives the task up): the task fails with `message`, its handler is aborted. */
+  async fail(message: string): Promise<void> {
+    const error = { code: ErrorCode.InternalError, message };
+    if (!this.signal.aborted) this.controller.abort(new McpError(error.code, message));
+    try {
+      await this.init.settings.store.update(this.taskId, { status: "failed", error, statusMessage: message });
+    } finally {
+      this.stop();
+    }
+  }
+
+  /** Cancels the task as tasks/cancel would: its handler hears it through the store. */
+  async cancel(message: string): Promise<void> {
+    await this.init.settings.store.update(this.taskId, { status: "cancelled", statusMessage: message });
+  }
+
+  /**
+   * A notification about the task to the session that created it (2025-11-25). A closed
+   * session drops it silently (Connection.notify); anything else that fails is reported.
+   */
+  notify(method: string, params: JsonObject): void {
+    try {
+      this.init.peer.notify(method, params);
+    } catch (error) {
+      this.init.onError(error);
+    }
+  }
+
   private heard(task: TaskRecord): void {
-    if (task.status === "cancelled" && !this.signal.aborted) this.controller.abort(new Error("The task was cancelled"));
+    // Cancelled by the client, or failed by another node (this one was taken for dead):
+    // the handler's work is no longer wanted.
+    if (isTerminal(task.status) && !this.finished && !this.signal.aborted)
+      this.controller.abort(
+        task.status === "cancelled"
+          ? new Error("The task was cancelled")
+          : new Error(`The task ended elsewhere: ${task.statusMessage ?? task.status}`),
+      );
     for (const [key, waiter] of this.waiters) {
       if (!task.inputResponses || !Object.hasOwn(task.inputResponses, key)) continue;
       this.waiters.delete(key);
@@ -162,19 +211,30 @@ export class TaskRun {
     const seen = `${task.status}\n${task.statusMessage ?? ""}`;
     if (seen === this.lastNotified) return;
     this.lastNotified = seen;
-    try {
-      this.init.peer.notify("notifications/tasks/status", toLegacyTask(plainTask(task)) as unknown as JsonObject);
-    } catch {
-      // The session is gone; the client polls instead.
-    }
+    this.notify("notifications/tasks/status", toLegacyTask(plainTask(task)) as unknown as JsonObject);
   }
 
   private stop(): void {
+    this.init.settings.node.delete(this);
     this.stopWatching?.();
     this.stopWatching = undefined;
     for (const waiter of this.waiters.values()) waiter.reject(this.signal.reason ?? new Error("The task ended"));
     this.waiters.clear();
   }
+}
+
+/** The Tasks extension §Security Considerations asks for bounds; this is the count one. */
+function tooManyTasks(limit: number): McpError {
+  return new McpError(
+    ErrorCode.InvalidRequest,
+    `Too many tasks: this client already has ${limit} stored, the most this server keeps per client (running or finished, each until its TTL ends). Fetch their results and wait for them to expire, or call without a task.`,
+    { reason: "too-many-tasks", limit },
+  );
+}
+
+function resultTooLarge(size: number, limit: number) {
+  const message = `The task's result is ${size} bytes of JSON, more than the ${limit} this server stores for a task`;
+  return { code: ErrorCode.InternalError, message, data: { reason: "result-too-large", size, limit } };
 }
 
 function taskError(error: unknown, onError: (error: unknown) => void): TaskError {

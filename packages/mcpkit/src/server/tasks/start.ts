@@ -1,10 +1,10 @@
+import { invalidParams } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import type { Call } from "../dispatch/call.js";
-import { principalOf } from "../principal.js";
 import type { ToolEntry } from "../registry/tool.js";
+import { taskClient, taskOwner } from "./owner.js";
 import type { TaskPlan } from "./plan.js";
 import { TaskRun } from "./run.js";
-import { sessionKey } from "./session-key.js";
 
 type Outcome = { ok: true; value: JsonObject } | { ok: false; error: unknown };
 
@@ -18,15 +18,25 @@ export async function runAsTask(
   call: Call,
   tool: ToolEntry,
   plan: TaskPlan,
+  args: unknown,
   work: () => Promise<JsonObject>,
 ): Promise<JsonObject> {
   const options = tool.task ?? { support: "optional" };
+  const settings = call.server.taskSettings;
+  // A running task holds its arguments for as long as it runs.
+  const size = Buffer.byteLength(JSON.stringify(args ?? {}));
+  if (size > settings.maxArgumentBytes)
+    throw invalidParams(
+      `The arguments of ${tool.key} are ${size} bytes of JSON, more than the ${settings.maxArgumentBytes} this server accepts for a call that runs as a task`,
+      { reason: "arguments-too-large", size, limit: settings.maxArgumentBytes },
+    );
+  const owner = taskOwner(call);
   const run = new TaskRun({
-    settings: call.server.taskSettings,
+    settings,
     peer: call.peer,
     method: call.inbound.method,
-    owner: principalOf(call.inbound.info?.auth),
-    session: sessionKey(call.peer.session),
+    owner,
+    client: taskClient(call, owner),
     tool: options,
     requestedTtlMs: plan.requestedTtlMs,
     onError: (error) => call.server.onError(error),
@@ -40,7 +50,18 @@ export async function runAsTask(
   );
   const first = await Promise.race([finished, run.whenStarted.then(() => "started" as const)]);
   if (first === "started" || run.started) {
-    void finished.then((outcome) => run.finish(outcome));
+    finished.then((outcome) => run.finish(outcome)).catch((error: unknown) => call.server.onError(error));
+    // A task-augmented request is cancelled with tasks/cancel (basic/utilities/cancellation);
+    // a client that cancels the request before it learns the task's id cannot reach the
+    // task any other way, so that cancellation ends the task (and aborts its handler).
+    const cancelTask = () => {
+      if (call.inbound.cancelled)
+        run
+          .cancel("The request that made the task was cancelled")
+          .catch((error: unknown) => call.server.onError(error));
+    };
+    if (call.inbound.cancelled) cancelTask();
+    else call.inbound.signal.addEventListener("abort", cancelTask, { once: true });
     return run.createResult();
   }
   if (first.ok) return first.value;

@@ -4,13 +4,17 @@ import type { TaskError, TaskInputRequest, TaskStatus } from "../../protocol/tas
 /** One task as a store keeps it; times are epoch milliseconds. */
 export interface TaskRecord {
   taskId: string;
-  /** The principal that created it (principalOf); absent when the request carried no verified token. */
+  /**
+   * Whose it is (owner.ts): `principal:<subject>` for a request with a verified token, else
+   * `session:<id>` for the legacy session that created it. Absent only for a 2026-07-28
+   * request without a token, whose task id is then the one key to it.
+   */
   owner?: string;
   /**
-   * For a task without an owner: an opaque id of the 2025-11-25 session that created it,
-   * so that tasks/list shows an anonymous caller only its own session's tasks.
+   * The node whose handler works on it, while it runs, with a store that keeps node
+   * heartbeats: when that node's heartbeat lapses, another node fails the task.
    */
-  session?: string;
+  node?: string;
   /** The request it augments (tools/call). */
   method: string;
   status: TaskStatus;
@@ -54,6 +58,24 @@ export interface TaskPage {
   nextCursor?: string;
 }
 
+/** A bound `create` keeps: at most `max` live tasks (any status, until their TTL) per client. */
+export interface TaskQuota {
+  /** Whom the task counts against (owner.ts `taskClient`). */
+  client: string;
+  max: number;
+}
+
+/** `create` refused a task: its client holds as many as the quota allows. */
+export class TaskLimitError extends Error {
+  readonly limit: number;
+
+  constructor(limit: number) {
+    super(`This client already has ${limit} tasks stored, the most allowed`);
+    this.name = "TaskLimitError";
+    this.limit = limit;
+  }
+}
+
 /**
  * Where tasks live. The server writes through it and reads from it only, so a store
  * shared by several processes (Redis) lets a task created on one node be polled,
@@ -64,18 +86,33 @@ export interface TaskPage {
  * no longer see it.
  */
 export interface TaskStore {
-  /** Stores a new task; resolves once a `get` from any node would find it. */
-  create(task: TaskRecord): Promise<void>;
+  /**
+   * Stores a new task; resolves once a `get` from any node would find it. With a quota,
+   * counting and storing are one atomic step: it rejects with TaskLimitError when the
+   * client has `quota.max` live tasks already.
+   */
+  create(task: TaskRecord, quota?: TaskQuota): Promise<void>;
   get(taskId: string): Promise<TaskRecord | undefined>;
   /** Applies a patch; resolves with the task as it is afterwards, or undefined if there is none. */
   update(taskId: string, patch: TaskPatch): Promise<TaskRecord | undefined>;
   /**
-   * One owner's tasks (those without an owner for `undefined`), oldest first, `limit` at
-   * a time; the cursor is opaque, and one the store does not know rejects with a RangeError.
+   * One owner's tasks, oldest first, `limit` at a time, filtered in the store so that a
+   * page and its cursor never reveal another owner's task. The cursor is opaque; one the
+   * store does not know (or another owner's) rejects with a RangeError.
    */
-  list(owner: string | undefined, options?: { cursor?: string; limit?: number }): Promise<TaskPage>;
+  list(owner: string, options?: { cursor?: string; limit?: number }): Promise<TaskPage>;
   /** Calls `listener` with the task after each change (made through any node); returns the unsubscribe. */
   watch(taskId: string, listener: (task: TaskRecord) => void): () => void;
+  /**
+   * Stores shared by nodes: `node` is alive for `ttlMs` more. The server calls it on a
+   * timer while it may run tasks and records the node on each task it runs.
+   */
+  heartbeat?(node: string, ttlMs: number): Promise<void>;
+  /**
+   * Stores shared by nodes: the tasks, not yet ended, whose node's heartbeat has lapsed
+   * (the node died with them). Any node may then fail them.
+   */
+  orphans?(): Promise<TaskRecord[]>;
   /** Releases connections and timers. */
   close?(): Promise<void>;
 }

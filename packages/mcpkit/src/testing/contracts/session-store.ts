@@ -52,11 +52,19 @@ function watching(store: SessionStore) {
   return { seen, stop, next };
 }
 
+/** What a factory is given: where the stores it makes report a watcher's failure. */
+export interface SessionStoreSetup {
+  onError(error: unknown): void;
+}
+
+export type MakeSessionStores = (setup: SessionStoreSetup) => SessionStorePair | Promise<SessionStorePair>;
+
 async function withPair(
-  make: () => SessionStorePair | Promise<SessionStorePair>,
+  make: MakeSessionStores,
   run: (pair: SessionStorePair) => Promise<void>,
+  setup?: SessionStoreSetup,
 ) {
-  const pair = await make();
+  const pair = await make(setup ?? { onError: (error) => assert.fail(`unexpected store error: ${String(error)}`) });
   try {
     await run(pair);
   } finally {
@@ -78,7 +86,7 @@ async function goneAt(store: SessionStore, id: string, withinMs: number): Promis
  * What every SessionStore must do for a legacy session opened on one node to be served,
  * changed and ended on any other, and to expire when idle without a sweeper.
  */
-export function sessionStoreContract(make: () => SessionStorePair | Promise<SessionStorePair>): ContractCase[] {
+export function sessionStoreContract(make: MakeSessionStores): ContractCase[] {
   return [
     {
       name: "a saved record loads unchanged through the other store",
@@ -231,6 +239,31 @@ export function sessionStoreContract(make: () => SessionStorePair | Promise<Sess
           );
           still.stop();
         }),
+    },
+    {
+      name: "a watcher that throws is reported, and the other watchers are still told",
+      run: () => {
+        const reported: unknown[] = [];
+        return withPair(
+          make,
+          async ({ a, b }) => {
+            const failing = b.watch(() => {
+              throw new Error("this watcher fails");
+            });
+            const still = watching(b);
+            const saved = record();
+            await a.save(saved, 60_000);
+            await still.next(saved.id, "saved");
+            failing();
+            still.stop();
+            assert.ok(
+              reported.some((e) => e instanceof Error && e.message === "this watcher fails"),
+              "the failure reached onError",
+            );
+          },
+          { onError: (error) => reported.push(error) },
+        );
+      },
     },
   ];
 }

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
+import { Client } from "../../client/client.js";
+import type { JsonRpcMessage } from "../../jsonrpc/types.js";
 import { createServer, type McpServer } from "../../server/server.js";
+import type { TaskStore } from "../../server/tasks/store.js";
+import { createLinkedPair } from "../../transports/memory/linked-pair.js";
+import type { Transport, TransportSink } from "../../transports/transport.js";
 import { connectInMemory } from "../connect.js";
 import type { ContractCase } from "./case.js";
 import type { MakeTaskStores, TaskStorePair } from "./task-store.js";
@@ -16,17 +21,44 @@ function gate<T>() {
 interface Nodes {
   a: McpServer;
   b: McpServer;
+  /** Node A's heartbeat fails from now on, as if A were cut off or dead. */
+  silenceA(): void;
   /** Where each handler ran, and the name of a node whose handler saw its task cancelled. */
   ranOn: string[];
   aborted: Promise<string>;
+}
+
+/** Short leases, so that a silent node's tasks are failed within the case. */
+const LEASE_MS = 400;
+
+/** The store as a node sees it, whose heartbeat can be made to fail. */
+function silenceable(store: TaskStore): { store: TaskStore; silence(): void } {
+  let silent = false;
+  const heartbeat = store.heartbeat?.bind(store);
+  const wrapped: TaskStore = Object.create(store);
+  if (heartbeat)
+    wrapped.heartbeat = (node, ttlMs) =>
+      silent ? Promise.reject(new Error("this node lost its store")) : heartbeat(node, ttlMs);
+  return {
+    store: wrapped,
+    silence: () => {
+      silent = true;
+    },
+  };
 }
 
 /** The same tools on two servers, each on its own handle of one store: two nodes. */
 function nodes(pair: TaskStorePair, now: () => number): Nodes {
   const ranOn: string[] = [];
   const aborted = gate<string>();
+  const handleA = silenceable(pair.a);
   const node = (name: string, store: TaskStorePair["a"]) => {
-    const server = createServer({ name: `node-${name}`, version: "1", tasks: { store, now, pollIntervalMs: 5 } });
+    const server = createServer({
+      name: `node-${name}`,
+      version: "1",
+      tasks: { store, now, pollIntervalMs: 5, leaseMs: LEASE_MS },
+      onError: () => {}, // node A's failing heartbeat, reported once
+    });
     server.tool("approve", { task: "optional" }, async (_args, ctx) => {
       ranOn.push(name);
       const answer = await ctx.elicit({ message: `Approve on ${name}?`, schema: { type: "object", properties: {} } });
@@ -43,7 +75,36 @@ function nodes(pair: TaskStorePair, now: () => number): Nodes {
     });
     return server;
   };
-  return { a: node("a", pair.a), b: node("b", pair.b), ranOn, aborted: aborted.opened };
+  return {
+    a: node("a", handleA.store),
+    b: node("b", pair.b),
+    silenceA: handleA.silence,
+    ranOn,
+    aborted: aborted.opened,
+  };
+}
+
+/**
+ * A transport that names its session, as Streamable HTTP does: two in-memory connections
+ * with one id stand for one client's session served by two nodes (each rebuilds it from
+ * the shared session store).
+ */
+function withSessionId(transport: Transport, sessionId: string): Transport {
+  return {
+    binding: "memory",
+    sessionId,
+    start: (sink: TransportSink) => transport.start(sink),
+    send: (message: JsonRpcMessage | JsonRpcMessage[]) => transport.send(message),
+    close: () => transport.close(),
+  };
+}
+
+async function sessionOn(server: McpServer, sessionId: string): Promise<{ client: Client; close(): Promise<void> }> {
+  const [clientSide, serverSide] = createLinkedPair();
+  await server.connect(withSessionId(serverSide, sessionId));
+  const client = new Client({ name: "contract-client", version: "1", protocolVersion: "2025-11-25" });
+  await client.connect(clientSide);
+  return { client, close: () => client.close() };
 }
 
 async function withNodes(make: MakeTaskStores, run: (n: Nodes) => Promise<void>): Promise<void> {
@@ -104,15 +165,50 @@ export function taskNodesContract(make: MakeTaskStores): ContractCase[] {
         await onB.close();
       }
     }),
-    c("2025-11-25: a task made on node A is listed, read and cancelled through node B", async (n) => {
-      const onA = await connectInMemory(n.a, { protocolVersion: "2025-11-25" });
-      const onB = await connectInMemory(n.b, { protocolVersion: "2025-11-25" });
+    c("2025-11-25: one session's task made on node A is listed, read and cancelled through node B", async (n) => {
+      // No principal: the task belongs to the session, which every node knows by its id.
+      const onA = await sessionOn(n.a, "session-of-both-nodes");
+      const onB = await sessionOn(n.b, "session-of-both-nodes");
+      const other = await sessionOn(n.b, "another-session");
       try {
         const { task } = await onA.client.callToolAsTask("hang");
         assert.ok(task, "node A made a task");
         assert.equal((await onB.client.task(task.taskId).get()).status, "working");
+        const listed = (await onB.client.request("tasks/list", {})) as { tasks: { taskId: string }[] };
+        assert.deepEqual(
+          listed.tasks.map((t) => t.taskId),
+          [task.taskId],
+        );
+        // Another session, even on the same node, is told the task does not exist.
+        await assert.rejects(other.client.task(task.taskId).get(), /Task not found/);
+        assert.deepEqual(((await other.client.request("tasks/list", {})) as { tasks: unknown[] }).tasks, []);
         const cancelled = await onB.client.request("tasks/cancel", { taskId: task.taskId });
         assert.equal(cancelled.status, "cancelled");
+        assert.equal(await n.aborted, "a");
+      } finally {
+        await onA.close();
+        await onB.close();
+        await other.close();
+      }
+    }),
+    c("a task whose node stops heartbeating is failed by the other node; its requester learns why", async (n) => {
+      const onA = await connectInMemory(n.a, { protocolVersion: "2026-07-28" });
+      const onB = await connectInMemory(n.b, { protocolVersion: "2026-07-28" });
+      try {
+        const { task } = await onA.client.callToolAsTask("hang");
+        assert.ok(task, "node A made a task");
+        // Node B serves tasks (so it sweeps), and follows the task until it ends.
+        assert.equal((await onB.client.task(task.taskId).get()).status, "working");
+        n.silenceA();
+        const failed = await onB.client
+          .task(task.taskId)
+          .result()
+          .then(
+            () => assert.fail("the task cannot complete"),
+            (error: unknown) => error,
+          );
+        assert.match(String((failed as Error).message), /node running this task stopped/);
+        // Node A, still running, hears it and stops the handler.
         assert.equal(await n.aborted, "a");
       } finally {
         await onA.close();

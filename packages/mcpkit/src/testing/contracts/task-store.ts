@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import type { TaskRecord, TaskStore } from "../../server/tasks/store.js";
+import { TaskLimitError, type TaskRecord, type TaskStore } from "../../server/tasks/store.js";
 import { type ContractCase, waitFor } from "./case.js";
 
 /**
@@ -41,6 +41,50 @@ async function withStores(make: MakeTaskStores, run: (pair: TaskStorePair, clock
   } finally {
     await pair.close?.();
   }
+}
+
+/**
+ * What a store shared by nodes must do for a node's death to be noticed: a node's running
+ * tasks become orphans once its heartbeat lapses (on the injected clock), ended tasks and
+ * tasks of live nodes never do.
+ */
+export function taskLeaseContract(make: MakeTaskStores): ContractCase[] {
+  const c = (name: string, run: (pair: TaskStorePair, clock: Clock) => Promise<void>): ContractCase => ({
+    name,
+    run: () => withStores(make, run),
+  });
+  const heartbeat = (store: TaskStore, node: string, ttlMs: number) => {
+    assert.ok(store.heartbeat && store.orphans, "the store keeps node heartbeats");
+    return store.heartbeat(node, ttlMs);
+  };
+  const orphanIds = async (store: TaskStore) => ((await store.orphans?.()) ?? []).map((t) => t.taskId).sort();
+  return [
+    c(
+      "a node's running tasks are orphans once its heartbeat lapses, seen through either handle",
+      async ({ a, b }, clock) => {
+        const dying = `node-${randomUUID()}`;
+        const living = `node-${randomUUID()}`;
+        await heartbeat(a, dying, 1000);
+        await heartbeat(b, living, 5000);
+        const running = task(clock.time, { node: dying });
+        const asking = task(clock.time, { node: dying });
+        const done = task(clock.time, { node: dying });
+        const elsewhere = task(clock.time, { node: living });
+        for (const t of [running, asking, done, elsewhere]) await a.create(t);
+        await a.update(asking.taskId, { ask: { q: ask } });
+        await a.update(done.taskId, { status: "completed", result: { content: [] } });
+        assert.deepEqual(await orphanIds(b), [], "no heartbeat has lapsed yet");
+        clock.time += 999;
+        await heartbeat(a, dying, 1000); // beating again pushes the lease back
+        clock.time += 999;
+        assert.deepEqual(await orphanIds(a), []);
+        clock.time += 1;
+        assert.deepEqual(await orphanIds(b), [running.taskId, asking.taskId].sort());
+        await b.update(running.taskId, { status: "failed", error: { code: -32603, message: "its node died" } });
+        assert.deepEqual(await orphanIds(a), [asking.taskId]);
+      },
+    ),
+  ];
 }
 
 class Clock {
@@ -229,6 +273,36 @@ export function taskStoreContract(make: MakeTaskStores): ContractCase[] {
       assert.deepEqual(seen, mine);
       assert.equal(pages, 3);
       await assert.rejects(b.list(owner, { cursor: "a cursor the store never gave" }), RangeError);
+    }),
+    c("a cursor never crosses owners: another owner's task id is an unknown cursor", async ({ a, b }, clock) => {
+      const owner = `owner-${randomUUID()}`;
+      const theirs: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        const t = task(clock.time, { owner: `${owner}-other` });
+        await a.create(t);
+        theirs.push(t.taskId);
+      }
+      const mine = task(clock.time, { owner });
+      await a.create(mine);
+      const page = await b.list(owner, { limit: 1 });
+      assert.deepEqual(page, { tasks: [mine] }, "one task of mine, and no cursor naming another's");
+      await assert.rejects(b.list(owner, { cursor: theirs[1] as string }), RangeError);
+      assert.deepEqual(await b.list(`${owner}-nobody`), { tasks: [] });
+    }),
+    c("a quota counts a client's live tasks atomically, across handles", async ({ a, b }, clock) => {
+      const client = `client-${randomUUID()}`;
+      const quota = { client, max: 5 };
+      const attempts = await Promise.allSettled(
+        Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).create(task(clock.time, { ttlMs: 1000 }), quota)),
+      );
+      const refused = attempts.filter((r) => r.status === "rejected");
+      assert.equal(attempts.length - refused.length, 5, "exactly the quota is stored");
+      for (const r of refused) assert.ok((r as PromiseRejectedResult).reason instanceof TaskLimitError);
+      // Another client has a quota of its own; a task past its TTL counts no more.
+      await a.create(task(clock.time), { client: `${client}-other`, max: 5 });
+      await assert.rejects(b.create(task(clock.time), quota), TaskLimitError);
+      clock.time += 1000;
+      await b.create(task(clock.time), quota);
     }),
     c("concurrent answers through both handles are all recorded", async ({ a, b }, clock) => {
       const t = task(clock.time);

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
 import { Client } from "../../client/client.js";
 import type { ClientOptions } from "../../client/options.js";
 import { McpError } from "../../jsonrpc/errors.js";
@@ -46,12 +47,39 @@ export function contractServer(): McpServer {
     (args) => "x".repeat(Number(args.bytes)),
   );
   server.tool("roots", { input: object }, async (_args, ctx) => JSON.stringify(await ctx.listRoots()));
+  // Answers held until released by another request, in any order: what tells correlation
+  // by id from correlation by arrival. A release may come first; the hold then ends at once.
+  const held = new Map<string, () => void>();
+  const released = new Set<string>();
+  const key = { type: "object", properties: { key: { type: "string" } }, required: ["key"] } as const;
+  server.tool("hold", { input: key }, (args, ctx) => {
+    const name = String(args.key);
+    if (released.delete(name)) return name;
+    return new Promise<string>((resolve) => {
+      held.set(name, () => resolve(name));
+      ctx.signal.addEventListener("abort", () => held.delete(name), { once: true });
+    });
+  });
+  server.tool("release", { input: key }, (args) => {
+    const name = String(args.key);
+    const release = held.get(name);
+    if (release) {
+      held.delete(name);
+      release();
+    } else released.add(name);
+    return "released";
+  });
   return server;
 }
 
 /** A client-side transport reaching `contractServer()`, and how to tear down what serves it. */
 export interface ContractConnection {
   transport: Transport;
+  /**
+   * Another client transport to the same server: a second session, where the binding
+   * allows several (HTTP). Without it, a case that needs two clients opens a second connection.
+   */
+  another?(): Transport;
   close?(): Promise<void>;
 }
 
@@ -71,17 +99,85 @@ export function transportContract(
   open: () => Promise<ContractConnection>,
   clientOptions: Partial<ClientOptions> = {},
 ): ContractCase[] {
-  async function session(run: (client: Client) => Promise<void>): Promise<void> {
+  const newClient = () => new Client({ name: "contract-client", version: "1.0.0", roots: ROOTS, ...clientOptions });
+
+  async function session(run: (client: Client, connection: ContractConnection) => Promise<void>): Promise<void> {
     const connection = await open();
-    const client = new Client({ name: "contract-client", version: "1.0.0", roots: ROOTS, ...clientOptions });
+    const client = newClient();
     try {
       await client.connect(connection.transport);
-      await run(client);
+      await run(client, connection);
     } finally {
       await client.close();
       await connection.close?.();
     }
   }
+
+  /** A second client: on the same server when the binding allows it, else on a server of its own. */
+  async function secondClient(connection: ContractConnection): Promise<{ client: Client; close(): Promise<void> }> {
+    const other = connection.another ? undefined : await open();
+    const client = newClient();
+    await client.connect(connection.another?.() ?? (other as ContractConnection).transport);
+    return {
+      client,
+      close: async () => {
+        await client.close();
+        await other?.close?.();
+      },
+    };
+  }
+
+  /** Answers to `hold` calls, in the order they come: which key each call asked for and what it got. */
+  function answers() {
+    const ready: { asked: string; got: string }[] = [];
+    const waiters: ((a: { asked: string; got: string }) => void)[] = [];
+    const failures: unknown[] = [];
+    return {
+      push(answer: { asked: string; got: string }) {
+        const waiter = waiters.shift();
+        if (waiter) waiter(answer);
+        else ready.push(answer);
+      },
+      fail(error: unknown) {
+        failures.push(error);
+      },
+      /** The next answer to come, from any of the calls this channel collects. */
+      next(): Promise<{ asked: string; got: string }> {
+        if (failures.length > 0) return Promise.reject(failures[0]);
+        const answer = ready.shift();
+        return answer ? Promise.resolve(answer) : new Promise((resolve) => waiters.push(resolve));
+      },
+    };
+  }
+  type Answers = ReturnType<typeof answers>;
+
+  /** Calls `hold` for each key; their answers go to `channel`, so a case sees a misdelivered one at once. */
+  function holdAll(client: Client, keys: string[], channel: Answers = answers()): Answers {
+    for (const key of keys) {
+      client.callTool("hold", { key }).then(
+        (result) => channel.push({ asked: key, got: textOf(result) }),
+        (error: unknown) => channel.fail(error),
+      );
+    }
+    return channel;
+  }
+
+  /**
+   * Releases a held request and waits for the next answer, before the release's own
+   * answer: a transport that misdelivers may never answer the release.
+   */
+  async function release(client: Client, key: string, holds: Answers) {
+    const released = client.callTool("release", { key }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.deepEqual(await holds.next(), { asked: key, got: key }, "the answer reached the request it names");
+    const failed = await released;
+    if (failed) throw failed;
+  }
+
+  const keysFor = (who: string, count: number) =>
+    Array.from({ length: count }, (_, n) => `${who}-${n}-${randomUUID()}`);
 
   return [
     {
@@ -116,6 +212,53 @@ export function transportContract(
             answers,
             Array.from({ length: 20 }, (_, n) => n),
           );
+        }),
+    },
+    {
+      name: "answers requests out of order, each to the request that asked",
+      run: () =>
+        session(async (client) => {
+          const keys = keysFor("out-of-order", 5);
+          const holds = holdAll(client, keys);
+          // Released last to first: the newest request is answered first.
+          for (const key of [...keys].reverse()) await release(client, key, holds);
+        }),
+    },
+    {
+      name: "keeps a delayed answer for its request while later requests come and go",
+      run: () =>
+        session(async (client) => {
+          const [key] = keysFor("delayed", 1) as [string];
+          const held = holdAll(client, [key]).next();
+          const quick = Promise.all(
+            Array.from({ length: 10 }, (_, n) => client.callTool("echo", { n }).then((r) => JSON.parse(textOf(r)).n)),
+          );
+          const first = await Promise.race([quick.then((n) => ({ quick: n })), held.then((a) => ({ held: a }))]);
+          assert.ok("quick" in first, `the held request was answered before its release: ${JSON.stringify(first)}`);
+          assert.deepEqual(
+            first.quick,
+            Array.from({ length: 10 }, (_, n) => n),
+          );
+          await client.callTool("release", { key });
+          assert.deepEqual(await held, { asked: key, got: key });
+        }),
+    },
+    {
+      name: "keeps two sessions apart when both have the same request ids in flight",
+      run: () =>
+        session(async (first, connection) => {
+          const second = await secondClient(connection);
+          try {
+            // Two fresh clients number their requests alike: the same ids are pending on both.
+            const mine = keysFor("first", 3);
+            const theirs = keysFor("second", 3);
+            // One channel for both: whichever session hears an answer, it must be the one released.
+            const holds = holdAll(second.client, theirs, holdAll(first, mine));
+            for (const key of [theirs[0], mine[2], theirs[1], mine[1], theirs[2], mine[0]] as string[])
+              await release(mine.includes(key) ? first : second.client, key, holds);
+          } finally {
+            await second.close();
+          }
         }),
     },
     {

@@ -221,7 +221,9 @@ async function writeReply(
   }
   const reader = body.getReader();
   // The client left: the stream's own failure to cancel is of no further use to anyone.
-  res.on("close", () => void reader.cancel().catch(() => {}));
+  res.on("close", () => {
+    reader.cancel().catch(() => {});
+  });
   try {
     for (;;) {
       const { done, value } = await reader.read();

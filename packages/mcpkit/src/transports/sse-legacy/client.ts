@@ -77,7 +77,7 @@ export function sseClientTransport(url: string | URL, options: SseClientOptions 
       }
       s.message(value);
     };
-    void (async () => {
+    (async () => {
       let response: Response;
       try {
         const headers = await buildHeaders(http.headers, { accept: "text/event-stream" });
@@ -103,7 +103,7 @@ export function sseClientTransport(url: string | URL, options: SseClientOptions 
         const why = closing.signal.aborted ? "the transport was closed" : (error as Error).message;
         fail(new Error(`The HTTP+SSE event stream broke: ${why}`));
       }
-    })();
+    })().catch((error: unknown) => fail(error as Error));
   }
 
   async function postOne(to: URL, message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {

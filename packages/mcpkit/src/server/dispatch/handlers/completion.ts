@@ -1,7 +1,7 @@
 import { invalidParams } from "../../../jsonrpc/errors.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
 import { type Completer, toCompletion } from "../../registry/completion.js";
-import { visible } from "../authorization.js";
+import { guard } from "../authorization.js";
 import type { Call, MethodTable } from "../call.js";
 
 /** server/utilities/completion */
@@ -21,14 +21,18 @@ async function complete(params: JsonObject, call: Call): Promise<JsonObject> {
 
   let completer: Completer | undefined;
   if (ref?.type === "ref/prompt" && typeof ref.name === "string") {
-    const prompt = call.server.prompts.get(ref.name);
-    if (!prompt || !visible(prompt, call)) throw invalidParams(`Unknown prompt: ${ref.name}`);
+    const name = ref.name;
+    const prompt = guard(call.server.prompts.get(name), call, `prompt ${name}`, () =>
+      invalidParams(`Unknown prompt: ${name}`),
+    );
     completer = prompt.complete[argument.name];
   } else if (ref?.type === "ref/resource" && typeof ref.uri === "string") {
-    const template = call.server.templates.get(ref.uri);
-    const resource = call.server.resources.get(ref.uri);
-    if (!(template ? visible(template, call) : resource && visible(resource, call)))
-      throw invalidParams(`Unknown resource template: ${ref.uri}`);
+    const uri = ref.uri;
+    const template = call.server.templates.get(uri);
+    // A static resource's URI is a template without variables: nothing to complete.
+    guard(template ?? call.server.resources.get(uri), call, `resource ${uri}`, () =>
+      invalidParams(`Unknown resource template: ${uri}`),
+    );
     completer = template?.complete[argument.name];
   } else {
     throw invalidParams('completion/complete needs "ref" of type ref/prompt (with name) or ref/resource (with uri)');

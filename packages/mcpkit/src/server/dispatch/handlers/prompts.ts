@@ -1,7 +1,7 @@
 import { invalidParams } from "../../../jsonrpc/errors.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
 import { promptArgumentsError, toPromptResult } from "../../registry/prompt.js";
-import { requireScopes, visible } from "../authorization.js";
+import { guard } from "../authorization.js";
 import type { Call, MethodTable } from "../call.js";
 import { encodeContent } from "../encode.js";
 import { listPage } from "../list-page.js";
@@ -21,9 +21,9 @@ export const promptMethods: MethodTable = {
 async function getPrompt(params: JsonObject, call: Call): Promise<JsonObject> {
   const { name } = params;
   if (typeof name !== "string") throw invalidParams('prompts/get needs a string "name"');
-  const prompt = call.server.prompts.get(name);
-  if (!prompt || !visible(prompt, call)) throw invalidParams(`Unknown prompt: ${name}`);
-  requireScopes(prompt.scopes, call, `prompt ${name}`);
+  const prompt = guard(call.server.prompts.get(name), call, `prompt ${name}`, () =>
+    invalidParams(`Unknown prompt: ${name}`),
+  );
   const given = params.arguments ?? {};
   if (typeof given !== "object" || given === null || Array.isArray(given))
     throw promptArgumentsError(name, '"arguments" must be an object of strings');

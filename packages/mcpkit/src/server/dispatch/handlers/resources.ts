@@ -6,7 +6,7 @@ import type { Context } from "../../context.js";
 import type { CacheHint } from "../../options.js";
 import type { Registry } from "../../registry/registry.js";
 import { type ReadReturn, type ResourceUnwatch, toReadResult } from "../../registry/resource.js";
-import { type Guarded, requireScopes, visible } from "../authorization.js";
+import { type Guarded, guard, visible } from "../authorization.js";
 import { cacheFields } from "../caching.js";
 import type { Call, MethodTable } from "../call.js";
 import { encodeDescriptor } from "../encode.js";
@@ -30,8 +30,7 @@ export const resourceMethods: MethodTable = {
     capability: (caps) => caps.resources?.subscribe,
     async handler(params, call) {
       const uri = requireUri(params, "resources/subscribe");
-      const found = findResource(call.server, uri);
-      if (!found || !visible(found.entry, call)) throw notFound(call, uri);
+      const found = guardResource(call, uri);
       const { peer } = call;
       const stop = await found.subscribe?.(call.context(), () =>
         peer.notify("notifications/resources/updated", { uri }),
@@ -80,7 +79,6 @@ type Found =
       subscribe: ((ctx: Context, changed: () => void) => ResourceUnwatch | Promise<ResourceUnwatch>) | undefined;
       mimeType: string | undefined;
       cache: CacheHint | undefined;
-      scopes: string[] | undefined;
       /** The resource or template: what decides whether this caller may see it. */
       entry: Guarded;
     }
@@ -96,7 +94,6 @@ export function findResource(server: Registry, uri: string): Found {
       subscribe: watch && ((ctx, changed) => watch(uri, ctx, changed)),
       mimeType: resource.definition.mimeType,
       cache: resource.cache,
-      scopes: resource.scopes,
       entry: resource,
     };
   }
@@ -109,7 +106,6 @@ export function findResource(server: Registry, uri: string): Found {
         subscribe: watch && ((ctx, changed) => watch(uri, ctx, changed)),
         mimeType: template.definition.mimeType,
         cache: template.cache,
-        scopes: template.scopes,
         entry: template,
       };
     }
@@ -121,11 +117,19 @@ export function findResource(server: Registry, uri: string): Found {
 const notFound = (call: Call, uri: string) =>
   new McpError(call.peer.rules.resourceNotFoundCode, `Resource not found: ${uri}`, { uri });
 
+/**
+ * The resource (or matching template) at `uri`, if this caller may use it: the guard of
+ * resources/read, resources/subscribe and each URI of subscriptions/listen.
+ */
+export function guardResource(call: Call, uri: string): NonNullable<Found> {
+  const found = findResource(call.server, uri);
+  guard(found?.entry, call, `resource ${uri}`, () => notFound(call, uri));
+  return found as NonNullable<Found>;
+}
+
 async function readResource(params: JsonObject, call: Call): Promise<JsonObject> {
   const uri = requireUri(params, "resources/read");
-  const found = findResource(call.server, uri);
-  if (!found || !visible(found.entry, call)) throw notFound(call, uri);
-  requireScopes(found.scopes, call, `resource ${uri}`);
+  const found = guardResource(call, uri);
   const result = toReadResult(await found.read(call), uri, found.mimeType);
   // A read that produced nothing is reported, not answered with empty contents.
   if (result.contents.length === 0) throw notFound(call, uri);

@@ -9,7 +9,7 @@ import { watchTasks } from "../../tasks/listen.js";
 import { SeenViews } from "../../views.js";
 import { viewerOf } from "../authorization.js";
 import type { Call, MethodTable } from "../call.js";
-import { findResource } from "./resources.js";
+import { findResource, guardResource } from "./resources.js";
 
 /**
  * subscriptions/listen (basic/patterns/subscriptions): acknowledge the part of the filter
@@ -57,6 +57,9 @@ async function listen(params: JsonObject, call: Call): Promise<JsonObject> {
     throw invalidParams('subscriptions/listen needs a "notifications" filter object');
   }
   const honored = honoredFilter(readFilter(requested), call.peer.serverCapabilities);
+  // Each resource named is checked as resources/subscribe checks it: hidden or unknown is
+  // "not found", lacking scopes is a step-up refusal.
+  for (const uri of honored.resourceSubscriptions ?? []) guardResource(call, uri);
   const id = call.inbound.id;
   const tag = { [META.subscriptionId]: id };
   const send = (method: string, extra: JsonObject = {}) => call.peer.notify(method, { ...extra, _meta: tag }, id);

@@ -3,9 +3,8 @@ import type { JsonObject } from "../../../jsonrpc/types.js";
 import { answerProblem } from "../../../protocol/input-answer.js";
 import { isTerminal, TASKS_EXTENSION, toLegacyTask } from "../../../protocol/tasks.js";
 import type { ServerCapabilities } from "../../../protocol/types/capabilities.js";
-import { principalOf } from "../../principal.js";
+import { taskOwner } from "../../tasks/owner.js";
 import { tasksCapabilityMissing } from "../../tasks/plan.js";
-import { sessionKey } from "../../tasks/session-key.js";
 import type { TaskRecord, TaskStore } from "../../tasks/store.js";
 import { detailedTask, plainTask, relatedTaskMeta } from "../../tasks/wire.js";
 import type { Call, MethodTable } from "../call.js";
@@ -16,8 +15,8 @@ const legacyTask = (record: TaskRecord) => toLegacyTask(plainTask(record)) as un
 
 /**
  * tasks/* of both wires: 2026-07-28's extension (get, update, cancel) and 2025-11-25's
- * utility (get, result, list, cancel). A task is found only by the principal that
- * created it: anyone else is told it does not exist.
+ * utility (get, result, list, cancel). A task is found only by its owner (the principal
+ * that created it, else the session: tasks/owner.ts); anyone else is told it does not exist.
  */
 export const taskMethods: MethodTable = {
   "tasks/get": {
@@ -85,7 +84,10 @@ export const taskMethods: MethodTable = {
     async handler(params, call) {
       const cursor = params.cursor;
       if (cursor !== undefined && typeof cursor !== "string") throw invalidParams('"cursor" must be a string');
-      const owner = principalOf(call.inbound.info?.auth);
+      // basic/utilities/tasks §Task Isolation and Access Control: a caller with neither a
+      // principal nor a session cannot be told apart from others, so it lists nothing.
+      const owner = taskOwner(call);
+      if (owner === undefined) return { tasks: [] };
       let page: Awaited<ReturnType<TaskStore["list"]>>;
       try {
         page = await store(call).list(owner, {
@@ -96,12 +98,7 @@ export const taskMethods: MethodTable = {
         if (error instanceof RangeError) throw invalidParams("Invalid cursor: list tasks again from the start");
         throw error;
       }
-      // Without a principal every caller is "nobody": show only this session's tasks
-      // (basic/utilities/tasks §Task Isolation and Access Control).
-      const session = sessionKey(call.peer.session);
-      const visible =
-        owner === undefined ? page.tasks.filter((t) => session !== undefined && t.session === session) : page.tasks;
-      const tasks = visible.map(legacyTask);
+      const tasks = page.tasks.map(legacyTask);
       return page.nextCursor === undefined ? { tasks } : { tasks, nextCursor: page.nextCursor };
     },
   },
@@ -118,7 +115,7 @@ async function find(params: JsonObject, call: Call): Promise<TaskRecord> {
   const taskId = params.taskId;
   if (typeof taskId !== "string" || taskId === "") throw invalidParams(`${method} needs a string "taskId"`);
   const record = await store(call).get(taskId);
-  if (!record || record.owner !== principalOf(call.inbound.info?.auth))
+  if (!record || record.owner !== taskOwner(call))
     throw invalidParams(`Failed to retrieve task: Task not found (${taskId}); it may have expired`, { taskId });
   return record;
 }

@@ -5,7 +5,7 @@ import { catalogList, catalogTool } from "../../catalog/catalog.js";
 import type { ToolEntry, ToolReturn } from "../../registry/tool.js";
 import { taskPlan } from "../../tasks/plan.js";
 import { runAsTask } from "../../tasks/start.js";
-import { requireScopes, visible } from "../authorization.js";
+import { guard } from "../authorization.js";
 import type { Call, MethodTable } from "../call.js";
 import { encodeContents } from "../encode.js";
 import { listPage } from "../list-page.js";
@@ -25,9 +25,9 @@ export const toolMethods: MethodTable = {
 async function callTool(params: JsonObject, call: Call): Promise<JsonObject> {
   const { name } = params;
   if (typeof name !== "string") throw invalidParams('tools/call needs a string "name"');
-  const tool = call.server.tools.get(name) ?? catalogTool(name, call, callTool);
-  if (!tool || !visible(tool, call)) throw invalidParams(`Unknown tool: ${name}`);
-  requireScopes(tool.scopes, call, `tool ${name}`);
+  const tool = guard(call.server.tools.get(name) ?? catalogTool(name, call, callTool), call, `tool ${name}`, () =>
+    invalidParams(`Unknown tool: ${name}`),
+  );
   const given = params.arguments ?? {};
   if (typeof given !== "object" || given === null || Array.isArray(given))
     throw invalidParams(`Invalid arguments for tool ${name}: "arguments" must be an object`);
@@ -47,7 +47,7 @@ async function callTool(params: JsonObject, call: Call): Promise<JsonObject> {
   }
 
   const plan = taskPlan(tool, params, call.peer);
-  if (plan) return runAsTask(call, tool, plan, () => runTool(tool, args, call));
+  if (plan) return runAsTask(call, tool, plan, given, () => runTool(tool, args, call));
   return runTool(tool, args, call);
 }
 

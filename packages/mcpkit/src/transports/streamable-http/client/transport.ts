@@ -100,7 +100,7 @@ export function streamableHttpClientTransport(
     standalone?.abort.abort();
     const stream = session.newStream(undefined);
     standalone = stream;
-    void (async () => {
+    (async () => {
       // Let the handshake's `notifications/initialized`, sent right after, reach the server first.
       await null;
       await queue;
@@ -112,7 +112,7 @@ export function streamableHttpClientTransport(
           : await followStream(session, stream, "response" in first ? first.response : undefined, reconnect);
       if (end && !end.quiet && !stream.signal.aborted)
         http.onError(new Error(`The server's GET stream was given up: ${end.error.message}`));
-    })();
+    })().catch((error: unknown) => http.onError(error as Error));
   }
 
   return {
@@ -159,11 +159,10 @@ export function streamableHttpClientTransport(
         release = resolve;
       });
       queue = released;
-      void previous.then(() =>
-        deliver(message, release, sendOptions?.headers)
-          .catch((error: unknown) => http.onError(error as Error))
-          .finally(release),
-      );
+      previous
+        .then(() => deliver(message, release, sendOptions?.headers))
+        .catch((error: unknown) => http.onError(error as Error))
+        .finally(release);
     },
 
     setProtocolVersion(version: string) {

@@ -42,12 +42,13 @@ export function replayStored(
   report: (error: unknown) => void,
 ): HttpReply {
   const connection = new SseConnection(() => {}, options.keepAliveMs);
-  void replayInto(connection, lastEventId, store)
+  replayInto(connection, lastEventId, store)
     .catch(report)
     .finally(() => {
       connection.write(formatSse({ retry: options.retryMs }));
       connection.close();
-    });
+    })
+    .catch(report);
   return sseReply(connection);
 }
 

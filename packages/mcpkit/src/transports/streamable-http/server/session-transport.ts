@@ -211,7 +211,7 @@ export class HttpSessionTransport implements Transport {
       stream.undecided?.(sessionGone());
       stream.undecided = undefined;
       stream.connection?.close();
-      if (store) void store.dropStream(stream.id).catch(this.report);
+      if (store) store.dropStream(stream.id).catch(this.report);
     }
     this.streams.clear();
     this.early = undefined;
@@ -393,6 +393,6 @@ export class HttpSessionTransport implements Transport {
       return;
     }
     const forgotten = this.streams.keepFinished(stream.id, this.options.maxFinishedStreams ?? 100);
-    if (forgotten !== undefined) void store.dropStream(forgotten).catch(this.report);
+    if (forgotten !== undefined) store.dropStream(forgotten).catch(this.report);
   }
 }
