@@ -165,7 +165,10 @@ export class InspectorSession {
       this.description = await connecting;
       if (!mine()) return;
       this.setStatus("connected");
-      if (client.protocolEra === "modern") void this.listenForChanges(client, mine);
+      if (client.protocolEra === "modern")
+        this.listenForChanges(client, mine).catch((error: unknown) =>
+          this.warn(`Listening for list changes stopped: ${error instanceof Error ? error.message : String(error)}`),
+        );
     } catch (error) {
       if (!mine()) return;
       this.setStatus("failed", error instanceof Error ? error.message : String(error));
