@@ -161,10 +161,13 @@ describe("mcpkit dev", () => {
     await page.locator('.list-pane [data-tool="first"]').waitFor();
     writeModule("src/server.ts", ["first", "second"]);
     await dev.waitFor(/reloaded dev-fixture 1\.0\.0 \(2 tools/);
-    // The same connection lists the new version's tools.
-    await page.getByRole("button", { name: "Refresh" }).click();
+    // The same connection is told (2026-07-28: on its subscriptions/listen stream), and the
+    // page lists the new version's tools by itself.
     await page.locator('.list-pane [data-tool="second"]').waitFor();
     await connected(page);
+    await show(page, "protocol");
+    await page.getByLabel("Filter messages").fill("notifications/tools/list_changed");
+    await page.locator('table.protocol tr.msg[data-method="notifications/tools/list_changed"]').first().waitFor();
   }, 90_000);
 
   it("refuses a module that is not there", async () => {
