@@ -66,29 +66,21 @@ describe("a developer's day, from the packed tarballs in an empty folder", () =>
         "day",
         "--template",
         "stdio",
-      ].concat(["--no-install", "--mcp-name", "io.github.example/day"]),
+      ].concat(["--no-install", "--mcp-name", "io.github.example/day", "--from", dirname(tarballs.mcpkit as string)]),
       empty,
     );
     project = join(empty, "day");
     expect(JSON.parse(readFileSync(join(project, "package.json"), "utf8"))).toMatchObject({
       name: "day",
       mcpName: "io.github.example/day",
-      dependencies: { mcpkit: "^0.1.0" },
-      devDependencies: { "@mcpkit/cli": "^0.1.0" },
+      // --from: until mcpkit is on the registry, its packages come from the tarballs.
+      dependencies: { mcpkit: `file:${tarballs.mcpkit}` },
+      devDependencies: { "@mcpkit/cli": `file:${tarballs["@mcpkit/cli"]}` },
     });
-    // Until mcpkit is on the registry: its packages from the tarballs, the rest from npm.
-    // better-sqlite3's native build (the CLI's optional dependency) is not what this tests.
-    await run("npm", [
-      "install",
-      tarballs.mcpkit as string,
-      tarballs["@mcpkit/cli"] as string,
-      "--ignore-scripts",
-      "--prefer-offline",
-      "--no-audit",
-      "--no-fund",
-    ]);
-    const installed = JSON.parse(readFileSync(join(project, "package.json"), "utf8"));
-    expect(installed.devDependencies["@mcpkit/cli"]).toMatch(/^file:.*mcpkit-cli-0\.1\.0\.tgz$/);
+    // A plain install, as the project's README says; better-sqlite3's native build (the
+    // CLI's optional dependency) is not what this tests.
+    await run("npm", ["install", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund"]);
+    expect(readFileSync(join(project, "node_modules/mcpkit/package.json"), "utf8")).toContain('"name": "mcpkit"');
   }, 300_000);
 
   it("runs the project's tests", async () => {

@@ -11,6 +11,8 @@ export interface Project {
   name: string;
   description: string;
   mcpName?: string;
+  /** Where mcpkit's own packages come from, when not the registry: `file:` specs of their tarballs. */
+  localPackages?: Partial<Record<"mcpkit" | "@mcpkit/cli", string>>;
 }
 
 const TEMPLATE_ROOT = fileURLToPath(new URL("../templates/", import.meta.url));
@@ -83,7 +85,9 @@ export const slugOf = (name: string) => name.replace(/^@[^/]+\//, "");
 function manifest(project: Project): Record<string, unknown> {
   const template = TEMPLATES[project.template];
   const pick = (names: readonly (keyof typeof VERSIONS)[]) =>
-    Object.fromEntries([...names].sort().map((name) => [name, VERSIONS[name]]));
+    Object.fromEntries(
+      [...names].sort().map((name) => [name, project.localPackages?.[name as "mcpkit"] ?? VERSIONS[name]]),
+    );
   const main = template.main;
   return {
     name: project.name,
@@ -100,6 +104,10 @@ function manifest(project: Project): Record<string, unknown> {
       dev: "mcpkit dev src/server.ts",
       test: "tsc && node --test",
       bundle: "mcpkit bundle src/server.ts",
+      // How the package's own command serves, for the registry: stdio, or HTTP on $PORT.
+      ...(main && {
+        "server-json": `mcpkit bundle src/server.ts --server-json${project.template === "stdio" ? "" : " --transport http"}`,
+      }),
       ...(project.template === "workers" && { deploy: "npx wrangler deploy" }),
     },
     dependencies: pick(template.dependencies),

@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
-import { relative, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { ask } from "./ask.js";
 import { generate, slugOf } from "./generate.js";
 import {
@@ -52,6 +52,7 @@ async function main(argv: string[]): Promise<number> {
     name,
     description: answers.description ?? TEMPLATES[template].description,
     ...(answers.mcpName !== undefined && { mcpName: answers.mcpName }),
+    ...(answers.from !== undefined && { localPackages: localPackages(answers.from) }),
   });
   const where = relative(process.cwd(), directory) || ".";
   process.stderr.write(`Created ${name} in ${where} from the ${template} template:\n  ${files.join("\n  ")}\n`);
@@ -62,6 +63,12 @@ async function main(argv: string[]): Promise<number> {
     const run = spawnSync(pm, ["install"], { cwd: directory, stdio: "inherit", shell: process.platform === "win32" });
     if (run.status !== 0) {
       process.stderr.write(`\n${pm} install failed; the project is there: run it again in ${where}.\n`);
+      // Until mcpkit is published, the registry answers E404 for it.
+      if (answers.from === undefined)
+        process.stderr.write(
+          "If it could not find mcpkit or @mcpkit/cli (E404): they are not on the npm registry yet. Make the project again\n" +
+            "with --from DIR, DIR being the release folder of a clone of mcpkit (npm run release packs it).\n",
+        );
       return 1;
     }
   }
@@ -98,3 +105,19 @@ main(process.argv.slice(2)).then(
     }
   },
 );
+
+/**
+ * `file:` specs of the mcpkit and @mcpkit/cli tarballs in `dir` (as `npm run release` names
+ * them), so that `npm install` looks for neither on the registry.
+ */
+function localPackages(dir: string): Record<"mcpkit" | "@mcpkit/cli", string> {
+  const specs = { mcpkit: `mcpkit-${VERSION}.tgz`, "@mcpkit/cli": `mcpkit-cli-${VERSION}.tgz` };
+  for (const file of Object.values(specs)) {
+    if (!existsSync(join(resolve(dir), file)))
+      throw new UsageError(`--from ${dir}: no ${file} there (npm run release, in a clone of mcpkit, packs it)`);
+  }
+  return {
+    mcpkit: `file:${join(resolve(dir), specs.mcpkit)}`,
+    "@mcpkit/cli": `file:${join(resolve(dir), specs["@mcpkit/cli"])}`,
+  };
+}

@@ -9,6 +9,8 @@ export interface Answers {
   name?: string;
   description?: string;
   mcpName?: string;
+  /** --from DIR: mcpkit's packages from the tarballs `npm run release` packed there. */
+  from?: string;
   install?: boolean;
   yes: boolean;
   force: boolean;
@@ -39,6 +41,8 @@ ${TEMPLATE_NAMES.map((name) => `                          ${name.padEnd(8)} ${TE
   --description TEXT    one line on what the server does
   --mcp-name NAME       its name in the MCP Registry, such as io.github.you/my-server
                         (package.json "mcpName"; mcpkit bundle --server-json needs it)
+  --from DIR            take mcpkit and @mcpkit/cli from the tarballs in DIR (what
+                        npm run release packs in a clone of mcpkit), not the registry
   --install             install the dependencies (the default)
   --no-install          do not install them
   -y, --yes             take the default for every question the flags leave open
@@ -69,6 +73,7 @@ export function parseAnswers(argv: string[]): Answers {
     ...(values.name !== undefined && { name: values.name }),
     ...(values.description !== undefined && { description: values.description }),
     ...(values["mcp-name"] !== undefined && { mcpName: values["mcp-name"] }),
+    ...(values.from !== undefined && { from: values.from }),
     ...(values.install && { install: true }),
     ...(values["no-install"] && { install: false }),
     yes: values.yes === true,
@@ -87,6 +92,7 @@ function parse(argv: string[]) {
       name: { type: "string" },
       description: { type: "string" },
       "mcp-name": { type: "string" },
+      from: { type: "string" },
       install: { type: "boolean" },
       "no-install": { type: "boolean" },
       yes: { type: "boolean", short: "y" },
