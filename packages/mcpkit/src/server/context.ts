@@ -9,6 +9,7 @@ import type {
   Root,
 } from "../protocol/types/features.js";
 import type { StandardSchemaV1 } from "../schema/standard.js";
+import type { RequestKey } from "../session/request-values.js";
 import type { ServerSession } from "./session.js";
 
 /** A form elicitation: the schema is a Standard Schema or the spec's restricted JSON Schema. */
@@ -62,6 +63,11 @@ export interface Context {
   readonly meta: Meta | undefined;
   /** The authenticated principal, when the transport verified one. */
   readonly auth: unknown;
+  /**
+   * A value the server's middleware set for this request (`ctx.set(key, value)` there),
+   * typed by its key (`requestKey<T>(name)`); undefined when none was set. See docs/middleware.md.
+   */
+  get<T>(key: RequestKey<T>): T | undefined;
   /** basic/utilities/progress: ignored without a progressToken or when not increasing. */
   progress(progress: number, total?: number, message?: string): void;
   /** server/utilities/logging: sent when at or above the client's level. */

@@ -1,6 +1,7 @@
 export * from "../content.js";
 export { SKILLS_EXTENSION, type SkillEntry } from "../protocol/skills.js";
 export { TASKS_EXTENSION, type TaskStatus, type TaskSupport, type WireTask } from "../protocol/tasks.js";
+export { type RequestKey, requestKey } from "../session/request-values.js";
 export {
   APP_MIME_TYPE,
   APPS_EXTENSION,

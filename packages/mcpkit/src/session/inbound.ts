@@ -1,5 +1,6 @@
 import type { JsonObject, JsonRpcRequest, RequestId } from "../jsonrpc/types.js";
 import type { MessageInfo } from "../transports/transport.js";
+import type { RequestValues } from "./request-values.js";
 
 /**
  * One request we are answering. The AbortController is made only when a handler asks
@@ -11,6 +12,8 @@ export class InboundRequest {
   readonly params: JsonObject | undefined;
   readonly info: MessageInfo | undefined;
   cancelled = false;
+  /** What middleware set for this request's handler (made on the first set). */
+  values: RequestValues | undefined;
   private controller: AbortController | undefined;
 
   constructor(request: JsonRpcRequest, info: MessageInfo | undefined) {

@@ -15,6 +15,7 @@ import type {
 import type { StandardSchemaV1 } from "../../schema/standard.js";
 import type { InboundRequest } from "../../session/inbound.js";
 import { runChain } from "../../session/middleware.js";
+import type { RequestKey } from "../../session/request-values.js";
 import type { Context, ElicitFormRequest, ElicitOutcome, ElicitUrlRequest, InputOptions } from "../context.js";
 import { outboundRequest, type ServerMiddleware } from "../middleware/context.js";
 import type { Registry } from "../registry/registry.js";
@@ -222,6 +223,10 @@ export class RequestContext implements Context {
     return Array.isArray(result.roots) ? (result.roots as Root[]) : [];
   }
 
+  get<T>(key: RequestKey<T>): T | undefined {
+    return this.inbound.values?.get(key);
+  }
+
   closeStream(retryMs?: number): boolean {
     const close = this.inbound.info?.closeStream;
     if (!close) return false;
@@ -301,6 +306,10 @@ export class RequestContext implements Context {
       client: peer.clientInfo,
       server: this.server.info,
     } as const;
-    return outboundRequest(origin, method, params, this.inbound.info, () => this.signal);
+    return outboundRequest(origin, method, params, {
+      info: this.inbound.info,
+      signal: () => this.signal,
+      inbound: this.inbound,
+    });
   }
 }

@@ -2,6 +2,7 @@ import type { JsonObject, JsonRpcNotification, RequestId } from "../../jsonrpc/t
 import type { Implementation } from "../../protocol/types/common.js";
 import type { InboundRequest } from "../../session/inbound.js";
 import type { Middleware, MiddlewareContext } from "../../session/middleware.js";
+import { type RequestKey, RequestValues } from "../../session/request-values.js";
 import type { HeaderReader, MessageInfo, TransportBinding } from "../../transports/transport.js";
 import type { ServerSession } from "../session.js";
 
@@ -29,6 +30,16 @@ export interface ServerMiddlewareContext extends MiddlewareContext {
   readonly server: Implementation;
   /** The binding of the connection the message came on, when known (legacy sessions). */
   readonly transport: TransportBinding | undefined;
+  /**
+   * A value set for this request by a middleware before this one (see `requestKey`);
+   * outbound, those of the request being served.
+   */
+  get<T>(key: RequestKey<T>): T | undefined;
+  /**
+   * Hands a typed value to the middleware after this one and to the request's handlers,
+   * which read it with `ctx.get(key)`. Values live as long as the request.
+   */
+  set<T>(key: RequestKey<T>, value: T): void;
 }
 
 /** A server middleware: `server.use(mw)` or `ServerOptions.middleware`. */
@@ -58,6 +69,8 @@ interface Message {
   info: { auth?: unknown; headers?: HeaderReader; remoteAddress?: string } | undefined;
   /** How to get the request's signal, when it is a request. */
   signal: (() => AbortSignal | undefined) | undefined;
+  /** Where the request's values are kept (made on first use). */
+  values: () => RequestValues;
 }
 
 /** Made only when middleware is installed. */
@@ -79,6 +92,7 @@ class ServerMessage implements ServerMiddlewareContext {
   readonly server: Implementation;
   readonly transport: TransportBinding | undefined;
   private readonly signalOf: (() => AbortSignal | undefined) | undefined;
+  private readonly valuesOf: () => RequestValues;
 
   constructor(origin: MessageOrigin, message: Message) {
     this.direction = message.direction;
@@ -97,12 +111,36 @@ class ServerMessage implements ServerMiddlewareContext {
     this.server = origin.server;
     this.transport = origin.transport;
     this.signalOf = message.signal;
+    this.valuesOf = message.values;
   }
 
   get signal(): AbortSignal | undefined {
     return this.signalOf?.();
   }
+
+  get<T>(key: RequestKey<T>): T | undefined {
+    return this.valuesOf().get(key);
+  }
+
+  set<T>(key: RequestKey<T>, value: T): void {
+    this.valuesOf().set(key, value);
+  }
 }
+
+/** The values of the request being served. */
+const valuesOf = (inbound: InboundRequest) => () => {
+  inbound.values ??= new RequestValues();
+  return inbound.values;
+};
+
+/** Values of their own, for a message that is no request being served. */
+const ownValues = () => {
+  let values: RequestValues | undefined;
+  return () => {
+    values ??= new RequestValues();
+    return values;
+  };
+};
 
 /** The one builder of what middleware sees of a request from the client, in every era. */
 export function inboundRequest(origin: MessageOrigin, inbound: InboundRequest): ServerMiddlewareContext {
@@ -115,6 +153,7 @@ export function inboundRequest(origin: MessageOrigin, inbound: InboundRequest): 
     id,
     info,
     signal: () => inbound.signal,
+    values: valuesOf(inbound),
   });
 }
 
@@ -133,20 +172,21 @@ export function inboundNotification(
     id: undefined,
     info,
     signal: undefined,
+    values: ownValues(),
   });
 }
 
 /**
- * A request this server sends the client (sampling, elicitation, roots): `info` and
- * `signal` are those of the request being served, when there is one.
+ * A request this server sends the client (sampling, elicitation, roots): `info`, `signal`
+ * and the values are those of the request being served, when there is one.
  */
 export function outboundRequest(
   origin: MessageOrigin,
   method: string,
   params: JsonObject,
-  info: Message["info"],
-  signal: () => AbortSignal | undefined,
+  serving: { info: Message["info"]; signal: () => AbortSignal | undefined; inbound?: InboundRequest },
 ): ServerMiddlewareContext {
+  const { info, signal, inbound } = serving;
   return new ServerMessage(origin, {
     kind: "request",
     direction: "outbound",
@@ -155,5 +195,6 @@ export function outboundRequest(
     id: undefined,
     info,
     signal,
+    values: inbound ? valuesOf(inbound) : ownValues(),
   });
 }

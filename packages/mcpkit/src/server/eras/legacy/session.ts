@@ -213,7 +213,7 @@ export class LegacySession implements ClientPeer, ServerSession, StoredSession {
     const chain = this.server.middleware;
     if (chain === undefined) return this.ask(method, params, options);
     const info = this.auth === undefined ? undefined : { auth: this.auth };
-    const ctx = outboundRequest(this.origin, method, params, info, () => options?.signal);
+    const ctx = outboundRequest(this.origin, method, params, { info, signal: () => options?.signal });
     return runChain(chain, ctx, (c) => this.ask(method, c.params ?? {}, options));
   }
 
