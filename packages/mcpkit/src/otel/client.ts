@@ -1,21 +1,9 @@
-import { type Attributes, context, metrics, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { type Attributes, context, SpanKind, trace } from "@opentelemetry/api";
 import type { ClientMiddleware, ClientSession } from "../client/middleware.js";
-import type { JsonObject } from "../jsonrpc/types.js";
-import {
-  ATTR,
-  DURATION_BUCKETS,
-  type Failure,
-  failureOfError,
-  failureOfResult,
-  networkAttributes,
-  operationAttributes,
-  spanAttributes,
-  spanName,
-} from "./attributes.js";
+import { ErrorCode } from "../jsonrpc/errors.js";
+import { ATTR, networkAttributes, operationAttributes, spanAttributes, spanName } from "./attributes.js";
 import { metaGetter, metaOf, recordSetter } from "./carrier.js";
-import type { TelemetryOptions } from "./server.js";
-
-const SCOPE = "mcpkit";
+import { durationHistogram, instruments, senderDuration, type TelemetryOptions, traced } from "./instruments.js";
 
 /**
  * OpenTelemetry for a client, as the semantic conventions for MCP describe it: a CLIENT
@@ -26,20 +14,13 @@ const SCOPE = "mcpkit";
  * (seconds; a session is counted from connect() once a message of it passed).
  */
 export function clientTelemetry(options: TelemetryOptions = {}): ClientMiddleware {
-  const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE);
-  const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE);
-  const propagator = options.propagator ?? propagation;
-  const duration = meter.createHistogram("mcp.client.operation.duration", {
-    unit: "s",
-    description: "The duration of an MCP request as observed by its sender, until the response is received",
-    advice: { explicitBucketBoundaries: DURATION_BUCKETS },
-  });
-
-  const sessionDuration = meter.createHistogram("mcp.client.session.duration", {
-    unit: "s",
-    description: "The duration of an MCP session as observed on the client",
-    advice: { explicitBucketBoundaries: DURATION_BUCKETS },
-  });
+  const { tracer, meter, propagator } = instruments(options);
+  const duration = senderDuration(meter);
+  const sessionDuration = durationHistogram(
+    meter,
+    "mcp.client.session.duration",
+    "The duration of an MCP session as observed on the client",
+  );
   const sessions = new WeakSet<ClientSession>();
   const watchSession = (session: ClientSession, attrs: Attributes) => {
     sessions.add(session);
@@ -90,27 +71,15 @@ export function clientTelemetry(options: TelemetryOptions = {}): ClientMiddlewar
       }
       ctx.options = options;
     }
-    let failure: Failure | undefined;
-    try {
-      const result: JsonObject = await context.with(spanContext, next);
-      failure = failureOfResult(ctx.method, result);
-      return result;
-    } catch (error) {
-      failure = failureOfError(error, outbound ? undefined : -32603);
-      throw error;
-    } finally {
-      if (failure) {
-        span.setAttribute(ATTR.errorType, failure.type);
-        metricAttrs[ATTR.errorType] = failure.type;
-        if (failure.code !== undefined) {
-          span.setAttribute(ATTR.statusCode, failure.code);
-          metricAttrs[ATTR.statusCode] = failure.code;
-        }
-        span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
-      }
-      span.end();
+    return traced(
+      span,
+      metricAttrs,
+      () => context.with(spanContext, next),
+      ctx.method,
+      outbound ? undefined : ErrorCode.InternalError,
+    ).finally(() => {
       // The sender's view only: what the server asks of us is not an operation of this client.
       if (outbound) duration.record((performance.now() - start) / 1000, metricAttrs);
-    }
+    });
   };
 }

@@ -5,4 +5,5 @@
  */
 export { ATTR, DURATION_BUCKETS } from "./attributes.js";
 export { clientTelemetry } from "./client.js";
-export { serverTelemetry, type TelemetryOptions } from "./server.js";
+export type { TelemetryOptions } from "./instruments.js";
+export { serverTelemetry } from "./server.js";

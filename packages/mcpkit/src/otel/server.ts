@@ -1,45 +1,10 @@
-import {
-  type Attributes,
-  type Context,
-  context,
-  type Link,
-  type MeterProvider,
-  metrics,
-  propagation,
-  type Span,
-  SpanKind,
-  SpanStatusCode,
-  type TextMapPropagator,
-  type TracerProvider,
-  trace,
-} from "@opentelemetry/api";
+import { type Attributes, type Context, context, type Link, SpanKind, trace } from "@opentelemetry/api";
 import { ErrorCode } from "../jsonrpc/errors.js";
-import type { JsonObject } from "../jsonrpc/types.js";
 import type { ServerMiddleware } from "../server/middleware/context.js";
 import type { ServerSession } from "../server/session.js";
-import {
-  ATTR,
-  DURATION_BUCKETS,
-  type Failure,
-  failureOfError,
-  failureOfResult,
-  networkAttributes,
-  operationAttributes,
-  spanAttributes,
-  spanName,
-} from "./attributes.js";
+import { ATTR, networkAttributes, operationAttributes, spanAttributes, spanName } from "./attributes.js";
 import { headerGetter, metaGetter, metaOf, recordSetter } from "./carrier.js";
-
-export interface TelemetryOptions {
-  /** Default: the global one (`trace.setGlobalTracerProvider`, or what the OTel SDK registered). */
-  tracerProvider?: TracerProvider;
-  /** Default: the global one. */
-  meterProvider?: MeterProvider;
-  /** Default: the global propagator (W3C trace context and baggage once the SDK is set up). */
-  propagator?: TextMapPropagator;
-}
-
-const SCOPE = "mcpkit";
+import { durationHistogram, instruments, senderDuration, type TelemetryOptions, traced } from "./instruments.js";
 
 /**
  * OpenTelemetry for a server, as the semantic conventions for MCP describe it: a SERVER
@@ -52,24 +17,18 @@ const SCOPE = "mcpkit";
  * outbound requests mcp.client.operation.duration (their sender's view), in seconds.
  */
 export function serverTelemetry(options: TelemetryOptions = {}): ServerMiddleware {
-  const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE);
-  const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE);
-  const propagator = options.propagator ?? propagation;
-  const duration = meter.createHistogram("mcp.server.operation.duration", {
-    unit: "s",
-    description: "The duration of an MCP request or notification as observed by its receiver",
-    advice: { explicitBucketBoundaries: DURATION_BUCKETS },
-  });
-  const sessionDuration = meter.createHistogram("mcp.server.session.duration", {
-    unit: "s",
-    description: "The duration of an MCP session as observed on the server",
-    advice: { explicitBucketBoundaries: DURATION_BUCKETS },
-  });
-  const outboundDuration = meter.createHistogram("mcp.client.operation.duration", {
-    unit: "s",
-    description: "The duration of an MCP request as observed by its sender, until the response is received",
-    advice: { explicitBucketBoundaries: DURATION_BUCKETS },
-  });
+  const { tracer, meter, propagator } = instruments(options);
+  const duration = durationHistogram(
+    meter,
+    "mcp.server.operation.duration",
+    "The duration of an MCP request or notification as observed by its receiver",
+  );
+  const sessionDuration = durationHistogram(
+    meter,
+    "mcp.server.session.duration",
+    "The duration of an MCP session as observed on the server",
+  );
+  const outboundDuration = senderDuration(meter);
   const sessions = new WeakSet<ServerSession>();
 
   const watchSession = (session: ServerSession, transportAttrs: Attributes) => {
@@ -135,34 +94,4 @@ export function serverTelemetry(options: TelemetryOptions = {}): ServerMiddlewar
       ErrorCode.InternalError,
     ).finally(() => duration.record((performance.now() - start) / 1000, metricAttrs));
   };
-}
-
-/** Runs `work` in `span`, then records how it failed (if it did) on the span and the metric's attributes, and ends it. */
-async function traced(
-  span: Span,
-  metricAttrs: Attributes,
-  work: () => Promise<JsonObject>,
-  method: string,
-  answeredAs: number | undefined,
-): Promise<JsonObject> {
-  let failure: Failure | undefined;
-  try {
-    const result = await work();
-    failure = failureOfResult(method, result);
-    return result;
-  } catch (error) {
-    failure = failureOfError(error, answeredAs);
-    throw error;
-  } finally {
-    if (failure) {
-      span.setAttribute(ATTR.errorType, failure.type);
-      metricAttrs[ATTR.errorType] = failure.type;
-      if (failure.code !== undefined) {
-        span.setAttribute(ATTR.statusCode, failure.code);
-        metricAttrs[ATTR.statusCode] = failure.code;
-      }
-      span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
-    }
-    span.end();
-  }
 }

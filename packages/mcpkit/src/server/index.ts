@@ -1,6 +1,12 @@
 export * from "../content.js";
 export { SKILLS_EXTENSION, type SkillEntry } from "../protocol/skills.js";
-export { TASKS_EXTENSION, type TaskStatus, type TaskSupport, type WireTask } from "../protocol/tasks.js";
+export {
+  isTerminal,
+  TASKS_EXTENSION,
+  type TaskStatus,
+  type TaskSupport,
+  type WireTask,
+} from "../protocol/tasks.js";
 export { type RequestKey, requestKey } from "../session/request-values.js";
 export {
   APP_MIME_TYPE,
@@ -77,4 +83,5 @@ export {
   type TaskRecord,
   type TaskStore,
 } from "./tasks/store.js";
+export { TaskWatchers, taskExpired } from "./tasks/watchers.js";
 export type { Viewer, VisibilityRule } from "./visibility.js";

@@ -7,6 +7,7 @@ import {
   type TaskRecord,
   type TaskStore,
 } from "./store.js";
+import { TaskWatchers, taskExpired } from "./watchers.js";
 
 export interface InMemoryTaskStoreOptions {
   /** The clock TTLs are measured with (default Date.now); tests inject one. */
@@ -29,7 +30,7 @@ export class InMemoryTaskStore implements TaskStore {
   private readonly clients = new Map<string, Set<string>>();
   private readonly clientOf = new Map<string, string>();
   private readonly beats = new Map<string, number>();
-  private readonly watchers = new Map<string, Set<(task: TaskRecord) => void>>();
+  private readonly watchers = new TaskWatchers();
   private readonly now: () => number;
 
   readonly heartbeat?: (node: string, ttlMs: number) => Promise<void>;
@@ -68,7 +69,7 @@ export class InMemoryTaskStore implements TaskStore {
     if (isTerminal(task.status)) return structuredClone(task);
     applyTaskPatch(task, structuredClone(patch), this.now());
     const copy = structuredClone(task);
-    for (const listener of [...(this.watchers.get(taskId) ?? [])]) listener(structuredClone(copy));
+    this.watchers.tell(copy);
     return copy;
   }
 
@@ -90,17 +91,7 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   watch(taskId: string, listener: (task: TaskRecord) => void): () => void {
-    let set = this.watchers.get(taskId);
-    if (!set) {
-      set = new Set();
-      this.watchers.set(taskId, set);
-    }
-    set.add(listener);
-    const listeners = set;
-    return () => {
-      listeners.delete(listener);
-      if (listeners.size === 0) this.watchers.delete(taskId);
-    };
+    return this.watchers.watch(taskId, listener);
   }
 
   private findOrphans(): TaskRecord[] {
@@ -114,7 +105,7 @@ export class InMemoryTaskStore implements TaskStore {
 
   private live(taskId: string): TaskRecord | undefined {
     const task = this.tasks.get(taskId);
-    if (task && expired(task, this.now())) {
+    if (task && taskExpired(task, this.now())) {
       this.drop(task);
       return undefined;
     }
@@ -123,7 +114,7 @@ export class InMemoryTaskStore implements TaskStore {
 
   private sweep(): void {
     const now = this.now();
-    for (const task of this.tasks.values()) if (expired(task, now)) this.drop(task);
+    for (const task of this.tasks.values()) if (taskExpired(task, now)) this.drop(task);
   }
 
   private drop(task: TaskRecord): void {
@@ -151,10 +142,6 @@ function unindex(index: Map<string, Set<string>>, key: string, id: string): void
   const ids = index.get(key);
   ids?.delete(id);
   if (ids?.size === 0) index.delete(key);
-}
-
-function expired(task: TaskRecord, now: number): boolean {
-  return task.ttlMs !== null && task.createdAt + task.ttlMs <= now;
 }
 
 /** The patch rules of TaskPatch, for stores that apply them in this process. */
