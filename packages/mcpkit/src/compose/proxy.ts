@@ -4,6 +4,7 @@ import { SKILLS_EXTENSION, type SkillEntry } from "../protocol/skills.js";
 import type { LogLevel } from "../protocol/types/common.js";
 import type { CompleteRef, Prompt, Resource, ResourceTemplate, Tool } from "../protocol/types/features.js";
 import type { SubscriptionFilter } from "../protocol/types/modern.js";
+import { implementationOf } from "../protocol/implementation.js";
 import { LEGACY_REVISIONS } from "../protocol/versions.js";
 import { MirroredSet } from "../server/compose/sync.js";
 import type { Context } from "../server/context.js";
@@ -92,15 +93,9 @@ export async function createProxy(
   // A legacy server keeps a session per connection: give each downstream session its own.
   const perSession = connector !== undefined && upstreamSessions !== "shared" && client.protocolEra === "legacy";
 
-  const { name, version, title, description, icons, websiteUrl } = client.serverInfo ?? { name: "", version: "" };
   server = mirrorServer(
     {
-      name,
-      version,
-      ...(title !== undefined && { title }),
-      ...(description !== undefined && { description }),
-      ...(icons && { icons }),
-      ...(websiteUrl !== undefined && { websiteUrl }),
+      ...implementationOf(client.serverInfo ?? { name: "", version: "" }),
       ...(client.instructions !== undefined && { instructions: client.instructions }),
       // It speaks the era its upstream speaks: a caller of 2026-07-28 could not be given what
       // a stateful server asks outside a call (its roots). `revisions` bridges the eras anyway.

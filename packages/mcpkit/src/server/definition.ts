@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import { mergeCapabilities } from "../protocol/capabilities.js";
+import { implementationOf } from "../protocol/implementation.js";
 import { SKILLS_EXTENSION } from "../protocol/skills.js";
 import { TASKS_EXTENSION } from "../protocol/tasks.js";
 import type { ServerCapabilities } from "../protocol/types/capabilities.js";
@@ -58,16 +59,8 @@ export class ServerDefinition implements SessionHost {
   private declared: ServerCapabilities | undefined;
 
   constructor(options: ServerOptions) {
-    const { name, version, title, description, icons, websiteUrl } = options;
-    if (!name || !version) throw new TypeError("A server needs a name and a version");
-    this.info = {
-      name,
-      version,
-      ...(title !== undefined && { title }),
-      ...(description !== undefined && { description }),
-      ...(icons && { icons }),
-      ...(websiteUrl !== undefined && { websiteUrl }),
-    };
+    if (!options.name || !options.version) throw new TypeError("A server needs a name and a version");
+    this.info = implementationOf(options);
     this.options = options;
     this.pageSize = options.pageSize ?? 1000;
     if (!(this.pageSize >= 1)) throw new RangeError("pageSize must be at least 1");
