@@ -15,6 +15,7 @@ import { type Cluster, joinCluster, stateKey } from "./cluster.js";
 import { httpLimits, portNumber } from "./limits.js";
 import { shutdownOnSignals } from "./shutdown.js";
 import { serveStdio } from "./stdio.js";
+import { trustProxyFlag } from "./trust-proxy.js";
 
 /** The options every server takes; each server's own come from its flags module. */
 interface CommonOptions extends AuthFlags, AuthorizationServerFlags {
@@ -27,6 +28,7 @@ interface CommonOptions extends AuthFlags, AuthorizationServerFlags {
   stateKey?: string;
   shutdownTimeout?: string;
   serverCard?: string | true;
+  trustProxy?: string[];
 }
 
 const DEFAULT_SERVER = "workspace";
@@ -48,6 +50,10 @@ const commonOptions = (): Option[] => [
     "--state-key <key>",
     "with --redis: the key signing multi round-trip request state, the same on every node (32+ bytes)",
   ).env("MCPKIT_STATE_KEY"),
+  new Option(
+    "--trust-proxy <proxies>",
+    "with --port: reverse proxies (addresses, CIDR ranges, loopback or private; comma-separated, repeatable) whose X-Forwarded-For names the client, for every limit per client",
+  ).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]),
   new Option(
     "--shutdown-timeout <duration>",
     "how long SIGINT/SIGTERM may take to stop the server before it exits anyway (default 10s; a second signal exits at once)",
@@ -172,6 +178,7 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
   }
   const port = options.port === undefined ? undefined : portNumber(options.port);
   const limits = httpLimits(options);
+  const trustProxy = await trustProxyFlag(options.trustProxy, options.port);
   if (options.serverCard !== undefined && port === undefined)
     throw new UsageError("--server-card is served over HTTP: add --port");
   const upstream = checkAuthorizationServerFlags(options, {
@@ -222,6 +229,7 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
           },
         }),
         limits,
+        ...(trustProxy && { trustProxy }),
         stop: shutdown.requested,
         ...(served.ended && { ended: served.ended }),
         ...(cluster && { cluster }),
