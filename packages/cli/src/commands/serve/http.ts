@@ -112,7 +112,12 @@ export async function serveHttp(server: McpServer, serving: HttpServing): Promis
     });
     // HTTP+SSE (2024-11-05) predates authorization: it is served only when tokens are not
     // required, and by one node only (its sessions live in one process).
-    if (!resource && !cluster) legacy = createSseHandler(server, { allowedHosts, messagesPath: "/messages" });
+    if (!resource && !cluster)
+      legacy = createSseHandler(server, {
+        allowedHosts,
+        messagesPath: "/messages",
+        ...(limits.maxSessions !== undefined && { maxSessions: limits.maxSessions }),
+      });
     process.stderr.write(
       issuing
         ? `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP), tokens from the authorization server at ${issuing.as.issuer} required; people sign in with ${issuing.upstream.title}${issuing.upstream.development ? " (everyone is the test user: for development only)" : ""}\n`
