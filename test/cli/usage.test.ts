@@ -65,13 +65,29 @@ describe("mcpkit serve: usage errors exit 2 and say what is wrong", () => {
       "--state-key (or MCPKIT_STATE_KEY) must be at least 32 bytes",
     ],
     [
-      ["serve", "workspace", "--redis", "redis://127.0.0.1:1"],
-      "--redis applies to the everything and openapi servers only",
+      ["serve", "proxy", "--port", "0", "--redis", "redis://127.0.0.1:1", "http://127.0.0.1:1/mcp"],
+      "serve proxy cannot run as a node of a cluster (--redis): a proxy holds its connections",
+    ],
+    [
+      ["serve", "workspace", "--port", "0", "--redis", "redis://127.0.0.1:1", "--allow-write"],
+      "serve workspace --redis --allow-write needs --db: each node would write its own sample database",
     ],
   ])("mcpkit %j", async (args, message) => {
     const result = await mcpkit(...args);
     expect(result.stderr).toContain(message);
     expect(result.stderr).not.toContain("NaN");
+    expect(result.code).toBe(2);
+  });
+});
+
+describe("mcpkit serve github --redis", () => {
+  it("refuses the server's own GitHub sign-in, which one node would hold, and says what works instead", async () => {
+    const result = await run([CLI_BIN, "serve", "github", "--port", "0", "--redis", "redis://127.0.0.1:1"], {
+      GITHUB_OAUTH_CLIENT_ID: "id",
+      GITHUB_OAUTH_CLIENT_SECRET: "secret",
+    });
+    expect(result.stderr).toContain("serve github --redis cannot use its own GitHub sign-in");
+    expect(result.stderr).toContain("--authorization-server github");
     expect(result.code).toBe(2);
   });
 });

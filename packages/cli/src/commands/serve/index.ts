@@ -171,11 +171,8 @@ const unknownServer = (name: string) =>
 async function serve(name: string, flags: ServerFlags, operands: string[], options: CommonOptions): Promise<void> {
   if (!flags.operands && operands.length > 0)
     throw new UsageError(`serve ${name} takes no further arguments (got "${operands.join(" ")}")`);
-  if (options.redis !== undefined && !flags.cluster) {
-    const able: string[] = [];
-    for (const other of SERVER_NAMES) if ((await serverFlags(other))?.cluster) able.push(other);
-    throw new UsageError(`--redis applies to the ${able.join(" and ")} server${able.length > 1 ? "s" : ""} only`);
-  }
+  if (options.redis !== undefined && flags.cluster !== true)
+    throw new UsageError(`serve ${name} cannot run as a node of a cluster (--redis): ${flags.cluster.refused}`);
   const port = options.port === undefined ? undefined : portNumber(options.port);
   const limits = httpLimits(options);
   const trustProxy = await trustProxyFlag(options.trustProxy, options.port);
@@ -187,6 +184,9 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
     cluster: options.redis !== undefined,
   });
   const authorized = checkAuthFlags(options, options.port !== undefined);
+  // Where people sign in (--authorization-server): "dev", "oidc" or a preset's name.
+  const signIn = upstream && { upstream: upstream.kind === "preset" ? upstream.name : upstream.kind };
+  flags.check?.(options as unknown as Record<string, unknown>, { cluster: options.redis !== undefined, ...signIn });
   const cluster: Cluster | undefined = options.redis === undefined ? undefined : await joinCluster(options);
   const shared: Shared = {
     ...(options.stateKey !== undefined && { requestStateKey: stateKey(options.stateKey) }),
@@ -198,7 +198,8 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
     .create(options as unknown as Record<string, unknown>, {
       operands,
       shared,
-      ...(upstream && { upstream: upstream.kind === "preset" ? upstream.name : upstream.kind }),
+      cluster: cluster !== undefined,
+      ...signIn,
     })
     .catch(async (error) => {
       await cluster?.close();
