@@ -36,7 +36,11 @@ const profile = mkdtempSync(join(tmpdir(), "mcpkit-screenshots-"));
 let context;
 try {
   const server = await mcpkit(["serve", "everything", "--port", "0"], /serving MCP on (http:\/\/\S+\/mcp)/);
-  const url = await mcpkit(["inspect", server], /^(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m);
+  // A root of a made-up project rather than this clone's folder, which the pictures would show.
+  const url = await mcpkit(
+    ["inspect", "--root", "/home/ada/projects/mcpkit", server],
+    /^(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m,
+  );
   context = await chromium.launchPersistentContext(profile, {
     executablePath: "/usr/bin/chromium",
     args: [
@@ -80,6 +84,23 @@ try {
 
   await callTool("add", { a: "2", b: "40" });
   await shot("tools");
+
+  // A generated form the browser refuses to send: what is wrong is said under each field.
+  await show("tools");
+  await page.click('.list-pane [data-tool="test_form_fields"]');
+  await page.locator('[id="arg-test_form_fields.name"]').fill("Ada");
+  await page.locator('[id="arg-test_form_fields.age"]').fill("36");
+  await page.locator('[id="arg-test_form_fields.color"]').selectOption({ label: "green" });
+  await page.locator('[id="arg-test_form_fields.alarm"]').fill("06:30");
+  await page.locator('[id="arg-test_form_fields.email"]').fill("ada@example.com");
+  await page.locator('[id="arg-test_form_fields.code"]').fill("ada-1815");
+  await page.getByRole("button", { name: "Call tool" }).click();
+  await page.locator(".detail-pane .field-error").nth(1).waitFor();
+  // Tall enough for the tool's name and both refusals.
+  await page.setViewportSize({ width: 1280, height: 1240 });
+  await page.evaluate(() => document.getElementById("main")?.scrollTo(0, 0));
+  await shot("tools-form");
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   await show("tools");
   await page.click('.list-pane [data-tool="test_slow"]');
@@ -144,8 +165,8 @@ try {
 
   await show("roots");
   await page.getByRole("button", { name: "Add a root" }).click();
-  await page.getByLabel("Root 1 URI").fill("file:///home/ada/projects/mcpkit");
-  await page.getByLabel("Root 1 name").fill("mcpkit");
+  await page.getByLabel("Root 2 URI").fill("file:///home/ada/notes");
+  await page.getByLabel("Root 2 name").fill("notes");
   await page.getByRole("button", { name: "Offer these roots" }).click();
   await shot("roots");
 

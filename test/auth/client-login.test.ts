@@ -108,6 +108,13 @@ describe.each(["2025-11-25", "2026-07-28"] as const)("authorization end to end (
     expect(refused).toHaveLength(1);
     expect(String((refused[0] as OAuthError).message)).toContain("invalid_grant");
     expect(redirects).toHaveLength(2);
+
+    // So is one bound to a DPoP key the client no longer holds (RFC 9449 §5): no proof will ever do.
+    as.refreshFailure = { status: 400, error: "invalid_dpop_proof" };
+    vi.setSystemTime(Date.now() + 2100);
+    expect((await client.callTool("whoami")).content).toEqual([{ type: "text", text: "you are user-ada" }]);
+    expect(refused).toHaveLength(2);
+    expect(redirects).toHaveLength(3);
   });
 
   it("steps up to the scope a tool needs, once, and gives up when the server keeps refusing", async () => {

@@ -126,6 +126,47 @@ describe.each(["2025-11-25", "2026-07-28"] as const)("DPoP end to end (%s)", (pr
     expect(sent.filter((r) => r.headers.get("authorization")?.startsWith("Bearer")).map((r) => r.url)).toEqual([]);
   });
 
+  it("sends a stored token bound to the key it was given from the first request, as a later process would", async () => {
+    fx.as.dpop = true;
+    const mcp = await protectedMcp(server(), fx.as, { dpop: true });
+    fx.closers.push(mcp.close);
+    const storage = memoryStorage();
+    const keyPair = await generateKeyPair("ES256");
+    const first = new OAuthClient({
+      serverUrl: mcp.url,
+      storage,
+      redirectUri: "http://127.0.0.1:9/callback",
+      redirect: browser,
+      dpop: { keyPair, alg: "ES256" },
+    });
+    const client = new Client({ name: "dpop-test", version: "1", protocolVersion });
+    await client.connect(streamableHttpClientTransport(mcp.url, { auth: first }));
+    fx.closers.push(() => client.close());
+    const bound = await first.tokens();
+    expect(bound?.dpop_jkt).toBe(await calculateJwkThumbprint(await exportJWK(keyPair.publicKey), "sha256"));
+
+    // Another client (the next run) with the same storage and key: no 401, no new grant, the same token.
+    let keyAsked = 0;
+    const { sent, fetchImpl } = recordingFetch();
+    const next = new OAuthClient({
+      serverUrl: mcp.url,
+      storage,
+      fetch: fetchImpl,
+      dpop: async () => {
+        keyAsked++;
+        return { keyPair, alg: "ES256" };
+      },
+    });
+    expect(await next.accessToken()).toBe(bound?.access_token);
+    const again = new Client({ name: "dpop-test", version: "1", protocolVersion });
+    await again.connect(streamableHttpClientTransport(mcp.url, { auth: next, fetch: fetchImpl }));
+    fx.closers.push(() => again.close());
+    expect((await again.callTool("whoami")).content).toEqual([{ type: "text", text: "you are user-ada" }]);
+    expect(sent.map((r) => r.status)).not.toContain(401);
+    expect(sent[0]?.headers.get("authorization")).toBe(`DPoP ${bound?.access_token}`);
+    expect(keyAsked).toBe(1);
+  });
+
   it("retries with the nonce the authorization server and the MCP server ask for", async () => {
     fx.as.dpop = true;
     fx.as.dpopNonce = "as-nonce-1";

@@ -1,34 +1,23 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type BrowserContext, chromium } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type Browser, openBrowser } from "../chromium.js";
 import { type Harness, pkce, rawClient, startHarness } from "./harness.js";
 
 // The consent page in a real browser (Debian's chromium, driven by playwright-core): a
 // person reads it, clicks Allow or Deny, and lands back at the application; a page on
 // another origin cannot frame it to trick a click.
 
-const CHROMIUM = "/usr/bin/chromium";
-
+let browser: Browser;
 let context: BrowserContext;
-let profile = "";
 let app: Server;
 let appUrl = "";
 const landed: URL[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: apt-get install chromium (npm test installs it when it can)`);
-  profile = mkdtempSync(join(tmpdir(), "mcpkit-consent-"));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
-    viewport: { width: 900, height: 700 },
-  });
-  context.setDefaultTimeout(15_000);
+  browser = await openBrowser({ viewport: { width: 900, height: 700 } });
+  context = browser.context;
   // The application the person started the sign-in from: its redirect URI, and a page that frames the consent page.
   app = createServer((req, res) => {
     const url = new URL(req.url ?? "/", appUrl);
@@ -44,8 +33,7 @@ beforeAll(async () => {
   appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  await context?.close();
-  rmSync(profile, { recursive: true, force: true });
+  await browser?.close();
   app?.closeAllConnections();
   await new Promise<void>((resolve) => app?.close(() => resolve()) ?? resolve());
 });

@@ -1,9 +1,10 @@
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { CLI_BIN, mcpkit, REPO_ROOT, requireBuild, start, stopAll, until } from "../cli-call/helpers.js";
+import { inspectorApi } from "./api.js";
 
 // `mcpkit inspect` as a person types it: what it prints, what it refuses, and what it loads.
 
@@ -23,7 +24,10 @@ describe("mcpkit inspect", () => {
   });
 
   it.each([
-    [[], "Name a server: a URL (http://…/mcp) or, after --, the command that starts it"],
+    [
+      [],
+      "Name a server: a URL (http://…/mcp), after -- the command that starts it, or a name from your MCP configuration",
+    ],
     [["my-server"], '"my-server" is not a URL; to start a server over stdio, put its command after --'],
     [["--protocol", "2019-01-01", "http://127.0.0.1:9/mcp"], "--protocol takes auto, legacy, modern or a revision"],
     [["--port", "70000", "http://127.0.0.1:9/mcp"], "--port takes a port number, not 70000"],
@@ -34,6 +38,28 @@ describe("mcpkit inspect", () => {
     expect(result.stderr).toContain(message);
     expect(result.code).toBe(2);
   });
+
+  it("offers the folder the server starts in as its root, or the --root folders instead", async () => {
+    requireBuild();
+    // The workspace server narrows its files to the roots a client offers: it is usable as it comes.
+    const workspace = ["--", process.execPath, CLI_BIN, "serve", "workspace", "--stdio"];
+    for (const [flags, folder] of [
+      [[], resolve(REPO_ROOT)],
+      [["--root", "docs"], resolve(REPO_ROOT, "docs")],
+    ] as const) {
+      const running = start(["inspect", ...flags, ...workspace]);
+      await until(() => /\?token=/.test(running.stdout), 10_000, "the URL");
+      const api = await inspectorApi(running.stdout.trim());
+      await api.state("connected");
+      const { result } = await api.call<{ result: { structuredContent?: unknown } }>("tools/call", {
+        name: "list_allowed_directories",
+      });
+      expect(result.structuredContent).toEqual({ directories: [folder] });
+      api.close();
+      running.child.kill("SIGTERM");
+      await running.done;
+    }
+  }, 60_000);
 
   it("is loaded only when it runs: --version and the other commands load none of it", () => {
     const hook = join(REPO_ROOT, "test/cli/fixtures/record-imports.mjs");

@@ -11,6 +11,7 @@ import {
   answerElicitation,
   countMessages,
   fillAndSubmitToolForm,
+  followListChanges,
   getPromptWithCompletion,
   messageCount,
   progressThenCancel,
@@ -66,6 +67,7 @@ for (const era of ["modern", "legacy"] as const) {
     it("reads a resource and receives its update", () =>
       readResourceAndReceiveUpdate(page, `changed over HTTP, ${era}`));
     it("gets a prompt with argument completion", () => getPromptWithCompletion(page));
+    it("follows the server's list changes without a refresh", () => followListChanges(page));
     it("renders an MCP App and carries its tool call", () => renderApp(page));
     it("counts the messages of a call in the protocol view", () => countMessages(page));
     it("runs a tool as a task and follows it in the tasks view", () => runATask(page));
@@ -161,6 +163,14 @@ describe("signing in through the browser", () => {
     expect(as.authorizations[0]?.get("redirect_uri")).toBe(
       `${started.origin.replace("localhost", "127.0.0.1")}/oauth/callback`,
     );
+    // Reconnecting, in the other era, keeps the sign-in: its tokens and their DPoP key stay with the inspector.
+    await show(signIn, "server");
+    await see(signIn.getByTestId("revision"), "2026-07-28");
+    await signIn.getByLabel("Protocol era").selectOption("legacy");
+    await signIn.getByRole("button", { name: "Reconnect" }).click();
+    await see(signIn.getByTestId("revision"), "2025-11-25");
+    await connected(signIn);
+    expect(as.authorizations).toHaveLength(1);
     await signIn.close();
     started.inspector.child.kill("SIGTERM");
   });

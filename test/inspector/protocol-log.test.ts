@@ -51,6 +51,22 @@ describe("the protocol log", () => {
     expect(answered).toMatchObject({ kind: "response", method: "elicitation/create", group: call?.group });
   });
 
+  it("groups what a 2026-07-28 listen stream carries with its subscriptions/listen request", () => {
+    const log = new ProtocolLog();
+    const [listen] = log.record("out", { jsonrpc: "2.0", id: 7, method: "subscriptions/listen", params: {} });
+    const tagged = { _meta: { "io.modelcontextprotocol/subscriptionId": 7 } };
+    const [ack] = log.record("in", {
+      jsonrpc: "2.0",
+      method: "notifications/subscriptions/acknowledged",
+      params: tagged,
+    });
+    const [changed] = log.record("in", { jsonrpc: "2.0", method: "notifications/tools/list_changed", params: tagged });
+    const [untagged] = log.record("in", { jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+    expect(ack?.group).toBe(listen?.group);
+    expect(changed?.group).toBe(listen?.group);
+    expect(untagged?.group).toBeUndefined();
+  });
+
   it("records each message of a batch, keeps a preview of a huge one, and keeps only the newest", () => {
     const log = new ProtocolLog(3);
     const entries = log.record("in", [

@@ -115,6 +115,21 @@ export async function readResourceAndReceiveUpdate(page: Page, text: string): Pr
   await page.locator(".detail-pane .resource-detail").getByRole("button", { name: "Unsubscribe" }).click();
 }
 
+/**
+ * test_toggle_tool removes test_optional_tool, then brings it back: the server's
+ * notifications/tools/list_changed (2026-07-28: on the inspector's subscriptions/listen
+ * stream) reaches the page, which lists the tools again by itself.
+ */
+export async function followListChanges(page: Page): Promise<void> {
+  const optional = page.locator('.list-pane [data-tool="test_optional_tool"]');
+  await chooseTool(page, "test_toggle_tool");
+  await optional.waitFor();
+  await see(await callTool(page, "test_toggle_tool", {}), "test_optional_tool is now disabled");
+  await optional.waitFor({ state: "detached" });
+  await see(await callTool(page, "test_toggle_tool", {}), "test_optional_tool is now enabled");
+  await optional.waitFor();
+}
+
 /** test_prompt_with_arguments completes both arguments (completion/complete) as they are typed. */
 export async function getPromptWithCompletion(page: Page): Promise<void> {
   await show(page, "prompts");

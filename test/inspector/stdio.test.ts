@@ -9,6 +9,7 @@ import {
   countMessages,
   editRoots,
   fillAndSubmitToolForm,
+  followListChanges,
   getPromptWithCompletion,
   loadASkill,
   logsAtALevel,
@@ -61,6 +62,7 @@ for (const era of ["legacy", "modern"] as const) {
     it("reads a resource and receives its update", () =>
       readResourceAndReceiveUpdate(page, `changed over stdio, ${era}`));
     it("gets a prompt with argument completion", () => getPromptWithCompletion(page));
+    it("follows the server's list changes without a refresh", () => followListChanges(page));
     it("renders an MCP App and carries its tool call", () => renderApp(page));
     it("counts the messages of a call in the protocol view", () => countMessages(page));
     it("answers a URL elicitation in the page", () => answerUrlElicitation(page));
@@ -78,6 +80,8 @@ describe("the inspector's page", () => {
     await page.locator('nav [data-view="tools"][aria-current="page"]').waitFor();
     await page.getByLabel("Filter tools").focus();
     await page.keyboard.type("Add two");
+    // The filtered list first: Tab goes to what is shown.
+    await page.locator('.list-pane .items li:first-child [data-tool="add"]').waitFor();
     await page.keyboard.press("Tab");
     expect(await page.evaluate("document.activeElement.dataset.tool")).toBe("add");
     await page.keyboard.press("Enter");

@@ -34,6 +34,7 @@ export const TOOL_ARGS: Readonly<Record<string, Record<string, unknown>>> = {
   greet: { name: "Ada" },
   slow_compute: { seconds: 0 },
   confirm_delete: { filename: "notes.txt" },
+  test_form_fields: { name: "Ada", age: 36, tags: ["maths"], address: { street: "St James's Square", city: "London" } },
 };
 
 /** Tools whose progress we ask for (a progressToken in _meta). */

@@ -227,6 +227,24 @@ describe("mcpkit bundle --server-json", () => {
     });
   }, 120_000);
 
+  it("--transport http: the npm package serves Streamable HTTP on the port in $PORT, as the HTTP templates do", async () => {
+    const out = join(space.dir, "http-server.json");
+    const run = await mcpkit(["bundle", "src/server.ts", "--server-json", "--transport", "http", "--out", out], {
+      cwd: project,
+      timeout: 60_000,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const json = JSON.parse(readFileSync(out, "utf8"));
+    expect(validate(json), JSON.stringify(validate.errors)).toBe(true);
+    const [npm] = json.packages;
+    expect(npm.transport).toEqual({ type: "streamable-http", url: "http://localhost:{PORT}/mcp" });
+    // The url's variable is one the package declares, as the registry resolves it.
+    expect(npm.environmentVariables[0]).toMatchObject({ name: "PORT", default: "3000" });
+    expect(
+      (await mcpkit(["bundle", "src/server.ts", "--server-json", "--transport", "sse"], { cwd: project })).stderr,
+    ).toContain('--transport takes stdio or http, not "sse"');
+  }, 120_000);
+
   it("is checked for real: the schema refuses what the registry would", () => {
     const good = { name: "io.github.example/notes", description: "Keeps notes", version: "1.0.0" };
     expect(validate(good)).toBe(true);

@@ -136,6 +136,12 @@ describe.each(TEMPLATE_NAMES)("the %s template", (template) => {
     expect(pkg.dependencies.mcpkit).toBe(VERSIONS.mcpkit);
     expect(pkg.devDependencies["@mcpkit/cli"]).toBe(VERSIONS["@mcpkit/cli"]);
     expect(pkg.scripts).toMatchObject({ dev: "mcpkit dev src/server.ts", test: "tsc && node --test" });
+    // The registry is told how the package's own command serves: stdio, or HTTP on $PORT.
+    const serverJson =
+      template === "workers"
+        ? undefined
+        : `mcpkit bundle src/server.ts --server-json${template === "stdio" ? "" : " --transport http"}`;
+    expect(pkg.scripts["server-json"]).toBe(serverJson);
     // A description with quotes lands in code as a string, escaped.
     expect(read(dir, "src/server.ts")).toContain('() => "Says \\"hello\\""');
   });

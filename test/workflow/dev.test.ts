@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "mcpkit/client";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
@@ -114,6 +114,20 @@ describe("mcpkit dev", () => {
     expect(await names(client)).toEqual(["fixed", "steady"]);
   }, 60_000);
 
+  it("reloads a file saved by renaming a copy over it, every time (as vim, sed -i and safe-write editors save)", async () => {
+    writeFileSync(join(project, "src/suffix.ts"), 'export const suffix = "";\n');
+    writeModule("src/server.ts", ["v1"]);
+    const { dev, client, changes } = await startDev();
+    await dev.waitFor(/loaded dev-fixture/);
+    for (const tools of [["v1", "v2"], ["v1", "v2", "v3"], ["v1"]]) {
+      const before = changes.length;
+      writeModule("src/server.ts.tmp", tools);
+      renameSync(join(project, "src/server.ts.tmp"), join(project, "src/server.ts"));
+      await nextChange(changes, before);
+      expect(await names(client)).toEqual(tools);
+    }
+  }, 60_000);
+
   it("serves an MCP client that starts it over stdio, which sees the reloads too", async () => {
     writeFileSync(join(project, "src/suffix.ts"), 'export const suffix = "";\n');
     writeModule("src/server.ts", ["one"]);
@@ -147,10 +161,13 @@ describe("mcpkit dev", () => {
     await page.locator('.list-pane [data-tool="first"]').waitFor();
     writeModule("src/server.ts", ["first", "second"]);
     await dev.waitFor(/reloaded dev-fixture 1\.0\.0 \(2 tools/);
-    // The same connection lists the new version's tools.
-    await page.getByRole("button", { name: "Refresh" }).click();
+    // The same connection is told (2026-07-28: on its subscriptions/listen stream), and the
+    // page lists the new version's tools by itself.
     await page.locator('.list-pane [data-tool="second"]').waitFor();
     await connected(page);
+    await show(page, "protocol");
+    await page.getByLabel("Filter messages").fill("notifications/tools/list_changed");
+    await page.locator('table.protocol tr.msg[data-method="notifications/tools/list_changed"]').first().waitFor();
   }, 90_000);
 
   it("refuses a module that is not there", async () => {

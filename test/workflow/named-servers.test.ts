@@ -5,7 +5,8 @@ import { createStreamableHttpHandler, type Listening, listen } from "mcpkit/http
 import { createServer } from "mcpkit/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requireBuild } from "../cli-call/helpers.js";
-import { CLI_BIN, FIXTURES, homeEnv, mcpkit, scratch } from "./helpers.js";
+import { inspectorApi } from "../inspector/api.js";
+import { CLI_BIN, FIXTURES, homeEnv, mcpkit, scratch, startMcpkit, stopAll } from "./helpers.js";
 
 // Servers called by the name a configuration file gives them: `mcpkit call NAME`, and
 // `mcpkit servers` listing where each name comes from.
@@ -54,6 +55,7 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
+  await stopAll();
   await http.close();
   space.remove();
 });
@@ -95,6 +97,65 @@ describe("mcpkit call NAME", () => {
   it("says which names it knows when a name is not found", async () => {
     const run = await inProject(["call", "nobody", "tools"]);
     expect(run.code).toBe(2);
+    expect(run.stderr).toContain('No server named "nobody" in');
+    expect(run.stderr).toContain("Servers named there: envy, vault, desk");
+  });
+});
+
+describe("mcpkit inspect NAME", () => {
+  /** `mcpkit inspect ARGS…` in the project's folder, and its API once it printed its URL. */
+  async function inspect(args: string[], env: NodeJS.ProcessEnv = {}) {
+    const running = startMcpkit(["inspect", ...args], {
+      cwd: join(project, "src/deep"),
+      env: { ...homeEnv(home), ...env },
+    });
+    const [url] = await running.waitFor(/^http:\/\/127\.0\.0\.1:\d+\/\?token=\S+$/m, 20_000, "stdout");
+    const api = await inspectorApi(url);
+    const text = async (name: string) => {
+      const { result } = await api.call<{ result: { content: { text: string }[] } }>("tools/call", { name });
+      return result.content[0]?.text;
+    };
+    return { running, api, text };
+  }
+
+  it("starts a server named in the project's .mcp.json in the project's folder, with its variables; -e wins", async () => {
+    const { running, api, text } = await inspect(["-e", "GREETING=from the command line", "envy"]);
+    const state = await api.state("connected");
+    expect(state.target).toMatchObject({ kind: "stdio", command: process.execPath, cwd: project });
+    expect(await text("where")).toBe(project);
+    expect(await text("greeting")).toBe("from the command line");
+    // Reconnecting from the page (another era) keeps the folder and the variables.
+    await api.call("connect", { protocol: "legacy" });
+    expect(await text("where")).toBe(project);
+    expect(await text("greeting")).toBe("from the command line");
+    api.close();
+    await running.stop();
+  }, 60_000);
+
+  it("connects to an HTTP entry with its headers, variables expanded", async () => {
+    const { running, api, text } = await inspect(["vault"], { TOKEN });
+    await api.state("connected");
+    expect(await text("secret")).toBe("the vault is open");
+    api.close();
+    await running.stop();
+  }, 60_000);
+
+  it("reads only the --config file when given one", async () => {
+    // Claude Desktop's "envy" is a command that does not exist: the inspector says it could not start it.
+    const { running, api } = await inspect([
+      "--config",
+      join(home, ".config/Claude/claude_desktop_config.json"),
+      "envy",
+    ]);
+    expect(String((await api.state("failed")).error)).toContain("elsewhere");
+    api.close();
+    await running.stop();
+  }, 60_000);
+
+  it("says which names it knows when a name is not found", async () => {
+    const run = await inProject(["inspect", "nobody"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('"nobody" is not a URL; to start a server over stdio, put its command after --');
     expect(run.stderr).toContain('No server named "nobody" in');
     expect(run.stderr).toContain("Servers named there: envy, vault, desk");
   });

@@ -104,6 +104,10 @@ function manifest(project: Project): Record<string, unknown> {
       dev: "mcpkit dev src/server.ts",
       test: "tsc && node --test",
       bundle: "mcpkit bundle src/server.ts",
+      // How the package's own command serves, for the registry: stdio, or HTTP on $PORT.
+      ...(main && {
+        "server-json": `mcpkit bundle src/server.ts --server-json${project.template === "stdio" ? "" : " --transport http"}`,
+      }),
       ...(project.template === "workers" && { deploy: "npx wrangler deploy" }),
     },
     dependencies: pick(template.dependencies),

@@ -17,6 +17,8 @@ export interface NetworkEntry {
   /** Bytes of the response body read so far, and whether it has ended. */
   bytes?: number;
   ended?: boolean;
+  /** The client stopped reading before the end (a cancelled request, a closed subscription). */
+  cancelled?: boolean;
   error?: string;
 }
 
@@ -93,6 +95,18 @@ export function recordingFetch(base: Fetch, record: (entry: NetworkEntry) => voi
       return response;
     }
     record(entry);
+    // Closing a stream early is the client aborting its request (2026-07-28 cancels so):
+    // the entry ends then, as no flush comes.
+    init.signal?.addEventListener(
+      "abort",
+      () => {
+        if (entry.ended) return;
+        entry.ended = true;
+        entry.cancelled = true;
+        record(entry);
+      },
+      { once: true },
+    );
     const counted = response.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
@@ -102,6 +116,7 @@ export function recordingFetch(base: Fetch, record: (entry: NetworkEntry) => voi
           controller.enqueue(chunk);
         },
         flush() {
+          if (entry.ended) return;
           entry.ended = true;
           record(entry);
         },

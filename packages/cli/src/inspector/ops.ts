@@ -67,7 +67,9 @@ function targetFrom(body: Body, ctx: OpContext): Target | undefined {
       current.kind === "stdio" && current.command === body.command && current.args.join("\0") === args.join("\0");
     if (!same && !ctx.allowSpawn)
       throw new OpError("Starting another command from the page needs mcpkit inspect --allow-spawn");
-    return { kind: "stdio", command: body.command, args, env: current.kind === "stdio" ? current.env : {} };
+    // The variables and folder of the command line's server stay (a named server starts in its project).
+    if (current.kind !== "stdio") return { kind: "stdio", command: body.command, args, env: {} };
+    return { kind: "stdio", command: body.command, args, env: current.env, ...(current.cwd && { cwd: current.cwd }) };
   }
   return undefined;
 }

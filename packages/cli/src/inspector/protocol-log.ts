@@ -30,6 +30,9 @@ const PREVIEW_CHARS = 4096;
 /** The requests a legacy server's own request is taken to be part of. */
 const NESTING = new Set(["tools/call", "prompts/get", "resources/read", "completion/complete", "tasks/result"]);
 
+/** The `_meta` key a 2026-07-28 server tags a subscription's notifications with. */
+const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
+
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -146,6 +149,10 @@ export class ProtocolLog {
       const id = params?.requestId;
       if (typeof id === "string" || typeof id === "number")
         entry.group = (this.sent.get(id) ?? this.received.get(id))?.group;
+    } else {
+      // basic/patterns/subscriptions: what a listen stream carries names the listen request.
+      const id = isObject(params?._meta) ? params._meta[SUBSCRIPTION_ID] : undefined;
+      if (typeof id === "string" || typeof id === "number") entry.group = this.sent.get(id)?.group;
     }
   }
 }

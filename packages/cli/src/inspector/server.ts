@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { pathToFileURL } from "node:url";
+import type { Root } from "mcpkit";
 import { AppViews } from "./app-views.js";
 import { Guard } from "./guard.js";
 import { OPS, type OpContext, OpError } from "./ops.js";
@@ -16,6 +18,12 @@ export interface InspectorOptions {
   timeoutMs?: number;
   /** Let the page start a different stdio command than the one given on the command line. */
   allowSpawn?: boolean;
+  /**
+   * The roots offered to the server (the page edits them). Default: the folder the server
+   * starts in (a stdio server's own, else this process's), as an editor offers its
+   * workspace folder; a server that narrows its files to the client's roots then works.
+   */
+  roots?: Root[];
   /** Where the built page is (default: the one shipped in @mcpkit/cli). */
   uiDir?: string;
 }
@@ -68,6 +76,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     timeoutMs: options.timeoutMs ?? 300_000,
     redirectUri: () => `http://127.0.0.1:${port}/oauth/callback`,
     allowSpawn: options.allowSpawn === true,
+    roots: options.roots ?? [folderRoot(options.target)],
     emit: (event) => broadcast(pages, event),
   });
   const ctx: OpContext = { session, views: new AppViews(), calls: new Map(), allowSpawn: options.allowSpawn === true };
@@ -177,6 +186,11 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+function folderRoot(target: Target): Root {
+  const folder = (target.kind === "stdio" && target.cwd) || process.cwd();
+  return { uri: pathToFileURL(folder).href, name: folder };
 }
 
 function serveFile(req: IncomingMessage, res: ServerResponse, file: StaticFile): void {

@@ -1,5 +1,13 @@
 import type { LogLevel, Root, Transport, TransportSink } from "mcpkit";
-import type { Client, ClientRequestContext, ServerDescription, WireTask } from "mcpkit/client";
+import type { DPoPKey, OAuthStorage } from "mcpkit/auth";
+import type {
+  Client,
+  ClientRequestContext,
+  ServerDescription,
+  SubscriptionEnd,
+  SubscriptionFilter,
+  WireTask,
+} from "mcpkit/client";
 import type { StdioClientTransport } from "mcpkit/stdio";
 import { VERSION } from "../version.js";
 import { type Ask, Asks } from "./asks.js";
@@ -33,10 +41,25 @@ export interface SessionOptions {
   redirectUri: () => string;
   /** --allow-spawn: the page may start another stdio command (told to the page, checked in ops.ts). */
   allowSpawn: boolean;
+  /** The roots offered at first (the page edits them). */
+  roots: Root[];
   emit: (event: PageEvent) => void;
 }
 
 const LIMIT = { network: 1000, logs: 2000 };
+
+/** A listen stream that ended is opened again after this long, doubling up to maxMs. */
+const LISTEN_RETRY = { firstMs: 500, maxMs: 30_000 };
+const METHOD_NOT_FOUND = -32601;
+
+/**
+ * The session's DPoP key: P-256 for ES256, the algorithm mcpkit's OAuthClient prefers when a
+ * server lists it; not extractable, as the tokens bound to it live in memory only.
+ */
+async function newDPoPKey(): Promise<DPoPKey> {
+  const keyPair = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"]);
+  return { alg: "ES256", keyPair };
+}
 
 /**
  * The inspected server, as the page sees it: one mcpkit Client (its public API only) over
@@ -50,14 +73,19 @@ export class InspectorSession {
   error: string | undefined;
   description: ServerDescription | undefined;
   signInUrl: string | undefined;
-  roots: Root[] = [];
+  roots: Root[];
   readonly protocolLog = new ProtocolLog();
   readonly network: NetworkEntry[] = [];
   readonly logs: LogEntry[] = [];
   readonly asks: Asks;
   /** Tasks this inspector started or listed, by id. */
   readonly tasks = new Map<string, WireTask>();
-  private current: { client: Client; transport: Transport } | undefined;
+  private current: { client: Client; transport: Transport; pid?: number | undefined } | undefined;
+  /**
+   * The sign-in outlives a reconnection (in another era, or after the server went away):
+   * tokens and registrations in memory, and the DPoP key they are bound to (RFC 9449).
+   */
+  private oauth: { storage: OAuthStorage; dpop: DPoPKey } | undefined;
   private signIn: { resolve: (url: URL) => void; reject: (error: Error) => void } | undefined;
   private readonly options: SessionOptions;
   private generation = 0;
@@ -66,6 +94,7 @@ export class InspectorSession {
     this.options = options;
     this.target = options.target;
     this.protocol = options.protocol;
+    this.roots = options.roots;
     this.asks = new Asks((asks) => this.emit({ type: "asks", asks }));
   }
 
@@ -103,6 +132,7 @@ export class InspectorSession {
       revision: client?.protocolVersion,
       transport: this.target.kind === "http" ? "streamable-http" : "stdio",
       sessionId: this.current?.transport.sessionId,
+      pid: this.current?.pid,
       clientCapabilities: client?.capabilities,
       signInUrl: this.signInUrl,
       roots: this.roots,
@@ -126,11 +156,19 @@ export class InspectorSession {
       const transport = this.tap(raw);
       this.current = { client, transport };
       const connecting = client.connect(transport);
-      // connect() starts the transport before its first await: a stdio server's stderr exists now.
-      if ("stderr" in raw) this.keepStderr(raw as StdioClientTransport, mine);
+      // connect() starts the transport before its first await: a stdio server's process exists now.
+      if ("stderr" in raw) {
+        const stdio = raw as StdioClientTransport;
+        this.current.pid = stdio.pid;
+        this.keepStderr(stdio, mine);
+      }
       this.description = await connecting;
       if (!mine()) return;
       this.setStatus("connected");
+      if (client.protocolEra === "modern")
+        this.listenForChanges(client, mine).catch((error: unknown) =>
+          this.warn(`Listening for list changes stopped: ${error instanceof Error ? error.message : String(error)}`),
+        );
     } catch (error) {
       if (!mine()) return;
       this.setStatus("failed", error instanceof Error ? error.message : String(error));
@@ -227,7 +265,7 @@ export class InspectorSession {
         );
       },
       onError: (error) => {
-        if (mine()) this.log({ at: Date.now(), level: "warning", logger: "mcpkit inspector", data: String(error) });
+        if (mine()) this.warn(String(error));
       },
     });
     client.on("notifications/message", (params) =>
@@ -275,7 +313,8 @@ export class InspectorSession {
     );
     const ownAuthorization = Object.keys(target.headers).some((name) => name.toLowerCase() === "authorization");
     const { streamableHttpClientTransport } = await import("mcpkit/http-client");
-    const { OAuthClient } = await import("mcpkit/auth");
+    const { OAuthClient, memoryStorage } = await import("mcpkit/auth");
+    this.oauth ??= { storage: memoryStorage(), dpop: await newDPoPKey() };
     const auth = ownAuthorization
       ? undefined
       : new OAuthClient({
@@ -284,6 +323,8 @@ export class InspectorSession {
           redirectUri: this.options.redirectUri(),
           redirect: (url) => this.askToSignIn(url, mine),
           fetch: fetch as typeof globalThis.fetch,
+          storage: this.oauth.storage,
+          dpop: this.oauth.dpop,
         });
     return streamableHttpClientTransport(target.url, {
       headers: target.headers,
@@ -293,6 +334,53 @@ export class InspectorSession {
         if (mine()) this.log({ at: Date.now(), level: "warning", logger: "transport", data: error.message });
       },
     });
+  }
+
+  /**
+   * 2026-07-28 sends list changes only on a subscriptions/listen stream
+   * (basic/patterns/subscriptions): one stays open for every list the server says changes,
+   * and is opened again if it ends while connected (a server restarting, a dropped
+   * stream), the lists read anew since changes may have been missed. The notifications
+   * reach the client's `on()` listeners, hence the page, as in the legacy era.
+   */
+  private async listenForChanges(client: Client, mine: () => boolean): Promise<void> {
+    const caps = client.serverCapabilities ?? {};
+    const filter: SubscriptionFilter = {
+      ...(caps.tools?.listChanged && { toolsListChanged: true }),
+      ...(caps.prompts?.listChanged && { promptsListChanged: true }),
+      ...(caps.resources?.listChanged && { resourcesListChanged: true }),
+    };
+    if (Object.keys(filter).length === 0) return;
+    const live = () => mine() && client.isConnected;
+    let delayMs = LISTEN_RETRY.firstMs;
+    for (let opened = 0; live(); opened++) {
+      const started = Date.now();
+      let end: SubscriptionEnd;
+      try {
+        const subscription = await client.listen(filter, () => undefined);
+        if (opened > 0 && live()) this.emit({ type: "lists-stale" });
+        end = await subscription.closed;
+      } catch (error) {
+        end = { reason: "lost", error };
+      }
+      if (end.reason === "closed" || !live()) return;
+      if ((end.error as { code?: unknown } | undefined)?.code === METHOD_NOT_FOUND) {
+        this.warn("The server has no subscriptions/listen: list changes will not reach the page");
+        return;
+      }
+      if (Date.now() - started > LISTEN_RETRY.maxMs) delayMs = LISTEN_RETRY.firstMs;
+      this.warn(
+        `The subscriptions/listen stream ${end.reason === "ended" ? "ended" : "was lost"}${
+          end.error instanceof Error ? ` (${end.error.message})` : ""
+        }; listening again in ${delayMs} ms`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, delayMs).unref());
+      delayMs = Math.min(delayMs * 2, LISTEN_RETRY.maxMs);
+    }
+  }
+
+  private warn(message: string): void {
+    this.log({ at: Date.now(), level: "warning", logger: "mcpkit inspector", data: message });
   }
 
   /** basic/authorization: the page shows a sign-in link; the callback comes back to the inspector. */

@@ -23,6 +23,7 @@ interface BundleOptions {
   serverJson?: boolean;
   mcpName?: string;
   remote?: string[];
+  transport?: string;
   mcpbUrl?: string;
 }
 
@@ -46,6 +47,10 @@ export function bundleCommand(): Command {
     .option("--mcp-name <name>", "with --server-json: the registry name (default: package.json mcpName)")
     .option("--remote <url>", "with --server-json: a URL where it is served over Streamable HTTP (repeatable)", collect)
     .option("--mcpb-url <url>", "with --server-json: where the .mcpb will be published; builds it for its SHA-256")
+    .option(
+      "--transport <kind>",
+      "with --server-json: how the npm package's command serves: stdio (default), or http (Streamable HTTP on http://localhost:$PORT/mcp, PORT default 3000)",
+    )
     .addHelpText(
       "after",
       `
@@ -195,6 +200,9 @@ async function writeServerJson(source: BundleSource, options: BundleOptions): Pr
   } else serverInfo = { name: `mcpkit-${source.name}`, version: VERSION };
   for (const remote of options.remote ?? [])
     if (!/^https?:\/\/\S+$/.test(remote)) throw new UsageError(`--remote takes an http(s) URL, not "${remote}"`);
+  const transport = options.transport ?? "stdio";
+  if (transport !== "stdio" && transport !== "http")
+    throw new UsageError(`--transport takes stdio or http, not "${transport}"`);
   const json = serverJson({
     project,
     serverInfo,
@@ -202,6 +210,7 @@ async function writeServerJson(source: BundleSource, options: BundleOptions): Pr
     mcpName,
     remotes: options.remote ?? [],
     ...(mcpb && { mcpb }),
+    transport,
   });
   const file = resolve(options.out ?? join(project.root, "server.json"));
   writeFileSync(file, `${JSON.stringify(json, null, 2)}\n`);

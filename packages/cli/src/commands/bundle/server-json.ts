@@ -16,15 +16,29 @@ export interface ServerJsonInput {
   remotes: string[];
   /** The published .mcpb's URL and SHA-256, for an `mcpb` package. */
   mcpb?: { url: string; sha256: string };
+  /**
+   * How the npm package's command serves: over stdio (the default), or Streamable HTTP on
+   * http://localhost:{PORT}/mcp, PORT from the environment (3000 unless set), as the HTTP
+   * templates of create-mcpkit serve.
+   */
+  transport?: "stdio" | "http";
 }
+
+/** The port variable of an npm package served over HTTP: what the registry's url template names. */
+const PORT = {
+  name: "PORT",
+  description: "The port it serves MCP on (http://localhost:PORT/mcp)",
+  default: "3000",
+  format: "number",
+};
 
 /**
  * The MCP Registry's server.json (schema 2025-12-11): the npm package (package.json name and
- * version; npm checks its mcpName), started over stdio, with the environment variables of
- * its settings; an MCP Bundle when its URL is given; and remotes for servers served over HTTP.
+ * version; npm checks its mcpName), started over stdio or serving HTTP, with the environment
+ * variables of its settings; an MCP Bundle when its URL is given; and remotes for servers served over HTTP.
  */
 export function serverJson(input: ServerJsonInput): Record<string, unknown> {
-  const { project, serverInfo, userConfig, mcpName, remotes, mcpb } = input;
+  const { project, serverInfo, userConfig, mcpName, remotes, mcpb, transport = "stdio" } = input;
   const version = project.version ?? serverInfo.version;
   const environmentVariables = Object.values(userConfig)
     .filter((s) => s.env)
@@ -38,10 +52,15 @@ export function serverJson(input: ServerJsonInput): Record<string, unknown> {
       ...((s.type === "file" || s.type === "directory") && { format: "filepath" }),
     }));
   const env = environmentVariables.length > 0 ? { environmentVariables } : {};
+  const npm =
+    transport === "http"
+      ? {
+          transport: { type: "streamable-http", url: "http://localhost:{PORT}/mcp" },
+          environmentVariables: [PORT, ...environmentVariables.filter((v) => v.name !== PORT.name)],
+        }
+      : { transport: { type: "stdio" }, ...env };
   const packages = [
-    ...(project.name
-      ? [{ registryType: "npm", identifier: project.name, version, transport: { type: "stdio" }, ...env }]
-      : []),
+    ...(project.name ? [{ registryType: "npm", identifier: project.name, version, ...npm }] : []),
     ...(mcpb
       ? [{ registryType: "mcpb", identifier: mcpb.url, fileSha256: mcpb.sha256, transport: { type: "stdio" }, ...env }]
       : []),

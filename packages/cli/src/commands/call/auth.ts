@@ -28,10 +28,12 @@ export function configDir(): string {
 }
 
 export const tokenFile = () => join(configDir(), "oauth.json");
+/** The DPoP key the saved tokens are bound to (commands/call/dpop-key.ts). */
+export const dpopKeyFile = () => join(configDir(), "dpop-key.json");
 
 /**
  * basic/authorization for `mcpkit call`: tokens and registrations persist in a 0600 file,
- * so logging in happens once per server. At a terminal, a 401 starts the authorization
+ * and the DPoP key they are bound to in another, so logging in happens once per server. At a terminal, a 401 starts the authorization
  * code flow through a loopback redirect on 127.0.0.1 (RFC 8252), printing the URL and
  * opening the browser; without one, stored tokens (refreshed as needed) are all it uses.
  */
@@ -40,15 +42,22 @@ export async function httpAuth(url: URL, options: HttpAuthOptions): Promise<Http
   // Loaded here, not with this module (which every failure report reads): OAuth and its
   // JOSE library are most of what `mcpkit call` would otherwise load.
   const { fileStorage, loopbackRedirect, OAuthClient } = await import("mcpkit/auth");
+  const { keptDPoPKey } = await import("./dpop-key.js");
   const storage = fileStorage(tokenFile());
+  // The same key every run, read (or made) only when a server wants DPoP.
+  const dpop = () => keptDPoPKey(dpopKeyFile());
   if (!options.interactive) {
-    return { options: { auth: new OAuthClient({ serverUrl: url, storage, clientName: "mcpkit" }) }, close: () => {} };
+    return {
+      options: { auth: new OAuthClient({ serverUrl: url, storage, clientName: "mcpkit", dpop }) },
+      close: () => {},
+    };
   }
   const loopback = await loopbackRedirect({ openBrowser: options.browser });
   const auth = new OAuthClient({
     serverUrl: url,
     storage,
     clientName: "mcpkit",
+    dpop,
     redirectUri: loopback.redirectUri,
     redirect: loopback.redirect,
   });

@@ -1,9 +1,8 @@
-import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
-import { isSupportedRevision, type Revision, type Root } from "mcpkit";
+import { isSupportedRevision, type Revision } from "mcpkit";
 import type { Client, ClientOptions, ServerDescription } from "mcpkit/client";
 import { stdioClientTransport } from "mcpkit/stdio";
 import { VERSION } from "../../version.js";
+import { parseEnv, parseHeaders, rootFor } from "../connection-flags.js";
 import { httpAuth } from "./auth.js";
 import { UsageError } from "./exit-codes.js";
 import type { Target } from "./invocation.js";
@@ -50,35 +49,6 @@ export function clientOptions(options: ConnectOptions, handlers: Partial<ClientO
   }
   if (options.root?.length) client.roots = options.root.map(rootFor);
   return client;
-}
-
-/** A root from a path (made absolute, as a file: URI) or from a URI as it is. */
-function rootFor(value: string): Root {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return { uri: value };
-  const path = resolve(value);
-  return { uri: pathToFileURL(path).href, name: path };
-}
-
-export function parseHeaders(values: string[]): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const value of values) {
-    const colon = value.indexOf(":");
-    if (colon <= 0) throw new UsageError(`--header takes "Name: value", not "${value}"`);
-    headers[value.slice(0, colon).trim()] = value.slice(colon + 1).trim();
-  }
-  return headers;
-}
-
-/** `-e KEY=VALUE` sets a variable; `-e KEY` passes this process's value through. */
-export function parseEnv(values: string[]): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const value of values) {
-    const eq = value.indexOf("=");
-    if (eq === 0) throw new UsageError(`--env takes KEY=VALUE or KEY, not "${value}"`);
-    if (eq > 0) env[value.slice(0, eq)] = value.slice(eq + 1);
-    else if (process.env[value] !== undefined) env[value] = process.env[value] as string;
-  }
-  return env;
 }
 
 /** What connecting needs besides the options, and what it leaves for the caller to clean up. */

@@ -1,4 +1,4 @@
-import { type FSWatcher, watch } from "node:fs";
+import { type FSWatcher, readdirSync, statSync, watch } from "node:fs";
 import { join } from "node:path";
 
 /** Folders whose changes never reload: installed packages, version control, editors' and tools' state. */
@@ -12,20 +12,83 @@ const IGNORED = /(^|[\\/])(node_modules|\.git|\.[^\\/]*)([\\/]|$)/;
 export function watchFiles(dirs: string[], onChange: (files: string[]) => void, quietMs = 80): () => void {
   const changed = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
-  const watchers: FSWatcher[] = dirs.map((dir) =>
-    watch(dir, { recursive: true }, (_event, name) => {
-      if (name === null || IGNORED.test(String(name))) return;
-      changed.add(join(dir, String(name)));
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        const files = [...changed];
-        changed.clear();
-        onChange(files);
-      }, quietMs);
-    }),
+  const changedIn = (dir: string, name: string) => {
+    changed.add(join(dir, name));
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      const files = [...changed];
+      changed.clear();
+      onChange(files);
+    }, quietMs);
+  };
+  const watchers = dirs.map((dir) =>
+    process.platform === "linux" ? watchTree(dir, changedIn) : watchRecursive(dir, changedIn),
   );
   return () => {
     clearTimeout(timer);
-    for (const watcher of watchers) watcher.close();
+    for (const stop of watchers) stop();
   };
 }
+
+type Changed = (dir: string, name: string) => void;
+
+/** Where the platform's own recursive watch holds (macOS, Windows). */
+function watchRecursive(dir: string, changed: Changed): () => void {
+  const watcher = watch(dir, { recursive: true }, (_event, name) => {
+    if (name !== null && !IGNORED.test(String(name))) changed(dir, String(name));
+  });
+  return () => watcher.close();
+}
+
+/**
+ * Linux: one watch per folder. Node 20's recursive watch there follows each file, and loses
+ * a file that an editor saves by writing a copy and renaming it over the original (vim, sed
+ * -i, JetBrains' safe write): later saves of it went unseen. A folder's watch sees the
+ * rename by the file's name. New folders are watched as they appear.
+ */
+function watchTree(root: string, changed: Changed): () => void {
+  const watchers = new Map<string, FSWatcher>();
+  const add = (dir: string) => {
+    if (watchers.has(dir)) return;
+    let watcher: FSWatcher;
+    try {
+      watcher = watch(dir, (_event, name) => {
+        if (name === null) return;
+        const path = join(dir, String(name));
+        if (IGNORED.test(String(name))) return;
+        if (isFolder(path)) add(path);
+        changed(dir, String(name));
+      });
+    } catch {
+      return; // gone before it could be watched: its parent's watch reports it
+    }
+    // A watched folder that is removed ends its watch.
+    watcher.on("error", () => {
+      watcher.close();
+      watchers.delete(dir);
+    });
+    watchers.set(dir, watcher);
+    for (const entry of safeList(dir)) if (entry.isDirectory() && !IGNORED.test(entry.name)) add(join(dir, entry.name));
+  };
+  add(root);
+  return () => {
+    for (const watcher of watchers.values()) watcher.close();
+    watchers.clear();
+  };
+}
+
+const isFolder = (path: string) => {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+const safeList = (dir: string) => {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+};

@@ -15,6 +15,8 @@ Examples:
   $ mcpkit inspect --open --protocol legacy http://127.0.0.1:3000/mcp
   $ mcpkit inspect -H 'Authorization: Bearer TOKEN' https://example.com/mcp
   $ mcpkit inspect -- npx -y @modelcontextprotocol/server-everything stdio
+  $ mcpkit inspect my-server                (a name from .mcp.json, Claude Desktop's or Cursor's configuration)
+  $ mcpkit inspect --config ./mcp.json my-server
 `;
 
 /**
@@ -24,8 +26,11 @@ Examples:
 export function inspectCommand(): Command {
   return new Command("inspect")
     .description("Inspect any MCP server in the browser: tools, resources, prompts, apps and every message")
-    .usage("[options] URL\n       mcpkit inspect [options] -- COMMAND [ARGS…]")
-    .argument("[server...]", "the server: a URL, or after -- the command that starts it")
+    .usage("[options] URL|NAME\n       mcpkit inspect [options] -- COMMAND [ARGS…]")
+    .argument(
+      "[server...]",
+      "the server: a URL, a name from your MCP configuration, or after -- the command that starts it",
+    )
     .option("--port <port>", "listen on this port of 127.0.0.1 (default: a free one)")
     .option("--open", "open the inspector in the browser")
     .option(
@@ -35,6 +40,12 @@ export function inspectCommand(): Command {
     )
     .option("-H, --header <header>", 'an HTTP header for every request, "Name: value" (repeatable)', collect)
     .option("-e, --env <KEY[=VALUE]>", "a variable for a stdio server; KEY alone passes ours on (repeatable)", collect)
+    .option(
+      "--root <path-or-uri>",
+      "offer this root to the server instead of the folder it starts in (repeatable; the page edits them)",
+      collect,
+    )
+    .option("--config <file>", "read the named server from this file only (default: the files mcpkit servers reads)")
     .option("--timeout <seconds>", "give up on a request after this long (default 300; 0 waits forever)")
     .option("--allow-spawn", "let the page start a different stdio command")
     .addHelpText("after", HELP)
@@ -42,6 +53,7 @@ export function inspectCommand(): Command {
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT))
     .action(async (words: string[], options: InspectCommandOptions) => {
       const { runInspect } = await import("./run.js");
-      await runInspect(words, process.argv, options);
+      const { namedTarget } = await import("./named.js");
+      await runInspect(words, process.argv, options, (name) => namedTarget(name, options.config));
     });
 }

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { describeTarget, isProtocolChoice, startInspector } from "../../inspector/index.js";
+import { rootFor } from "../connection-flags.js";
 import { UsageError } from "../usage-error.js";
 import { type NamedServerResolver, type TargetFlags, targetFromCommandLine } from "./target.js";
 
@@ -9,6 +10,10 @@ export interface InspectCommandOptions extends TargetFlags {
   protocol: string;
   timeout?: string;
   allowSpawn?: boolean;
+  /** --config FILE: where a named server is looked up. */
+  config?: string;
+  /** --root PATH|URI (repeatable): the roots offered instead of the server's folder. */
+  root?: string[];
 }
 
 /**
@@ -36,6 +41,7 @@ export async function runInspect(
     port,
     timeoutMs: Math.round(seconds * 1000),
     allowSpawn: options.allowSpawn === true,
+    ...(options.root?.length && { roots: options.root.map(rootFor) }),
   });
   process.stderr.write(
     `mcpkit inspect: inspecting ${describeTarget(target)}\nOpen the inspector (once; the token is single-use):\n`,

@@ -1,12 +1,12 @@
 import type { Target } from "../../inspector/index.js";
+import { parseEnv, parseHeaders } from "../connection-flags.js";
 import { UsageError } from "../usage-error.js";
 
 /**
- * Looks up a named server (`mcpkit inspect NAME`) in the user's MCP configuration. None is
- * wired yet: the named-server configuration plugs in here, returning undefined for a name it
- * does not know.
+ * Looks up a named server (`mcpkit inspect NAME`) in the user's MCP configuration; throws
+ * a UsageError that lists the names known when there is none of that name.
  */
-export type NamedServerResolver = (name: string) => Promise<Target | undefined>;
+export type NamedServerResolver = (name: string) => Promise<Target> | Target;
 
 export interface TargetFlags {
   header?: string[];
@@ -16,7 +16,8 @@ export interface TargetFlags {
 /**
  * The server from the command line: `URL`, `-- COMMAND [ARGS…]`, or `NAME` through
  * `resolveName`. `argv` is the raw command line (commander drops the `--`, and with it
- * where the command starts).
+ * where the command starts). A named server's headers and variables come first; those
+ * of the command line win.
  */
 export async function targetFromCommandLine(
   words: string[],
@@ -31,12 +32,13 @@ export async function targetFromCommandLine(
   if (dashed > 0) {
     if (before.length > 0) throw new UsageError(`Give either a server before -- or a command after it, not both`);
     const [command, ...args] = after as [string, ...string[]];
-    if (flags.header?.length) throw new UsageError("--header is for HTTP servers (a URL), not for a command");
-    return { kind: "stdio", command, args, env: parseEnv(flags.env ?? []) };
+    return withFlags({ kind: "stdio", command, args, env: {} }, flags);
   }
   const [word, ...extra] = before;
   if (word === undefined)
-    throw new UsageError("Name a server: a URL (http://…/mcp) or, after --, the command that starts it");
+    throw new UsageError(
+      "Name a server: a URL (http://…/mcp), after -- the command that starts it, or a name from your MCP configuration (mcpkit servers lists them)",
+    );
   if (extra.length > 0) throw new UsageError(`One server at a time: "${extra.join(" ")}" is left over`);
   if (/^https?:\/\//i.test(word)) {
     let url: URL;
@@ -45,34 +47,21 @@ export async function targetFromCommandLine(
     } catch {
       throw new UsageError(`"${word}" is not a valid URL`);
     }
-    if (flags.env?.length) throw new UsageError("--env is for a stdio server (a command after --), not for a URL");
-    return { kind: "http", url: url.href, headers: parseHeaders(flags.header ?? []) };
+    return withFlags({ kind: "http", url: url.href, headers: {} }, flags);
   }
-  const named = await resolveName?.(word);
-  if (named) return named;
-  throw new UsageError(
-    `"${word}" is not a URL; to start a server over stdio, put its command after -- (mcpkit inspect -- ${word} …)`,
-  );
+  if (!resolveName)
+    throw new UsageError(
+      `"${word}" is not a URL; to start a server over stdio, put its command after -- (mcpkit inspect -- ${word} …)`,
+    );
+  return withFlags(await resolveName(word), flags);
 }
 
-function parseHeaders(values: string[]): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const value of values) {
-    const colon = value.indexOf(":");
-    if (colon <= 0) throw new UsageError(`--header takes "Name: value", not "${value}"`);
-    headers[value.slice(0, colon).trim()] = value.slice(colon + 1).trim();
+/** --header belongs to an HTTP server, --env to a stdio one; each adds to (and overrides) the target's own. */
+function withFlags(target: Target, flags: TargetFlags): Target {
+  if (target.kind === "stdio") {
+    if (flags.header?.length) throw new UsageError("--header is for HTTP servers (a URL), not for a command");
+    return { ...target, env: { ...target.env, ...parseEnv(flags.env ?? []) } };
   }
-  return headers;
-}
-
-/** `-e KEY=VALUE` sets a variable; `-e KEY` passes this process's value on. */
-function parseEnv(values: string[]): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const value of values) {
-    const eq = value.indexOf("=");
-    if (eq === 0) throw new UsageError(`--env takes KEY=VALUE or KEY, not "${value}"`);
-    if (eq > 0) env[value.slice(0, eq)] = value.slice(eq + 1);
-    else if (process.env[value] !== undefined) env[value] = process.env[value] as string;
-  }
-  return env;
+  if (flags.env?.length) throw new UsageError("--env is for a stdio server (a command after --), not for a URL");
+  return { ...target, headers: { ...target.headers, ...parseHeaders(flags.header ?? []) } };
 }

@@ -1,7 +1,7 @@
 import "./style.css";
 import { render } from "preact";
-import { useEffect } from "preact/hooks";
-import { connectEvents } from "./api.js";
+import { useEffect, useState } from "preact/hooks";
+import { call, connectEvents } from "./api.js";
 import { AsksDialog } from "./parts/asks-dialog.js";
 import { getState, navigate, setTheme, useStore } from "./store.js";
 import { AppsView } from "./views/apps.js";
@@ -122,6 +122,39 @@ function SignIn() {
   );
 }
 
+/**
+ * The connection is down (the server went away, or never came): said in every view, with
+ * the reason and a way back. Reconnecting starts a stdio server anew.
+ */
+function ConnectionLost() {
+  const c = useStore((s) => s.connection);
+  const [error, setError] = useState<string>();
+  if (c.status !== "disconnected" && c.status !== "failed") return null;
+  const what =
+    c.status === "failed"
+      ? "Could not connect to the server"
+      : c.error
+        ? "The server disconnected"
+        : "Disconnected from the server";
+  return (
+    <div class="banner bad" role="alert" data-testid="connection-lost">
+      <strong>{what}</strong>
+      {c.error && <span class="mono">: {c.error}</span>}{" "}
+      <button
+        type="button"
+        class="primary"
+        onClick={() => {
+          setError(undefined);
+          call("connect").catch((e: Error) => setError(e.message));
+        }}
+      >
+        {c.status === "failed" ? "Try again" : "Reconnect"}
+      </button>
+      {error && <span class="error"> {error}</span>}
+    </div>
+  );
+}
+
 function App() {
   const view = useStore((s) => s.view);
   useEffect(() => {
@@ -158,6 +191,7 @@ function App() {
         <Nav />
         <main id="main" tabIndex={-1}>
           <SignIn />
+          <ConnectionLost />
           <Current />
         </main>
       </div>

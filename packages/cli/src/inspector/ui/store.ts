@@ -146,6 +146,16 @@ export function applyEvent(event: JsonObject): void {
     case "progress":
       update((s) => ({ progress: { ...s.progress, [event.callId]: event.progress } }));
       return;
+    case "lists-stale":
+      // The backend's listen stream was re-opened: changes may have been missed, every list is read anew.
+      update((s) => ({
+        listVersion: {
+          tools: s.listVersion.tools + 1,
+          resources: s.listVersion.resources + 1,
+          prompts: s.listVersion.prompts + 1,
+        },
+      }));
+      return;
     case "notification": {
       const entry = { at: Date.now(), method: event.method as string, params: event.params ?? {} };
       const kind = /^notifications\/(tools|resources|prompts)\/list_changed$/.exec(entry.method)?.[1] as

@@ -36,6 +36,7 @@ export interface NetworkEntry {
   stream?: boolean;
   bytes?: number;
   ended?: boolean;
+  cancelled?: boolean;
   error?: string;
 }
 
@@ -68,7 +69,7 @@ export interface Task {
 
 export type Target =
   | { kind: "http"; url: string; headers: Record<string, string> }
-  | { kind: "stdio"; command: string; args: string[] };
+  | { kind: "stdio"; command: string; args: string[]; cwd?: string };
 
 export interface ConnectionState {
   status: "connecting" | "signing-in" | "connected" | "disconnected" | "failed";
@@ -83,6 +84,8 @@ export interface ConnectionState {
   revision?: string;
   transport?: string;
   sessionId?: string;
+  /** A stdio server's process id. */
+  pid?: number;
   clientCapabilities?: JsonObject;
   signInUrl?: string;
   roots?: { uri: string; name?: string }[];

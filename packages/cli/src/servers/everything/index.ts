@@ -1,5 +1,6 @@
 import { createServer, type McpServer, type ServerOptions } from "mcpkit/server";
 import { registerApp } from "./app.js";
+import { registerClientChecks } from "./client-checks.js";
 import { registerModernFixtures } from "./modern.js";
 import { registerPrompts } from "./prompts.js";
 import { registerResources } from "./resources.js";
@@ -36,5 +37,6 @@ export function createEverythingServer(options: Partial<ServerOptions> = {}): Mc
   registerSkills(server);
   registerTaskFixtures(server);
   registerApp(server);
+  registerClientChecks(server);
   return server;
 }

@@ -1,4 +1,5 @@
 import { Option } from "commander";
+import { parseEnv, parseHeaders } from "../../commands/connection-flags.js";
 import { durationMs } from "../../commands/duration.js";
 import { positive } from "../../commands/numbers.js";
 import { UsageError } from "../../commands/usage-error.js";
@@ -35,7 +36,7 @@ export const flags: ServerFlags = {
     new Option("--list-timeout <duration>", "how long reading one list may take: 30, 30s, 2m (default 30s)"),
   ],
   async create(values, { operands }) {
-    const { createProxyServer, parseEnv, parseHeaders, proxyTarget } = await import("./index.js");
+    const { createProxyServer, proxyTarget } = await import("./index.js");
     const target = proxyTarget(operands);
     const header = (values.header as string[] | undefined) ?? [];
     const env = (values.env as string[] | undefined) ?? [];

@@ -66,26 +66,3 @@ export async function createProxyServer(target: ProxyTarget, options: ProxyServe
     ...(options.mirror && { mirror: options.mirror }),
   });
 }
-
-/** `--header "Name: value"` values as headers. */
-export function parseHeaders(values: string[]): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const value of values) {
-    const colon = value.indexOf(":");
-    if (colon <= 0) throw new UsageError(`--header takes "Name: value", not "${value}"`);
-    headers[value.slice(0, colon).trim()] = value.slice(colon + 1).trim();
-  }
-  return headers;
-}
-
-/** `--env KEY=VALUE` sets a variable; `--env KEY` passes this process's value on. */
-export function parseEnv(values: string[]): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const value of values) {
-    const eq = value.indexOf("=");
-    if (eq === 0) throw new UsageError(`--env takes KEY=VALUE or KEY, not "${value}"`);
-    if (eq > 0) env[value.slice(0, eq)] = value.slice(eq + 1);
-    else if (process.env[value] !== undefined) env[value] = process.env[value] as string;
-  }
-  return env;
-}

@@ -54,9 +54,12 @@ export interface OAuthClientOptions {
    * DPoP (RFC 9449): by default, when the authorization server lists
    * dpop_signing_alg_values_supported, tokens are bound to a key made for this client and
    * every request carries a fresh proof. `false` never uses DPoP; a `{ keyPair, alg }`
-   * uses that key (one that outlives the process, for tokens kept in storage).
+   * uses that key (one that outlives the process, for tokens kept in storage): a stored
+   * token bound to it is sent from the first request; a server that does not list its
+   * algorithm gets a fresh key instead. A function giving the key is called once, when it
+   * is first needed (a key kept in a file is then read or made only then).
    */
-  dpop?: false | DPoPKey;
+  dpop?: false | DPoPKey | (() => Promise<DPoPKey>);
   /** Scopes to ask for instead of the spec's selection (challenge, then scopes_supported). */
   scope?: string;
   /** Ask for offline_access (a refresh token) when the server supports it (default true). */
@@ -97,6 +100,7 @@ export class OAuthClient {
   private authority: Authority | undefined;
   private pending: Promise<void> | undefined;
   private dpop: DPoPSigner | undefined;
+  private keyPromise: Promise<DPoPKey | undefined> | undefined;
 
   constructor(options: OAuthClientOptions) {
     this.options = options;
@@ -122,8 +126,18 @@ export class OAuthClient {
   /** The tokens to send, refreshed when about to expire; a token bound to a key this client lacks is unusable. */
   private async usableTokens(): Promise<StoredTokens | undefined> {
     const tokens = await this.currentTokens();
+    // A key the client was given signs before any discovery: a token stored bound to it is usable as it is.
+    if (tokens?.dpop_jkt && !this.dpop && this.options.dpop)
+      this.dpop = await DPoPSigner.create([], await this.givenKey());
     if (tokens?.dpop_jkt && tokens.dpop_jkt !== this.dpop?.jkt) return undefined;
     return tokens;
+  }
+
+  /** The DPoP key of the options, if one was given (a function giving it is called once). */
+  private givenKey(): Promise<DPoPKey | undefined> {
+    const given = this.options.dpop;
+    this.keyPromise ??= typeof given === "function" ? given() : Promise.resolve(given || undefined);
+    return this.keyPromise;
   }
 
   private async currentTokens(): Promise<StoredTokens | undefined> {
@@ -269,7 +283,9 @@ export class OAuthClient {
     // RFC 9449 §5.1: the server lists the proof algorithms it takes; one key serves every request.
     const algs = as.dpop_signing_alg_values_supported;
     if (!this.dpop && this.options.dpop !== false && Array.isArray(algs) && algs.length > 0) {
-      this.dpop = await DPoPSigner.create(algs, this.options.dpop);
+      const given = await this.givenKey();
+      // A given key the server cannot check (its algorithm is not listed) gives way to a fresh one.
+      this.dpop = await DPoPSigner.create(algs, given && algs.includes(given.alg) ? given : undefined);
     }
     return this.authority;
   }
@@ -377,10 +393,14 @@ export class OAuthClient {
   }
 }
 
-/** RFC 6749 §5.2: the server refused this refresh token or client for good (not a passing failure). */
+/**
+ * RFC 6749 §5.2: the server refused this refresh token or client for good (not a passing
+ * failure). So is a refresh token bound to a DPoP key this client no longer holds (RFC 9449
+ * §5): no proof it can make will ever do (a nonce it asks for is answered before this).
+ */
+const REFUSALS = new Set(["invalid_grant", "invalid_client", "invalid_dpop_proof"]);
+
 function refusedGrant(error: unknown): error is OAuthError {
   const cause = error instanceof OAuthError ? error.cause : undefined;
-  return (
-    cause instanceof oauth.ResponseBodyError && (cause.error === "invalid_grant" || cause.error === "invalid_client")
-  );
+  return cause instanceof oauth.ResponseBodyError && REFUSALS.has(cause.error);
 }

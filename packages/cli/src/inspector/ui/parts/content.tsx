@@ -8,6 +8,16 @@ import { looksLikeMarkdown, Markdown } from "./markdown.js";
 const dataUri = (mimeType: string | undefined, base64: string) =>
   `data:${mimeType ?? "application/octet-stream"};base64,${base64}`;
 
+/** Base64 to text, when it is valid UTF-8 (else undefined: the blob is offered as a download). */
+function decodeText(base64: string): string | undefined {
+  try {
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Audience, priority, last modified: shown as small chips. */
 export function Annotations({ annotations }: { annotations?: JsonObject }) {
   if (!annotations || Object.keys(annotations).length === 0) return null;
@@ -50,6 +60,19 @@ export function ResourceBody({ content }: { content: JsonObject }) {
     return <TextBlock text={content.text} />;
   }
   if (typeof content.blob === "string") {
+    const text = /^text\/|json|xml|javascript|yaml/.test(mime) ? decodeText(content.blob) : undefined;
+    if (text !== undefined)
+      return (
+        <>
+          <TextBlock text={text} />
+          <p class="hint">
+            Sent as a blob, decoded as UTF-8.{" "}
+            <a href={dataUri(mime, content.blob)} download={String(content.uri).split("/").pop() || "resource"}>
+              Download
+            </a>
+          </p>
+        </>
+      );
     if (mime.startsWith("image/"))
       return <img class="media" src={dataUri(mime, content.blob)} alt={String(content.uri)} />;
     if (mime.startsWith("audio/"))
@@ -118,6 +141,45 @@ export function ContentBlock({ block }: { block: JsonObject }) {
   );
 }
 
+/** JSON-RPC error codes people meet (basic §Error Codes, and MCP's own). */
+const ERROR_NAMES: Record<number, string> = {
+  [-32700]: "Parse error",
+  [-32600]: "Invalid request",
+  [-32601]: "Method not found",
+  [-32602]: "Invalid params",
+  [-32603]: "Internal error",
+  [-32001]: "Request timeout",
+  [-32002]: "Resource not found",
+  [-32020]: "Header mismatch",
+  [-32021]: "Missing required client capability",
+  [-32022]: "Unsupported protocol version",
+  [-32042]: "URL elicitation required",
+};
+
+/**
+ * A request that failed as a whole (a JSON-RPC error), shown apart from a tool's own
+ * failure (a result with isError): the code and its name, the message, and the data.
+ * Without a code, the call failed on this side (cancelled, not connected, a bad argument).
+ */
+export function ProtocolError({ error }: { error: { message: string; code?: number; data?: unknown } }) {
+  const { code, data } = error;
+  // -32000 is the implementation's own range: mcpkit says which failure it is in data.reason.
+  const reason = (data as { reason?: unknown } | undefined)?.reason;
+  const name =
+    code === undefined ? undefined : (ERROR_NAMES[code] ?? (typeof reason === "string" ? reason : undefined));
+  return (
+    <div class="result protocol-error" role="alert">
+      <div class="result-head">
+        <span class="pill bad">
+          {code === undefined ? "Failed" : `JSON-RPC error ${code}${name ? ` · ${name}` : ""}`}
+        </span>
+      </div>
+      <p class="error">{error.message}</p>
+      {data !== undefined && <JsonView value={data} label="error data" />}
+    </div>
+  );
+}
+
 /** A tool's result: its content, its structuredContent with the outputSchema check, errors, raw JSON. */
 export function ToolResult({
   result,
@@ -134,7 +196,8 @@ export function ToolResult({
     <div class={`result ${result.isError ? "is-error" : ""}`}>
       <div class="result-head">
         <span class={`pill ${result.isError ? "bad" : "good"}`}>{result.isError ? "Tool error" : "Result"}</span>
-        {hasOutputSchema && (
+        {/* server/tools §Output Schema binds results, not tool errors: those are not checked. */}
+        {hasOutputSchema && !result.isError && (
           <span class={`pill ${outputError ? "bad" : "good"}`} title={outputError}>
             {outputError ? "breaks its outputSchema" : "matches its outputSchema"}
           </span>

@@ -1,5 +1,4 @@
-import type { ComponentChildren } from "preact";
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { JsonObject } from "../types.js";
 
 /**
@@ -7,18 +6,93 @@ import type { JsonObject } from "../types.js";
  * requestedSchema): strings with their formats, numbers, integers, booleans, enums (plain,
  * titled, legacy enumNames), arrays, nested objects, nullable fields, defaults, local
  * $refs, and a raw JSON mode for anything a form cannot say.
+ *
+ * What the schema demands is checked before the form is submitted: the browser checks
+ * what HTML says (required, lengths, bounds, integers, email, URL); the rest (patterns,
+ * time and date-time, exclusive bounds, JSON) is set as each control's custom validity,
+ * so a form that breaks it is not submitted, and the message shows under the field.
  */
 
 type Schema = JsonObject;
 type Change = (value: unknown) => void;
 
-const FORMAT_INPUT: Record<string, "date" | "time" | "email" | "url"> = {
+/** Formats a browser control checks by itself. `time` is not one: `<input type=time>` gives 14:30, RFC 3339 wants 14:30:00Z. */
+const FORMAT_INPUT: Record<string, "date" | "email" | "url"> = {
   date: "date",
-  time: "time",
   email: "email",
   uri: "url",
   url: "url",
 };
+
+/** RFC 3339 §5.6, as JSON Schema's `time` and `date-time` formats use it. */
+const TIME = "(?:[01]\\d|2[0-3]):[0-5]\\d:(?:[0-5]\\d|60)(?:\\.\\d+)?(?:[Zz]|[+-](?:[01]\\d|2[0-3]):[0-5]\\d)";
+const FORMAT_CHECKS: Record<string, { re: RegExp; example: string }> = {
+  time: { re: new RegExp(`^${TIME}$`), example: "14:30:00Z" },
+  "date-time": {
+    re: new RegExp(`^\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])[Tt]${TIME}$`),
+    example: "2026-01-31T14:30:00Z",
+  },
+};
+
+/** What is wrong with a string the browser cannot tell: its format (time, date-time) or its pattern. */
+function stringProblem(schema: Schema, text: string): string | undefined {
+  if (text === "") return undefined;
+  const format = FORMAT_CHECKS[schema.format as string];
+  if (format && !format.re.test(text)) return `Write a ${schema.format} as ${format.example}`;
+  if (typeof schema.pattern === "string") {
+    let re: RegExp | undefined;
+    try {
+      // JSON Schema patterns are ECMA-262 and not anchored (unlike HTML's pattern attribute).
+      re = new RegExp(schema.pattern, "u");
+    } catch {
+      re = undefined; // a pattern this browser cannot read: the server checks it
+    }
+    if (re && !re.test(text)) return `Must match the pattern ${schema.pattern}`;
+  }
+  return undefined;
+}
+
+/** What is wrong with a number the browser's min, max and step do not say. */
+function numberProblem(schema: Schema, value: unknown): string | undefined {
+  if (typeof value !== "number") return undefined;
+  const { multipleOf } = schema;
+  // 2020-12 gives the exclusive bound as a number; draft-04 as `true` beside minimum/maximum.
+  const low = schema.exclusiveMinimum === true ? schema.minimum : schema.exclusiveMinimum;
+  const high = schema.exclusiveMaximum === true ? schema.maximum : schema.exclusiveMaximum;
+  if (typeof low === "number" && value <= low) return `Must be greater than ${low}`;
+  if (typeof high === "number" && value >= high) return `Must be less than ${high}`;
+  if (typeof multipleOf === "number" && multipleOf > 0 && !Number.isInteger(Number((value / multipleOf).toFixed(9))))
+    return `Must be a multiple of ${multipleOf}`;
+  return undefined;
+}
+
+type Control = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+
+/**
+ * A control's validity: `problem` (what the browser does not check itself) becomes its
+ * custom validity, and the browser's message is shown once a submit was refused for it,
+ * until the control is valid again.
+ */
+function useValidity<T extends Control>(problem: string | undefined) {
+  const ref = useRef<T>(null);
+  const [shown, setShown] = useState<string>();
+  useEffect(() => {
+    const control = ref.current;
+    if (!control) return;
+    control.setCustomValidity(problem ?? "");
+    if (shown !== undefined && control.validity.valid) setShown(undefined);
+  });
+  return {
+    ref,
+    onInvalid: (e: Event) => setShown((e.currentTarget as Control).validationMessage),
+    message:
+      shown === undefined ? null : (
+        <p class="error field-error" role="alert">
+          {shown}
+        </p>
+      ),
+  };
+}
 
 /** Follows a local $ref (#/$defs/x, #/definitions/x); allOf members are merged. */
 export function resolve(schema: Schema | undefined, root: Schema, depth = 0): Schema {
@@ -80,6 +154,7 @@ function choicesOf(schema: Schema): { value: unknown; title: string }[] | undefi
 export function initialValue(schema: Schema | undefined, root: Schema = schema ?? {}): unknown {
   const s = resolve(schema, root);
   if (s.default !== undefined) return structuredClone(s.default);
+  if (s.const !== undefined) return structuredClone(s.const);
   if (typeOf(s).type === "object" && s.properties) {
     const value: Record<string, unknown> = {};
     for (const [name, prop] of Object.entries(s.properties as Record<string, Schema>)) {
@@ -93,20 +168,29 @@ export function initialValue(schema: Schema | undefined, root: Schema = schema ?
   return undefined;
 }
 
+const characters = (n: number) => `${n} character${n === 1 ? "" : "s"}`;
+
 function Hint({ schema }: { schema: Schema }) {
   const facts = [
     schema.format && `format: ${schema.format}`,
-    schema.minimum !== undefined && `≥ ${schema.minimum}`,
-    schema.maximum !== undefined && `≤ ${schema.maximum}`,
-    schema.minLength !== undefined && `at least ${schema.minLength} characters`,
-    schema.maxLength !== undefined && `at most ${schema.maxLength} characters`,
+    typeof schema.minimum === "number" && `≥ ${schema.minimum}`,
+    typeof schema.exclusiveMinimum === "number" && `> ${schema.exclusiveMinimum}`,
+    typeof schema.maximum === "number" && `≤ ${schema.maximum}`,
+    typeof schema.exclusiveMaximum === "number" && `< ${schema.exclusiveMaximum}`,
+    typeof schema.minLength === "number" && `at least ${characters(schema.minLength)}`,
+    typeof schema.maxLength === "number" && `at most ${characters(schema.maxLength)}`,
     schema.pattern && `pattern: ${schema.pattern}`,
   ].filter(Boolean);
   if (!schema.description && facts.length === 0) return null;
   return (
     <div class="hint">
       {schema.description}
-      {facts.length > 0 && <span class="facts"> {facts.join(" · ")}</span>}
+      {facts.length > 0 && (
+        <span class="facts">
+          {schema.description ? " · " : ""}
+          {facts.join(" · ")}
+        </span>
+      )}
     </div>
   );
 }
@@ -128,37 +212,93 @@ function Field(props: FieldProps) {
   const { type, nullable } = typeOf(schema);
   const title = schema.title ?? label;
   const isNull = value === null;
-  const head = (
-    <div class="field-head">
-      <label for={id}>
-        {title}
-        {required && (
-          <span class="req" title="required">
-            *
-          </span>
-        )}
-      </label>
-      {type && <span class="type">{type}</span>}
-      {nullable && (
-        <label class="null-toggle">
-          <input
-            type="checkbox"
-            checked={isNull}
-            onChange={(e) => onChange(e.currentTarget.checked ? null : initialValue(schema, root))}
-          />{" "}
-          null
+  const nullToggle = nullable && (
+    <label class="null-toggle">
+      <input
+        type="checkbox"
+        aria-label={`${title} is null`}
+        checked={isNull}
+        onChange={(e) => onChange(e.currentTarget.checked ? null : initialValue(schema, root))}
+      />{" "}
+      null
+    </label>
+  );
+  if (!isNull && type === "object" && schema.properties) {
+    const present = value !== undefined;
+    return (
+      <fieldset class="object" id={id}>
+        <legend>
+          {title}
+          {required && <span class="req">*</span>}
+          {nullToggle}
+        </legend>
+        <Hint schema={schema} />
+        <ObjectFields
+          schema={schema}
+          root={root}
+          value={value}
+          present={present}
+          // An optional object left blank is not sent: its required fields then demand nothing.
+          onChange={(next) => onChange(!required && isBlankObject(next) ? undefined : next)}
+          id={id}
+        />
+      </fieldset>
+    );
+  }
+  return (
+    <div class="field">
+      <div class="field-head">
+        <label for={id}>
+          {title}
+          {required && (
+            <span class="req" title="required">
+              *
+            </span>
+          )}
         </label>
-      )}
+        {type && <span class="type">{type}</span>}
+        {nullToggle}
+      </div>
+      {isNull ? <input id={id} disabled value="null" /> : <Control {...props} schema={schema} type={type} />}
+      <Hint schema={schema} />
     </div>
   );
-  let input: ComponentChildren;
+}
+
+/** An object none of whose fields was given a value (cleared text fields count as not given). */
+const isBlankObject = (value: unknown) =>
+  typeof value === "object" &&
+  value !== null &&
+  !Array.isArray(value) &&
+  Object.values(value).every((v) => v === undefined || v === "");
+
+/** The control for a value that is not null, by its type. */
+function Control(props: FieldProps & { type: string | undefined }) {
+  const { schema, type } = props;
   const choices = choicesOf(schema);
-  if (isNull) input = <input id={id} disabled value="null" />;
-  else if (choices && type !== "array") {
-    const at = choices.findIndex((c) => c.value === value);
-    input = (
+  if (choices && type !== "array") return <ChoiceControl {...props} choices={choices} />;
+  if (type === "boolean") return <BooleanControl {...props} />;
+  if (type === "number" || type === "integer") return <NumberControl {...props} />;
+  if (type === "string") return <StringControl {...props} />;
+  if (type === "array") return <ArrayField {...props} />;
+  return <JsonField id={props.id} value={props.value} onChange={props.onChange} />;
+}
+
+function ChoiceControl({
+  id,
+  value,
+  onChange,
+  required,
+  choices,
+}: FieldProps & { choices: { value: unknown; title: string }[] }) {
+  const check = useValidity<HTMLSelectElement>(undefined);
+  const at = choices.findIndex((c) => c.value === value);
+  return (
+    <>
       <select
         id={id}
+        ref={check.ref}
+        onInvalid={check.onInvalid}
         value={at === -1 ? "" : String(at)}
         required={required}
         onChange={(e) => {
@@ -173,22 +313,36 @@ function Field(props: FieldProps) {
           </option>
         ))}
       </select>
-    );
-  } else if (type === "boolean") {
-    input = (
-      <label class="check">
-        <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.currentTarget.checked)} />
-        <span>{value === undefined ? "(unset)" : String(value)}</span>
-      </label>
-    );
-  } else if (type === "number" || type === "integer") {
-    input = (
+      {check.message}
+    </>
+  );
+}
+
+function BooleanControl({ id, value, onChange }: FieldProps) {
+  return (
+    <label class="check">
+      <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.currentTarget.checked)} />
+      <span>{value === undefined ? "(unset)" : String(value)}</span>
+    </label>
+  );
+}
+
+function NumberControl({ schema, id, value, onChange, required, type }: FieldProps & { type: string | undefined }) {
+  const check = useValidity<HTMLInputElement>(numberProblem(schema, value));
+  // A bound given the draft-04 way (exclusiveMinimum: true) is inclusive for the browser, exclusive here.
+  const low = schema.exclusiveMinimum === true ? undefined : schema.minimum;
+  const high = schema.exclusiveMaximum === true ? undefined : schema.maximum;
+  return (
+    <>
       <input
         id={id}
+        ref={check.ref}
+        onInvalid={check.onInvalid}
         type="number"
+        inputMode={type === "integer" ? "numeric" : "decimal"}
         step={type === "integer" ? 1 : "any"}
-        min={schema.minimum ?? schema.exclusiveMinimum}
-        max={schema.maximum ?? schema.exclusiveMaximum}
+        min={low}
+        max={high}
         required={required}
         value={value === undefined ? "" : String(value)}
         onInput={(e) => {
@@ -196,58 +350,38 @@ function Field(props: FieldProps) {
           onChange(text === "" ? undefined : Number(text));
         }}
       />
-    );
-  } else if (type === "string") {
-    const long = (schema.maxLength ?? 0) > 200 || schema.format === "textarea";
-    const common = {
-      id,
-      required,
-      value: value === undefined ? "" : String(value),
-      minLength: schema.minLength,
-      maxLength: schema.maxLength,
-      placeholder: schema.format === "date-time" ? "2026-01-31T12:00:00Z" : schema.examples?.[0],
-      onInput: (e: { currentTarget: { value: string } }) => {
-        const text = e.currentTarget.value;
-        onChange(text === "" && !required ? undefined : text);
-      },
-    };
-    input = long ? (
-      <textarea rows={4} {...common} />
-    ) : (
-      <input type={(FORMAT_INPUT[schema.format] ?? "text") as "text"} pattern={schema.pattern} {...common} />
-    );
-  } else if (type === "array") {
-    input = <ArrayField {...props} schema={schema} />;
-  } else if (type === "object" && schema.properties) {
-    return (
-      <fieldset class="object">
-        <legend>
-          {title}
-          {required && <span class="req">*</span>}
-          {nullable && (
-            <label class="null-toggle">
-              <input
-                type="checkbox"
-                checked={isNull}
-                onChange={(e) => onChange(e.currentTarget.checked ? null : initialValue(schema, root))}
-              />{" "}
-              null
-            </label>
-          )}
-        </legend>
-        <Hint schema={schema} />
-        {!isNull && <ObjectFields schema={schema} root={root} value={value} onChange={onChange} id={id} />}
-      </fieldset>
-    );
-  } else {
-    input = <JsonField id={id} value={value} onChange={onChange} />;
-  }
+      {check.message}
+    </>
+  );
+}
+
+function StringControl({ schema, id, value, onChange, required }: FieldProps) {
+  const text = value === undefined ? "" : String(value);
+  const check = useValidity<HTMLInputElement & HTMLTextAreaElement>(stringProblem(schema, text));
+  const long = (schema.maxLength ?? 0) > 200 || schema.format === "textarea";
+  const common = {
+    id,
+    ref: check.ref,
+    onInvalid: check.onInvalid,
+    required,
+    value: text,
+    minLength: schema.minLength,
+    maxLength: schema.maxLength,
+    placeholder: FORMAT_CHECKS[schema.format as string]?.example ?? schema.examples?.[0],
+    onInput: (e: { currentTarget: { value: string } }) => {
+      const next = e.currentTarget.value;
+      onChange(next === "" && !required ? undefined : next);
+    },
+  };
   return (
-    <div class="field">
-      {head}
-      {input}
-      <Hint schema={schema} />
-    </div>
+    <>
+      {long ? (
+        <textarea rows={4} {...common} />
+      ) : (
+        <input type={(FORMAT_INPUT[schema.format as string] ?? "text") as "text"} {...common} />
+      )}
+      {check.message}
+    </>
   );
 }
 
@@ -257,15 +391,18 @@ function ObjectFields({
   value,
   onChange,
   id,
+  present = true,
 }: {
   schema: Schema;
   root: Schema;
   value: unknown;
   onChange: Change;
   id: string;
+  /** False for an optional object not given (yet): its required fields demand nothing until it is. */
+  present?: boolean;
 }) {
   const object = (value && typeof value === "object" ? value : {}) as Record<string, unknown>;
-  const required: string[] = schema.required ?? [];
+  const required: string[] = present ? (schema.required ?? []) : [];
   return (
     <>
       {Object.entries((schema.properties ?? {}) as Record<string, Schema>).map(([name, prop]) => (
@@ -338,7 +475,13 @@ function ArrayField({ schema, root, value, onChange, id }: FieldProps) {
           </button>
         </div>
       ))}
-      <button type="button" class="small" onClick={() => onChange([...list, initialValue(items, root)])}>
+      <button
+        type="button"
+        class="small"
+        onClick={() =>
+          onChange([...list, initialValue(items, root) ?? (typeOf(items).type === "boolean" ? false : undefined)])
+        }
+      >
         Add item
       </button>
     </div>
@@ -348,30 +491,41 @@ function ArrayField({ schema, root, value, onChange, id }: FieldProps) {
 /** A value of a schema the form cannot draw: typed as JSON. */
 function JsonField({ id, value, onChange }: { id: string; value: unknown; onChange: Change }) {
   const [text, setText] = useState(value === undefined ? "" : JSON.stringify(value));
-  const [bad, setBad] = useState(false);
+  const problem = jsonProblem(text, false);
+  const check = useValidity<HTMLInputElement>(problem);
   return (
-    <input
-      id={id}
-      class={`mono ${bad ? "invalid" : ""}`}
-      placeholder="JSON"
-      value={text}
-      onInput={(e) => {
-        const next = e.currentTarget.value;
-        setText(next);
-        if (next.trim() === "") {
-          setBad(false);
-          onChange(undefined);
-          return;
-        }
-        try {
-          onChange(JSON.parse(next));
-          setBad(false);
-        } catch {
-          setBad(true);
-        }
-      }}
-    />
+    <>
+      <input
+        id={id}
+        ref={check.ref}
+        onInvalid={check.onInvalid}
+        class={`mono ${problem ? "invalid" : ""}`}
+        placeholder="JSON"
+        value={text}
+        onInput={(e) => {
+          const next = e.currentTarget.value;
+          setText(next);
+          if (next.trim() === "") onChange(undefined);
+          else if (!jsonProblem(next, false)) onChange(JSON.parse(next));
+        }}
+      />
+      {check.message}
+    </>
   );
+}
+
+/** Why a text is not the JSON asked for (any value, or an object for a whole form's arguments). */
+function jsonProblem(text: string, object: boolean): string | undefined {
+  if (text.trim() === "") return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return `Not valid JSON: ${(error as Error).message}`;
+  }
+  if (object && (typeof value !== "object" || value === null || Array.isArray(value)))
+    return "The arguments must be a JSON object: { … }";
+  return undefined;
 }
 
 /**
@@ -383,17 +537,25 @@ export function SchemaForm({
   value,
   onChange,
   idPrefix,
+  raw: keptRaw,
+  onRawChange,
 }: {
   schema: Schema | undefined;
   value: unknown;
   onChange: Change;
   idPrefix: string;
+  /** The JSON mode's text (undefined: the form), when the caller keeps it across visits. */
+  raw?: string | undefined;
+  onRawChange?: (raw: string | undefined) => void;
 }) {
-  const [raw, setRaw] = useState<string | undefined>(undefined);
-  const [error, setError] = useState<string | undefined>(undefined);
+  const [ownRaw, setOwnRaw] = useState<string | undefined>(undefined);
+  const raw = onRawChange ? keptRaw : ownRaw;
+  const setRaw = onRawChange ?? setOwnRaw;
   const root = schema ?? { type: "object" };
   const resolved = resolve(root, root);
   const hasFields = Object.keys(resolved.properties ?? {}).length > 0;
+  const problem = raw === undefined ? undefined : jsonProblem(raw, true);
+  const check = useValidity<HTMLTextAreaElement>(problem);
   return (
     <div class="schema-form">
       <fieldset class="mode" aria-label="Input mode">
@@ -408,22 +570,26 @@ export function SchemaForm({
         <>
           <textarea
             id={`${idPrefix}-json`}
-            class="mono raw"
+            ref={check.ref}
+            onInvalid={check.onInvalid}
+            class={`mono raw ${problem ? "invalid" : ""}`}
             rows={Math.min(20, Math.max(4, raw.split("\n").length + 1))}
             aria-label="Arguments as JSON"
+            aria-invalid={problem !== undefined}
+            aria-describedby={problem ? `${idPrefix}-json-problem` : undefined}
             value={raw}
             onInput={(e) => {
               const text = e.currentTarget.value;
               setRaw(text);
-              try {
-                onChange(text.trim() ? JSON.parse(text) : {});
-                setError(undefined);
-              } catch (err) {
-                setError((err as Error).message);
-              }
+              if (!jsonProblem(text, true)) onChange(text.trim() ? JSON.parse(text) : {});
             }}
           />
-          {error && <p class="error">{error}</p>}
+          {/* Said as it is typed; the form is not submitted while it stands. */}
+          {problem && (
+            <p class="error" id={`${idPrefix}-json-problem`} data-testid="json-problem">
+              {problem}
+            </p>
+          )}
         </>
       ) : hasFields ? (
         <ObjectFields schema={resolved} root={root} value={value} onChange={onChange} id={idPrefix} />
@@ -433,8 +599,9 @@ export function SchemaForm({
     </div>
   );
 
+  /** Back to the form only from valid JSON: the form shows the value the JSON says. */
   function switchTo(json: boolean) {
     if (json) setRaw(JSON.stringify(value ?? {}, null, 2));
-    else if (!error) setRaw(undefined);
+    else if (!problem) setRaw(undefined);
   }
 }

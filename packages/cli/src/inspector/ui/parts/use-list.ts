@@ -7,7 +7,13 @@ import { type State, useStore } from "../store.js";
  * and again when the server says it changed or the connection is made anew.
  */
 export function useList<T>(kind: "tools" | "resources" | "templates" | "prompts") {
+  const capability = kind === "templates" ? "resources" : kind;
   const connected = useStore((s) => s.connection.status === "connected");
+  // A server lists only what its capabilities declare: nothing is asked of one that offers none.
+  const offered = useStore((s) => {
+    const caps = s.connection.description?.capabilities;
+    return caps === undefined || caps[capability] !== undefined;
+  });
   const session = useStore((s) => `${s.connection.sessionId}|${s.connection.revision}|${s.connection.targetLabel}`);
   const version = useStore((s: State) => s.listVersion[kind === "templates" ? "resources" : kind]);
   const [items, setItems] = useState<T[] | undefined>(undefined);
@@ -15,6 +21,11 @@ export function useList<T>(kind: "tools" | "resources" | "templates" | "prompts"
   const [again, setAgain] = useState(0);
   useEffect(() => {
     if (!connected) return;
+    if (!offered) {
+      setItems([]);
+      setError(undefined);
+      return;
+    }
     let live = true;
     call<T[]>("list", { kind })
       .then((list) => {
@@ -30,6 +41,12 @@ export function useList<T>(kind: "tools" | "resources" | "templates" | "prompts"
     return () => {
       live = false;
     };
-  }, [connected, session, version, again]);
-  return { items, error, reload: () => setAgain((n) => n + 1) };
+  }, [connected, offered, session, version, again]);
+  return {
+    items,
+    error,
+    /** Said instead of an empty list when the server does not offer this kind at all. */
+    hint: connected && !offered ? `The server does not offer ${capability} (none in its capabilities).` : undefined,
+    reload: () => setAgain((n) => n + 1),
+  };
 }

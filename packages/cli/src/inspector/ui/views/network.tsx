@@ -108,7 +108,15 @@ export function NetworkView() {
 
 /** What came back: an SSE stream (open or closed) or a body, and its size. */
 function bodyOf(e: NetworkEntry): string {
-  const kind = e.stream ? (e.ended ? "SSE, closed" : "SSE, open") : e.ended ? "" : "…";
+  const kind = e.cancelled
+    ? `${e.stream ? "SSE, " : ""}closed by the inspector`
+    : e.stream
+      ? e.ended
+        ? "SSE, closed"
+        : "SSE, open"
+      : e.ended
+        ? ""
+        : "…";
   const size = e.bytes ? `${e.bytes} B` : "";
   return [kind, size].filter(Boolean).join(" · ");
 }

@@ -9,7 +9,7 @@ import type { JsonObject, Prompt } from "../types.js";
 
 /** Prompts: arguments with completion as you type, and the messages the prompt renders. */
 export function PromptsView() {
-  const { items, error, reload } = useList<Prompt>("prompts");
+  const { items, error, hint, reload } = useList<Prompt>("prompts");
   const [selected, setSelected] = useKept<string | undefined>("prompts.selected", undefined);
   const prompt = items?.find((p) => p.name === selected) ?? items?.[0];
   return (
@@ -39,7 +39,9 @@ export function PromptsView() {
           ))}
         </ul>
       </div>
-      <div class="detail-pane">{prompt && <PromptDetail prompt={prompt} key={prompt.name} />}</div>
+      <div class="detail-pane">
+        {prompt ? <PromptDetail prompt={prompt} key={prompt.name} /> : <p class="hint">{hint ?? "No prompts."}</p>}
+      </div>
     </section>
   );
 }

@@ -75,6 +75,7 @@ export function ResourcesView() {
         </ul>
       </div>
       <div class="detail-pane">
+        {!current && <p class="hint">{resources.hint ?? "No resources: a template may name some."}</p>}
         {current && "uri" in current && (
           <ResourceDetail
             key={current.uri}

@@ -56,6 +56,14 @@ export function ServerView() {
                 </dd>
                 <dt>Transport</dt>
                 <dd>{connection.transport}</dd>
+                {connection.pid !== undefined && (
+                  <>
+                    <dt>Process</dt>
+                    <dd class="mono" data-testid="pid">
+                      {connection.pid}
+                    </dd>
+                  </>
+                )}
                 {connection.sessionId && (
                   <>
                     <dt>Session</dt>
@@ -158,6 +166,7 @@ function ConnectCard() {
           <div class="grow">
             <div class="label">Command</div>
             <div class="mono target">{connection.targetLabel}</div>
+            {target?.kind === "stdio" && target.cwd && <div class="hint mono">in {target.cwd}</div>}
             <div class="hint">Started from the command line; mcpkit inspect --allow-spawn lets the page change it.</div>
           </div>
         )}
@@ -178,10 +187,6 @@ function ConnectCard() {
           </button>
         )}
       </div>
-      {connection.status === "failed" && <p class="error">Could not connect: {connection.error}</p>}
-      {connection.status === "disconnected" && connection.error && (
-        <p class="error">The connection closed: {connection.error}</p>
-      )}
       {error && <p class="error">{error}</p>}
     </form>
   );

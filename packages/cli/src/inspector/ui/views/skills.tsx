@@ -5,21 +5,25 @@ import { Markdown } from "../parts/markdown.js";
 import { useStore } from "../store.js";
 import type { JsonObject } from "../types.js";
 
+const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
+
 /** Skills (the Skills extension): the list, and a skill's SKILL.md once loaded and verified. */
 export function SkillsView() {
   const connected = useStore((s) => s.connection.status === "connected");
+  // A server without the extension is not asked: that is said, not shown as a failure.
+  const offered = useStore((s) => !!s.connection.description?.capabilities?.extensions?.[SKILLS_EXTENSION]);
   const [skills, setSkills] = useState<JsonObject[]>();
   const [error, setError] = useState<string>();
   const [loaded, setLoaded] = useState<{ uri: string; text?: string; entry?: JsonObject; error?: string }>();
   useEffect(() => {
-    if (!connected) return;
+    if (!connected || !offered) return;
     call<JsonObject[]>("skills/list")
       .then((list) => {
         setSkills(list);
         setError(undefined);
       })
       .catch((e: Error) => setError(e.message));
-  }, [connected]);
+  }, [connected, offered]);
   const load = async (uri: string, allowUnverified = false) => {
     try {
       const skill = await call<{ entry: JsonObject; text: string }>("skills/load", { uri, allowUnverified });
@@ -91,7 +95,13 @@ export function SkillsView() {
             </details>
           </>
         )}
-        {!loaded && <p class="hint">Choose a skill to load its SKILL.md (checked against its digest).</p>}
+        {!loaded && (
+          <p class="hint">
+            {offered
+              ? "Choose a skill to load its SKILL.md (checked against its digest)."
+              : `The server does not offer skills (no ${SKILLS_EXTENSION} extension in its capabilities).`}
+          </p>
+        )}
       </div>
     </section>
   );

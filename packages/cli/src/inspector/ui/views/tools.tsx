@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
-import { call, newCallId } from "../api.js";
-import { ToolResult } from "../parts/content.js";
+import { type ApiError, call, newCallId } from "../api.js";
+import { ProtocolError, ToolResult } from "../parts/content.js";
 import { JsonView } from "../parts/json.js";
 import { ProgressBar } from "../parts/progress.js";
 import { initialValue, SchemaForm } from "../parts/schema-form.js";
@@ -11,6 +11,8 @@ import type { JsonObject, Tool } from "../types.js";
 /** What a tool's panel holds between visits: the arguments typed, the calls made. */
 interface ToolPanel {
   args: unknown;
+  /** The arguments as typed in JSON mode (undefined: the form). */
+  raw?: string | undefined;
   asTask: boolean;
   running?: { callId: string; started: number };
   outcomes: Outcome[];
@@ -22,7 +24,8 @@ interface Outcome {
   args: unknown;
   result?: JsonObject;
   outputError?: string;
-  error?: string;
+  /** The call failed: a JSON-RPC error from the server (with its code), or the inspector's own. */
+  error?: { message: string; code?: number; data?: unknown };
   taskId?: string;
 }
 
@@ -68,7 +71,7 @@ function AnnotationChips({ tool }: { tool: Tool }) {
 }
 
 export function ToolsView() {
-  const { items, error, reload } = useList<Tool>("tools");
+  const { items, error, hint, reload } = useList<Tool>("tools");
   const focus = useStore((s) => s.focus);
   const [selected, setSelected] = useKept<string | undefined>("tools.selected", undefined);
   const [filter, setFilter] = useState("");
@@ -118,7 +121,9 @@ export function ToolsView() {
           ))}
         </ul>
       </div>
-      <div class="detail-pane">{tool ? <ToolDetail tool={tool} key={tool.name} /> : <p class="hint">No tools.</p>}</div>
+      <div class="detail-pane">
+        {tool ? <ToolDetail tool={tool} key={tool.name} /> : <p class="hint">{hint ?? "No tools."}</p>}
+      </div>
     </section>
   );
 }
@@ -159,7 +164,8 @@ function ToolDetail({ tool }: { tool: Tool }) {
       if (value.outputError) outcome.outputError = value.outputError;
       if (value.taskId) outcome.taskId = value.taskId;
     } catch (e) {
-      outcome.error = (e as Error).message;
+      const { message, code, data } = e as ApiError;
+      outcome.error = { message, ...(code !== undefined && { code }), ...(data !== undefined && { data }) };
     }
     outcome.ms = Math.round(performance.now() - started);
     p.running = undefined;
@@ -185,7 +191,8 @@ function ToolDetail({ tool }: { tool: Tool }) {
         onKeyDown={(e) => {
           if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
             e.preventDefault();
-            run();
+            // As the button does: the form's checks first, then the call.
+            e.currentTarget.requestSubmit();
           }
         }}
       >
@@ -195,6 +202,11 @@ function ToolDetail({ tool }: { tool: Tool }) {
           idPrefix={`arg-${tool.name}`}
           onChange={(value) => {
             p.args = value;
+            refresh();
+          }}
+          raw={p.raw}
+          onRawChange={(raw) => {
+            p.raw = raw;
             refresh();
           }}
         />
@@ -240,9 +252,7 @@ function ToolDetail({ tool }: { tool: Tool }) {
             )}
           </div>
           {o.error ? (
-            <p class="error" role="alert">
-              {o.error}
-            </p>
+            <ProtocolError error={o.error} />
           ) : (
             o.result && (
               <ToolResult
