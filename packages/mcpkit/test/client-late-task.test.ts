@@ -84,26 +84,29 @@ function slowTaskServer() {
 }
 
 describe("a CreateTaskResult that comes after the call was given up", () => {
-  it.each(["2025-11-25", "2026-07-28"])("%s: the client cancels the task once it learns its id", async (revision) => {
-    const { server, store, creating, storing, stored, aborted } = slowTaskServer();
-    const [clientSide, serverSide] = createLinkedPair();
-    await server.connect(slowCancellations(serverSide));
-    const client = new Client({ name: "impatient", version: "1", protocolVersion: revision });
-    await client.connect(clientSide);
+  it.each(["2025-11-25", "2026-07-28"] as const)(
+    "%s: the client cancels the task once it learns its id",
+    async (revision) => {
+      const { server, store, creating, storing, stored, aborted } = slowTaskServer();
+      const [clientSide, serverSide] = createLinkedPair();
+      await server.connect(slowCancellations(serverSide));
+      const client = new Client({ name: "impatient", version: "1", protocolVersion: revision });
+      await client.connect(clientSide);
 
-    const giveUp = new AbortController();
-    const call = client.callToolAsTask("long", {}, { signal: giveUp.signal });
-    // The server is storing the task when the client gives up.
-    await creating.opened;
-    giveUp.abort(new Error("not waiting any more"));
-    await expect(call).rejects.toThrow("not waiting any more");
-    // Only now does the server finish storing the task, and answer with its id.
-    storing.open();
-    const taskId = await stored.opened;
+      const giveUp = new AbortController();
+      const call = client.callToolAsTask("long", {}, { signal: giveUp.signal });
+      // The server is storing the task when the client gives up.
+      await creating.opened;
+      giveUp.abort(new Error("not waiting any more"));
+      await expect(call).rejects.toThrow("not waiting any more");
+      // Only now does the server finish storing the task, and answer with its id.
+      storing.open();
+      const taskId = await stored.opened;
 
-    // The client, told the id too late for the call, cancels the task: its handler stops.
-    expect(String(await aborted.opened)).toContain("cancelled");
-    expect(await store.get(taskId)).toMatchObject({ status: "cancelled" });
-    await client.close();
-  });
+      // The client, told the id too late for the call, cancels the task: its handler stops.
+      expect(String(await aborted.opened)).toContain("cancelled");
+      expect(await store.get(taskId)).toMatchObject({ status: "cancelled" });
+      await client.close();
+    },
+  );
 });
