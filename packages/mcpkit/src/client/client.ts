@@ -81,9 +81,10 @@ export class Client extends ClientBase {
     options?: CallOptions & { output?: S; onTask?: (task: WireTask) => void | Promise<void> },
   ): Promise<ToolResultOf<S>> {
     const { output, onTask, ...rest } = options ?? {};
-    // A task the server made for a call given up on meanwhile is cancelled once its id comes.
-    const callOptions = { ...rest, onLateResult: this.cancelLateTask };
     const era = this.require("tools");
+    // Where the answer may be a task: one made for a call given up on meanwhile is cancelled once its id comes.
+    const mayBeTask = options?.asTask !== undefined || era.kind === "modern";
+    const callOptions = mayBeTask ? { ...rest, onLateResult: this.cancelLateTask } : options && rest;
     let result: CallToolResult;
     if (this.chain === undefined) result = await era.callTool(name, args, callOptions);
     else {
@@ -94,7 +95,7 @@ export class Client extends ClientBase {
       });
       result = answer as unknown as CallToolResult;
     }
-    const created = options?.asTask || era.kind === "modern" ? createdTask(result as unknown as JsonObject) : undefined;
+    const created = mayBeTask ? createdTask(result as unknown as JsonObject) : undefined;
     if (created) {
       await onTask?.(created);
       result = await this.task(created.taskId, created).result({

@@ -66,6 +66,9 @@ describe("HTTP+SSE knows its clients by address", () => {
     expect((await openStream(handler, "2001:db8:1:2::1")).status).toBe(200);
     expect((await openStream(handler, "2001:db8:1:2::2")).status).toBe(503);
     expect((await openStream(handler, "10.0.0.2")).status).toBe(200);
+    // Streams asked for at once are counted as they are asked for: one gets in.
+    const together = await Promise.all([openStream(handler, "10.0.0.3"), openStream(handler, "10.0.0.3")]);
+    expect(together.map((t) => t.status).sort()).toEqual([200, 503]);
     // A client that lets go of its stream may open another.
     await (first as { close: () => Promise<void> }).close();
     await vi.waitFor(async () => expect((await openStream(handler, "10.0.0.1")).status).toBe(200));

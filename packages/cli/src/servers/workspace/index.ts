@@ -102,8 +102,7 @@ export async function createWorkspaceServer(options: WorkspaceOptions = {}): Pro
       .join("\n"),
     // The only request this server sends is roots/list, which a client answers at once.
     requestTimeoutMs: 10_000,
-    ...(cluster && { eventBus: cluster.eventBus }),
-    ...(cluster?.requestStateKey !== undefined && { requestStateKey: cluster.requestStateKey }),
+    ...cluster,
     onSession: (session) => scope.sessionStarted(session),
     onNotification: (notification, session) => {
       if (notification.method === "notifications/roots/list_changed") scope.rootsChanged(session);

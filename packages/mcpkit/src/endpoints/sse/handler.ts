@@ -77,13 +77,20 @@ export function createSseHandler(server: McpServer, options: SseServerOptions = 
         `Too many sessions from this client (the limit is ${maxPerClient}): close the event streams you no longer use`,
       );
     }
+    // Counted before connecting, so that streams opened at once cannot pass the cap together.
+    if (client !== undefined) perClient.set(client, held + 1);
     const id = randomBytes(32).toString("base64url");
     const transport = new SseSessionTransport(id, options.keepAliveMs ?? 25_000, () => {
       end(id).catch(server.onError);
     });
-    const session = await server.connect(transport, { era: "legacy" });
+    let session: ServerSession;
+    try {
+      session = await server.connect(transport, { era: "legacy" });
+    } catch (error) {
+      release(client);
+      throw error;
+    }
     sessions.set(id, { transport, session, client });
-    if (client !== undefined) perClient.set(client, held + 1);
     session.closed.then(() => forget(id)).catch(server.onError);
     transport.connection.write(formatSse({ event: "endpoint", data: `${messagesPath}?sessionId=${id}` }));
     return new Response(transport.connection.body, { status: 200, headers: SSE_HEADERS });
@@ -94,10 +101,14 @@ export function createSseHandler(server: McpServer, options: SseServerOptions = 
     const entry = sessions.get(id);
     if (!entry) return;
     sessions.delete(id);
-    if (entry.client === undefined) return;
-    const left = (perClient.get(entry.client) ?? 1) - 1;
-    if (left > 0) perClient.set(entry.client, left);
-    else perClient.delete(entry.client);
+    release(entry.client);
+  }
+
+  function release(client: string | undefined): void {
+    if (client === undefined) return;
+    const left = (perClient.get(client) ?? 1) - 1;
+    if (left > 0) perClient.set(client, left);
+    else perClient.delete(client);
   }
 
   async function end(id: string): Promise<void> {
