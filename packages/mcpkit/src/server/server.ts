@@ -11,7 +11,7 @@ import { type Mount, mountServer } from "./compose/mount.js";
 import { serveConnection } from "./connect.js";
 import type { LegacySession, SessionHost } from "./eras/legacy.js";
 import { makeKey } from "./eras/modern/request-state.js";
-import { type EventBus, InMemoryEventBus, type ListKind, type ServerEvent } from "./events.js";
+import { type EventBus, InMemoryEventBus, type ListKind, type PublishOptions, type ServerEvent } from "./events.js";
 import type { ServerMiddleware } from "./middleware/context.js";
 import type { ServerOptions } from "./options.js";
 import { FeatureSet } from "./registry/feature-set.js";
@@ -255,15 +255,19 @@ export class McpServer implements SessionHost {
     return mountServer(this, prefix, server);
   }
 
-  /** Tells every session and subscription stream watching `uri` that it changed (notifications/resources/updated). */
-  resourceUpdated(uri: string): void {
-    this.publish({ type: "resource_updated", uri });
+  /**
+   * Tells every session and subscription stream watching `uri` that it changed
+   * (notifications/resources/updated). `options.key` names the change, for one that every
+   * node of a cluster notices (a file they share): it then reaches each subscriber once.
+   */
+  resourceUpdated(uri: string, options?: PublishOptions): void {
+    this.publish({ type: "resource_updated", uri }, options);
   }
 
   /** A bus that fails (Redis unreachable) is reported to onError, never left to reject unhandled. */
-  private publish(event: ServerEvent): void {
+  private publish(event: ServerEvent, options?: PublishOptions): void {
     try {
-      const published = this.events.publish(event);
+      const published = options ? this.events.publish(event, options) : this.events.publish(event);
       if (published !== undefined) Promise.resolve(published).catch((error: unknown) => this.onError(error));
     } catch (error) {
       this.onError(error);
@@ -375,10 +379,15 @@ export class McpServer implements SessionHost {
   /**
    * Tells clients that a list changed for reasons the server cannot see (a resource list
    * backed by files, say). Changes of one tick are sent as one list_changed per kind;
-   * registering, enabling and removing definitions calls this already.
+   * registering, enabling and removing definitions calls this already. A change named by
+   * `options.key` (one every node of a cluster notices) is sent at once, and once.
    */
-  listChanged(kind: ListKind): void {
+  listChanged(kind: ListKind, options?: PublishOptions): void {
     this.capabilityCache = undefined;
+    if (options?.key !== undefined) {
+      this.publish({ type: "list_changed", kind }, options);
+      return;
+    }
     if (this.pendingChanges.size === 0) {
       queueMicrotask(() => {
         const kinds = [...this.pendingChanges];
