@@ -50,6 +50,8 @@ describe("mcpkit serve: usage errors exit 2 and say what is wrong", () => {
     [["serve", "--max-sessions", "10"], "--max-sessions applies to Streamable HTTP only: add --port"],
     [["serve", "--port", "0", "--max-sessions", "0"], '--max-sessions must be a positive whole number, not "0"'],
     [["serve", "--port", "0", "--idle-timeout", "soon"], 'a duration such as 90 (seconds), 90s, 15m or 2h, not "soon"'],
+    [["serve", "--trust-proxy", "127.0.0.1"], "--trust-proxy applies to HTTP only: add --port"],
+    [["serve", "--port", "0", "--trust-proxy", "nginx"], '--trust-proxy: "nginx" is neither an IP address'],
     [["serve", "--bogus"], "unknown option '--bogus'"],
     [["serve", "--port"], "option '--port <port>' argument missing"],
     [["serv"], "unknown command 'serv'"],
@@ -63,13 +65,29 @@ describe("mcpkit serve: usage errors exit 2 and say what is wrong", () => {
       "--state-key (or MCPKIT_STATE_KEY) must be at least 32 bytes",
     ],
     [
-      ["serve", "workspace", "--redis", "redis://127.0.0.1:1"],
-      "--redis applies to the everything and openapi servers only",
+      ["serve", "proxy", "--port", "0", "--redis", "redis://127.0.0.1:1", "http://127.0.0.1:1/mcp"],
+      "serve proxy cannot run as a node of a cluster (--redis): a proxy holds its connections",
+    ],
+    [
+      ["serve", "workspace", "--port", "0", "--redis", "redis://127.0.0.1:1", "--allow-write"],
+      "serve workspace --redis --allow-write needs --db: each node would write its own sample database",
     ],
   ])("mcpkit %j", async (args, message) => {
     const result = await mcpkit(...args);
     expect(result.stderr).toContain(message);
     expect(result.stderr).not.toContain("NaN");
+    expect(result.code).toBe(2);
+  });
+});
+
+describe("mcpkit serve github --redis", () => {
+  it("refuses the server's own GitHub sign-in, which one node would hold, and says what works instead", async () => {
+    const result = await run([CLI_BIN, "serve", "github", "--port", "0", "--redis", "redis://127.0.0.1:1"], {
+      GITHUB_OAUTH_CLIENT_ID: "id",
+      GITHUB_OAUTH_CLIENT_SECRET: "secret",
+    });
+    expect(result.stderr).toContain("serve github --redis cannot use its own GitHub sign-in");
+    expect(result.stderr).toContain("--authorization-server github");
     expect(result.code).toBe(2);
   });
 });

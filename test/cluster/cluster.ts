@@ -25,13 +25,32 @@ function leaveNothingBehind(child: ChildProcess, exited: Promise<void>): void {
   void exited.then(() => process.off("exit", orphaned));
 }
 
-/** One `mcpkit serve everything --redis` process, resolved once it serves HTTP. */
-export async function startNode(redisUrl: string, port?: number, extra: string[] = []): Promise<ClusterNode> {
-  port ??= await freePort();
+export interface NodeOptions {
+  /** The Redis of the cluster it joins (`--redis`); none: a lone node. */
+  redis?: string;
+  /** Its port (default: a free one); a revived node takes the port of the one that died. */
+  port?: number;
+  /** The built-in server it serves (default `everything`), and what follows its name (operands, its own flags). */
+  server?: string;
+  args?: string[];
+  /** Variables beside this process's (MCPKIT_STATE_KEY is set). */
+  env?: Record<string, string>;
+  /** Its working directory (default: this process's). */
+  cwd?: string;
+}
+
+/** One `mcpkit serve SERVER --port P [--redis URL] ARGS…` process, resolved once it serves HTTP. */
+export async function startNode(options: NodeOptions = {}): Promise<ClusterNode> {
+  const port = options.port ?? (await freePort());
+  const cluster = options.redis === undefined ? [] : ["--redis", options.redis];
   const child: ChildProcess = spawn(
     process.execPath,
-    [MCPKIT_BIN, "serve", "everything", "--port", String(port), "--redis", redisUrl, ...extra],
-    { env: { ...process.env, MCPKIT_STATE_KEY: STATE_KEY }, stdio: ["ignore", "ignore", "pipe"] },
+    [MCPKIT_BIN, "serve", options.server ?? "everything", "--port", String(port), ...cluster, ...(options.args ?? [])],
+    {
+      env: { ...process.env, MCPKIT_STATE_KEY: STATE_KEY, ...options.env },
+      stdio: ["ignore", "ignore", "pipe"],
+      ...(options.cwd !== undefined && { cwd: options.cwd }),
+    },
   );
   let stderr = "";
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -121,6 +140,7 @@ ${ports.map((p) => `    server 127.0.0.1:${p} max_fails=0;`).join("\n")}
       proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_set_header Host $http_host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
       proxy_buffering off;
       proxy_request_buffering off;
       proxy_read_timeout 120s;
@@ -162,19 +182,19 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-/** Redis, `count` nodes and nginx in front, all on loopback ports. */
-export async function startCluster(count = 3): Promise<Cluster> {
+/** Redis, `count` nodes (of `everything`, or the server `node` names) and nginx in front, all on loopback ports. */
+export async function startCluster(count = 3, node: Omit<NodeOptions, "redis" | "port"> = {}): Promise<Cluster> {
   const redis = await startRedis();
-  const nodes = await Promise.all(Array.from({ length: count }, () => startNode(redis.url)));
+  const nodes = await Promise.all(Array.from({ length: count }, () => startNode({ ...node, redis: redis.url })));
   const balancer = await startNginx(nodes.map((n) => n.port));
   const cluster: Cluster = {
     url: balancer.url,
     redis,
     nodes,
     balancer,
-    async revive(node) {
-      const fresh = await startNode(cluster.redis.url, node.port);
-      cluster.nodes[cluster.nodes.indexOf(node)] = fresh;
+    async revive(dead) {
+      const fresh = await startNode({ ...node, redis: cluster.redis.url, port: dead.port });
+      cluster.nodes[cluster.nodes.indexOf(dead)] = fresh;
       return fresh;
     },
     async stop() {

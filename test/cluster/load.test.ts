@@ -20,7 +20,7 @@ beforeAll(async () => {
   // Every session comes from 127.0.0.1: the per-client cap (a tenth of --max-sessions per
   // node) would otherwise end this one client's unused sessions beyond 1,000 per node.
   const flags = ["--idle-timeout", `${IDLE_MS}ms`, "--max-sessions", "100000"];
-  nodes = await Promise.all([0, 1, 2].map(() => startNode(redis.url, undefined, flags)));
+  nodes = await Promise.all([0, 1, 2].map(() => startNode({ redis: redis.url, args: flags })));
   probe = new Redis(redis.url);
 }, 30_000);
 

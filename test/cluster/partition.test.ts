@@ -48,7 +48,7 @@ beforeAll(async () => {
   assertBuilt();
   redis = await startRedis();
   link = await relay(redis.port);
-  [near, far] = await Promise.all([startNode(redis.url), startNode(link.url)]);
+  [near, far] = await Promise.all([startNode({ redis: redis.url }), startNode({ redis: link.url })]);
 }, 30_000);
 
 afterAll(async () => {

@@ -19,7 +19,7 @@ const clients: Client[] = [];
 beforeAll(async () => {
   assertBuilt();
   redis = await startRedis();
-  nodes = await Promise.all([0, 1, 2].map(() => startNode(redis.url, undefined, ["--task-lease", LEASE])));
+  nodes = await Promise.all([0, 1, 2].map(() => startNode({ redis: redis.url, args: ["--task-lease", LEASE] })));
   balancer = await startNginx(nodes.map((n) => n.port));
 }, 60_000);
 

@@ -17,7 +17,7 @@ const clients: Client[] = [];
 beforeAll(async () => {
   assertBuilt();
   redis = await startRedis();
-  [a, b] = await Promise.all([startNode(redis.url), startNode(redis.url)]);
+  [a, b] = await Promise.all([startNode({ redis: redis.url }), startNode({ redis: redis.url })]);
 }, 60_000);
 
 afterAll(async () => {

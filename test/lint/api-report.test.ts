@@ -35,7 +35,7 @@ describe("the API reports in api/", () => {
     cpSync(API, scratch, { recursive: true });
     const file = join(scratch, "mcpkit-server.api.md");
     // As if McpServer had lost a method since the report was written.
-    writeFileSync(file, readFileSync(file, "utf8").replace(/^ {4}resourceUpdated\(uri: string\): void;\n/m, ""));
+    writeFileSync(file, readFileSync(file, "utf8").replace(/^ {4}resourceUpdated\(.*\n/m, ""));
     const changed = changedReports(made, scratch);
     expect(changed.map((r) => r.specifier)).toEqual(["mcpkit/server"]);
     expect(changeMessage(changed)).toMatch(/api\/mcpkit-server\.api\.md \(mcpkit\/server\)[\s\S]*Run `npm run api`/);

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
-import type { EventBus, ServerEvent } from "mcpkit/server";
+import { type EventBus, namedKey, type PublishOptions, RecentKeys, type ServerEvent } from "mcpkit/server";
 import { Channel } from "./channel.js";
 import { report } from "./session-store.js";
 
@@ -16,7 +16,9 @@ export interface RedisEventBusOptions {
 /**
  * The event bus over Redis pub/sub: list changes and resource updates published on any
  * node reach the sessions and subscriptions/listen streams of every node. One PUBLISH per
- * event; one subscriber connection per node, whatever the number of listeners.
+ * event; one subscriber connection per node, whatever the number of listeners. A change
+ * several nodes publish under one key (PublishOptions.key) is delivered once on each node:
+ * the second publication is dropped as it arrives.
  */
 export class RedisEventBus implements EventBus {
   private readonly redis: Redis;
@@ -24,15 +26,15 @@ export class RedisEventBus implements EventBus {
   /** Publications are keyed `<bus>:<n>`, the same on every node that hears them. */
   private readonly name = randomBytes(6).toString("base64url");
   private published = 0;
+  private readonly listeners = new Set<(event: ServerEvent, key?: string) => void>();
+  private readonly recent = new RecentKeys();
+  private readonly onError: (error: unknown) => void;
+  private stopListening: (() => void) | undefined;
 
   constructor(redis: Redis, options: RedisEventBusOptions = {}) {
     this.redis = redis;
-    this.channel = new Channel(
-      redis,
-      `${options.prefix ?? "mcpkit:"}events`,
-      options.onError ?? report,
-      options.onConnection,
-    );
+    this.onError = options.onError ?? report;
+    this.channel = new Channel(redis, `${options.prefix ?? "mcpkit:"}events`, this.onError, options.onConnection);
   }
 
   /** Resolves once events published by other nodes are heard. */
@@ -40,19 +42,33 @@ export class RedisEventBus implements EventBus {
     return this.channel.ready;
   }
 
-  async publish(event: ServerEvent): Promise<void> {
-    const key = `${this.name}:${++this.published}`;
+  async publish(event: ServerEvent, options?: PublishOptions): Promise<void> {
+    const key = options?.key === undefined ? `${this.name}:${++this.published}` : namedKey(options.key);
     await this.redis.publish(this.channel.name, JSON.stringify({ key, event }));
   }
 
   subscribe(listener: (event: ServerEvent, key?: string) => void): () => void {
-    return this.channel.listen((message) => {
-      const { key, event } = JSON.parse(message) as { key: string; event: ServerEvent };
-      listener(event, key);
-    });
+    this.listeners.add(listener);
+    // One channel listener per bus: each message is read, and checked against the keys seen, once.
+    this.stopListening ??= this.channel.listen((message) => this.deliver(message));
+    return () => this.listeners.delete(listener);
+  }
+
+  private deliver(message: string): void {
+    const { key, event } = JSON.parse(message) as { key: string; event: ServerEvent };
+    if (key.startsWith(namedKey("")) && !this.recent.first(key)) return;
+    for (const listener of this.listeners) {
+      try {
+        listener(event, key);
+      } catch (error) {
+        // One listener's failure must not starve the others.
+        this.onError(error);
+      }
+    }
   }
 
   close(): Promise<void> {
+    this.listeners.clear();
     return this.channel.close();
   }
 }

@@ -20,6 +20,8 @@ export interface ServeContext {
   operands: string[];
   /** The cluster's shared pieces (empty without --redis). */
   shared: Shared;
+  /** Whether this is one node of a cluster (--redis): `shared` then holds the cluster's bus and key. */
+  cluster: boolean;
   /**
    * With --authorization-server: where people sign in ("dev", "oidc", or a preset's name
    * such as "github"). Tools then find each person's upstream token in `ctx.auth.upstream`.
@@ -40,10 +42,19 @@ export interface ServerFlags {
   operands?: string;
   /** What a non-local --host without authentication would expose: warned about. */
   exposes?: string;
-  /** Whether the server can run as a node of a Redis cluster (--redis). */
-  cluster?: boolean;
+  /**
+   * Whether the server can run as a node of a Redis cluster (--redis): true, or why it
+   * cannot (said when --redis is given). What one command line cannot do as a cluster
+   * (a workspace writing its sample database) is refused by `check`.
+   */
+  cluster: true | { refused: string };
   /** The scopes its tools need at an identity provider preset people sign in with (--authorization-server), by preset. */
   upstreamScopes?: Partial<Record<string, string[]>>;
+  /**
+   * Checks the server's own flags against the rest of the command line before anything
+   * starts (a cluster joined, a port opened): throws a UsageError for what cannot work.
+   */
+  check?(values: Record<string, unknown>, context: { cluster: boolean; upstream?: string }): void;
   /** Makes the server from its parsed flags (commander's attribute names). */
   create(values: Record<string, unknown>, context: ServeContext): Promise<Served>;
 }

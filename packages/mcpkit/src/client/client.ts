@@ -1,5 +1,6 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { asJson } from "../jsonrpc/message.js";
+import type { JsonObject } from "../jsonrpc/types.js";
 import type { SkillEntry } from "../protocol/skills.js";
 import type { WireTask } from "../protocol/tasks.js";
 import type { LogLevel } from "../protocol/types/common.js";
@@ -81,8 +82,10 @@ export class Client extends ClientBase {
     options?: CallOptions & { output?: S; onTask?: (task: WireTask) => void | Promise<void> },
   ): Promise<ToolResultOf<S>> {
     const { output, onTask, ...rest } = options ?? {};
-    const callOptions = options && rest;
     const era = this.require("tools");
+    // Where the answer may be a task: one made for a call given up on meanwhile is cancelled once its id comes.
+    const mayBeTask = options?.asTask !== undefined || era.kind === "modern";
+    const callOptions = mayBeTask ? { ...rest, onLateResult: this.cancelLateTask } : options && rest;
     let result: CallToolResult;
     if (this.chain === undefined) result = await era.callTool(name, args, callOptions);
     else {
@@ -96,7 +99,7 @@ export class Client extends ClientBase {
         },
       );
     }
-    const created = options?.asTask || era.kind === "modern" ? createdTask(asJson(result)) : undefined;
+    const created = mayBeTask ? createdTask(asJson(result)) : undefined;
     if (created) {
       await onTask?.(created);
       result = await this.task(created.taskId, created).result({
@@ -127,10 +130,27 @@ export class Client extends ClientBase {
     const asTask = (await mayRunAsTask(era, () => this.tools(), name))
       ? { ...(ttlMs !== undefined && { ttlMs }) }
       : undefined;
-    const result = await era.callTool(name, args, asTask ? { ...rest, asTask } : rest);
+    const result = await era.callTool(
+      name,
+      args,
+      asTask ? { ...rest, asTask, onLateResult: this.cancelLateTask } : rest,
+    );
     const created = asTask ? createdTask(asJson(result)) : undefined;
     return created ? { task: this.task(created.taskId, created) } : { result };
   }
+
+  /**
+   * A tools/call answered with a task after the call was cancelled (timed out or aborted:
+   * the answer crossed the cancellation): nobody will follow that task, so it is cancelled
+   * (tasks/cancel) rather than left running on the server.
+   */
+  private readonly cancelLateTask = (result: JsonObject) => {
+    const created = createdTask(result);
+    if (created)
+      this.task(created.taskId)
+        .cancel()
+        .catch((error: unknown) => this.options.onError?.(error));
+  };
 
   /** A task by id, to poll, answer, cancel or wait for: one created earlier, by this client or another. */
   task(taskId: string, seen?: WireTask): ToolTask {

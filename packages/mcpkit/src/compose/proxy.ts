@@ -1,10 +1,10 @@
 import type { Client } from "../client/client.js";
 import type { CallOptions } from "../client/eras/era.js";
+import { implementationOf } from "../protocol/implementation.js";
 import { SKILLS_EXTENSION, type SkillEntry } from "../protocol/skills.js";
 import type { LogLevel } from "../protocol/types/common.js";
 import type { CompleteRef, Prompt, Resource, ResourceTemplate, Tool } from "../protocol/types/features.js";
 import type { SubscriptionFilter } from "../protocol/types/modern.js";
-import { implementationOf } from "../protocol/implementation.js";
 import { LEGACY_REVISIONS } from "../protocol/versions.js";
 import { MirroredSet } from "../server/compose/sync.js";
 import type { Context } from "../server/context.js";

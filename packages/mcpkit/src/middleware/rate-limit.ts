@@ -1,5 +1,5 @@
 import { McpError } from "../jsonrpc/errors.js";
-import { clientKey } from "../session/client-key.js";
+import { clientKey, principalOf } from "../session/client-key.js";
 import type { Middleware, MiddlewareContext } from "../session/middleware.js";
 
 /**
@@ -14,10 +14,11 @@ export interface RateLimitOptions<C extends MiddlewareContext> {
   /** How many may come at once after a quiet spell (the bucket's size; default: perSecond, at least 1). */
   burst?: number;
   /**
-   * Whose bucket a message draws from. Default (`principalKey`): the principal's `subject`
-   * or `clientId` (an OAuth token's), else the client's address (an IPv6 one by its /64),
-   * else the session id, else one bucket for the rest. Not the session first: opening
-   * another session must not refill the bucket.
+   * Whose bucket a message draws from. Default (`principalKey`): the principal as the
+   * server sees it (the token's issuer with its subject, else with its client id:
+   * `principalOf`), else the client's address (an IPv6 one by its /64), else the session
+   * id, else one bucket for the rest. Not the session first: opening another session must
+   * not refill the bucket.
    */
   key?: (ctx: C) => string;
   /**
@@ -45,15 +46,14 @@ const defaultExempt = (ctx: MiddlewareContext) =>
   ctx.kind === "notification" || CONNECTING.has(ctx.method) || askedByServer(ctx);
 
 /**
- * The default key: who the token says, else where the request came from (HTTP), else the
- * session (stdio and in-memory connections: one client each), else everyone together.
+ * The default key: who the token says (issuer and subject: two issuers' same `sub` are two
+ * callers), else where the request came from (HTTP), else the session (stdio and in-memory
+ * connections: one client each), else everyone together. The same key session caps and
+ * task bounds count under (session/client-key.ts).
  */
 export function principalKey(ctx: MiddlewareContext & { remoteAddress?: string | undefined }): string {
-  const p = ctx.principal as { subject?: unknown; clientId?: unknown } | undefined;
-  if (typeof p?.subject === "string") return `sub:${p.subject}`;
-  if (typeof p?.clientId === "string") return `client:${p.clientId}`;
-  const address = clientKey(undefined, ctx.remoteAddress);
-  if (address !== undefined) return address;
+  const caller = clientKey(principalOf(ctx.principal), ctx.remoteAddress);
+  if (caller !== undefined) return caller;
   if (ctx.sessionId !== undefined) return `session:${ctx.sessionId}`;
   return "anonymous";
 }

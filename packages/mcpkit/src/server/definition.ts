@@ -8,7 +8,7 @@ import type { Implementation } from "../protocol/types/common.js";
 import { REVISIONS, type Revision } from "../protocol/versions.js";
 import type { LegacySession, SessionHost } from "./eras/legacy/session.js";
 import { makeKey } from "./eras/modern/request-state.js";
-import { type EventBus, InMemoryEventBus, type ListKind, type ServerEvent } from "./events.js";
+import { type EventBus, InMemoryEventBus, type ListKind, type PublishOptions, type ServerEvent } from "./events.js";
 import type { ServerMiddleware } from "./middleware/context.js";
 import type { ServerOptions } from "./options.js";
 import { FeatureSet } from "./registry/feature-set.js";
@@ -111,15 +111,15 @@ export class ServerDefinition implements SessionHost {
     return this.tasksSettings;
   }
 
-  /** Tells every session and subscription stream watching `uri` that it changed. */
-  resourceUpdated(uri: string): void {
-    this.publish({ type: "resource_updated", uri });
+  /** Tells every session and subscription stream watching `uri` that it changed (see McpServer). */
+  resourceUpdated(uri: string, options?: PublishOptions): void {
+    this.publish({ type: "resource_updated", uri }, options);
   }
 
   /** A bus that fails (Redis unreachable) is reported to onError, never left to reject unhandled. */
-  private publish(event: ServerEvent): void {
+  private publish(event: ServerEvent, options?: PublishOptions): void {
     try {
-      const published = this.events.publish(event);
+      const published = options ? this.events.publish(event, options) : this.events.publish(event);
       if (published !== undefined) Promise.resolve(published).catch((error: unknown) => this.onError(error));
     } catch (error) {
       this.onError(error);
@@ -203,10 +203,15 @@ export class ServerDefinition implements SessionHost {
 
   /**
    * Tells clients that a list changed. Changes of one tick are sent as one list_changed
-   * per kind; registering, enabling and removing definitions calls this already.
+   * per kind; registering, enabling and removing definitions calls this already. A change
+   * named by `options.key` is sent at once, and once (see McpServer).
    */
-  listChanged(kind: ListKind): void {
+  listChanged(kind: ListKind, options?: PublishOptions): void {
     this.capabilityCache = undefined;
+    if (options?.key !== undefined) {
+      this.publish({ type: "list_changed", kind }, options);
+      return;
+    }
     if (this.pendingChanges.size === 0) {
       queueMicrotask(() => {
         const kinds = [...this.pendingChanges];

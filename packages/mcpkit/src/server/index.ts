@@ -31,7 +31,15 @@ export type {
   InputOptions,
 } from "./context.js";
 export { ClientRequestError } from "./dispatch/request-context.js";
-export { type EventBus, InMemoryEventBus, type ListKind, type ServerEvent } from "./events.js";
+export {
+  type EventBus,
+  InMemoryEventBus,
+  type ListKind,
+  namedKey,
+  type PublishOptions,
+  RecentKeys,
+  type ServerEvent,
+} from "./events.js";
 export type { ServerMiddleware, ServerMiddlewareContext } from "./middleware/context.js";
 export type { CacheHint, CachingOptions, ServerOptions } from "./options.js";
 export { principalOf } from "./principal.js";

@@ -7,7 +7,7 @@ import type { Transport } from "../transports/transport.js";
 import { type Mount, mountServer } from "./compose/mount.js";
 import { serveConnection } from "./connect.js";
 import { ServerDefinition } from "./definition.js";
-import type { ListKind } from "./events.js";
+import type { ListKind, PublishOptions } from "./events.js";
 import type { ServerMiddleware } from "./middleware/context.js";
 import type { ServerOptions } from "./options.js";
 import { type Handle, register } from "./registration.js";
@@ -178,18 +178,23 @@ export class McpServer {
     return mountServer(this.#definition, prefix, server.#definition);
   }
 
-  /** Tells every session and subscription stream watching `uri` that it changed (notifications/resources/updated). */
-  resourceUpdated(uri: string): void {
-    this.#definition.resourceUpdated(uri);
+  /**
+   * Tells every session and subscription stream watching `uri` that it changed
+   * (notifications/resources/updated). `options.key` names the change, for one that every
+   * node of a cluster notices (a file they share): it then reaches each subscriber once.
+   */
+  resourceUpdated(uri: string, options?: PublishOptions): void {
+    this.#definition.resourceUpdated(uri, options);
   }
 
   /**
    * Tells clients that a list changed for reasons the server cannot see (a resource list
    * backed by files, say). Changes of one tick are sent as one list_changed per kind;
-   * registering, enabling and removing definitions calls this already.
+   * registering, enabling and removing definitions calls this already. A change named by
+   * `options.key` (one every node of a cluster notices) is sent at once, and once.
    */
-  listChanged(kind: ListKind): void {
-    this.#definition.listChanged(kind);
+  listChanged(kind: ListKind, options?: PublishOptions): void {
+    this.#definition.listChanged(kind, options);
   }
 
   /**
@@ -215,6 +220,15 @@ export class McpServer {
       resources: copies(resources),
       resourceTemplates: copies(templates),
     };
+  }
+
+  /**
+   * Reports an unexpected failure as a handler's is reported: to ServerOptions.onError
+   * (default: printed to stderr). For work a server starts outside any request (a file
+   * watcher, a feed) whose failure nobody else would hear of.
+   */
+  onError(error: unknown): void {
+    this.#definition.onError(error);
   }
 
   /** Serves one connection (stdio, in-memory, one HTTP session) until it closes. */

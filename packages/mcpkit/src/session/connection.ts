@@ -22,6 +22,9 @@ import { errorObjectOf } from "./respond.js";
  * Client and server both build on it; it knows no MCP feature methods.
  */
 
+/** Cancelled requests kept waiting for a late result, at most. */
+const MAX_LATE = 1000;
+
 const abortError = (message: string): Error => Object.assign(new Error(message), { name: "AbortError" });
 
 export class Connection {
@@ -29,6 +32,8 @@ export class Connection {
   private readonly options: ConnectionOptions;
   // Made when first needed and dropped when empty: an idle session holds neither.
   private pending: Map<RequestId, OutboundRequest> | undefined;
+  /** Cancelled requests whose result is still wanted should it come (RequestOptions.onLateResult). */
+  private late: Map<RequestId, (result: JsonObject) => void> | undefined;
   private inbound: Map<RequestId, InboundRequest> | undefined;
   private nextId = 0;
   private closedReason: Error | undefined;
@@ -306,7 +311,14 @@ export class Connection {
       return;
     }
     const entry = this.pending?.get(id);
-    if (!entry) return; // Not ours (or already cancelled): ids never cross connections.
+    if (!entry) {
+      // A result that crossed its request's cancellation, for a caller that wants it; else
+      // not ours (or already cancelled): ids never cross connections.
+      const late = this.late?.get(id);
+      this.late?.delete(id);
+      if (late && "result" in response) late(response.result);
+      return;
+    }
     this.forget(id);
     if ("result" in response) entry.resolve(response.result);
     else entry.reject(McpError.fromObject(response.error));
@@ -324,6 +336,13 @@ export class Connection {
     if (entry.method !== "initialize") {
       const text = reason instanceof Error ? reason.message : typeof reason === "string" ? reason : "Request cancelled";
       this.notify("notifications/cancelled", { requestId: id, reason: text }, entry.options?.relatedRequestId);
+    }
+    const onLate = entry.options?.onLateResult;
+    if (onLate) {
+      this.late ??= new Map();
+      // Bounded: most cancelled requests never get a late result.
+      if (this.late.size >= MAX_LATE) this.late.delete(this.late.keys().next().value as RequestId);
+      this.late.set(id, onLate);
     }
     entry.reject(reason ?? abortError("Request cancelled"));
   }
@@ -356,6 +375,7 @@ export class Connection {
     const pending = this.pending;
     const inbound = this.inbound;
     this.pending = undefined;
+    this.late = undefined;
     this.inbound = undefined;
     if (pending || inbound) {
       const error = this.closedError();

@@ -31,6 +31,13 @@ export interface RequestOptions {
    */
   onRequestId?: (id: RequestId) => void;
   /**
+   * Told the result of this request if it comes after the request was cancelled (timed
+   * out or aborted): the answer crossed the cancellation on the wire. A task-augmented
+   * request uses it to cancel the task the server made all the same. Where the transport
+   * drops a cancelled request's answer (Streamable HTTP closes its stream), it never comes.
+   */
+  onLateResult?: (result: JsonObject) => void;
+  /**
    * Names a server-to-client request inside a multi round-trip request (2026-07-28 MRTR):
    * the key of its entry in `inputRequests` and `inputResponses`.
    */

@@ -116,7 +116,7 @@ describe("rateLimit keys by caller, not by session", () => {
     expect(victim).toBe(5);
   });
 
-  it("keys an address by itself, an IPv6 one by its /64, a token by its subject whatever the address", () => {
+  it("keys an address by itself, an IPv6 one by its /64, a token by its principal whatever the address", () => {
     const ctx = (remoteAddress: string | undefined, principal?: unknown, sessionId?: string) =>
       ({ kind: "request", method: "tools/call", principal, sessionId, remoteAddress }) as MiddlewareContext & {
         remoteAddress?: string;
@@ -125,7 +125,37 @@ describe("rateLimit keys by caller, not by session", () => {
     expect(principalKey(ctx("2001:db8:1:2:ffff::9"))).toBe(principalKey(ctx("2001:db8:1:2::1")));
     expect(principalKey(ctx("2001:db8:1:3::1"))).not.toBe(principalKey(ctx("2001:db8:1:2::1")));
     expect(principalKey(ctx("::ffff:10.0.0.7"))).toBe("address:10.0.0.7");
-    expect(principalKey(ctx("10.0.0.7", { subject: "ada" }))).toBe("sub:ada");
+    expect(principalKey(ctx("10.0.0.7", { issuer: "https://as.example", subject: "ada" }))).toBe(
+      principalKey(ctx("10.0.0.8", { issuer: "https://as.example", subject: "ada" })),
+    );
     expect(principalKey(ctx(undefined, undefined, "s1"))).toBe("session:s1");
+  });
+
+  it("two issuers' same subject are two callers: the key is the principal as the server sees it", async () => {
+    const limit = rateLimit({ perSecond: 0.001, burst: 2 });
+    // What an HTTP endpoint hands middleware for a verified token: its claims, issuer included.
+    const call = (issuer: string) =>
+      ({
+        kind: "request",
+        direction: "inbound",
+        method: "tools/call",
+        principal: { issuer, subject: "ada" },
+      }) as MiddlewareContext;
+    const served = async (issuer: string) => {
+      let ok = 0;
+      for (let i = 0; i < 3; i++) {
+        try {
+          await limit(call(issuer), async () => ({}));
+          ok++;
+        } catch (error) {
+          expect((error as { code?: number }).code).toBe(RATE_LIMITED);
+        }
+      }
+      return ok;
+    };
+    expect(await served("https://one.example")).toBe(2);
+    // "ada" at another authorization server is someone else, with a bucket of her own.
+    expect(await served("https://two.example")).toBe(2);
+    expect(await served("https://one.example")).toBe(0);
   });
 });

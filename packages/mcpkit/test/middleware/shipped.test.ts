@@ -11,7 +11,7 @@ import {
   responseSizeLimit,
   timing,
 } from "../../src/middleware/index.js";
-import { createServer, type ServerMiddlewareContext } from "../../src/server/index.js";
+import { createServer, principalOf, type ServerMiddlewareContext } from "../../src/server/index.js";
 import { connectInMemory } from "../../src/testing/index.js";
 
 const ERAS = ["2025-11-25", "2026-07-28"] as const;
@@ -181,9 +181,14 @@ describe("principalKey", () => {
   const ctx = (principal: unknown, sessionId?: string) =>
     ({ principal, sessionId, kind: "request", method: "tools/call" }) as MiddlewareContext;
 
-  it("keys by the token's subject, else its client, else the session, else one anonymous bucket", () => {
-    expect(principalKey(ctx({ subject: "u1", clientId: "c1" }, "s1"))).toBe("sub:u1");
-    expect(principalKey(ctx({ clientId: "c1" }, "s1"))).toBe("client:c1");
+  it("keys by the token's principal (issuer and subject, else client), else the session, else one anonymous bucket", () => {
+    const issuer = "https://as.example";
+    expect(principalKey(ctx({ issuer, subject: "u1", clientId: "c1" }, "s1"))).toBe(
+      `principal:${principalOf({ issuer, subject: "u1" })}`,
+    );
+    expect(principalKey(ctx({ issuer, clientId: "c1" }, "s1"))).toBe(
+      `principal:${principalOf({ issuer, clientId: "c1" })}`,
+    );
     expect(principalKey(ctx(undefined, "s1"))).toBe("session:s1");
     expect(principalKey(ctx(undefined))).toBe("anonymous");
   });

@@ -69,6 +69,17 @@ export class DevHost {
         if (compiled) rmSync(compiled.file, { force: true });
       }
     };
+    return DevHost.loading(shown, log, load, compiler, started);
+  }
+
+  /** A host loading generations with `load` (start's, or a test's). */
+  static async loading(
+    shown: string,
+    log: DevLog,
+    load: () => Promise<Generation>,
+    compiler?: Compiler,
+    started = Date.now(),
+  ): Promise<DevHost> {
     const first = await load().catch((error: unknown) => {
       reportFailure(log, shown, error, false);
       return undefined;
@@ -78,32 +89,55 @@ export class DevHost {
     return host;
   }
 
-  /** Loads the module again; changes during a reload are read by one more reload after it. */
+  /**
+   * Loads the module again; changes during a reload are read by one more reload after it.
+   * Never rejects: whatever fails (loading, mounting, stopping the version replaced) is
+   * said on the terminal, and the next change reloads as usual.
+   */
   reload(why: string): Promise<void> {
     if (this.pending) return this.running;
     this.pending = true;
     this.running = this.running.then(async () => {
       this.pending = false;
       if (this.closed) return;
-      this.log.info(`mcpkit dev: ${why}, reloading…`);
-      const started = Date.now();
-      let next: Generation;
       try {
-        next = await this.load();
+        await this.replace(why);
       } catch (error) {
-        reportFailure(this.log, this.module, error, this.current !== undefined);
-        return;
+        this.log.info(`mcpkit dev: reloading failed: ${error instanceof Error ? error.message : String(error)}`);
       }
-      if (this.closed) {
-        await next.proxy.close();
-        return;
-      }
-      const old = this.current;
-      this.install(next);
-      this.log.info(`mcpkit dev: reloaded ${describe(next)} in ${Date.now() - started} ms`);
-      await old?.generation.proxy.close();
     });
     return this.running;
+  }
+
+  private async replace(why: string): Promise<void> {
+    this.log.info(`mcpkit dev: ${why}, reloading…`);
+    const started = Date.now();
+    let next: Generation;
+    try {
+      next = await this.load();
+    } catch (error) {
+      reportFailure(this.log, this.module, error, this.current !== undefined);
+      return;
+    }
+    if (this.closed) {
+      await this.stop(next, "the version just loaded");
+      return;
+    }
+    const old = this.current;
+    this.install(next);
+    this.log.info(`mcpkit dev: reloaded ${describe(next)} in ${Date.now() - started} ms`);
+    if (old) await this.stop(old.generation, "the previous version");
+  }
+
+  /** Stops a generation's process; a failure is said, and the new version serves on. */
+  private async stop(generation: Generation, which: string): Promise<void> {
+    try {
+      await generation.proxy.close();
+    } catch (error) {
+      this.log.info(
+        `mcpkit dev: stopping ${which} failed (${error instanceof Error ? error.message : String(error)}); its process may still run`,
+      );
+    }
   }
 
   /** Mounts a generation in place of the current one, in one tick: one list_changed per list. */

@@ -8,6 +8,7 @@ import {
   type SseHandler,
   type StreamableHttpHandler,
   serverCardHandler,
+  type TrustProxy,
 } from "mcpkit/http";
 import type { McpServer } from "mcpkit/server";
 import { mcpkitCommand, shellCommand } from "../../self.js";
@@ -37,6 +38,8 @@ export interface HttpServing {
     upstreamScopes: string[] | undefined;
   };
   limits?: HttpLimits;
+  /** Reverse proxies whose X-Forwarded-For names the client (--trust-proxy). */
+  trustProxy?: TrustProxy;
   ended?: Promise<string>;
   cluster?: Cluster;
   /** Resolves when serving should stop (default: the first SIGINT or SIGTERM). */
@@ -54,7 +57,7 @@ export interface HttpServing {
  * connections left.
  */
 export async function serveHttp(server: McpServer, serving: HttpServing): Promise<void> {
-  const { port, host, auth, authorization, limits = {}, ended, cluster, onListening, serverCard } = serving;
+  const { port, host, auth, authorization, limits = {}, ended, cluster, onListening, serverCard, trustProxy } = serving;
   const stop = serving.stop ?? firstSignal();
   // DNS-rebinding protection: a local bind answers only to local names; another bind to its own name.
   const local = isLocal(host);
@@ -84,10 +87,12 @@ export async function serveHttp(server: McpServer, serving: HttpServing): Promis
       await Promise.all([streamable?.close(), legacy?.close()]);
     },
   };
-  const listening = await listen(router, { port, host }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "EADDRINUSE") throw new Error(`Port ${port} on ${host} is in use: choose another with --port`);
-    throw error;
-  });
+  const listening = await listen(router, { port, host, ...(trustProxy && { trustProxy }) }).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === "EADDRINUSE") throw new Error(`Port ${port} on ${host} is in use: choose another with --port`);
+      throw error;
+    },
+  );
   try {
     const base = listening.url.href.replace(/\/$/, "");
     issuing =
@@ -107,7 +112,12 @@ export async function serveHttp(server: McpServer, serving: HttpServing): Promis
     });
     // HTTP+SSE (2024-11-05) predates authorization: it is served only when tokens are not
     // required, and by one node only (its sessions live in one process).
-    if (!resource && !cluster) legacy = createSseHandler(server, { allowedHosts, messagesPath: "/messages" });
+    if (!resource && !cluster)
+      legacy = createSseHandler(server, {
+        allowedHosts,
+        messagesPath: "/messages",
+        ...(limits.maxSessions !== undefined && { maxSessions: limits.maxSessions }),
+      });
     process.stderr.write(
       issuing
         ? `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP), tokens from the authorization server at ${issuing.as.issuer} required; people sign in with ${issuing.upstream.title}${issuing.upstream.development ? " (everyone is the test user: for development only)" : ""}\n`

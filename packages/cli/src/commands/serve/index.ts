@@ -15,6 +15,7 @@ import { type Cluster, joinCluster, stateKey } from "./cluster.js";
 import { httpLimits, portNumber } from "./limits.js";
 import { shutdownOnSignals } from "./shutdown.js";
 import { serveStdio } from "./stdio.js";
+import { trustProxyFlag } from "./trust-proxy.js";
 
 /** The options every server takes; each server's own come from its flags module. */
 interface CommonOptions extends AuthFlags, AuthorizationServerFlags {
@@ -27,6 +28,7 @@ interface CommonOptions extends AuthFlags, AuthorizationServerFlags {
   stateKey?: string;
   shutdownTimeout?: string;
   serverCard?: string | true;
+  trustProxy?: string[];
 }
 
 const DEFAULT_SERVER = "workspace";
@@ -48,6 +50,10 @@ const commonOptions = (): Option[] => [
     "--state-key <key>",
     "with --redis: the key signing multi round-trip request state, the same on every node (32+ bytes)",
   ).env("MCPKIT_STATE_KEY"),
+  new Option(
+    "--trust-proxy <proxies>",
+    "with --port: reverse proxies (addresses, CIDR ranges, loopback or private; comma-separated, repeatable) whose X-Forwarded-For names the client, for every limit per client",
+  ).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]),
   new Option(
     "--shutdown-timeout <duration>",
     "how long SIGINT/SIGTERM may take to stop the server before it exits anyway (default 10s; a second signal exits at once)",
@@ -165,13 +171,11 @@ const unknownServer = (name: string) =>
 async function serve(name: string, flags: ServerFlags, operands: string[], options: CommonOptions): Promise<void> {
   if (!flags.operands && operands.length > 0)
     throw new UsageError(`serve ${name} takes no further arguments (got "${operands.join(" ")}")`);
-  if (options.redis !== undefined && !flags.cluster) {
-    const able: string[] = [];
-    for (const other of SERVER_NAMES) if ((await serverFlags(other))?.cluster) able.push(other);
-    throw new UsageError(`--redis applies to the ${able.join(" and ")} server${able.length > 1 ? "s" : ""} only`);
-  }
+  if (options.redis !== undefined && flags.cluster !== true)
+    throw new UsageError(`serve ${name} cannot run as a node of a cluster (--redis): ${flags.cluster.refused}`);
   const port = options.port === undefined ? undefined : portNumber(options.port);
   const limits = httpLimits(options);
+  const trustProxy = await trustProxyFlag(options.trustProxy, options.port);
   if (options.serverCard !== undefined && port === undefined)
     throw new UsageError("--server-card is served over HTTP: add --port");
   const upstream = checkAuthorizationServerFlags(options, {
@@ -180,6 +184,9 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
     cluster: options.redis !== undefined,
   });
   const authorized = checkAuthFlags(options, options.port !== undefined);
+  // Where people sign in (--authorization-server): "dev", "oidc" or a preset's name.
+  const signIn = upstream && { upstream: upstream.kind === "preset" ? upstream.name : upstream.kind };
+  flags.check?.(options as unknown as Record<string, unknown>, { cluster: options.redis !== undefined, ...signIn });
   const cluster: Cluster | undefined = options.redis === undefined ? undefined : await joinCluster(options);
   const shared: Shared = {
     ...(options.stateKey !== undefined && { requestStateKey: stateKey(options.stateKey) }),
@@ -191,7 +198,8 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
     .create(options as unknown as Record<string, unknown>, {
       operands,
       shared,
-      ...(upstream && { upstream: upstream.kind === "preset" ? upstream.name : upstream.kind }),
+      cluster: cluster !== undefined,
+      ...signIn,
     })
     .catch(async (error) => {
       await cluster?.close();
@@ -222,6 +230,7 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
           },
         }),
         limits,
+        ...(trustProxy && { trustProxy }),
         stop: shutdown.requested,
         ...(served.ended && { ended: served.ended }),
         ...(cluster && { cluster }),

@@ -11,6 +11,9 @@ import type { ServerFlags } from "../served.js";
 export const flags: ServerFlags = {
   description: "GitHub: search, files, issues and pull requests",
   exposes: "its GitHub identity",
+  // With a token from the environment, or each person's own sign-in kept by the authorization
+  // server (in the cluster's Redis); the server's own sign-in (an OAuth app) is one node's.
+  cluster: true,
   // Behind --authorization-server github, people grant this server their repositories.
   upstreamScopes: { github: ["repo", "read:user"] },
   options: () => [
@@ -18,7 +21,13 @@ export const flags: ServerFlags = {
     new Option("--api-url <url>", "the REST API (default https://api.github.com; Enterprise: https://HOST/api/v3)"),
     new Option("--oauth-scopes <scopes>", 'the scopes a sign-in asks for (default "repo")'),
   ],
-  async create(values, { upstream }) {
+  check(_values, { cluster, upstream }) {
+    if (cluster && process.env.GITHUB_OAUTH_CLIENT_ID && upstream !== "github")
+      throw new UsageError(
+        "serve github --redis cannot use its own GitHub sign-in (GITHUB_OAUTH_CLIENT_ID): the sign-in waits on one node's loopback listener and keeps its token in that node's files. Give every node GITHUB_TOKEN, or let each person sign in with --authorization-server github (their sign-ins are kept in the cluster's Redis)",
+      );
+  },
+  async create(values, { upstream, shared, cluster }) {
     const env = process.env;
     const apiUrl = values.apiUrl === undefined ? undefined : String(values.apiUrl);
     if (apiUrl !== undefined && !/^https?:\/\//.test(apiUrl))
@@ -41,11 +50,17 @@ export const flags: ServerFlags = {
       import("../../commands/call/auth.js"),
     ]);
     if (upstream === "github") {
-      return createGitHubServer({ allowWrite: values.allowWrite === true, ...(apiUrl && { apiUrl }), perPerson: true });
+      return createGitHubServer({
+        allowWrite: values.allowWrite === true,
+        ...(apiUrl && { apiUrl }),
+        perPerson: true,
+        ...(cluster && { cluster: shared }),
+      });
     }
     return createGitHubServer({
       allowWrite: values.allowWrite === true,
       ...(apiUrl && { apiUrl }),
+      ...(cluster && { cluster: shared }),
       ...((env.GITHUB_TOKEN || env.GH_TOKEN) && { token: env.GITHUB_TOKEN || env.GH_TOKEN }),
       ...(clientId &&
         clientSecret && {

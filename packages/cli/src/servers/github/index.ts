@@ -1,5 +1,5 @@
 import type { OAuthStorage } from "mcpkit/auth";
-import { createServer, type McpServer } from "mcpkit/server";
+import { createServer, type McpServer, type ServerOptions } from "mcpkit/server";
 import { VERSION } from "../../version.js";
 import { gitHubApi } from "./api.js";
 import { gitHubAuth } from "./auth.js";
@@ -31,6 +31,12 @@ export interface GitHubOptions {
   perPerson?: boolean;
   /** How long one GitHub request may take, ms (default 30 000). */
   timeoutMs?: number;
+  /**
+   * Serve as one node of a cluster (`--redis`), on the bus and key every node shares; with
+   * `token` or `perPerson` only (an `oauth` sign-in is one node's: its loopback listener
+   * and its stored token).
+   */
+  cluster?: Pick<ServerOptions, "eventBus" | "requestStateKey">;
   fetch?: typeof fetch;
 }
 
@@ -49,6 +55,10 @@ export interface GitHubServer {
 export async function createGitHubServer(options: GitHubOptions = {}): Promise<GitHubServer> {
   const apiUrl = options.apiUrl ?? GITHUB_API_URL;
   const allowWrite = options.allowWrite ?? false;
+  if (options.cluster && options.oauth && !options.perPerson)
+    throw new TypeError(
+      "A GitHub sign-in (oauth) is one node's, its loopback listener and its stored token: a cluster node needs `token` or `perPerson`",
+    );
   const oauth =
     options.oauth &&
     gitHubOAuth({
@@ -87,6 +97,7 @@ export async function createGitHubServer(options: GitHubOptions = {}): Promise<G
         : "Read-only: the server was started without --allow-write.",
       "Every answer ends with the rate limit left; lists say which page they are and how to get the next.",
     ].join("\n"),
+    ...options.cluster,
   });
   registerSearchTools(server, api);
   registerContentsTool(server, api);

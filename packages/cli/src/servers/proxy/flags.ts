@@ -10,6 +10,10 @@ export const flags: ServerFlags = {
   description: "another MCP server (a URL, or -- and the command that starts it), served again",
   operands: "the URL of the server to front, or -- and the command that starts it",
   exposes: "the server it fronts",
+  cluster: {
+    refused:
+      "a proxy holds its connections to the proxied server in one process (one per client session, with that server's session state, subscriptions and requests in flight), which another node cannot take over, and each node would pass the proxied server's notifications on again. Run one proxy, or run the proxied server itself as a cluster",
+  },
   options: () => [
     new Option("--header <header>", 'a header for the proxied HTTP server ("Name: value", repeatable)').argParser(
       (value: string, previous: string[] | undefined) => [...(previous ?? []), value],

@@ -7,6 +7,8 @@ import { UNITS, type Units } from "./units.js";
 /** `mcpkit serve weather`'s own options, and the server they make. */
 export const flags: ServerFlags = {
   description: "current weather and forecasts by city (offline sample data, or Open-Meteo)",
+  // Its only state is each node's cache of the provider's answers: nodes may differ by a cache TTL.
+  cluster: true,
   options: () => [
     new Option("--provider <name>", "offline (built-in sample data, the default) or open-meteo").choices([
       "offline",
@@ -18,7 +20,7 @@ export const flags: ServerFlags = {
     new Option("--forecast-url <url>", "Open-Meteo's forecast endpoint (for a self-hosted Open-Meteo)"),
     new Option("--geocoding-url <url>", "Open-Meteo's geocoding endpoint"),
   ],
-  async create(values) {
+  async create(values, { shared, cluster }) {
     const cacheTtl = values.cacheTtl === undefined ? undefined : wholeNumber(String(values.cacheTtl), "--cache-ttl", 0);
     const timeout =
       values.providerTimeout === undefined
@@ -42,6 +44,7 @@ export const flags: ServerFlags = {
       ...(timeout !== undefined && { timeoutMs: timeout }),
       ...(values.forecastUrl !== undefined && { forecastUrl: String(values.forecastUrl) }),
       ...(values.geocodingUrl !== undefined && { geocodingUrl: String(values.geocodingUrl) }),
+      ...(cluster && { cluster: shared }),
     });
   },
 };

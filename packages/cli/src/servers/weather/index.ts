@@ -53,6 +53,7 @@ export function createWeatherServer(options: WeatherOptions = {}, provider?: Wea
     ].join("\n"),
     // What a 2026-07-28 client may keep the lists for: they change only with the server.
     caching: { default: { ttlMs: 3_600_000, scope: "public" } },
+    ...options.cluster,
   });
   registerWeatherTools(server, weather, units);
   registerWeatherResources(server, weather, { units, cacheTtlMs });

@@ -1,3 +1,4 @@
+import type { ServerOptions } from "mcpkit/server";
 import type { Units } from "./units.js";
 
 /** What `mcpkit serve weather` is told on the command line. */
@@ -14,6 +15,12 @@ export interface WeatherOptions {
   forecastUrl?: string;
   /** Open-Meteo's geocoding endpoint (default https://geocoding-api.open-meteo.com/v1/search). */
   geocodingUrl?: string;
+  /**
+   * Serve as one node of a cluster (`--redis`), on the bus and key every node shares. Each
+   * node keeps its own cache of the provider's answers, so two nodes may answer the same
+   * question from answers fetched up to `cacheTtlMs` apart.
+   */
+  cluster?: Pick<ServerOptions, "eventBus" | "requestStateKey">;
 }
 
 export const DEFAULT_CACHE_TTL_MS = 10 * 60_000;

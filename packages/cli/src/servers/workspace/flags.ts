@@ -1,11 +1,14 @@
 import { Option } from "commander";
 import { positive } from "../../commands/numbers.js";
+import { UsageError } from "../../commands/usage-error.js";
 import type { ServerFlags } from "../served.js";
 
 /** `mcpkit serve workspace`'s own options, and the server they make. */
 export const flags: ServerFlags = {
   description: "files, a SQLite database and git history, behind path and SQL sandboxes",
   exposes: "these files",
+  // Every node must see the same files at the same paths (one host, or a shared file system).
+  cluster: true,
   options: () => [
     new Option("--root <dir...>", "a directory the file tools may use (repeatable; default: .)"),
     new Option("--db <file>", "a SQLite database (default: a built-in sample database)"),
@@ -17,7 +20,13 @@ export const flags: ServerFlags = {
     ),
     new Option("--max-answer-bytes <n>", "the most bytes one SQL answer may take (default 1048576)"),
   ],
-  async create(values) {
+  check(values, { cluster }) {
+    if (cluster && values.allowWrite === true && values.db === undefined)
+      throw new UsageError(
+        "serve workspace --redis --allow-write needs --db: each node would write its own sample database, and the nodes would disagree",
+      );
+  },
+  async create(values, { shared, cluster }) {
     const { createWorkspaceServer } = await import("./index.js");
     const number = (key: string, flag: string) =>
       values[key] === undefined ? undefined : positive(String(values[key]), flag);
@@ -31,6 +40,7 @@ export const flags: ServerFlags = {
       ...(maxReadBytes !== undefined && { maxReadBytes }),
       ...(queryTimeoutMs !== undefined && { queryTimeoutMs }),
       ...(maxAnswerBytes !== undefined && { maxAnswerBytes }),
+      ...(cluster && { cluster: shared }),
     });
   },
 };

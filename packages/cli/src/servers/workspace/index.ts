@@ -4,6 +4,7 @@ import { VERSION } from "../../version.js";
 import { WorkspaceError } from "./errors.js";
 import type { FileAccess } from "./files/access.js";
 import { registerBrowseTools } from "./files/browse-tools.js";
+import { changeKey, listChangeKey } from "./files/change-key.js";
 import { formatBytes } from "./files/format.js";
 import { registerReadTools } from "./files/read-tools.js";
 import { registerFileResources } from "./files/resources.js";
@@ -56,10 +57,17 @@ export interface Workspace {
  */
 export async function createWorkspaceServer(options: WorkspaceOptions = {}): Promise<Workspace> {
   const allowWrite = options.allowWrite ?? false;
+  const cluster = options.cluster;
+  if (cluster && allowWrite && options.db === undefined)
+    throw new WorkspaceError(
+      "As a node of a cluster with --allow-write, the workspace needs --db: each node would write its own sample database, and the nodes would disagree",
+    );
   const maxReadBytes = options.maxReadBytes ?? DEFAULT_MAX_READ_BYTES;
   const areas = await configuredAreas(options.roots?.length ? options.roots : [process.cwd()]);
   const repos = await findRepos(areas);
-  const scope = createRootScope(areas);
+  // On a cluster, a client's roots are asked for every request: another node may be the
+  // one told that they changed, and a copy kept here would go on serving the old ones.
+  const scope = createRootScope(areas, { cacheRoots: !cluster });
   const sqlite = await loadSqlite();
   const noSqlite = typeof sqlite === "string" ? sqlite : undefined;
   if (noSqlite && options.db !== undefined) throw new WorkspaceError(`--db ${options.db}: ${noSqlite}`);
@@ -94,6 +102,7 @@ export async function createWorkspaceServer(options: WorkspaceOptions = {}): Pro
       .join("\n"),
     // The only request this server sends is roots/list, which a client answers at once.
     requestTimeoutMs: 10_000,
+    ...cluster,
     onSession: (session) => scope.sessionStarted(session),
     onNotification: (notification, session) => {
       if (notification.method === "notifications/roots/list_changed") scope.rootsChanged(session);
@@ -119,11 +128,27 @@ export async function createWorkspaceServer(options: WorkspaceOptions = {}): Pro
   }
   registerPrompts(server, { scope, repos, engine, maxReadBytes });
 
+  const changes = cluster
+    ? {
+        // Every node watches the shared files and sees each change: each publishes it under
+        // the key the changed file's state gives, and the bus delivers it once.
+        changed: (path: string) =>
+          changeKey(path)
+            .then((key) => server.resourceUpdated(pathToFileURL(path).href, { key }))
+            .catch((error: unknown) => server.onError(error)),
+        listChanged: (directories: string[]) =>
+          listChangeKey(directories)
+            .then((key) => server.listChanged("resources", { key }))
+            .catch((error: unknown) => server.onError(error)),
+      }
+    : {
+        changed: (path: string) => server.resourceUpdated(pathToFileURL(path).href),
+        listChanged: () => server.listChanged("resources"),
+      };
   const watcher = watchAreas(
     areas,
     {
-      changed: (path) => server.resourceUpdated(pathToFileURL(path).href),
-      listChanged: () => server.listChanged("resources"),
+      ...changes,
       overBudget: (limit) =>
         process.stderr.write(`mcpkit: watching the first ${limit} directories only for resource subscriptions\n`),
     },

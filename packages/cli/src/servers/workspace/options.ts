@@ -1,3 +1,5 @@
+import type { ServerOptions } from "mcpkit/server";
+
 /** What `mcpkit serve workspace` is told on the command line. */
 export interface WorkspaceOptions {
   /** Directories the file tools may touch (default: the current directory). */
@@ -17,6 +19,15 @@ export interface WorkspaceOptions {
   maxAnswerBytes?: number;
   /** How many directories are watched for resource subscriptions (default 1000). */
   maxWatchedDirectories?: number;
+  /**
+   * Serve as one node of a cluster (`--redis`), on the bus and key every node shares.
+   * Every node must see the same files at the same paths (one host, or a shared file
+   * system). Then a client's roots are asked for on every request rather than kept (another
+   * node may be the one told they changed), each file change is published under a key
+   * its file's state gives (every node sees it; the bus delivers it once), and
+   * `allowWrite` needs `db` (each node would write its own sample database).
+   */
+  cluster?: Pick<ServerOptions, "eventBus" | "requestStateKey">;
 }
 
 export const DEFAULT_MAX_READ_BYTES = 1024 * 1024;

@@ -7,6 +7,7 @@ export {
   type Listening,
   type ListenOptions,
   listen,
+  type NodeListenerOptions,
   serveNodeRequest,
   toNodeListener,
 } from "../../transports/http/node.js";
@@ -16,6 +17,7 @@ export {
   DEFAULT_SERVER_LIMITS,
   type ServerLimits,
 } from "../../transports/http/server-limits.js";
+export { type ClientAddressOf, clientAddressResolver, type TrustProxy } from "../../transports/http/trust-proxy.js";
 export {
   type EventStore,
   InMemoryEventStore,

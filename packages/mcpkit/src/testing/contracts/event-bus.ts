@@ -129,6 +129,28 @@ export function eventBusContract(make: () => BusPair | Promise<BusPair>): Contra
         }),
     },
     {
+      name: "a change two nodes publish under one key is delivered once; other keys, and unkeyed events, each time",
+      run: () =>
+        withPair(make, async ({ publisher, subscriber }) => {
+          const r = record(subscriber);
+          const changed: ServerEvent = { type: "resource_updated", uri: uri("shared-file") };
+          const key = `${uri("state")}@1`;
+          // Both nodes notice the change and publish it under the key they both derive from it.
+          await publisher.publish(changed, { key });
+          await subscriber.publish(changed, { key });
+          await publisher.publish(changed, { key: `${uri("state")}@2` });
+          // Each node's later, unkeyed event comes after its keyed ones: once both are heard, so were those.
+          const doneA: ServerEvent = { type: "resource_updated", uri: uri("sentinel-a") };
+          const doneB: ServerEvent = { type: "resource_updated", uri: uri("sentinel-b") };
+          await publisher.publish(doneA);
+          await subscriber.publish(doneB);
+          await r.next(doneA);
+          await r.next(doneB);
+          assert.equal(r.seen.filter((e) => same(e, changed)).length, 2, "the change once per key");
+          r.stop();
+        }),
+    },
+    {
       name: "publishing with nobody subscribed succeeds",
       run: () =>
         withPair(make, async ({ publisher }) => {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FetchHandler } from "./exchange.js";
-import { serveNodeRequest } from "./node.js";
+import { type NodeListenerOptions, serveNodeRequest } from "./node.js";
 
 /** The parts of a Fastify request and reply the route uses (Fastify is not a dependency). */
 export interface FastifyRequestLike {
@@ -17,9 +17,12 @@ export interface FastifyReplyLike {
  * parsed the JSON body already; the reply is taken over (hijacked) so that SSE streams are
  * written as they are produced.
  */
-export function fastifyHandler(handler: FetchHandler): (request: FastifyRequestLike, reply: FastifyReplyLike) => void {
+export function fastifyHandler(
+  handler: FetchHandler,
+  options: NodeListenerOptions = {},
+): (request: FastifyRequestLike, reply: FastifyReplyLike) => void {
   return (request, reply) => {
     reply.hijack();
-    serveNodeRequest(handler, request.raw, reply.raw, request.body);
+    serveNodeRequest(handler, request.raw, reply.raw, request.body, options);
   };
 }

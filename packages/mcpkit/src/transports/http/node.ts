@@ -11,6 +11,7 @@ import {
 } from "./exchange.js";
 import { BODY_GONE, bodyWasRead, parsedBodyText } from "./parsed-body.js";
 import { applyServerLimits, lingerAfterAnswer, lingerOf, type ServerLimits } from "./server-limits.js";
+import { type ClientAddressOf, clientAddressResolver, type TrustProxy } from "./trust-proxy.js";
 
 export type { FetchHandler, FetchInfo } from "./exchange.js";
 
@@ -24,8 +25,21 @@ export function toNodeListener(
   handler: FetchHandler,
   options: NodeListenerOptions = {},
 ): (req: IncomingMessage, res: ServerResponse) => void {
+  // Compiled here: a wrong proxy address fails at start-up, not on a request.
+  if (options.trustProxy) resolverOf(options.trustProxy);
   // A body parser in front (express.json()) leaves what it read on req.body.
   return (req, res) => serveNodeRequest(handler, req, res, (req as { body?: unknown }).body, options);
+}
+
+/** Each trustProxy option compiled once, however many requests name it. */
+const resolvers = new WeakMap<TrustProxy, ClientAddressOf>();
+function resolverOf(trust: TrustProxy): ClientAddressOf {
+  let resolver = resolvers.get(trust);
+  if (!resolver) {
+    resolver = clientAddressResolver(trust);
+    resolvers.set(trust, resolver);
+  }
+  return resolver;
 }
 
 export interface NodeListenerOptions {
@@ -35,6 +49,13 @@ export interface NodeListenerOptions {
    * stderr.
    */
   onError?: (error: unknown) => void;
+  /**
+   * Reverse proxies whose forwarded address (X-Forwarded-For) names the client, for every
+   * limit counted per client: session caps, rate limits, task bounds and the authorization
+   * server's rates. Off by default: the client is the connection's peer. Read only from
+   * connections those proxies make; see TrustProxy.
+   */
+  trustProxy?: TrustProxy;
 }
 
 /**
@@ -54,7 +75,8 @@ export function serveNodeRequest(
     res.writeHead(500, { "content-type": "application/json" }).end(BODY_GONE);
     return;
   }
-  const request = new NodeRequest(req, res, parsedBody);
+  const addressOf = options.trustProxy && resolverOf(options.trustProxy);
+  const request = new NodeRequest(req, res, parsedBody, addressOf);
   exchange(handler, request)
     .then((reply) => writeReply(reply, req, res, request))
     .catch((error: unknown) => {
@@ -80,12 +102,15 @@ class NodeRequest implements HttpRequest {
   readonly headers: NodeHeaders;
   /** The body was too large: the connection is closed after the reply. */
   overflowed = false;
+  /** The client's address behind trusted proxies, once worked out. */
+  private forwarded: { address: string | undefined } | undefined;
   private request: Request | undefined;
 
   constructor(
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
     private readonly parsedBody: unknown,
+    private readonly addressOf: ClientAddressOf | undefined,
   ) {
     this.headers = new NodeHeaders(req.headers);
   }
@@ -104,7 +129,10 @@ class NodeRequest implements HttpRequest {
   }
 
   get remoteAddress(): string | undefined {
-    return this.req.socket.remoteAddress;
+    const peer = this.req.socket.remoteAddress;
+    if (!this.addressOf) return peer;
+    this.forwarded ??= { address: this.addressOf(peer, this.headers) };
+    return this.forwarded.address;
   }
 
   get path(): string {
@@ -240,6 +268,8 @@ export interface ListenOptions extends ServerLimits {
   port?: number;
   /** Default 127.0.0.1: a local server is not exposed to the network unless asked. */
   host?: string;
+  /** Reverse proxies whose X-Forwarded-For names the client (NodeListenerOptions.trustProxy); off by default. */
+  trustProxy?: TrustProxy;
 }
 
 export interface Listening {
@@ -258,7 +288,8 @@ export async function listen(
   handler: FetchHandler & { close?(): Promise<void> },
   options: ListenOptions = {},
 ): Promise<Listening> {
-  const server = applyServerLimits(createServer(toNodeListener(handler)), options);
+  const listener = toNodeListener(handler, options.trustProxy ? { trustProxy: options.trustProxy } : {});
+  const server = applyServerLimits(createServer(listener), options);
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

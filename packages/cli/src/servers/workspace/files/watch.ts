@@ -8,8 +8,8 @@ import { walkBreadthFirst } from "./walk.js";
 export interface WatchEvents {
   /** A file or directory changed (content, or an entry added or removed in it). */
   changed(path: string): void;
-  /** Something was created, deleted or renamed: the resource list changed. */
-  listChanged(): void;
+  /** Something was created, deleted or renamed in `directories`: the resource list changed. */
+  listChanged(directories: string[]): void;
   /** The directory budget ran out; later directories go unwatched. */
   overBudget?(limit: number): void;
 }
@@ -42,6 +42,8 @@ export function watchAreas(areas: readonly Area[], events: WatchEvents, maxDirec
   const watchers = new Map<string, FSWatcher>();
   const dirty = new Set<string>();
   const renamed = new Set<string>();
+  /** Directories whose names changed since the last list change was told. */
+  const listed = new Set<string>();
   let batchTimer: ReturnType<typeof setTimeout> | undefined;
   let listTimer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
@@ -82,10 +84,13 @@ export function watchAreas(areas: readonly Area[], events: WatchEvents, maxDirec
     batchTimer ??= setTimeout(flush, CHANGE_DELAY_MS);
   };
 
-  const listChanged = () => {
+  const listChanged = (dir: string) => {
+    if (listed.size < MAX_WAITING) listed.add(dir);
     listTimer ??= setTimeout(() => {
       listTimer = undefined;
-      events.listChanged();
+      const directories = [...listed];
+      listed.clear();
+      events.listChanged(directories);
     }, LIST_DELAY_MS);
   };
 
@@ -131,7 +136,7 @@ export function watchAreas(areas: readonly Area[], events: WatchEvents, maxDirec
     if (type !== "rename") return;
     mark(dirty, dir);
     mark(renamed, path);
-    listChanged();
+    listChanged(dir);
   };
 
   const ready = Promise.all(areas.map((area) => addTree(area.real))).then(() => undefined);
@@ -149,6 +154,7 @@ export function watchAreas(areas: readonly Area[], events: WatchEvents, maxDirec
       if (listTimer) clearTimeout(listTimer);
       dirty.clear();
       renamed.clear();
+      listed.clear();
     },
   };
 }

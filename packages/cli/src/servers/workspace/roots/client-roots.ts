@@ -23,7 +23,8 @@ export interface RootScope {
   rootsChanged(session: ServerSession): void;
 }
 
-export function createRootScope(configured: readonly Area[]): RootScope {
+export function createRootScope(configured: readonly Area[], options: { cacheRoots?: boolean } = {}): RootScope {
+  const cacheRoots = options.cacheRoots ?? true;
   // Per session; a 2026-07-28 request has none, so its roots are asked for every time.
   const sessions = new WeakMap<ServerSession, { roots?: Promise<Area[]> }>();
 
@@ -49,7 +50,8 @@ export function createRootScope(configured: readonly Area[]): RootScope {
       if (!caps.roots) return [...configured];
       const session = ctx.session && sessions.get(ctx.session);
       // Without listChanged the client never says when its roots change: ask every time.
-      if (!session || caps.roots.listChanged !== true) return fetchAreas(ctx);
+      // So too where they are not kept (a cluster: the node told of a change may be another).
+      if (!cacheRoots || !session || caps.roots.listChanged !== true) return fetchAreas(ctx);
       if (!session.roots) {
         const pending = fetchAreas(ctx);
         session.roots = pending;
