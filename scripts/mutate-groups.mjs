@@ -84,7 +84,7 @@ export const groups = {
       mcpkit("endpoints/http/stored-sessions.ts"),
       mcpkit("endpoints/http/session-admission.ts"),
       mcpkit("transports/http/client-address.ts"),
-      mcpkit("endpoints/http/handler.ts:118-143"),
+      mcpkit("endpoints/http/handler.ts:119-144"),
       mcpkit("endpoints/http/legacy-post.ts:78-110"),
     ],
     tests: [

@@ -60,7 +60,7 @@ const ALLOWED: Allowed[] = [
     reason: "close() cannot reject: its releases are caught and it resolves the subscription's end",
   },
   {
-    file: "packages/mcpkit/src/client/eras/modern.ts",
+    file: "packages/mcpkit/src/client/eras/modern-era.ts",
     code: "await tools.get().catch(() => undefined)",
     reason: "listing tools only finds header parameters; the call itself then reports what is wrong",
   },
@@ -70,12 +70,12 @@ const ALLOWED: Allowed[] = [
     reason: "status notifications only wake a poll early: without them the task is still polled",
   },
   {
-    file: "packages/mcpkit/src/otel/server.ts",
+    file: "packages/mcpkit/src/otel/server-telemetry.ts",
     code: "void session.closed.then(",
     reason: "`closed` never rejects; the callback ends a span",
   },
   {
-    file: "packages/mcpkit/src/otel/client.ts",
+    file: "packages/mcpkit/src/otel/client-telemetry.ts",
     code: "void session.closed.then(",
     reason: "`closed` never rejects; the callback ends a span",
   },
@@ -191,13 +191,13 @@ const ALLOWED: Allowed[] = [
     reason: "the session whose upstream went away: close() settles once its transport is closed",
   },
   {
-    file: "packages/mcpkit/src/compose/sessions.ts",
+    file: "packages/mcpkit/src/compose/upstream-connections.ts",
     code: "void session.close()",
     reason:
       "the session whose upstream connection failed (already reported): close() settles once its transport is closed",
   },
   {
-    file: "packages/mcpkit/src/compose/sessions.ts",
+    file: "packages/mcpkit/src/compose/upstream-connections.ts",
     code: "opening.catch(() => undefined)",
     reason: "a connection that failed to open has nothing to close; open() reported its failure",
   },

@@ -8,7 +8,7 @@ import { loadSkill, type SkillsPeer } from "../src/client/skills.js";
 import { ErrorCode } from "../src/jsonrpc/errors.js";
 import type { SkillEntry } from "../src/protocol/skills.js";
 import { createServer, readSkillDirectory } from "../src/server/index.js";
-import { definitionOf } from "../src/server/server.js";
+import { definitionOf } from "../src/server/mcp-server.js";
 import { connectInMemory } from "../src/testing/index.js";
 
 const SKILL_MD = `---

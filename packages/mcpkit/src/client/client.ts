@@ -20,7 +20,7 @@ import type {
   Tool,
 } from "../protocol/types/features.js";
 import { ClientBase } from "./client-base.js";
-import type { CallOptions } from "./eras/era.js";
+import type { CallOptions } from "./eras/client-era.js";
 import {
   getSkill,
   type LoadedSkill,
@@ -34,9 +34,9 @@ import { createdTask, mayRunAsTask, ToolTask, taskHostOf } from "./tasks.js";
 import { checkStructured, type ToolResultOf } from "./typed-result.js";
 
 export type { ClientRequestContext } from "./answer.js";
-export type { CallOptions, ServerDescription } from "./eras/era.js";
-export type { ClientMiddleware, ClientMiddlewareContext } from "./middleware.js";
-export type { ClientOptions } from "./options.js";
+export type { ClientMiddleware, ClientMiddlewareContext } from "./client-middleware.js";
+export type { ClientOptions } from "./client-options.js";
+export type { CallOptions, ServerDescription } from "./eras/client-era.js";
 
 /**
  * An MCP client over any transport. It speaks 2026-07-28 to servers that do (per-request

@@ -5,7 +5,7 @@ import { fromAnyWire, isTerminal, type WireTask } from "../protocol/tasks.js";
 import type { CallToolResult, Tool } from "../protocol/types/features.js";
 import type { InputRequest, SubscriptionFilter } from "../protocol/types/modern.js";
 import { type Answerer, answerServerRequest } from "./answer.js";
-import type { CallOptions, ClientEra } from "./eras/era.js";
+import type { CallOptions, ClientEra } from "./eras/client-era.js";
 import type { Subscription, SubscriptionListener } from "./subscription.js";
 
 /** What a task handle needs of its Client. */

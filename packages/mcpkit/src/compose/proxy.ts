@@ -1,5 +1,5 @@
 import type { Client } from "../client/client.js";
-import type { CallOptions } from "../client/eras/era.js";
+import type { CallOptions } from "../client/eras/client-era.js";
 import { implementationOf } from "../protocol/implementation.js";
 import { SKILLS_EXTENSION, type SkillEntry } from "../protocol/skills.js";
 import type { LogLevel } from "../protocol/types/common.js";
@@ -7,27 +7,27 @@ import type { CompleteRef, Prompt, Resource, ResourceTemplate, Tool } from "../p
 import type { SubscriptionFilter } from "../protocol/types/modern.js";
 import { LEGACY_REVISIONS } from "../protocol/versions.js";
 import { MirroredSet } from "../server/compose/sync.js";
-import type { Context } from "../server/context.js";
 import type { ServerDefinition } from "../server/definition.js";
 import type { ListKind } from "../server/events.js";
-import type { Completer } from "../server/registry/completion.js";
+import type { Context } from "../server/handler-context.js";
+import { definitionOf, type McpServer } from "../server/mcp-server.js";
+import type { Completer } from "../server/registry/completer.js";
 import type { FeatureSet } from "../server/registry/feature-set.js";
 import type { SkillDefinition } from "../server/registry/skill.js";
-import { definitionOf, type McpServer } from "../server/server.js";
-import type { ServerSession } from "../server/session.js";
+import type { ServerSession } from "../server/server-session.js";
 import type { Transport } from "../transports/transport.js";
-import { mirroredCapabilities, runsToolsAsTasks } from "./capabilities.js";
-import { openConnection, type UpstreamConnection } from "./connection.js";
 import { mirroredEntries, promptFrom, resourceFrom, skillFrom, toolFrom, type Upstream } from "./entries.js";
-import { upstreamFailure } from "./errors.js";
 import { forwardOptions, ownFieldsOnly, UrlElicitations } from "./forward.js";
 import { coalesced, everyPage } from "./mirror.js";
-import type { ProxyOptions, UpstreamConnector } from "./options.js";
-import { mirrorServer } from "./server.js";
-import { SessionConnections } from "./sessions.js";
+import { mirrorServer } from "./mirror-server.js";
+import { mirroredCapabilities, runsToolsAsTasks } from "./mirrored-capabilities.js";
+import type { ProxyOptions, UpstreamConnector } from "./proxy-options.js";
 import { usableTemplates } from "./templates.js";
+import { openConnection, type UpstreamConnection } from "./upstream-connection.js";
+import { SessionConnections } from "./upstream-connections.js";
+import { upstreamFailure } from "./upstream-errors.js";
 
-export type { MirrorLimits, ProxyOptions, UpstreamConnector } from "./options.js";
+export type { MirrorLimits, ProxyOptions, UpstreamConnector } from "./proxy-options.js";
 
 /** An MCP server reached by a Client, served again as an McpServer. */
 export interface McpProxy {

@@ -1,3 +1,4 @@
+import type { Middleware, MiddlewareContext } from "../connection/middleware-chain.js";
 import { answerAs } from "../jsonrpc/message.js";
 import type {
   CallToolResult,
@@ -13,7 +14,6 @@ import type {
   ListToolsResult,
   ReadResourceResult,
 } from "../protocol/types/features.js";
-import type { Middleware, MiddlewareContext } from "../session/middleware.js";
 
 type Meta = { _meta?: Record<string, unknown> };
 

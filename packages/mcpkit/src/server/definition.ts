@@ -1,6 +1,6 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import { mergeCapabilities } from "../protocol/capabilities.js";
 import { implementationOf } from "../protocol/implementation.js";
+import { mergeCapabilities } from "../protocol/merge-capabilities.js";
 import { SKILLS_EXTENSION } from "../protocol/skills.js";
 import { TASKS_EXTENSION } from "../protocol/tasks.js";
 import type { ServerCapabilities } from "../protocol/types/capabilities.js";
@@ -9,17 +9,17 @@ import { REVISIONS, type Revision } from "../protocol/versions.js";
 import type { LegacySession, SessionHost } from "./eras/legacy/session.js";
 import { makeKey } from "./eras/modern/request-state.js";
 import { type EventBus, InMemoryEventBus, type ListKind, type PublishOptions, type ServerEvent } from "./events.js";
-import type { ServerMiddleware } from "./middleware/context.js";
-import type { ServerOptions } from "./options.js";
+import type { ServerMiddleware } from "./middleware/message-context.js";
 import { FeatureSet } from "./registry/feature-set.js";
 import type { PromptEntry } from "./registry/prompt.js";
 import type { ResourceEntry, TemplateEntry } from "./registry/resource.js";
 import type { SkillDefinition } from "./registry/skill.js";
 import type { ToolEntry } from "./registry/tool.js";
-import type { ServerSession } from "./session.js";
-import { InMemoryTaskStore } from "./tasks/memory-store.js";
-import { TaskNode } from "./tasks/node.js";
+import type { ServerOptions } from "./server-options.js";
+import type { ServerSession } from "./server-session.js";
+import { InMemoryTaskStore } from "./tasks/memory-task-store.js";
 import { TASK_DEFAULTS, type TaskSettings } from "./tasks/settings.js";
+import { TaskNode } from "./tasks/task-node.js";
 
 const defaultOnError = (error: unknown) => {
   process.stderr.write(

@@ -1,4 +1,4 @@
-import type { ServerSession } from "./session.js";
+import type { ServerSession } from "./server-session.js";
 import type { SessionRecord } from "./session-store.js";
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Revision } from "../../src/protocol/versions.js";
-import { namespace } from "../../src/server/compose/names.js";
+import { namespace } from "../../src/server/compose/mount-names.js";
 import { createServer } from "../../src/server/index.js";
 import { connectInMemory } from "../../src/testing/index.js";
 

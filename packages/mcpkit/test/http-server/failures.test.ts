@@ -10,7 +10,7 @@ import {
 } from "../../src/endpoints/http/index.js";
 import type { JsonRpcMessage } from "../../src/jsonrpc/types.js";
 import { createServer } from "../../src/server/index.js";
-import { definitionOf } from "../../src/server/server.js";
+import { definitionOf } from "../../src/server/mcp-server.js";
 import { REPORT_ERROR } from "../../src/transports/http/exchange.js";
 import { HttpSessionTransport } from "../../src/transports/streamable-http/server/session-transport.js";
 import { within } from "../stdio/helpers.js";

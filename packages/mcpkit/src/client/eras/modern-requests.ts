@@ -1,3 +1,5 @@
+import type { Connection } from "../../connection/connection.js";
+import type { SentRequest } from "../../connection/connection-options.js";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import { answerAs, asJson } from "../../jsonrpc/message.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
@@ -6,12 +8,10 @@ import { TASKS_EXTENSION } from "../../protocol/tasks.js";
 import type { Implementation } from "../../protocol/types/common.js";
 import type { InputRequest } from "../../protocol/types/modern.js";
 import { isModernRevision, type ModernRevision, type Revision } from "../../protocol/versions.js";
-import type { Connection } from "../../session/connection.js";
-import type { SentRequest } from "../../session/options.js";
 import type { ClientRequestContext } from "../answer.js";
+import type { CallOptions } from "./client-era.js";
 import { chooseVersion, supportedFrom } from "./detect.js";
 import { type Envelope, withEnvelope } from "./envelope.js";
-import type { CallOptions } from "./era.js";
 import { untilComplete } from "./mrtr.js";
 
 /** What the modern request path needs from its era. */

@@ -1,3 +1,6 @@
+import { clientKey } from "../../connection/client-key.js";
+import { respondTo } from "../../connection/error-answer.js";
+import { InboundRequest } from "../../connection/inbound-request.js";
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import { failure, messageProblem, notification, readableId } from "../../jsonrpc/message.js";
 import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse, RequestId } from "../../jsonrpc/types.js";
@@ -6,9 +9,6 @@ import { DEFAULT_NEGOTIATED_REVISION, isLegacyRevision, type LegacyRevision } fr
 import type { ServerDefinition } from "../../server/definition.js";
 import { serveSessionless } from "../../server/eras/sessionless.js";
 import { principalOf } from "../../server/principal.js";
-import { clientKey } from "../../session/client-key.js";
-import { InboundRequest } from "../../session/inbound.js";
-import { respondTo } from "../../session/respond.js";
 import type { HttpReply, HttpRequest } from "../../transports/http/exchange.js";
 import { jsonReply } from "../../transports/http/exchange.js";
 import { jsonRpcErrorReply } from "../../transports/http/responses.js";

@@ -1,3 +1,5 @@
+import { respondTo } from "../../connection/error-answer.js";
+import { InboundRequest } from "../../connection/inbound-request.js";
 import { ErrorCode, type McpError, methodNotFound } from "../../jsonrpc/errors.js";
 import { messageProblem, notification } from "../../jsonrpc/message.js";
 import type { JsonRpcMessage, JsonRpcRequest } from "../../jsonrpc/types.js";
@@ -5,8 +7,6 @@ import { revisionRules } from "../../protocol/revisions.js";
 import type { ServerDefinition } from "../../server/definition.js";
 import { checkServedVersion, type Envelope, readEnvelopeShape } from "../../server/eras/modern/envelope.js";
 import { serveModern } from "../../server/eras/modern/serve.js";
-import { InboundRequest } from "../../session/inbound.js";
-import { respondTo } from "../../session/respond.js";
 import type { HttpReply, HttpRequest } from "../../transports/http/exchange.js";
 import { jsonRpcErrorReply } from "../../transports/http/responses.js";
 import { SingleReply } from "../../transports/streamable-http/server/single-reply.js";

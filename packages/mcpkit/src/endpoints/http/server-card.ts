@@ -1,4 +1,4 @@
-import { definitionOf, type McpServer } from "../../server/server.js";
+import { definitionOf, type McpServer } from "../../server/mcp-server.js";
 import type { FetchHandler } from "../../transports/http/node.js";
 
 /** Where the card is served: the well-known path, and the draft's reserved `<endpoint>/server-card`. */

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { serveConnection } from "../../server/connect.js";
+import { clientKey } from "../../connection/client-key.js";
 import type { ServerDefinition } from "../../server/definition.js";
+import { serveConnection } from "../../server/serve-connection.js";
 import type { SessionRecord, SessionStore } from "../../server/session-store.js";
-import { clientKey } from "../../session/client-key.js";
 import {
   HttpSessionTransport,
   type SessionTransportOptions,

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
+import { clientKey } from "../../connection/client-key.js";
 import { ErrorCode } from "../../jsonrpc/errors.js";
-import { serveConnection } from "../../server/connect.js";
-import { definitionOf, type McpServer } from "../../server/server.js";
-import type { ServerSession } from "../../server/session.js";
-import { clientKey } from "../../session/client-key.js";
+import { definitionOf, type McpServer } from "../../server/mcp-server.js";
+import { serveConnection } from "../../server/serve-connection.js";
+import type { ServerSession } from "../../server/server-session.js";
 import {
   type FetchInfo,
   REPORT_ERROR,

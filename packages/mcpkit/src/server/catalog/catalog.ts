@@ -6,7 +6,7 @@ import { encodeDescriptor } from "../dispatch/encode.js";
 import type { Call } from "../dispatch/method.js";
 import type { Registry } from "../registry/registry.js";
 import { type ToolEntry, type ToolReturn, toolEntry } from "../registry/tool.js";
-import { CALL_TOOL, SEARCH_TOOLS } from "./options.js";
+import { CALL_TOOL, SEARCH_TOOLS } from "./catalog-options.js";
 import { ToolIndex } from "./search.js";
 
 const MAX_LIMIT = 50;

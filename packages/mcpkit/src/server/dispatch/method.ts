@@ -1,9 +1,9 @@
+import type { InboundRequest } from "../../connection/inbound-request.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import type { ServerCapabilities } from "../../protocol/types/capabilities.js";
 import type { ServerResults } from "../../protocol/types/server-results.js";
-import type { InboundRequest } from "../../session/inbound.js";
 import type { Registry } from "../registry/registry.js";
-import type { ClientPeer } from "./peer.js";
+import type { ClientPeer } from "./client-peer.js";
 import type { RequestContext } from "./request-context.js";
 
 /** One request being dispatched: the definition, the client, and the request itself. */

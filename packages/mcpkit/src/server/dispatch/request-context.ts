@@ -1,4 +1,7 @@
 import { randomUUID } from "node:crypto";
+import type { InboundRequest } from "../../connection/inbound-request.js";
+import { runChain } from "../../connection/middleware-chain.js";
+import type { RequestKey } from "../../connection/request-values.js";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import { answerAs, asJson } from "../../jsonrpc/message.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
@@ -13,16 +16,13 @@ import type {
   Root,
 } from "../../protocol/types/features.js";
 import type { StandardSchemaV1 } from "../../schema/standard.js";
-import type { InboundRequest } from "../../session/inbound.js";
-import { runChain } from "../../session/middleware.js";
-import type { RequestKey } from "../../session/request-values.js";
-import type { Context, ElicitFormRequest, ElicitOutcome, ElicitUrlRequest, InputOptions } from "../context.js";
-import { outboundRequest, type ServerMiddleware } from "../middleware/context.js";
+import type { Context, ElicitFormRequest, ElicitOutcome, ElicitUrlRequest, InputOptions } from "../handler-context.js";
+import { outboundRequest, type ServerMiddleware } from "../middleware/message-context.js";
 import type { Registry } from "../registry/registry.js";
 import type { TaskRun } from "../tasks/run.js";
 import { relatedTaskMeta } from "../tasks/wire.js";
+import { type ClientPeer, InputResponseError } from "./client-peer.js";
 import { fitFormToRevision, formSchema } from "./elicitation-form.js";
-import { type ClientPeer, InputResponseError } from "./peer.js";
 
 const levelIndex = new Map<string, number>(LOG_LEVELS.map((l, i) => [l, i]));
 

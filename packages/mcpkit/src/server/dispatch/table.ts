@@ -1,7 +1,8 @@
+import type { InboundRequest } from "../../connection/inbound-request.js";
 import { ErrorCode, McpError, methodNotFound } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
-import type { InboundRequest } from "../../session/inbound.js";
 import type { Registry } from "../registry/registry.js";
+import type { ClientPeer } from "./client-peer.js";
 import { completionMethods } from "./handlers/completion.js";
 import { discoverMethods } from "./handlers/discover.js";
 import { loggingMethods } from "./handlers/logging.js";
@@ -12,7 +13,6 @@ import { subscriptionMethods } from "./handlers/subscriptions.js";
 import { taskMethods } from "./handlers/tasks.js";
 import { toolMethods } from "./handlers/tools.js";
 import { type Call, type Method, type MethodTable, method } from "./method.js";
-import type { ClientPeer } from "./peer.js";
 import { RequestContext } from "./request-context.js";
 
 /** Every server method outside the lifecycle; a revision's table says which exist. */

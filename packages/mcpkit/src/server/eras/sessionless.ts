@@ -1,15 +1,15 @@
+import type { InboundRequest } from "../../connection/inbound-request.js";
+import { runChain } from "../../connection/middleware-chain.js";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import { type RevisionRules, revisionRules } from "../../protocol/revisions.js";
 import type { ClientCapabilities, ServerCapabilities } from "../../protocol/types/capabilities.js";
 import type { LogLevel } from "../../protocol/types/common.js";
 import type { LegacyRevision } from "../../protocol/versions.js";
-import type { InboundRequest } from "../../session/inbound.js";
-import { runChain } from "../../session/middleware.js";
-import type { ClientPeer } from "../dispatch/peer.js";
+import type { ClientPeer } from "../dispatch/client-peer.js";
 import { shouldLog } from "../dispatch/request-context.js";
 import { dispatch } from "../dispatch/table.js";
-import { inboundRequest } from "../middleware/context.js";
+import { inboundRequest } from "../middleware/message-context.js";
 import type { Registry } from "../registry/registry.js";
 import { handshake } from "./handshake.js";
 

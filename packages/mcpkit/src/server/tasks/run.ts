@@ -3,11 +3,11 @@ import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import { isTerminal, type TaskError, toLegacyTask } from "../../protocol/tasks.js";
 import type { CreateTaskResult } from "../../protocol/types/server-results.js";
-import type { ClientPeer } from "../dispatch/peer.js";
+import type { ClientPeer } from "../dispatch/client-peer.js";
 import type { TaskOptions } from "../registry/tool.js";
-import type { RunningTask } from "./node.js";
 import { cappedTtl, type TaskSettings } from "./settings.js";
 import { TaskLimitError, type TaskRecord } from "./store.js";
+import type { RunningTask } from "./task-node.js";
 import { createTaskResult, plainTask, relatedTaskMeta } from "./wire.js";
 
 const PREFIX: Record<string, string> = {

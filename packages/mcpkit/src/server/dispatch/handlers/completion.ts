@@ -1,7 +1,7 @@
 import { invalidParams } from "../../../jsonrpc/errors.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
 import type { CompleteResult } from "../../../protocol/types/features.js";
-import { type Completer, toCompletion } from "../../registry/completion.js";
+import { type Completer, toCompletion } from "../../registry/completer.js";
 import { guard } from "../authorization.js";
 import { type Call, type Methods, method } from "../method.js";
 

@@ -1,12 +1,12 @@
+import type { ConnectionOptions } from "../../../connection/connection-options.js";
+import type { InboundRequest } from "../../../connection/inbound-request.js";
+import { runChain } from "../../../connection/middleware-chain.js";
 import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcNotification } from "../../../jsonrpc/types.js";
-import type { InboundRequest } from "../../../session/inbound.js";
-import { runChain } from "../../../session/middleware.js";
-import type { ConnectionOptions } from "../../../session/options.js";
 import type { MessageInfo } from "../../../transports/transport.js";
 import { dispatch } from "../../dispatch/table.js";
-import { inboundNotification, inboundRequest } from "../../middleware/context.js";
-import type { SessionOptions } from "../../session.js";
+import { inboundNotification, inboundRequest } from "../../middleware/message-context.js";
+import type { SessionOptions } from "../../server-session.js";
 import type { LegacySession, SessionHost } from "./session.js";
 
 /**

@@ -1,3 +1,6 @@
+import type { Connection } from "../../../connection/connection.js";
+import type { RequestOptions } from "../../../connection/connection-options.js";
+import { runChain } from "../../../connection/middleware-chain.js";
 import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
 import { asJson, fromJson } from "../../../jsonrpc/message.js";
 import type { JsonObject, RequestId } from "../../../jsonrpc/types.js";
@@ -6,17 +9,14 @@ import type { ClientCapabilities, ServerCapabilities } from "../../../protocol/t
 import type { Implementation, LogLevel } from "../../../protocol/types/common.js";
 import type { InitializeResult } from "../../../protocol/types/lifecycle.js";
 import { isLegacyRevision, type Revision } from "../../../protocol/versions.js";
-import type { Connection } from "../../../session/connection.js";
-import { runChain } from "../../../session/middleware.js";
-import type { RequestOptions } from "../../../session/options.js";
 import type { TransportBinding } from "../../../transports/transport.js";
-import type { ClientPeer } from "../../dispatch/peer.js";
+import type { ClientPeer } from "../../dispatch/client-peer.js";
 import { shouldLog } from "../../dispatch/request-context.js";
 import type { ListKind, ServerEvent } from "../../events.js";
-import { type MessageOrigin, outboundRequest } from "../../middleware/context.js";
+import { type MessageOrigin, outboundRequest } from "../../middleware/message-context.js";
 import { principalOf } from "../../principal.js";
 import type { Registry } from "../../registry/registry.js";
-import type { ServerSession } from "../../session.js";
+import type { ServerSession } from "../../server-session.js";
 import type { SessionRecord } from "../../session-store.js";
 import type { StoredSession } from "../../stored-session.js";
 import { LIST_KINDS, viewsDiffer } from "../../views.js";

@@ -1,6 +1,6 @@
 import type { ListKind } from "../../events.js";
 import type { Registry } from "../../registry/registry.js";
-import type { ServerSession } from "../../session.js";
+import type { ServerSession } from "../../server-session.js";
 import { LIST_KINDS, SeenViews } from "../../views.js";
 import type { Viewer } from "../../visibility.js";
 

@@ -1,16 +1,16 @@
+import type { InboundRequest } from "../../../connection/inbound-request.js";
+import { runChain } from "../../../connection/middleware-chain.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
 import { META } from "../../../protocol/meta.js";
 import { INPUT_METHODS } from "../../../protocol/methods.js";
 import type { Meta } from "../../../protocol/types/common.js";
-import type { InboundRequest } from "../../../session/inbound.js";
-import { runChain } from "../../../session/middleware.js";
 import type { TransportBinding } from "../../../transports/transport.js";
 import { cacheFields, isCacheable } from "../../dispatch/caching.js";
 import { dispatch } from "../../dispatch/table.js";
-import { inboundRequest } from "../../middleware/context.js";
+import { inboundRequest } from "../../middleware/message-context.js";
 import type { Registry } from "../../registry/registry.js";
 import { type Envelope, readEnvelope } from "./envelope.js";
-import { ModernPeer } from "./peer.js";
+import { ModernPeer } from "./modern-peer.js";
 import { Rounds } from "./rounds.js";
 
 /**

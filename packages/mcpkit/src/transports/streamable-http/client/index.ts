@@ -5,7 +5,7 @@ export type {
   HttpClientOptions,
   ReconnectOptions,
   StreamableHttpClientOptions,
-} from "../../http/client/options.js";
+} from "../../http/client/http-client-options.js";
 export { type RedirectPolicy, RedirectRefusedError } from "../../http/client/redirects.js";
 export { type SseClientOptions, type SseClientTransport, sseClientTransport } from "../../sse-legacy/client.js";
 export { type StreamableHttpClientTransport, streamableHttpClientTransport } from "./transport.js";

@@ -8,8 +8,8 @@ import {
   protocolError,
   sessionExpired,
 } from "../../http/client/errors.js";
+import type { ReconnectOptions } from "../../http/client/http-client-options.js";
 import { isInitialize, requestIds } from "../../http/client/messages.js";
-import type { ReconnectOptions } from "../../http/client/options.js";
 import { followStream } from "./event-stream.js";
 import { modernVersion, requestHeaders } from "./request-headers.js";
 import type { HttpSession } from "./session.js";

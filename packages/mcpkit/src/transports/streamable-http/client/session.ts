@@ -9,8 +9,8 @@ import {
   protocolError,
   sessionExpired,
 } from "../../http/client/errors.js";
+import { buildHeaders, type ResolvedHttpOptions } from "../../http/client/http-client-options.js";
 import { responseIds } from "../../http/client/messages.js";
-import { buildHeaders, type ResolvedHttpOptions } from "../../http/client/options.js";
 import type { EventSourceMessage } from "../../http/client/sse-reader.js";
 import type { TransportSink } from "../../transport.js";
 

@@ -14,8 +14,8 @@ import {
   type Revision,
 } from "../../protocol/versions.js";
 import type { ListenOptions, Subscription, SubscriptionListener } from "../subscription.js";
+import type { CallOptions, ClientEra, EraHost, ServerDescription } from "./client-era.js";
 import { withMeta } from "./envelope.js";
-import type { CallOptions, ClientEra, EraHost, ServerDescription } from "./era.js";
 import { LegacySubscriptions } from "./legacy-listen.js";
 
 /** What an HTTP transport reports when the server answered 404 to our session id. */

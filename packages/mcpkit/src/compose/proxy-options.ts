@@ -1,5 +1,5 @@
-import type { ClientOptions } from "../client/options.js";
-import type { ServerOptions } from "../server/options.js";
+import type { ClientOptions } from "../client/client-options.js";
+import type { ServerOptions } from "../server/server-options.js";
 import type { Transport } from "../transports/transport.js";
 
 /**

@@ -1,6 +1,6 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
-import type { Progress, RequestOptions } from "./options.js";
+import type { Progress, RequestOptions } from "./connection-options.js";
 
 /**
  * One request we sent and still wait on: its timeout (basic/lifecycle §Timeouts: restarted

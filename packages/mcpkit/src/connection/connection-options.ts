@@ -1,6 +1,6 @@
 import type { JsonObject, JsonRpcNotification, RequestId } from "../jsonrpc/types.js";
 import type { MessageInfo } from "../transports/transport.js";
-import type { InboundRequest } from "./inbound.js";
+import type { InboundRequest } from "./inbound-request.js";
 
 /** What a Connection is told and what it tells: request options, handlers, a sent request. */
 

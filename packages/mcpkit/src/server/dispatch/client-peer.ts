@@ -1,10 +1,10 @@
+import type { RequestOptions } from "../../connection/connection-options.js";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../../jsonrpc/types.js";
 import type { RevisionRules } from "../../protocol/revisions.js";
 import type { ClientCapabilities, ServerCapabilities } from "../../protocol/types/capabilities.js";
 import type { Implementation, LogLevel } from "../../protocol/types/common.js";
-import type { RequestOptions } from "../../session/options.js";
-import type { ServerSession } from "../session.js";
+import type { ServerSession } from "../server-session.js";
 
 /**
  * The client as the method handlers see it, whichever era is being served. The legacy

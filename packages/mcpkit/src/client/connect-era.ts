@@ -1,13 +1,13 @@
+import { Connection } from "../connection/connection.js";
 import type { JsonRpcNotification } from "../jsonrpc/types.js";
 import type { RevisionRules } from "../protocol/revisions.js";
 import { LATEST_LEGACY_REVISION } from "../protocol/versions.js";
-import { Connection } from "../session/connection.js";
 import type { Transport } from "../transports/transport.js";
+import type { ClientEra, EraHost } from "./eras/client-era.js";
 import { detectEra } from "./eras/detect.js";
 import { envelopeFor, withEnvelope } from "./eras/envelope.js";
-import type { ClientEra, EraHost } from "./eras/era.js";
-import { LegacyEra } from "./eras/legacy.js";
-import { ModernEra } from "./eras/modern.js";
+import { LegacyEra } from "./eras/legacy-era.js";
+import { ModernEra } from "./eras/modern-era.js";
 
 const DEFAULT_DISCOVER_TIMEOUT_MS = 3000;
 

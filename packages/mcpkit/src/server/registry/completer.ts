@@ -1,5 +1,5 @@
 import type { CompleteResult } from "../../protocol/types/features.js";
-import type { Context } from "../context.js";
+import type { Context } from "../handler-context.js";
 
 export interface CompletionContext {
   /** Arguments already resolved (completion/complete `context.arguments`). */

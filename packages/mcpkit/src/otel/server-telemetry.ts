@@ -1,7 +1,7 @@
 import { type Attributes, type Context, context, type Link, SpanKind, trace } from "@opentelemetry/api";
 import { ErrorCode } from "../jsonrpc/errors.js";
-import type { ServerMiddleware } from "../server/middleware/context.js";
-import type { ServerSession } from "../server/session.js";
+import type { ServerMiddleware } from "../server/middleware/message-context.js";
+import type { ServerSession } from "../server/server-session.js";
 import { ATTR, networkAttributes, operationAttributes, spanAttributes, spanName } from "./attributes.js";
 import { headerGetter, metaGetter, metaOf, recordSetter } from "./carrier.js";
 import { durationHistogram, instruments, senderDuration, type TelemetryOptions, traced } from "./instruments.js";

@@ -1,5 +1,5 @@
-import type { ServerSession } from "../server/session.js";
-import type { UpstreamConnection } from "./connection.js";
+import type { ServerSession } from "../server/server-session.js";
+import type { UpstreamConnection } from "./upstream-connection.js";
 
 /**
  * One upstream connection per downstream session: opened when the session has finished

@@ -1,3 +1,4 @@
+import type { RequestKey } from "../connection/request-values.js";
 import type { RequestId } from "../jsonrpc/types.js";
 import type { ClientCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation, LogLevel, Meta } from "../protocol/types/common.js";
@@ -9,8 +10,7 @@ import type {
   Root,
 } from "../protocol/types/features.js";
 import type { StandardSchemaV1 } from "../schema/standard.js";
-import type { RequestKey } from "../session/request-values.js";
-import type { ServerSession } from "./session.js";
+import type { ServerSession } from "./server-session.js";
 
 /** A form elicitation: the schema is a Standard Schema or the spec's restricted JSON Schema. */
 export interface ElicitFormRequest<S extends StandardSchemaV1 | ElicitFormParams["requestedSchema"]> {

@@ -1,13 +1,13 @@
+import { Connection } from "../connection/connection.js";
+import type { ConnectionOptions } from "../connection/connection-options.js";
+import type { InboundRequest } from "../connection/inbound-request.js";
 import type { JsonRpcNotification } from "../jsonrpc/types.js";
 import { eraOf } from "../protocol/era.js";
-import { Connection } from "../session/connection.js";
-import type { InboundRequest } from "../session/inbound.js";
-import type { ConnectionOptions } from "../session/options.js";
 import type { MessageInfo, Transport } from "../transports/transport.js";
 import { LegacyInbound } from "./eras/legacy/inbound.js";
 import { LegacySession, type SessionHost } from "./eras/legacy/session.js";
 import { serveModern } from "./eras/modern/serve.js";
-import type { SessionOptions } from "./session.js";
+import type { SessionOptions } from "./server-session.js";
 import type { StoredSession } from "./stored-session.js";
 
 /**

@@ -1,10 +1,10 @@
+import type { InboundRequest } from "../../connection/inbound-request.js";
+import type { Middleware, MiddlewareContext } from "../../connection/middleware-chain.js";
+import { type RequestKey, RequestValues } from "../../connection/request-values.js";
 import type { JsonObject, JsonRpcNotification, RequestId } from "../../jsonrpc/types.js";
 import type { Implementation } from "../../protocol/types/common.js";
-import type { InboundRequest } from "../../session/inbound.js";
-import type { Middleware, MiddlewareContext } from "../../session/middleware.js";
-import { type RequestKey, RequestValues } from "../../session/request-values.js";
 import type { HeaderReader, MessageInfo, TransportBinding } from "../../transports/transport.js";
-import type { ServerSession } from "../session.js";
+import type { ServerSession } from "../server-session.js";
 
 /**
  * What a server middleware sees of one message: a request or notification from a client

@@ -1,6 +1,6 @@
 import { Client, type ClientOptions } from "../client/client.js";
-import type { McpServer } from "../server/server.js";
-import type { ServerSession } from "../server/session.js";
+import type { McpServer } from "../server/mcp-server.js";
+import type { ServerSession } from "../server/server-session.js";
 import { createLinkedPair } from "../transports/memory/linked-pair.js";
 
 /** Connects a client to a server definition in memory: the usual start of a test. */

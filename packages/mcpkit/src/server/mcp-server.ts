@@ -5,11 +5,9 @@ import type { Prompt, Resource, ResourceTemplate, Tool } from "../protocol/types
 import type { SchemaInput } from "../schema/standard.js";
 import type { Transport } from "../transports/transport.js";
 import { type Mount, mountServer } from "./compose/mount.js";
-import { serveConnection } from "./connect.js";
 import { ServerDefinition } from "./definition.js";
 import type { ListKind, PublishOptions } from "./events.js";
-import type { ServerMiddleware } from "./middleware/context.js";
-import type { ServerOptions } from "./options.js";
+import type { ServerMiddleware } from "./middleware/message-context.js";
 import { type Handle, register } from "./registration.js";
 import type { FeatureSet, Keyed } from "./registry/feature-set.js";
 import { type PromptArgs, type PromptConfig, type PromptHandler, promptEntry } from "./registry/prompt.js";
@@ -24,11 +22,13 @@ import {
 } from "./registry/resource.js";
 import { type SkillConfig, skillDefinition } from "./registry/skill.js";
 import { type ToolConfig, type ToolHandler, toolEntry } from "./registry/tool.js";
-import type { ServerSession, SessionOptions } from "./session.js";
+import { serveConnection } from "./serve-connection.js";
+import type { ServerOptions } from "./server-options.js";
+import type { ServerSession, SessionOptions } from "./server-session.js";
 
 export type { ListKind } from "./events.js";
-export type { ServerOptions } from "./options.js";
 export type { Handle } from "./registration.js";
+export type { ServerOptions } from "./server-options.js";
 
 /** What a server has registered and enabled (McpServer.definitions). */
 export interface ServerDefinitions {

@@ -1,6 +1,6 @@
 import type { ServerCapabilities } from "../protocol/types/capabilities.js";
-import type { ServerOptions } from "../server/options.js";
-import { definitionOf, McpServer } from "../server/server.js";
+import { definitionOf, McpServer } from "../server/mcp-server.js";
+import type { ServerOptions } from "../server/server-options.js";
 
 /**
  * The proxy's server: an McpServer that declares exactly the capabilities it was given

@@ -10,10 +10,15 @@ import type {
   RequestId,
 } from "../jsonrpc/types.js";
 import type { MessageInfo, Transport, TransportSink } from "../transports/transport.js";
-import { InboundRequest } from "./inbound.js";
-import { type ConnectionOptions, DEFAULT_TIMEOUT_MS, type RequestOptions, type SentRequest } from "./options.js";
-import { OutboundRequest } from "./outbound.js";
-import { errorObjectOf } from "./respond.js";
+import {
+  type ConnectionOptions,
+  DEFAULT_TIMEOUT_MS,
+  type RequestOptions,
+  type SentRequest,
+} from "./connection-options.js";
+import { errorObjectOf } from "./error-answer.js";
+import { InboundRequest } from "./inbound-request.js";
+import { OutboundRequest } from "./outbound-request.js";
 
 /**
  * One JSON-RPC peer over one transport: correlates our requests with their responses,

@@ -1,10 +1,10 @@
+import type { RequestOptions } from "../../../connection/connection-options.js";
 import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
 import { type RevisionRules, revisionRules } from "../../../protocol/revisions.js";
 import type { ClientCapabilities, ServerCapabilities } from "../../../protocol/types/capabilities.js";
 import type { Implementation, LogLevel } from "../../../protocol/types/common.js";
-import type { RequestOptions } from "../../../session/options.js";
-import type { ClientPeer } from "../../dispatch/peer.js";
+import type { ClientPeer } from "../../dispatch/client-peer.js";
 import { shouldLog } from "../../dispatch/request-context.js";
 import type { Registry } from "../../registry/registry.js";
 import type { Envelope } from "./envelope.js";

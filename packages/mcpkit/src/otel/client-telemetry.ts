@@ -1,5 +1,5 @@
 import { type Attributes, context, SpanKind, trace } from "@opentelemetry/api";
-import type { ClientMiddleware, ClientSession } from "../client/middleware.js";
+import type { ClientMiddleware, ClientSession } from "../client/client-middleware.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import { ATTR, networkAttributes, operationAttributes, spanAttributes, spanName } from "./attributes.js";
 import { metaGetter, metaOf, recordSetter } from "./carrier.js";

@@ -1,8 +1,8 @@
+import type { RequestOptions } from "../connection/connection-options.js";
 import type { JsonObject, JsonRpcNotification } from "../jsonrpc/types.js";
 import type { ClientCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation, LogLevel } from "../protocol/types/common.js";
 import type { Revision } from "../protocol/versions.js";
-import type { RequestOptions } from "../session/options.js";
 import type { SessionRecord } from "./session-store.js";
 
 /**

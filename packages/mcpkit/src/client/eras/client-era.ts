@@ -1,3 +1,5 @@
+import type { Connection } from "../../connection/connection.js";
+import type { RequestOptions } from "../../connection/connection-options.js";
 import type { JsonObject, JsonRpcNotification } from "../../jsonrpc/types.js";
 import type { RevisionRules } from "../../protocol/revisions.js";
 import type { ClientCapabilities, ServerCapabilities } from "../../protocol/types/capabilities.js";
@@ -6,11 +8,9 @@ import type { CallToolResult, Tool } from "../../protocol/types/features.js";
 import type { InitializeResult } from "../../protocol/types/lifecycle.js";
 import type { DiscoverResult, SubscriptionFilter } from "../../protocol/types/modern.js";
 import type { Revision } from "../../protocol/versions.js";
-import type { Connection } from "../../session/connection.js";
-import type { RequestOptions } from "../../session/options.js";
 import type { Answerer, ClientRequestContext } from "../answer.js";
+import type { ClientOptions } from "../client-options.js";
 import type { ListCache } from "../list-cache.js";
-import type { ClientOptions } from "../options.js";
 import type { ListenOptions, Subscription, SubscriptionListener } from "../subscription.js";
 
 /** Options for one call: the connection's, plus extra `_meta` keys. */

@@ -3,7 +3,7 @@ import type { Implementation } from "../protocol/types/common.js";
 import type { Root } from "../protocol/types/features.js";
 import type { Revision } from "../protocol/versions.js";
 import type { ClientHandlers } from "./answer.js";
-import type { ClientMiddleware } from "./middleware.js";
+import type { ClientMiddleware } from "./client-middleware.js";
 
 export interface ClientOptions extends Implementation, ClientHandlers {
   /** Capabilities beyond those implied by the handlers (e.g. sampling.tools, elicitation.url). */

@@ -1,3 +1,4 @@
+import { DEFAULT_TIMEOUT_MS } from "../../connection/connection-options.js";
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcNotification } from "../../jsonrpc/types.js";
 import { META } from "../../protocol/meta.js";
@@ -7,11 +8,10 @@ import type { Implementation, LogLevel } from "../../protocol/types/common.js";
 import type { CallToolResult, Tool } from "../../protocol/types/features.js";
 import type { DiscoverResult, SubscriptionFilter } from "../../protocol/types/modern.js";
 import type { ModernRevision } from "../../protocol/versions.js";
-import { DEFAULT_TIMEOUT_MS } from "../../session/options.js";
 import type { ListenOptions, Subscription, SubscriptionListener } from "../subscription.js";
+import type { CallOptions, ClientEra, EraHost, ServerDescription } from "./client-era.js";
 import { rpcError } from "./detect.js";
 import { envelopeFor } from "./envelope.js";
-import type { CallOptions, ClientEra, EraHost, ServerDescription } from "./era.js";
 import { Subscriptions } from "./modern-listen.js";
 import { ModernRequests } from "./modern-requests.js";
 import { DEFAULT_MAX_INPUT_ROUNDS } from "./mrtr.js";

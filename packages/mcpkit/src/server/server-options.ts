@@ -3,10 +3,10 @@ import type { ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation } from "../protocol/types/common.js";
 import type { CacheHints } from "../protocol/types/modern.js";
 import type { Revision } from "../protocol/versions.js";
-import type { ToolCatalogOptions } from "./catalog/options.js";
+import type { ToolCatalogOptions } from "./catalog/catalog-options.js";
 import type { EventBus } from "./events.js";
-import type { ServerMiddleware } from "./middleware/context.js";
-import type { ServerSession } from "./session.js";
+import type { ServerMiddleware } from "./middleware/message-context.js";
+import type { ServerSession } from "./server-session.js";
 import type { TaskServerOptions } from "./tasks/settings.js";
 
 /** server/utilities/caching (2026-07-28): how long a result stays fresh, and who may share it. */

@@ -1,8 +1,8 @@
+import type { RequestOptions } from "../connection/connection-options.js";
+import { type Middleware, type MiddlewareContext, runChain } from "../connection/middleware-chain.js";
 import { asJson, fromJson } from "../jsonrpc/message.js";
 import type { JsonObject, JsonRpcNotification, RequestId } from "../jsonrpc/types.js";
 import type { Implementation } from "../protocol/types/common.js";
-import { type Middleware, type MiddlewareContext, runChain } from "../session/middleware.js";
-import type { RequestOptions } from "../session/options.js";
 import type { TransportBinding } from "../transports/transport.js";
 
 /** A call's options: the connection's, plus extra `_meta` keys (the same shape as CallOptions). */

@@ -1,18 +1,18 @@
 import { Client } from "../client/client.js";
-import type { ClientOptions } from "../client/options.js";
+import type { ClientOptions } from "../client/client-options.js";
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import { revisionRules } from "../protocol/revisions.js";
 import type { ClientCapabilities } from "../protocol/types/capabilities.js";
 import type { LogLevel } from "../protocol/types/common.js";
 import type { CreateMessageResult, ElicitResult, Root } from "../protocol/types/features.js";
-import type { Context } from "../server/context.js";
 import type { ListKind } from "../server/events.js";
-import type { ServerSession } from "../server/session.js";
+import type { Context } from "../server/handler-context.js";
+import type { ServerSession } from "../server/server-session.js";
 import type { Transport } from "../transports/transport.js";
-import { upstreamFailure } from "./errors.js";
 import { askCaller, type UrlElicitations } from "./forward.js";
-import type { ProxyOptions } from "./options.js";
+import type { ProxyOptions } from "./proxy-options.js";
 import { RequestRouting } from "./routing.js";
+import { upstreamFailure } from "./upstream-errors.js";
 
 /**
  * One connection to the upstream server, and whom it serves: one downstream session
