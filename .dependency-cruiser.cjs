@@ -5,7 +5,7 @@ const HTTP_SERVER = [
   `${src}endpoints/`,
   `${src}auth/server/`,
   `${src}transports/streamable-http/server/`,
-  `${src}transports/sse-legacy/server-transport\\.ts$`,
+  `${src}transports/sse-legacy/sse-server-transport\\.ts$`,
   `${src}transports/http/(node|router|guards|sse|responses|exchange)\\.ts$`,
 ];
 

@@ -85,7 +85,7 @@ const ALLOWED: Allowed[] = [
     reason: "MemoryTransport.close cannot reject",
   },
   {
-    file: "packages/mcpkit/src/transports/http/client/errors.ts",
+    file: "packages/mcpkit/src/transports/http/client/http-errors.ts",
     code: "} catch {",
     reason: "a body that is not JSON: its text is reported instead",
   },

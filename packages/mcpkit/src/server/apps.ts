@@ -1,9 +1,9 @@
 import type { ClientCapabilities } from "../protocol/types/capabilities.js";
 import type { ResourceContents } from "../protocol/types/content.js";
 import type { SchemaInput } from "../schema/standard.js";
+import { type Handle, register } from "./entry-handle.js";
 import type { Context } from "./handler-context.js";
 import { definitionOf, type McpServer } from "./mcp-server.js";
-import { type Handle, register } from "./registration.js";
 import type { ResourceConfig } from "./registry/resource.js";
 import { type ToolConfig, type ToolHandler, toolEntry } from "./registry/tool.js";
 import type { Viewer } from "./visibility.js";

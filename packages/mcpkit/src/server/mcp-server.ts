@@ -6,9 +6,9 @@ import type { SchemaInput } from "../schema/standard.js";
 import type { Transport } from "../transports/transport.js";
 import { type Mount, mountServer } from "./compose/mount.js";
 import { ServerDefinition } from "./definition.js";
+import { type Handle, register } from "./entry-handle.js";
 import type { ListKind, PublishOptions } from "./events.js";
 import type { ServerMiddleware } from "./middleware/message-context.js";
-import { type Handle, register } from "./registration.js";
 import type { FeatureSet, Keyed } from "./registry/feature-set.js";
 import { type PromptArgs, type PromptConfig, type PromptHandler, promptEntry } from "./registry/prompt.js";
 import {
@@ -26,8 +26,8 @@ import { serveConnection } from "./serve-connection.js";
 import type { ServerOptions } from "./server-options.js";
 import type { ServerSession, SessionOptions } from "./server-session.js";
 
+export type { Handle } from "./entry-handle.js";
 export type { ListKind } from "./events.js";
-export type { Handle } from "./registration.js";
 export type { ServerOptions } from "./server-options.js";
 
 /** What a server has registered and enabled (McpServer.definitions). */

@@ -15,7 +15,7 @@ import { checkOrigin, isJsonContent } from "../../transports/http/guards.js";
 import { LOCALHOST_NAMES } from "../../transports/http/localhost.js";
 import { jsonRpcErrorReply } from "../../transports/http/responses.js";
 import { formatSse, SSE_HEADERS } from "../../transports/http/sse.js";
-import { SseSessionTransport } from "../../transports/sse-legacy/server-transport.js";
+import { SseSessionTransport } from "../../transports/sse-legacy/sse-server-transport.js";
 
 const errorResponse = (...args: Parameters<typeof jsonRpcErrorReply>) => toResponse(jsonRpcErrorReply(...args));
 

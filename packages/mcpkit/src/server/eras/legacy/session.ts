@@ -22,7 +22,7 @@ import type { StoredSession } from "../../stored-session.js";
 import { LIST_KINDS, viewsDiffer } from "../../views.js";
 import type { Viewer } from "../../visibility.js";
 import { handshake } from "../handshake.js";
-import { SessionViews } from "./views.js";
+import { SessionViews } from "./session-views.js";
 
 /** What a legacy session needs of its server beyond the definition: to join and leave its fan-out. */
 export interface SessionHost extends Registry {

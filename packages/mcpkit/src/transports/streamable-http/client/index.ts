@@ -1,4 +1,3 @@
-export { SESSION_EXPIRED_MESSAGE } from "../../http/client/errors.js";
 export type {
   FetchLike,
   HeaderSource,
@@ -6,6 +5,11 @@ export type {
   ReconnectOptions,
   StreamableHttpClientOptions,
 } from "../../http/client/http-client-options.js";
+export { SESSION_EXPIRED_MESSAGE } from "../../http/client/http-errors.js";
 export { type RedirectPolicy, RedirectRefusedError } from "../../http/client/redirects.js";
-export { type SseClientOptions, type SseClientTransport, sseClientTransport } from "../../sse-legacy/client.js";
+export {
+  type SseClientOptions,
+  type SseClientTransport,
+  sseClientTransport,
+} from "../../sse-legacy/sse-client-transport.js";
 export { type StreamableHttpClientTransport, streamableHttpClientTransport } from "./transport.js";

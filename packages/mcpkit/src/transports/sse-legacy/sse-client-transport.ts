@@ -1,8 +1,8 @@
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { JsonRpcErrorObject, JsonRpcMessage } from "../../jsonrpc/types.js";
 import { discard, mediaType, readErrorText } from "../http/client/body.js";
-import { asError, describeTarget, errorResponses, httpError, networkError } from "../http/client/errors.js";
 import { buildHeaders, type HttpClientOptions, resolveHttpOptions } from "../http/client/http-client-options.js";
+import { asError, describeTarget, errorResponses, httpError, networkError } from "../http/client/http-errors.js";
 import { requestIds } from "../http/client/messages.js";
 import { readSse } from "../http/client/sse-reader.js";
 import type { Transport, TransportSink } from "../transport.js";
