@@ -26,6 +26,12 @@ describe("the API reports in api/", () => {
     ]);
   });
 
+  it("are listed, each entry point, in the README", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    for (const { specifier } of entryPoints())
+      if (specifier.startsWith("mcpkit")) expect(readme, specifier).toContain(`| \`${specifier}\` |`);
+  });
+
   it("match the built declarations (else: run `npm run api`)", () => {
     const changed = changedReports(made);
     if (changed.length > 0) expect.fail(changeMessage(changed));
