@@ -305,6 +305,7 @@ export class RequestContext implements Context {
       session: peer.session,
       client: peer.clientInfo,
       server: this.server.info,
+      transport: undefined,
     } as const;
     return outboundRequest(origin, method, params, {
       info: this.inbound.info,

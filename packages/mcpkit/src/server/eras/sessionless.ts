@@ -77,6 +77,7 @@ export function serveSessionless(
     session: undefined,
     client: undefined,
     server: server.info,
+    transport: undefined,
   } as const;
   const ctx = inboundRequest(origin, inbound);
   return runChain(chain, ctx, (c) => serveNow(server, inbound, revision, notify, c.params));

@@ -13,6 +13,8 @@ import type { ServerSession } from "../server-session.js";
  */
 export interface ServerMiddlewareContext extends MiddlewareContext {
   readonly side: "server";
+  /** "legacy" (the initialize handshake) or "modern" (2026-07-28): known for every message. */
+  readonly era: "legacy" | "modern";
   /** The legacy session the message travels on; undefined for 2026-07-28 requests. */
   readonly session: ServerSession | undefined;
   /** The client's clientInfo (from the handshake, or from the request's `_meta`). */
@@ -49,15 +51,10 @@ export type ServerMiddleware = Middleware<ServerMiddlewareContext>;
  * Where a message travels, as its era adapter knows it: the era, the revision, the session
  * (legacy) and the client. A legacy session keeps one for all its messages.
  */
-export interface MessageOrigin {
-  readonly era: "legacy" | "modern";
-  readonly revision: string | undefined;
-  readonly sessionId: string | undefined;
-  readonly session: ServerSession | undefined;
-  readonly client: Implementation | undefined;
-  readonly server: Implementation;
-  readonly transport?: TransportBinding | undefined;
-}
+export type MessageOrigin = Pick<
+  ServerMiddlewareContext,
+  "era" | "revision" | "sessionId" | "session" | "client" | "server" | "transport"
+>;
 
 /** The message itself. */
 interface Message {
