@@ -5,7 +5,7 @@ const HTTP_SERVER = [
   `${src}endpoints/`,
   `${src}auth/server/`,
   `${src}transports/streamable-http/server/`,
-  `${src}transports/sse-legacy/server-transport\\.ts$`,
+  `${src}transports/sse-legacy/sse-server-transport\\.ts$`,
   `${src}transports/http/(node|router|guards|sse|responses|exchange)\\.ts$`,
 ];
 
@@ -40,28 +40,28 @@ module.exports = {
       ["jsonrpc/", "protocol/", "transports/"],
     ),
     only(
-      "session-above-transports",
-      "session/ correlates requests: jsonrpc/, protocol/ and the transport contract only (and the pure address key that client-key.ts counts callers by).",
-      "session/",
-      ["jsonrpc/", "protocol/", "session/", "transports/transport\\.ts$", "transports/http/client-address\\.ts$"],
+      "connection-above-transports",
+      "connection/ correlates requests: jsonrpc/, protocol/ and the transport contract only (and the pure address key that client-key.ts counts callers by).",
+      "connection/",
+      ["jsonrpc/", "protocol/", "connection/", "transports/transport\\.ts$", "transports/http/client-address\\.ts$"],
     ),
     only(
       "server-below-endpoints",
       "server/ is the definition and the era adapters: it never imports an HTTP transport, an endpoint or the client.",
       "server/",
-      ["jsonrpc/", "protocol/", "schema/", "session/", "server/", "content\\.ts$", "transports/transport\\.ts$"],
+      ["jsonrpc/", "protocol/", "schema/", "connection/", "server/", "content\\.ts$", "transports/transport\\.ts$"],
     ),
     only(
       "client-never-imports-server",
       "client/ talks to servers over transports; it never imports server code.",
       "client/",
-      ["jsonrpc/", "protocol/", "schema/", "session/", "client/", "transports/transport\\.ts$"],
+      ["jsonrpc/", "protocol/", "schema/", "connection/", "client/", "transports/transport\\.ts$"],
     ),
     only(
       "middleware-is-generic",
-      "middleware/ works on any side: it knows messages (session/), never a server or client.",
+      "middleware/ works on any side: it knows messages (connection/), never a server or client.",
       "middleware/",
-      ["jsonrpc/", "protocol/", "session/", "middleware/"],
+      ["jsonrpc/", "protocol/", "connection/", "middleware/"],
     ),
     {
       name: "opentelemetry-only-in-otel",
@@ -77,12 +77,12 @@ module.exports = {
       [
         "jsonrpc/",
         "protocol/",
-        "session/",
+        "connection/",
         "otel/",
         "transports/transport\\.ts$",
         "server/middleware/",
-        "server/session\\.ts$",
-        "client/middleware\\.ts$",
+        "server/server-session\\.ts$",
+        "client/client-middleware\\.ts$",
       ],
     ),
     only(
@@ -93,7 +93,7 @@ module.exports = {
         "jsonrpc/",
         "protocol/",
         "schema/",
-        "session/",
+        "connection/",
         "server/",
         "client/",
         "compose/",
@@ -105,7 +105,7 @@ module.exports = {
       "openapi-builds-on-server",
       "openapi/ turns a document into tools of a server: server/ and what it stands on, no transport or client.",
       "openapi/",
-      ["jsonrpc/", "protocol/", "schema/", "session/", "server/", "openapi/", "content\\.ts$"],
+      ["jsonrpc/", "protocol/", "schema/", "connection/", "server/", "openapi/", "content\\.ts$"],
     ),
     {
       name: "openapi-parser-only-in-openapi",
@@ -133,6 +133,30 @@ module.exports = {
       severity: "error",
       from: { path: `${src}auth/client/` },
       to: { path: HTTP_SERVER },
+    },
+    {
+      name: "dispatch-knows-no-era",
+      comment:
+        "The method table and its handlers see the client as a ClientPeer and the definition as a Registry: no era adapter.",
+      severity: "error",
+      from: { path: `${src}server/(dispatch|registry|catalog|tasks)/` },
+      to: { path: `${src}server/eras/` },
+    },
+    {
+      name: "legacy-session-stays-in-server",
+      comment:
+        "Outside server/, a legacy session is a ServerSession or a StoredSession (the HTTP session table): never the era's classes.",
+      severity: "error",
+      from: { path: `${src}`, pathNot: `${src}server/` },
+      to: { path: `${src}server/eras/legacy/` },
+    },
+    {
+      name: "server-definition-for-the-library",
+      comment:
+        "What McpServer holds (definitionOf) is for the endpoints and compose/, which serve it; the rest uses McpServer's public methods.",
+      severity: "error",
+      from: { path: `${src}`, pathNot: [`${src}server/`, `${src}endpoints/`, `${src}compose/`] },
+      to: { path: `${src}server/definition\\.ts$` },
     },
     {
       name: "endpoints-on-top",

@@ -80,10 +80,11 @@ export const groups = {
    */
   sessions: {
     mutate: [
-      mcpkit("endpoints/http/sessions.ts"),
+      mcpkit("endpoints/http/session-table.ts"),
+      mcpkit("endpoints/http/stored-sessions.ts"),
       mcpkit("endpoints/http/session-admission.ts"),
       mcpkit("transports/http/client-address.ts"),
-      mcpkit("endpoints/http/handler.ts:118-143"),
+      mcpkit("endpoints/http/handler.ts:119-144"),
       mcpkit("endpoints/http/legacy-post.ts:78-110"),
     ],
     tests: [

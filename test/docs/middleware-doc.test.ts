@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import { Client } from "mcpkit/client";
 import { McpError, RATE_LIMITED } from "mcpkit/middleware";
-import { createServer } from "mcpkit/server";
+import { createServer, requestKey } from "mcpkit/server";
 import { connectInMemory } from "mcpkit/testing";
 import { describe, expect, it } from "vitest";
+import { account, createAccountsServer } from "../../examples/middleware/accounts-server.mjs";
 import { correlate } from "../../examples/middleware/correlated-client.mjs";
 import { createNotesServer } from "../../examples/middleware/notes-server.mjs";
 
@@ -27,6 +28,41 @@ describe.each(["middleware.md", "observability.md"])("docs/%s", (doc) => {
 });
 
 describe.each(["2025-11-25", "2026-07-28"] as const)("examples/middleware (%s)", (era) => {
+  it("accounts-server: a value the middleware set reaches the handler of that request only", async () => {
+    const server = createAccountsServer(new Map([["ada", { name: "Ada", plan: "pro" as const }]]));
+    const ada = await connectInMemory(server, { protocolVersion: era, name: "ada" });
+    const stranger = await connectInMemory(server, { protocolVersion: era, name: "bob" });
+    expect((await ada.client.callTool("plan")).content).toEqual([{ type: "text", text: "Ada is on the pro plan" }]);
+    // Values live as long as their request: the next caller's starts empty.
+    expect((await stranger.client.callTool("plan")).content).toEqual([
+      { type: "text", text: "Unknown caller: sign up first" },
+    ]);
+    await ada.close();
+    await stranger.close();
+  });
+
+  it("a request's values reach its handler's requests to the client, through the middleware", async () => {
+    const seen: unknown[] = [];
+    const caller = requestKey<string>("caller");
+    const server = createServer({ name: "s", version: "1" });
+    server.use((ctx, next) => {
+      if (ctx.direction === "inbound") ctx.set(caller, `caller of ${ctx.method}`);
+      else seen.push(ctx.get(caller));
+      return next();
+    });
+    server.tool("ask", {}, async (_args, ctx) => {
+      const roots = await ctx.listRoots();
+      return `${ctx.get(caller)}, ${roots.length} roots`;
+    });
+    server.tool("plain", {}, (_args, ctx) => String(ctx.get(account)));
+    const { client, close } = await connectInMemory(server, { protocolVersion: era, roots: [] });
+    expect((await client.callTool("ask")).content).toEqual([{ type: "text", text: "caller of tools/call, 0 roots" }]);
+    expect(seen).toContain("caller of tools/call");
+    // A key nobody set reads as undefined.
+    expect((await client.callTool("plain")).content).toEqual([{ type: "text", text: "undefined" }]);
+    await close();
+  });
+
   it("notes-server: serves, maps its own errors, answers for the handler while read-only", async () => {
     const { server, setReadOnly, slowCalls } = createNotesServer();
     const { client, close } = await connectInMemory(server, { protocolVersion: era });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { Connection } from "../src/connection/connection.js";
 import { ErrorCode, McpError } from "../src/jsonrpc/errors.js";
-import { Connection } from "../src/session/connection.js";
 import { createLinkedPair } from "../src/transports/memory/linked-pair.js";
 import { rawPeer, recordSent } from "./helpers.js";
 

@@ -8,6 +8,7 @@ import { loadSkill, type SkillsPeer } from "../src/client/skills.js";
 import { ErrorCode } from "../src/jsonrpc/errors.js";
 import type { SkillEntry } from "../src/protocol/skills.js";
 import { createServer, readSkillDirectory } from "../src/server/index.js";
+import { definitionOf } from "../src/server/mcp-server.js";
 import { connectInMemory } from "../src/testing/index.js";
 
 const SKILL_MD = `---
@@ -154,8 +155,8 @@ describe("skills extension, server side (SEP-2640)", () => {
     server.skill("team/a", { files: { "SKILL.md": "---\nname: b\ndescription: d\n---\n" } });
     await wasReported;
     expect(String(errors[0])).toMatch(/must end in the skill's name "b"/);
-    expect(server.skills.size).toBe(0);
-    expect(server.resources.size).toBe(0);
+    expect(definitionOf(server).skills.size).toBe(0);
+    expect(server.definitions().resources).toEqual([]);
   });
 
   it("declares nothing and answers -32601 without skills", async () => {

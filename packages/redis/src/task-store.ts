@@ -1,12 +1,15 @@
 import type { Redis } from "ioredis";
 import {
   applyTaskPatch,
+  isTerminal,
   TaskLimitError,
   type TaskPage,
   type TaskPatch,
   type TaskQuota,
   type TaskRecord,
   type TaskStore,
+  TaskWatchers,
+  taskExpired,
 } from "mcpkit/server";
 import { Channel } from "./channel.js";
 import { report } from "./session-store.js";
@@ -35,7 +38,6 @@ if ARGV[3] == '' then redis.call('set', KEYS[1], ARGV[2])
 else redis.call('set', KEYS[1], ARGV[2], 'PX', ARGV[3]) end
 redis.call('publish', ARGV[4], ARGV[2])
 return 1`;
-const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 
 /**
  * Creates a task in one step: refused if the id exists (-1) or the client's quota is full
@@ -89,7 +91,7 @@ export class RedisTaskStore implements TaskStore {
   private readonly prefix: string;
   private readonly now: () => number;
   private readonly channel: Channel;
-  private readonly watchers = new Map<string, Set<(task: TaskRecord) => void>>();
+  private readonly watchers: TaskWatchers;
   private readonly onError: (error: unknown) => void;
 
   constructor(redis: Redis, options: RedisTaskStoreOptions = {}) {
@@ -97,6 +99,7 @@ export class RedisTaskStore implements TaskStore {
     this.prefix = options.prefix ?? "mcpkit:";
     this.now = options.now ?? Date.now;
     this.onError = options.onError ?? report;
+    this.watchers = new TaskWatchers(this.onError);
     this.channel = new Channel(redis, `${this.prefix}tasks`, this.onError, options.onConnection);
     this.channel.listen((message) => this.heard(message));
   }
@@ -141,14 +144,13 @@ export class RedisTaskStore implements TaskStore {
       const read = await this.redis.get(key);
       const task = this.live(read);
       if (!task) return undefined;
-      if (TERMINAL.has(task.status)) return task;
+      if (isTerminal(task.status)) return task;
       applyTaskPatch(task, structuredClone(patch), this.now());
       const json = JSON.stringify(task);
       const ttl = this.expiry(task);
       const swapped = await this.redis.eval(SWAP_AND_TELL, 1, key, read as string, json, ttl ?? "", this.channel.name);
       if (swapped !== 1) continue;
-      if (task.node !== undefined && TERMINAL.has(task.status))
-        await this.redis.srem(this.runningKey(task.node), taskId);
+      if (task.node !== undefined && isTerminal(task.status)) await this.redis.srem(this.runningKey(task.node), taskId);
       return task;
     }
     throw new Error(`Task ${taskId} kept changing under this update (${MAX_RETRIES} tries)`);
@@ -203,7 +205,7 @@ export class RedisTaskStore implements TaskStore {
       const ended: string[] = [];
       for (const [n, json] of records.entries()) {
         const task = this.live(json);
-        if (task && !TERMINAL.has(task.status) && task.node === node) orphans.push(task);
+        if (task && !isTerminal(task.status) && task.node === node) orphans.push(task);
         else ended.push(ids[n] as string);
       }
       if (ended.length > 0) await this.redis.srem(running, ...ended);
@@ -213,17 +215,7 @@ export class RedisTaskStore implements TaskStore {
   }
 
   watch(taskId: string, listener: (task: TaskRecord) => void): () => void {
-    let set = this.watchers.get(taskId);
-    if (!set) {
-      set = new Set();
-      this.watchers.set(taskId, set);
-    }
-    set.add(listener);
-    const listeners = set;
-    return () => {
-      listeners.delete(listener);
-      if (listeners.size === 0) this.watchers.delete(taskId);
-    };
+    return this.watchers.watch(taskId, listener);
   }
 
   /** Stops listening; the command connection is the caller's. */
@@ -233,21 +225,14 @@ export class RedisTaskStore implements TaskStore {
   }
 
   private heard(message: string): void {
-    const task = JSON.parse(message) as TaskRecord;
-    for (const listener of [...(this.watchers.get(task.taskId) ?? [])]) {
-      try {
-        listener(structuredClone(task));
-      } catch (error) {
-        this.onError(error);
-      }
-    }
+    this.watchers.tell(JSON.parse(message) as TaskRecord);
   }
 
   /** The record, unless it is missing or past its TTL on this store's clock. */
   private live(json: string | null): TaskRecord | undefined {
     if (json === null) return undefined;
     const task = JSON.parse(json) as TaskRecord;
-    return task.ttlMs !== null && task.createdAt + task.ttlMs <= this.now() ? undefined : task;
+    return taskExpired(task, this.now()) ? undefined : task;
   }
 
   /** What is left of the task's TTL, for Redis to drop the key then (undefined: kept until deleted). */

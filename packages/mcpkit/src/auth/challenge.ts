@@ -25,7 +25,7 @@ export function parseChallenges(header: string | null): AuthChallenge[] {
   const re = /[\s,]*([!#$%&'*+\-.^_`|~0-9A-Za-z]+)(?:\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]*)))?/y;
   let m: RegExpExecArray | null = re.exec(header);
   while (m && m[0] !== "") {
-    const [, name, quoted, plain] = m as unknown as [string, string, string | undefined, string | undefined];
+    const [, name = "", quoted, plain] = m;
     if (quoted === undefined && plain === undefined) challenges.push({ scheme: name.toLowerCase(), params: {} });
     else {
       const current = challenges.at(-1);

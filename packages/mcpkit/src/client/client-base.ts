@@ -1,6 +1,6 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcNotification } from "../jsonrpc/types.js";
-import { mergeCapabilities } from "../protocol/capabilities.js";
+import { mergeCapabilities } from "../protocol/merge-capabilities.js";
 import type { ClientCapabilities, ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation } from "../protocol/types/common.js";
 import type { Root } from "../protocol/types/features.js";
@@ -8,12 +8,18 @@ import type { DiscoverResult, SubscriptionFilter } from "../protocol/types/moder
 import type { Revision } from "../protocol/versions.js";
 import type { Transport } from "../transports/transport.js";
 import { type Answerer, answerServerRequest, type ClientRequestContext } from "./answer.js";
-import { connectEra } from "./connect.js";
-import type { CallOptions, ClientEra, EraHost, ServerDescription } from "./eras/era.js";
+import {
+  ClientChain,
+  type ClientFacts,
+  type ClientMiddleware,
+  type ClientSession,
+  openSession,
+} from "./client-middleware.js";
+import { type ClientOptions, implementationOf } from "./client-options.js";
+import { connectEra } from "./connect-era.js";
+import type { CallOptions, ClientEra, EraHost, ServerDescription } from "./eras/client-era.js";
 import { type NotificationListener, NotificationListeners } from "./listeners.js";
 import { ClientLists } from "./lists.js";
-import { ClientChain, type ClientFacts, type ClientMiddleware, type ClientSession, openSession } from "./middleware.js";
-import { type ClientOptions, implementationOf } from "./options.js";
 import { OutputSchemas } from "./output-schemas.js";
 import type { ListenOptions, Subscription, SubscriptionListener } from "./subscription.js";
 
@@ -130,9 +136,7 @@ export class ClientBase {
     const era = this.era;
     if (!era) return Promise.reject(notConnected());
     if (this.chain === undefined) return era.request<T>(method, params, options);
-    return this.chain.outbound(method, params as JsonObject | undefined, options, (ctx) =>
-      era.request(ctx.method, ctx.params, ctx.options),
-    ) as Promise<object> as Promise<T>;
+    return this.chain.outbound<T>(method, params, options, (ctx) => era.request(ctx.method, ctx.params, ctx.options));
   }
 
   /**

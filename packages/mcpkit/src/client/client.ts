@@ -1,4 +1,5 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
+import { asJson } from "../jsonrpc/message.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import type { SkillEntry } from "../protocol/skills.js";
 import type { WireTask } from "../protocol/tasks.js";
@@ -19,7 +20,7 @@ import type {
   Tool,
 } from "../protocol/types/features.js";
 import { ClientBase } from "./client-base.js";
-import type { CallOptions } from "./eras/era.js";
+import type { CallOptions } from "./eras/client-era.js";
 import {
   getSkill,
   type LoadedSkill,
@@ -33,9 +34,9 @@ import { createdTask, mayRunAsTask, ToolTask, taskHostOf } from "./tasks.js";
 import { checkStructured, type ToolResultOf } from "./typed-result.js";
 
 export type { ClientRequestContext } from "./answer.js";
-export type { CallOptions, ServerDescription } from "./eras/era.js";
-export type { ClientMiddleware, ClientMiddlewareContext } from "./middleware.js";
-export type { ClientOptions } from "./options.js";
+export type { ClientMiddleware, ClientMiddlewareContext } from "./client-middleware.js";
+export type { ClientOptions } from "./client-options.js";
+export type { CallOptions, ServerDescription } from "./eras/client-era.js";
 
 /**
  * An MCP client over any transport. It speaks 2026-07-28 to servers that do (per-request
@@ -88,14 +89,17 @@ export class Client extends ClientBase {
     let result: CallToolResult;
     if (this.chain === undefined) result = await era.callTool(name, args, callOptions);
     else {
-      const answer = await this.chain.outbound("tools/call", { name, arguments: args }, callOptions, (ctx) => {
-        const p = ctx.params ?? {};
-        const called = era.callTool(p.name as string, (p.arguments ?? {}) as Record<string, unknown>, ctx.options);
-        return called as unknown as Promise<JsonObject>;
-      });
-      result = answer as unknown as CallToolResult;
+      result = await this.chain.outbound<CallToolResult>(
+        "tools/call",
+        { name, arguments: args },
+        callOptions,
+        (ctx) => {
+          const p = ctx.params ?? {};
+          return era.callTool(p.name as string, (p.arguments ?? {}) as Record<string, unknown>, ctx.options);
+        },
+      );
     }
-    const created = mayBeTask ? createdTask(result as unknown as JsonObject) : undefined;
+    const created = mayBeTask ? createdTask(asJson(result)) : undefined;
     if (created) {
       await onTask?.(created);
       result = await this.task(created.taskId, created).result({
@@ -131,7 +135,7 @@ export class Client extends ClientBase {
       args,
       asTask ? { ...rest, asTask, onLateResult: this.cancelLateTask } : rest,
     );
-    const created = asTask ? createdTask(result as unknown as JsonObject) : undefined;
+    const created = asTask ? createdTask(asJson(result)) : undefined;
     return created ? { task: this.task(created.taskId, created) } : { result };
   }
 

@@ -1,3 +1,4 @@
+export type { Progress, RequestOptions } from "../connection/connection-options.js";
 export { type HeaderParam, type HeaderScan, headerParamValues, scanHeaderParams } from "../protocol/mcp-headers.js";
 export {
   SKILLS_EXTENSION,
@@ -13,7 +14,6 @@ export type {
   InputRequiredResult,
   SubscriptionFilter,
 } from "../protocol/types/modern.js";
-export type { Progress, RequestOptions } from "../session/options.js";
 export type { ClientHandlers, ClientRequestContext } from "./answer.js";
 export {
   type CallOptions,

@@ -1,6 +1,6 @@
 import type { JsonObject, JsonRpcNotification } from "../jsonrpc/types.js";
 import type { Prompt, Resource, ResourceTemplate, Tool } from "../protocol/types/features.js";
-import type { ClientEra } from "./eras/era.js";
+import type { ClientEra } from "./eras/client-era.js";
 import { listAll } from "./list-all.js";
 import { ListCache, type ListFetch } from "./list-cache.js";
 

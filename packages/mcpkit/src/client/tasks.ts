@@ -1,10 +1,11 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import { fromJson } from "../jsonrpc/message.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import { fromAnyWire, isTerminal, type WireTask } from "../protocol/tasks.js";
 import type { CallToolResult, Tool } from "../protocol/types/features.js";
 import type { InputRequest, SubscriptionFilter } from "../protocol/types/modern.js";
 import { type Answerer, answerServerRequest } from "./answer.js";
-import type { CallOptions, ClientEra } from "./eras/era.js";
+import type { CallOptions, ClientEra } from "./eras/client-era.js";
 import type { Subscription, SubscriptionListener } from "./subscription.js";
 
 /** What a task handle needs of its Client. */
@@ -144,10 +145,10 @@ export class ToolTask {
     }
     if (final.status === "cancelled")
       throw new McpError(ErrorCode.InvalidRequest, `Task ${this.taskId} was cancelled`, { taskId: this.taskId });
-    if (final.result) return final.result as unknown as CallToolResult;
+    if (final.result) return fromJson<CallToolResult>(final.result);
     // 2025-11-25 keeps the result behind tasks/result.
     const result = await this.host.request("tasks/result", { taskId: this.taskId }, options);
-    return result as unknown as CallToolResult;
+    return fromJson<CallToolResult>(result);
   }
 
   /** Answers the input requests not answered yet; true when some were. */

@@ -1,12 +1,12 @@
 import type { Client } from "../client/client.js";
-import type { CallOptions } from "../client/eras/era.js";
+import type { CallOptions } from "../client/eras/client-era.js";
 import { scanHeaderParams } from "../protocol/mcp-headers.js";
 import { SKILL_FILE, type SkillEntry } from "../protocol/skills.js";
 import { TASKS_EXTENSION, type WireTask } from "../protocol/tasks.js";
 import type { CompleteRef, Prompt, Resource, ResourceTemplate, Tool } from "../protocol/types/features.js";
 import { UriTemplate } from "../protocol/uri-template.js";
-import type { Context } from "../server/context.js";
-import type { Completer } from "../server/registry/completion.js";
+import type { Context } from "../server/handler-context.js";
+import type { Completer } from "../server/registry/completer.js";
 import type { PromptEntry } from "../server/registry/prompt.js";
 import type { ResourceEntry, TemplateEntry } from "../server/registry/resource.js";
 import type { SkillDefinition } from "../server/registry/skill.js";

@@ -1,8 +1,8 @@
-import type { CallOptions } from "../client/eras/era.js";
+import type { CallOptions } from "../client/eras/client-era.js";
 import { McpError } from "../jsonrpc/errors.js";
 import { META } from "../protocol/meta.js";
-import type { Context } from "../server/context.js";
 import { ClientRequestError } from "../server/dispatch/request-context.js";
+import type { Context } from "../server/handler-context.js";
 
 /** How one downstream request travels upstream, and how the upstream's questions come back. */
 

@@ -1,3 +1,3 @@
 export { MirrorLimitError } from "./mirror.js";
-export type { MirrorLimits, UpstreamConnector } from "./options.js";
 export { createProxy, type McpProxy, type ProxyOptions } from "./proxy.js";
+export type { MirrorLimits, UpstreamConnector } from "./proxy-options.js";

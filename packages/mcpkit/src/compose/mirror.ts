@@ -1,5 +1,5 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import { DEFAULT_MIRROR_LIMITS, type MirrorLimits } from "./options.js";
+import { DEFAULT_MIRROR_LIMITS, type MirrorLimits } from "./proxy-options.js";
 
 /** Reading the upstream server's lists: bounded, and one reading per list at a time. */
 

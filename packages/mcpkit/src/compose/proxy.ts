@@ -1,35 +1,38 @@
 import type { Client } from "../client/client.js";
-import type { CallOptions } from "../client/eras/era.js";
+import type { CallOptions } from "../client/eras/client-era.js";
+import { implementationOf } from "../protocol/implementation.js";
 import { SKILLS_EXTENSION, type SkillEntry } from "../protocol/skills.js";
 import type { LogLevel } from "../protocol/types/common.js";
 import type { CompleteRef, Prompt, Resource, ResourceTemplate, Tool } from "../protocol/types/features.js";
 import type { SubscriptionFilter } from "../protocol/types/modern.js";
 import { LEGACY_REVISIONS } from "../protocol/versions.js";
 import { MirroredSet } from "../server/compose/sync.js";
-import type { Context } from "../server/context.js";
+import type { ServerDefinition } from "../server/definition.js";
 import type { ListKind } from "../server/events.js";
-import type { Completer } from "../server/registry/completion.js";
+import type { Context } from "../server/handler-context.js";
+import { definitionOf, type McpServer } from "../server/mcp-server.js";
+import type { Completer } from "../server/registry/completer.js";
 import type { FeatureSet } from "../server/registry/feature-set.js";
 import type { SkillDefinition } from "../server/registry/skill.js";
-import type { ServerSession } from "../server/session.js";
+import type { ServerSession } from "../server/server-session.js";
 import type { Transport } from "../transports/transport.js";
-import { mirroredCapabilities, runsToolsAsTasks } from "./capabilities.js";
-import { openConnection, type UpstreamConnection } from "./connection.js";
 import { mirroredEntries, promptFrom, resourceFrom, skillFrom, toolFrom, type Upstream } from "./entries.js";
-import { upstreamFailure } from "./errors.js";
 import { forwardOptions, ownFieldsOnly, UrlElicitations } from "./forward.js";
 import { coalesced, everyPage } from "./mirror.js";
-import type { ProxyOptions, UpstreamConnector } from "./options.js";
-import { MirrorServer } from "./server.js";
-import { SessionConnections } from "./sessions.js";
+import { mirrorServer } from "./mirror-server.js";
+import { mirroredCapabilities, runsToolsAsTasks } from "./mirrored-capabilities.js";
+import type { ProxyOptions, UpstreamConnector } from "./proxy-options.js";
 import { usableTemplates } from "./templates.js";
+import { openConnection, type UpstreamConnection } from "./upstream-connection.js";
+import { SessionConnections } from "./upstream-connections.js";
+import { upstreamFailure } from "./upstream-errors.js";
 
-export type { MirrorLimits, ProxyOptions, UpstreamConnector } from "./options.js";
+export type { MirrorLimits, ProxyOptions, UpstreamConnector } from "./proxy-options.js";
 
 /** An MCP server reached by a Client, served again as an McpServer. */
 export interface McpProxy {
   /** Serve it like any McpServer: connect a transport, or hand it to an HTTP endpoint. */
-  readonly server: MirrorServer;
+  readonly server: McpServer;
   /** The client of the shared upstream connection (the one the lists are read on). */
   readonly client: Client;
   /** Reads every list from the upstream server again (list_changed does this by itself). */
@@ -64,9 +67,10 @@ export async function createProxy(
   });
   const urlElicitations = new UrlElicitations();
   // Made once the upstream has described itself; the connections' hooks only run after that.
-  let server!: MirrorServer;
+  let server!: McpServer;
+  let definition!: ServerDefinition;
   let sessions: SessionConnections | undefined;
-  const onError = (error: unknown) => (server ? server.onError(error) : undefined);
+  const onError = (error: unknown) => (definition ? definition.onError(error) : undefined);
   const resync: Record<ListKind, () => Promise<void>> = {
     tools: coalesced(() => sync.tools()),
     prompts: coalesced(() => sync.prompts()),
@@ -89,15 +93,9 @@ export async function createProxy(
   // A legacy server keeps a session per connection: give each downstream session its own.
   const perSession = connector !== undefined && upstreamSessions !== "shared" && client.protocolEra === "legacy";
 
-  const { name, version, title, description, icons, websiteUrl } = client.serverInfo ?? { name: "", version: "" };
-  server = new MirrorServer(
+  server = mirrorServer(
     {
-      name,
-      version,
-      ...(title !== undefined && { title }),
-      ...(description !== undefined && { description }),
-      ...(icons && { icons }),
-      ...(websiteUrl !== undefined && { websiteUrl }),
+      ...implementationOf(client.serverInfo ?? { name: "", version: "" }),
       ...(client.instructions !== undefined && { instructions: client.instructions }),
       // It speaks the era its upstream speaks: a caller of 2026-07-28 could not be given what
       // a stateful server asks outside a call (its roots). `revisions` bridges the eras anyway.
@@ -110,12 +108,16 @@ export async function createProxy(
       onNotification: (notification, session) => {
         // The session's roots changed: its upstream connection tells the server, which asks again.
         if (notification.method === "notifications/roots/list_changed")
-          void sessions?.get(session).then((c) => c.client.setRoots([]), onError);
+          void sessions
+            ?.get(session)
+            .then((c) => c.client.setRoots([]))
+            .catch(onError);
         serverOptions.onNotification?.(notification, session);
       },
     },
     mirroredCapabilities(upstreamCaps, serverOptions.capabilities),
   );
+  definition = definitionOf(server);
   if (perSession && connector)
     sessions = new SessionConnections(async (session) => {
       // Re-run when this connection's lists change (see narrowToSession).
@@ -155,7 +157,7 @@ export async function createProxy(
       upstreamCaps.prompts ? everyPage<Prompt>((c, signal) => own.listPrompts(c, { signal }), "prompts", limits) : [],
     ]);
     const offered = new Set([...tools.map((t) => t.name), ...prompts.map((p) => p.name)]);
-    for (const entry of [...server.tools.all(), ...server.prompts.all()]) {
+    for (const entry of [...definition.tools.all(), ...definition.prompts.all()]) {
       if (!mirroredEntries.has(entry)) continue;
       if (offered.has(entry.key)) session.enable(entry.key);
       else session.disable(entry.key);
@@ -198,11 +200,11 @@ export async function createProxy(
     (await connectionFor(ctx.session)).watch(uri, changed);
 
   const mirrored = {
-    tools: new MirroredSet(server.tools, "Tool"),
-    prompts: new MirroredSet(server.prompts, "Prompt"),
-    resources: new MirroredSet(server.resources, "Resource"),
-    templates: new MirroredSet(server.templates, "Resource template"),
-    skills: new MirroredSet(server.skills as FeatureSet<SkillDefinition & { definition: SkillEntry }>, "Skill"),
+    tools: new MirroredSet(definition.tools, "Tool"),
+    prompts: new MirroredSet(definition.prompts, "Prompt"),
+    resources: new MirroredSet(definition.resources, "Resource"),
+    templates: new MirroredSet(definition.templates, "Resource template"),
+    skills: new MirroredSet(definition.skills as FeatureSet<SkillDefinition & { definition: SkillEntry }>, "Skill"),
   };
   const sync = {
     tools: async () => {

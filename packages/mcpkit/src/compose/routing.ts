@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Context } from "../server/context.js";
+import type { Context } from "../server/handler-context.js";
 
 /**
  * Which downstream request an upstream server's request belongs to. A request the

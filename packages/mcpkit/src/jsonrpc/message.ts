@@ -3,6 +3,7 @@ import type {
   JsonRpcErrorObject,
   JsonRpcFailure,
   JsonRpcMessage,
+  JsonRpcNotification,
   JsonRpcSuccess,
   RequestId,
 } from "./types.js";
@@ -52,7 +53,30 @@ export function readableId(value: unknown): RequestId | undefined {
 export const isRequest = (m: JsonRpcMessage): m is Extract<JsonRpcMessage, { method: string; id: RequestId }> =>
   "method" in m && "id" in m;
 
-export const success = (id: RequestId, result: JsonObject): JsonRpcSuccess => ({ jsonrpc: "2.0", id, result });
+/**
+ * A typed value (a CallToolResult, a task) as a message carries it: any JSON-shaped object
+ * is a JsonObject on the wire. The one step from the protocol's types to JSON.
+ */
+export const asJson = (value: object): JsonObject => value as JsonObject;
+
+/**
+ * JSON a peer sent, read as the type its method's specification gives (a result, a task):
+ * unchecked by design, the other step between JSON and the protocol's types.
+ */
+export const fromJson = <T extends object>(value: JsonObject): T => value as T;
+
+/** fromJson for an answer on its way (no promise added). */
+export const answerAs = <T extends object>(answer: Promise<JsonObject>): Promise<T> => answer as Promise<T>;
+
+export const success = (id: RequestId, result: object): JsonRpcSuccess => ({
+  jsonrpc: "2.0",
+  id,
+  result: asJson(result),
+});
+
+/** A notification; `params` any JSON-shaped object. */
+export const notification = (method: string, params?: object): JsonRpcNotification =>
+  params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params: asJson(params) };
 
 /** An error response; `id` undefined leaves it out (2025-11-25's form for an unreadable id). */
 export const failure = (id: RequestId | null | undefined, error: JsonRpcErrorObject): JsonRpcFailure =>

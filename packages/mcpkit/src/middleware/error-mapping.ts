@@ -1,5 +1,5 @@
+import type { Middleware, MiddlewareContext } from "../connection/middleware-chain.js";
 import { McpError } from "../jsonrpc/errors.js";
-import type { Middleware, MiddlewareContext } from "../session/middleware.js";
 
 /**
  * Turns failures of the chain after it into protocol errors: `map` gets what was thrown

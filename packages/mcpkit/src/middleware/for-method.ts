@@ -1,4 +1,5 @@
-import type { JsonObject } from "../jsonrpc/types.js";
+import type { Middleware, MiddlewareContext } from "../connection/middleware-chain.js";
+import { answerAs } from "../jsonrpc/message.js";
 import type {
   CallToolResult,
   CompleteParams,
@@ -13,7 +14,6 @@ import type {
   ListToolsResult,
   ReadResourceResult,
 } from "../protocol/types/features.js";
-import type { Middleware, MiddlewareContext } from "../session/middleware.js";
 
 type Meta = { _meta?: Record<string, unknown> };
 
@@ -30,9 +30,15 @@ export interface MethodShapes {
   "elicitation/create": { params: ElicitParams & Meta; result: ElicitResult };
 }
 
+/** What a middleware for one method sees: the message, its params typed by the method. */
+export type MethodContext<M extends keyof MethodShapes, C extends MiddlewareContext = MiddlewareContext> = Omit<
+  C,
+  "params"
+> & { params: MethodShapes[M]["params"] };
+
 /** A middleware for one method: its params and its result typed. */
 export type MethodMiddleware<M extends keyof MethodShapes, C extends MiddlewareContext = MiddlewareContext> = (
-  ctx: Omit<C, "params"> & { params: MethodShapes[M]["params"] },
+  ctx: MethodContext<M, C>,
   next: () => Promise<MethodShapes[M]["result"]>,
 ) => MethodShapes[M]["result"] | Promise<MethodShapes[M]["result"]>;
 
@@ -47,9 +53,8 @@ export function forMethod<M extends keyof MethodShapes, C extends MiddlewareCont
 ): Middleware<C> {
   return (ctx, next) => {
     if (ctx.method !== method || ctx.kind !== "request") return next();
-    const typed = ctx as unknown as Omit<C, "params"> & { params: MethodShapes[M]["params"] };
-    return middleware(typed, next as unknown as () => Promise<MethodShapes[M]["result"]>) as unknown as
-      | JsonObject
-      | Promise<JsonObject>;
+    // The message seen through its method's types: its params as the peer sent them.
+    const typed = ctx as unknown as MethodContext<M, C>;
+    return middleware(typed, () => answerAs<MethodShapes[M]["result"]>(next()));
   };
 }

@@ -1,5 +1,5 @@
+export type { Middleware, MiddlewareContext, Next } from "../connection/middleware-chain.js";
 export { ErrorCode, McpError } from "../jsonrpc/errors.js";
-export type { Middleware, MiddlewareContext, Next } from "../session/middleware.js";
 export { mapErrors } from "./error-mapping.js";
 export { forMethod, type MethodMiddleware, type MethodShapes } from "./for-method.js";
 export { principalKey, RATE_LIMITED, type RateLimitOptions, rateLimit } from "./rate-limit.js";

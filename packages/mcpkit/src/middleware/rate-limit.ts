@@ -1,6 +1,6 @@
+import { clientKey, principalOf } from "../connection/client-key.js";
+import type { Middleware, MiddlewareContext } from "../connection/middleware-chain.js";
 import { McpError } from "../jsonrpc/errors.js";
-import { clientKey, principalOf } from "../session/client-key.js";
-import type { Middleware, MiddlewareContext } from "../session/middleware.js";
 
 /**
  * The error code of a refused request. MCP defines none for rate limiting; JSON-RPC 2.0
@@ -49,7 +49,7 @@ const defaultExempt = (ctx: MiddlewareContext) =>
  * The default key: who the token says (issuer and subject: two issuers' same `sub` are two
  * callers), else where the request came from (HTTP), else the session (stdio and in-memory
  * connections: one client each), else everyone together. The same key session caps and
- * task bounds count under (session/client-key.ts).
+ * task bounds count under (connection/client-key.ts).
  */
 export function principalKey(ctx: MiddlewareContext & { remoteAddress?: string | undefined }): string {
   const caller = clientKey(principalOf(ctx.principal), ctx.remoteAddress);

@@ -1,5 +1,5 @@
+import type { Middleware, MiddlewareContext } from "../connection/middleware-chain.js";
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { Middleware, MiddlewareContext } from "../session/middleware.js";
 
 const encoder = new TextEncoder();
 /** UTF-8 bytes of a string: Buffer where there is one (no copy), else an encoding. */

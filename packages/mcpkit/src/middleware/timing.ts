@@ -1,5 +1,5 @@
+import type { Middleware, MiddlewareContext } from "../connection/middleware-chain.js";
 import type { JsonObject } from "../jsonrpc/types.js";
-import type { Middleware, MiddlewareContext } from "../session/middleware.js";
 
 /** One message handled: what it was, how long it took and how it ended. */
 export interface TimingEntry<C extends MiddlewareContext = MiddlewareContext> {

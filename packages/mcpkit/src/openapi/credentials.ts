@@ -1,4 +1,4 @@
-import type { Context } from "../server/context.js";
+import type { Context } from "../server/handler-context.js";
 import type { OpenApiDocument } from "./document.js";
 
 /**

@@ -2,17 +2,18 @@
  * mcpkit/openapi: an HTTP API described by an OpenAPI 3.0 or 3.1 document, served as MCP
  * tools (docs/openapi.md). The only entry that loads the OpenAPI parser.
  */
-import type { ServerOptions } from "../server/options.js";
-import { McpServer } from "../server/server.js";
+
+import { McpServer } from "../server/mcp-server.js";
+import type { ServerOptions } from "../server/server-options.js";
 import { loadDocument, type OpenApiSource } from "./load.js";
-import type { OpenApiOptions } from "./options.js";
+import type { OpenApiOptions } from "./openapi-options.js";
 import { addOpenApiTools, type OpenApiTools } from "./register.js";
 
 export type { ApiCredentials, CredentialsOption } from "./credentials.js";
 export type { OpenApiDocument } from "./document.js";
 export { type LoadOptions, loadDocument as loadOpenApiDocument, type OpenApiSource } from "./load.js";
+export type { OpenApiOptions } from "./openapi-options.js";
 export type { OperationFilter } from "./operations.js";
-export type { OpenApiOptions } from "./options.js";
 export { addOpenApiTools, type OpenApiTool, type OpenApiTools } from "./register.js";
 
 export interface OpenApiServerOptions extends OpenApiOptions {

@@ -1,7 +1,7 @@
 import type { Attributes } from "@opentelemetry/api";
+import type { MiddlewareContext } from "../connection/middleware-chain.js";
 import { McpError } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
-import type { MiddlewareContext } from "../session/middleware.js";
 import type { TransportBinding } from "../transports/transport.js";
 
 /** Attribute names of the OpenTelemetry semantic conventions for MCP (gen-ai/mcp.md). */

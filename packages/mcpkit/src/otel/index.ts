@@ -4,5 +4,6 @@
  * mcpkit never does.
  */
 export { ATTR, DURATION_BUCKETS } from "./attributes.js";
-export { clientTelemetry } from "./client.js";
-export { serverTelemetry, type TelemetryOptions } from "./server.js";
+export { clientTelemetry } from "./client-telemetry.js";
+export type { TelemetryOptions } from "./instruments.js";
+export { serverTelemetry } from "./server-telemetry.js";

@@ -1,3 +1,5 @@
+import { fromJson } from "../jsonrpc/message.js";
+
 /**
  * Tasks: the 2026-07-28 extension (`io.modelcontextprotocol/tasks`, SEP-2663) and the
  * 2025-11-25 utility it replaced. One task model; the two wires differ only in field
@@ -82,5 +84,5 @@ export function fromAnyWire(value: Record<string, unknown>): WireTask {
   delete task.pollInterval;
   delete task.resultType;
   delete task._meta;
-  return task as unknown as WireTask;
+  return fromJson<WireTask>(task);
 }

@@ -25,12 +25,12 @@ async function loadAjv(dialect: JsonSchemaDialect): Promise<AjvInstance> {
         : import("ajv/dist/2020.js"),
     import("ajv-formats"),
   ]);
-  const Ajv = (module.default ?? module) as unknown as new (options: object) => AjvInstance;
+  // CommonJS modules: their exports object is the default import, and names itself `default` too.
+  const Ajv = module.default.default;
   // strict: false keeps unknown keywords (x-mcp-header, enumNames) legal; addUsedSchema: false
   // lets two tools share an $id.
   const ajv = new Ajv({ strict: false, addUsedSchema: false, allErrors: false });
-  const addFormats = (formats.default ?? formats) as unknown as (ajv: AjvInstance) => void;
-  addFormats(ajv);
+  formats.default.default(ajv);
   return ajv;
 }
 

@@ -22,7 +22,8 @@ export type Infer<S> = S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput
  * arktype and valibot (via `toStandardJsonSchema`) implement.
  */
 export function standardToJsonSchema(schema: StandardSchemaV1, io: "input" | "output" = "input"): JsonSchema {
-  const converter = (schema as unknown as Partial<StandardJSONSchemaV1>)["~standard"]?.jsonSchema;
+  const standard: StandardSchemaV1["~standard"] & Partial<StandardJSONSchemaV1["~standard"]> = schema["~standard"];
+  const converter = standard.jsonSchema;
   if (!converter) {
     const vendor = schema["~standard"].vendor;
     const hint = vendor === "valibot" ? " (wrap it with toStandardJsonSchema from @valibot/to-json-schema)" : "";

@@ -1,10 +1,11 @@
 import type { ClientCapabilities } from "../protocol/types/capabilities.js";
 import type { ResourceContents } from "../protocol/types/content.js";
 import type { SchemaInput } from "../schema/standard.js";
-import type { Context } from "./context.js";
+import { type Handle, register } from "./entry-handle.js";
+import type { Context } from "./handler-context.js";
+import { definitionOf, type McpServer } from "./mcp-server.js";
 import type { ResourceConfig } from "./registry/resource.js";
-import type { ToolConfig, ToolHandler } from "./registry/tool.js";
-import type { Handle, McpServer } from "./server.js";
+import { type ToolConfig, type ToolHandler, toolEntry } from "./registry/tool.js";
 import type { Viewer } from "./visibility.js";
 
 /**
@@ -96,13 +97,9 @@ export function appTool<
   const { ui, _meta, ...rest } = config;
   requireUiUri(ui.resourceUri, `Tool "${name}": its view`);
   const meta = { ..._meta, ui: { resourceUri: ui.resourceUri, ...(ui.visibility && { visibility: ui.visibility }) } };
-  // One generic signature over server.tool's two overloads (with and without `output`).
-  const register = server.tool.bind(server) as unknown as (
-    name: string,
-    config: ToolConfig<In, Out>,
-    handler: ToolHandler<In, Out>,
-  ) => Handle;
-  return register(name, { ...rest, _meta: meta } as ToolConfig<In, Out>, handler);
+  // server.tool() with the config as given: its overloads cannot be picked for a generic Out.
+  const entry = toolEntry(name, { ...rest, _meta: meta }, handler as ToolHandler<unknown, unknown>);
+  return register(definitionOf(server).tools, entry, "Tool");
 }
 
 /** Whether the client said it renders MCP Apps views (`extensions["io.modelcontextprotocol/ui"].mimeTypes`). */

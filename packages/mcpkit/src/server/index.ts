@@ -1,6 +1,13 @@
+export { type RequestKey, requestKey } from "../connection/request-values.js";
 export * from "../content.js";
 export { SKILLS_EXTENSION, type SkillEntry } from "../protocol/skills.js";
-export { TASKS_EXTENSION, type TaskStatus, type TaskSupport, type WireTask } from "../protocol/tasks.js";
+export {
+  isTerminal,
+  TASKS_EXTENSION,
+  type TaskStatus,
+  type TaskSupport,
+  type WireTask,
+} from "../protocol/tasks.js";
 export {
   APP_MIME_TYPE,
   APPS_EXTENSION,
@@ -14,15 +21,8 @@ export {
   forAppHosts,
   supportsApps,
 } from "./apps.js";
-export type { ToolCatalogOptions } from "./catalog/options.js";
+export type { ToolCatalogOptions } from "./catalog/catalog-options.js";
 export type { Mount } from "./compose/mount.js";
-export type {
-  Context,
-  ElicitFormRequest,
-  ElicitOutcome,
-  ElicitUrlRequest,
-  InputOptions,
-} from "./context.js";
 export { ClientRequestError } from "./dispatch/request-context.js";
 export {
   type EventBus,
@@ -33,11 +33,18 @@ export {
   RecentKeys,
   type ServerEvent,
 } from "./events.js";
-export type { ServerMiddleware, ServerMiddlewareContext } from "./middleware/context.js";
-export type { CacheHint, CachingOptions, ServerOptions } from "./options.js";
+export type {
+  Context,
+  ElicitFormRequest,
+  ElicitOutcome,
+  ElicitUrlRequest,
+  InputOptions,
+} from "./handler-context.js";
+export { createServer, type Handle, McpServer, type ServerDefinitions } from "./mcp-server.js";
+export type { ServerMiddleware, ServerMiddlewareContext } from "./middleware/message-context.js";
 export { principalOf } from "./principal.js";
-export type { Completer, CompletionContext } from "./registry/completion.js";
-export { MAX_COMPLETION_VALUES } from "./registry/completion.js";
+export type { Completer, CompletionContext } from "./registry/completer.js";
+export { MAX_COMPLETION_VALUES } from "./registry/completer.js";
 export type {
   PromptArgName,
   PromptArgs,
@@ -64,8 +71,8 @@ export type {
   ToolHandler,
   ToolReturn,
 } from "./registry/tool.js";
-export { createServer, type Handle, McpServer } from "./server.js";
-export type { ServerSession, SessionOptions } from "./session.js";
+export type { CacheHint, CachingOptions, ServerOptions } from "./server-options.js";
+export type { ServerSession, SessionOptions } from "./server-session.js";
 export {
   InMemorySessionStore,
   type InMemorySessionStoreOptions,
@@ -74,7 +81,7 @@ export {
   type SessionRecord,
   type SessionStore,
 } from "./session-store.js";
-export { applyTaskPatch, InMemoryTaskStore, type InMemoryTaskStoreOptions } from "./tasks/memory-store.js";
+export { applyTaskPatch, InMemoryTaskStore, type InMemoryTaskStoreOptions } from "./tasks/memory-task-store.js";
 export { TASK_DEFAULTS, type TaskServerOptions } from "./tasks/settings.js";
 export {
   TaskLimitError,
@@ -84,4 +91,5 @@ export {
   type TaskRecord,
   type TaskStore,
 } from "./tasks/store.js";
+export { TaskWatchers, taskExpired } from "./tasks/watchers.js";
 export type { Viewer, VisibilityRule } from "./visibility.js";

@@ -1,2 +1,2 @@
 // The one rule for who is calling lives beside the client key, where middleware can reach it too.
-export { principalOf } from "../session/client-key.js";
+export { principalOf } from "../connection/client-key.js";

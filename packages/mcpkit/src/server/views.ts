@@ -1,6 +1,6 @@
 import type { ListKind } from "./events.js";
 import type { Registry } from "./registry/registry.js";
-import type { ServerSession } from "./session.js";
+import type { ServerSession } from "./server-session.js";
 import { isShown, type Showable, type Viewer } from "./visibility.js";
 
 const ruled = new WeakMap<readonly Showable[], boolean>();

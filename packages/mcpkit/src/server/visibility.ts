@@ -1,7 +1,7 @@
 import type { ClientCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation } from "../protocol/types/common.js";
 import type { Keyed } from "./registry/feature-set.js";
-import type { ServerSession } from "./session.js";
+import type { ServerSession } from "./server-session.js";
 
 /** Who is looking at a list or calling by name: what a visibility rule may decide on. */
 export interface Viewer {

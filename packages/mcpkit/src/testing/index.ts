@@ -1,3 +1,3 @@
 export { createLinkedPair } from "../transports/memory/linked-pair.js";
-export { connectInMemory } from "./connect.js";
+export { connectInMemory } from "./connect-in-memory.js";
 export * from "./contracts/index.js";

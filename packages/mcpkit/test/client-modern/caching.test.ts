@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Client } from "../../src/client/index.js";
-import { McpServer } from "../../src/server/server.js";
+import { McpServer } from "../../src/server/mcp-server.js";
 import { createLinkedPair } from "../../src/transports/memory/linked-pair.js";
 import { cleanup, complete, connectHttp, fakeServer } from "./fake-http.js";
 

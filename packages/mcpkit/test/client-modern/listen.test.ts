@@ -2,7 +2,7 @@ import type { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../../src/client/index.js";
 import type { JsonRpcNotification } from "../../src/jsonrpc/types.js";
-import { McpServer } from "../../src/server/server.js";
+import { McpServer } from "../../src/server/mcp-server.js";
 import { createLinkedPair } from "../../src/transports/memory/linked-pair.js";
 import { until, within } from "../http-client/helpers.js";
 import { cleanup, connectHttp, type Exchange, fakeServer, META_SUB, META_VERSION } from "./fake-http.js";

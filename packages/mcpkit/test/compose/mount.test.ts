@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Revision } from "../../src/protocol/versions.js";
-import { namespace } from "../../src/server/compose/names.js";
+import { namespace } from "../../src/server/compose/mount-names.js";
 import { createServer } from "../../src/server/index.js";
 import { connectInMemory } from "../../src/testing/index.js";
 
@@ -158,7 +158,8 @@ for (const { era, revision } of ERAS) {
       mount.unmount();
       await expect.poll(() => changes).toContain("notifications/tools/list_changed");
       expect((await client.tools()).map((t) => t.name)).toEqual(["own", "wx2_forecast"]);
-      expect(parent.resources.size + parent.templates.size + parent.prompts.size).toBe(0);
+      const left = parent.definitions();
+      expect(left.resources.length + left.resourceTemplates.length + left.prompts.length).toBe(0);
       expect(() => parent.mount("self", parent)).toThrow(/into itself/);
     });
 

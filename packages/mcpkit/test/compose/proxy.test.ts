@@ -97,7 +97,9 @@ for (const downstream of ERAS) {
         expect(client.serverInfo?.name).toBe("upstream");
         expect(client.instructions).toBe("Use add to add.");
         expect((await client.tools()).map((t) => t.name)).toEqual(["add", "ask", "fail", "slow"]);
-        expect((await client.tools())[0]?.inputSchema).toEqual(server.tools.get("add")?.definition.inputSchema);
+        expect((await client.tools())[0]?.inputSchema).toEqual(
+          server.definitions().tools.find((t) => t.name === "add")?.inputSchema,
+        );
         const added = await client.callTool("add", { a: 2, b: 3 });
         expect(added).toMatchObject({ content: [{ type: "text", text: "5" }] });
         // What a 2026-07-28 upstream says about itself (resultType, its serverInfo) is not passed on.

@@ -1,5 +1,5 @@
 import { describe, it } from "vitest";
-import { InMemoryTaskStore } from "../../src/server/tasks/memory-store.js";
+import { InMemoryTaskStore } from "../../src/server/tasks/memory-task-store.js";
 import { runContract, taskLeaseContract, taskNodesContract, taskStoreContract } from "../../src/testing/index.js";
 
 describe("task store contract: InMemoryTaskStore", () => {

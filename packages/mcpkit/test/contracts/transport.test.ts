@@ -4,7 +4,7 @@ import { createSseHandler, createStreamableHttpHandler } from "../../src/endpoin
 import { contractServer, runContract, transportContract } from "../../src/testing/index.js";
 import { listen } from "../../src/transports/http/node.js";
 import { createLinkedPair } from "../../src/transports/memory/linked-pair.js";
-import { sseClientTransport } from "../../src/transports/sse-legacy/client.js";
+import { sseClientTransport } from "../../src/transports/sse-legacy/sse-client-transport.js";
 import { stdioClientTransport } from "../../src/transports/stdio/index.js";
 import { streamableHttpClientTransport } from "../../src/transports/streamable-http/client/index.js";
 

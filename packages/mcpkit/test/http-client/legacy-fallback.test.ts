@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Client } from "../../src/client/index.js";
 import { McpError } from "../../src/jsonrpc/errors.js";
-import { sseClientTransport } from "../../src/transports/sse-legacy/client.js";
+import { sseClientTransport } from "../../src/transports/sse-legacy/sse-client-transport.js";
 import { streamableHttpClientTransport } from "../../src/transports/streamable-http/client/index.js";
 import type { Transport } from "../../src/transports/transport.js";
 import { closeAll, connectClient, legacySdkServer, listen, SSE_HEADERS, sseEvent, until } from "./helpers.js";

@@ -1,7 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { afterEach, describe, expect, it } from "vitest";
+import type { Progress } from "../../src/connection/connection-options.js";
 import { McpError } from "../../src/jsonrpc/errors.js";
-import type { Progress } from "../../src/session/options.js";
 import type { StreamableHttpClientOptions } from "../../src/transports/streamable-http/client/index.js";
 import {
   answerHandshake,

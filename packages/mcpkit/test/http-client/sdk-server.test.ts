@@ -2,7 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Client } from "../../src/client/index.js";
-import type { Progress } from "../../src/session/options.js";
+import type { Progress } from "../../src/connection/connection-options.js";
 import { closeAll, connectHttp, sdkServer, until, within } from "./helpers.js";
 
 // The mcpkit client transport (transports §Streamable HTTP) against the OFFICIAL SDK's

@@ -10,6 +10,7 @@ import {
 } from "../../src/endpoints/http/index.js";
 import type { JsonRpcMessage } from "../../src/jsonrpc/types.js";
 import { createServer } from "../../src/server/index.js";
+import { definitionOf } from "../../src/server/mcp-server.js";
 import { REPORT_ERROR } from "../../src/transports/http/exchange.js";
 import { HttpSessionTransport } from "../../src/transports/streamable-http/server/session-transport.js";
 import { within } from "../stdio/helpers.js";
@@ -154,10 +155,12 @@ describe("failures while serving Streamable HTTP", () => {
   it("reports an event bus listener that throws, and still delivers to the others", async () => {
     const { server, errors } = reportingServer();
     const delivered: string[] = [];
-    server.events.subscribe(() => {
+    // The server's own bus (made for it, reporting to its onError).
+    const { events } = definitionOf(server);
+    events.subscribe(() => {
       throw new Error("listener broke");
     });
-    server.events.subscribe((event) => delivered.push(event.type));
+    events.subscribe((event) => delivered.push(event.type));
     server.tool("added", {}, () => "");
     await new Promise<void>((resolve) => queueMicrotask(resolve)); // list_changed is published in a microtask
     expect(errors.map(String)).toContain("Error: listener broke");

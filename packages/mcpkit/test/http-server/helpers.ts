@@ -3,7 +3,7 @@ import {
   routeByPath,
   type StreamableHttpOptions,
 } from "../../src/endpoints/http/index.js";
-import type { McpServer } from "../../src/server/server.js";
+import type { McpServer } from "../../src/server/mcp-server.js";
 import { type Listening, listen } from "../../src/transports/http/node.js";
 
 export const ACCEPT_BOTH = "application/json, text/event-stream";

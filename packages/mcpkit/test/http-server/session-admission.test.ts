@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { clientKey } from "../../src/connection/client-key.js";
 import { admitSession, type SessionFacts } from "../../src/endpoints/http/session-admission.js";
-import { clientKey } from "../../src/session/client-key.js";
 
 // Which sessions make room for a new one, decided on the facts alone: the caps in total and
 // per client, unused sessions given up oldest first, used ones never. The HTTP tests

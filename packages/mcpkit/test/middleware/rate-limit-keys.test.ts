@@ -1,9 +1,9 @@
 import { request as httpRequest } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
+import type { MiddlewareContext } from "../../src/connection/middleware-chain.js";
 import { createStreamableHttpHandler } from "../../src/endpoints/http/index.js";
 import { principalKey, RATE_LIMITED, rateLimit } from "../../src/middleware/index.js";
 import { createServer } from "../../src/server/index.js";
-import type { MiddlewareContext } from "../../src/session/middleware.js";
 import { type Listening, listen } from "../../src/transports/http/node.js";
 import { meta } from "../modern/helpers.js";
 

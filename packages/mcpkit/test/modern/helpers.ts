@@ -1,5 +1,5 @@
 import type { JsonObject, JsonRpcMessage } from "../../src/jsonrpc/types.js";
-import type { McpServer } from "../../src/server/server.js";
+import type { McpServer } from "../../src/server/mcp-server.js";
 import { createLinkedPair } from "../../src/transports/memory/linked-pair.js";
 import { rawPeer } from "../helpers.js";
 

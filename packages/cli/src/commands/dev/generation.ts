@@ -41,10 +41,11 @@ export async function startGeneration(module: string, onStderr: (text: string) =
   });
   try {
     const proxy: McpProxy = await connecting;
+    const listed = proxy.server.definitions();
     const counts = {
-      tools: proxy.server.tools.size,
-      resources: proxy.server.resources.size + proxy.server.templates.size,
-      prompts: proxy.server.prompts.size,
+      tools: listed.tools.length,
+      resources: listed.resources.length + listed.resourceTemplates.length,
+      prompts: listed.prompts.length,
     };
     ready = true;
     if (stderr) onStderr(stderr);

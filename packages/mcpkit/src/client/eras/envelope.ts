@@ -2,7 +2,7 @@ import type { JsonObject } from "../../jsonrpc/types.js";
 import { META } from "../../protocol/meta.js";
 import type { ClientCapabilities } from "../../protocol/types/capabilities.js";
 import type { Implementation, LogLevel } from "../../protocol/types/common.js";
-import type { EraHost } from "./era.js";
+import type { EraHost } from "./client-era.js";
 
 /** What every 2026-07-28 request says about itself (basic/index §_meta, per-request protocol fields). */
 export interface Envelope {

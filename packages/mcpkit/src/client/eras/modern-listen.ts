@@ -1,9 +1,9 @@
+import type { SentRequest } from "../../connection/connection-options.js";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcNotification, RequestId } from "../../jsonrpc/types.js";
 import { META } from "../../protocol/meta.js";
 import { readFilter } from "../../protocol/subscription-filter.js";
 import type { SubscriptionFilter } from "../../protocol/types/modern.js";
-import type { SentRequest } from "../../session/options.js";
 import type { ListenOptions, Subscription, SubscriptionEnd, SubscriptionListener } from "../subscription.js";
 
 interface Open {

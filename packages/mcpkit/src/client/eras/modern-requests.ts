@@ -1,16 +1,17 @@
+import type { Connection } from "../../connection/connection.js";
+import type { SentRequest } from "../../connection/connection-options.js";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { answerAs, asJson } from "../../jsonrpc/message.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import { META } from "../../protocol/meta.js";
 import { TASKS_EXTENSION } from "../../protocol/tasks.js";
 import type { Implementation } from "../../protocol/types/common.js";
 import type { InputRequest } from "../../protocol/types/modern.js";
 import { isModernRevision, type ModernRevision, type Revision } from "../../protocol/versions.js";
-import type { Connection } from "../../session/connection.js";
-import type { SentRequest } from "../../session/options.js";
 import type { ClientRequestContext } from "../answer.js";
+import type { CallOptions } from "./client-era.js";
 import { chooseVersion, supportedFrom } from "./detect.js";
 import { type Envelope, withEnvelope } from "./envelope.js";
-import type { CallOptions } from "./era.js";
 import { untilComplete } from "./mrtr.js";
 
 /** What the modern request path needs from its era. */
@@ -57,14 +58,16 @@ export class ModernRequests {
       (options?.asTask !== undefined ||
         this.host.envelope(this.version).capabilities.extensions?.[TASKS_EXTENSION] !== undefined);
     // The result of the last round is the method's result: typed as the caller names it (see Connection.request).
-    return untilComplete(
-      method,
-      (params ?? {}) as JsonObject,
-      (attempt) => this.attempt(method, attempt, options),
-      (key, request) => this.answerInput(key, request, signal),
-      this.host.maxRounds,
-      acceptsTask,
-    ) as Promise<object> as Promise<R>;
+    return answerAs<R>(
+      untilComplete(
+        method,
+        params === undefined ? {} : asJson(params),
+        (attempt) => this.attempt(method, attempt, options),
+        (key, request) => this.answerInput(key, request, signal),
+        this.host.maxRounds,
+        acceptsTask,
+      ),
+    );
   }
 
   /** Sends one request as it is (no retries) and tells its JSON-RPC id. */

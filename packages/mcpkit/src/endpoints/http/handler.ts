@@ -1,8 +1,8 @@
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../../jsonrpc/types.js";
 import { eraOf } from "../../protocol/era.js";
+import { definitionOf, type McpServer } from "../../server/mcp-server.js";
 import { principalOf } from "../../server/principal.js";
-import type { McpServer } from "../../server/server.js";
 import {
   EXCHANGE,
   fromWebRequest,
@@ -25,13 +25,13 @@ import { jsonRpcErrorReply } from "../../transports/http/responses.js";
 import { InMemoryEventStore } from "../../transports/streamable-http/server/event-store.js";
 import type { MessageInfo } from "../../transports/transport.js";
 import { httpAnswer } from "./answer-status.js";
+import type { StreamableHttpHandler, StreamableHttpOptions } from "./endpoint-options.js";
 import { checkLegacyVersion } from "./header-checks.js";
 import { handleLegacyPost, SESSION_HEADER, sessionNotFound, storeUnavailable } from "./legacy-post.js";
 import { handleModernPost } from "./modern-post.js";
-import type { StreamableHttpHandler, StreamableHttpOptions } from "./options.js";
-import { SessionTable } from "./sessions.js";
+import { SessionTable } from "./session-table.js";
 
-export type { StreamableHttpHandler, StreamableHttpOptions } from "./options.js";
+export type { StreamableHttpHandler, StreamableHttpOptions } from "./endpoint-options.js";
 
 /**
  * transports §Streamable HTTP, server side: one MCP endpoint answering POST, GET and
@@ -40,9 +40,10 @@ export type { StreamableHttpHandler, StreamableHttpOptions } from "./options.js"
  * DNS-rebinding protection are on by default.
  */
 export function createStreamableHttpHandler(
-  server: McpServer,
+  mcpServer: McpServer,
   options: StreamableHttpOptions = {},
 ): StreamableHttpHandler {
+  const server = definitionOf(mcpServer);
   const allowedHosts = options.allowedHosts ?? LOCALHOST_NAMES;
   const policy = { allowedHosts, allowedOrigins: options.allowedOrigins ?? allowedHosts };
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;

@@ -4,7 +4,7 @@ import { decodeHeaderValue, headerParamValue } from "../../protocol/mcp-headers.
 import { META } from "../../protocol/meta.js";
 import { NAMED_METHODS, targetOf } from "../../protocol/methods.js";
 import { isLegacyRevision, LEGACY_REVISIONS, newestFirst } from "../../protocol/versions.js";
-import type { McpServer } from "../../server/server.js";
+import type { ServerDefinition } from "../../server/definition.js";
 import type { HttpReply, HttpRequest } from "../../transports/http/exchange.js";
 import { jsonRpcErrorReply } from "../../transports/http/responses.js";
 
@@ -18,7 +18,7 @@ const mismatch = (message: string) => new McpError(ErrorCode.HeaderMismatch, `He
 export function checkModernHeaders(
   request: HttpRequest,
   message: { method: string; params?: JsonObject },
-  server: McpServer,
+  server: ServerDefinition,
 ): McpError | undefined {
   const headers = request.headers;
   const version = headers.get("mcp-protocol-version")?.trim();
@@ -43,7 +43,7 @@ export function checkModernHeaders(
   return undefined;
 }
 
-function checkParamHeaders(request: HttpRequest, params: JsonObject | undefined, server: McpServer) {
+function checkParamHeaders(request: HttpRequest, params: JsonObject | undefined, server: ServerDefinition) {
   const tool = server.tools.get(String(params?.name));
   for (const param of tool?.headerParams ?? []) {
     const raw = request.headers.get(`mcp-param-${param.header.toLowerCase()}`);

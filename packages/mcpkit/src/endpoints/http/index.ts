@@ -24,6 +24,6 @@ export {
   type InMemoryEventStoreOptions,
 } from "../../transports/streamable-http/server/event-store.js";
 export { createSseHandler, type SseHandler, type SseServerOptions } from "../sse/handler.js";
+export type { StreamableHttpHandler, StreamableHttpOptions } from "./endpoint-options.js";
 export { createStreamableHttpHandler } from "./handler.js";
-export type { StreamableHttpHandler, StreamableHttpOptions } from "./options.js";
 export { SERVER_CARD_PATHS, type ServerCardOptions, serverCardHandler } from "./server-card.js";

@@ -1,14 +1,14 @@
+import { clientKey } from "../../connection/client-key.js";
+import { respondTo } from "../../connection/error-answer.js";
+import { InboundRequest } from "../../connection/inbound-request.js";
 import { ErrorCode } from "../../jsonrpc/errors.js";
-import { failure, messageProblem, readableId } from "../../jsonrpc/message.js";
+import { failure, messageProblem, notification, readableId } from "../../jsonrpc/message.js";
 import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse, RequestId } from "../../jsonrpc/types.js";
 import { revisionRules } from "../../protocol/revisions.js";
 import { DEFAULT_NEGOTIATED_REVISION, isLegacyRevision, type LegacyRevision } from "../../protocol/versions.js";
+import type { ServerDefinition } from "../../server/definition.js";
 import { serveSessionless } from "../../server/eras/sessionless.js";
 import { principalOf } from "../../server/principal.js";
-import type { McpServer } from "../../server/server.js";
-import { clientKey } from "../../session/client-key.js";
-import { InboundRequest } from "../../session/inbound.js";
-import { respondTo } from "../../session/respond.js";
 import type { HttpReply, HttpRequest } from "../../transports/http/exchange.js";
 import { jsonReply } from "../../transports/http/exchange.js";
 import { jsonRpcErrorReply } from "../../transports/http/responses.js";
@@ -16,12 +16,12 @@ import { SingleReply } from "../../transports/streamable-http/server/single-repl
 import type { HttpAnswer } from "../../transports/streamable-http/server/stream.js";
 import type { MessageInfo } from "../../transports/transport.js";
 import { checkLegacyVersion } from "./header-checks.js";
-import type { SessionTable } from "./sessions.js";
+import type { SessionTable } from "./session-table.js";
 
 export const SESSION_HEADER = "mcp-session-id";
 
 export interface LegacyPostContext {
-  server: McpServer;
+  server: ServerDefinition;
   /** Undefined when the endpoint keeps no sessions. */
   sessions: SessionTable | undefined;
   closing(): boolean;
@@ -159,8 +159,7 @@ function serveWithoutSession(
   for (const response of refused) reply.respond(response);
   const { server } = context;
   for (const inbound of inbounds) {
-    const notify = (method: string, params: Record<string, unknown>) =>
-      reply.notify({ jsonrpc: "2.0", method, params });
+    const notify = (method: string, params: object) => reply.notify(notification(method, params));
     const forget = server.onClose((reason) => inbound.abandon(reason));
     respondTo(inbound.id, () => serveSessionless(server, inbound, revision, notify), server.onError)
       .then((response) => {

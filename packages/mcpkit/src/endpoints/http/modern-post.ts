@@ -1,12 +1,12 @@
+import { respondTo } from "../../connection/error-answer.js";
+import { InboundRequest } from "../../connection/inbound-request.js";
 import { ErrorCode, type McpError, methodNotFound } from "../../jsonrpc/errors.js";
-import { messageProblem } from "../../jsonrpc/message.js";
+import { messageProblem, notification } from "../../jsonrpc/message.js";
 import type { JsonRpcMessage, JsonRpcRequest } from "../../jsonrpc/types.js";
 import { revisionRules } from "../../protocol/revisions.js";
+import type { ServerDefinition } from "../../server/definition.js";
 import { checkServedVersion, type Envelope, readEnvelopeShape } from "../../server/eras/modern/envelope.js";
 import { serveModern } from "../../server/eras/modern/serve.js";
-import type { McpServer } from "../../server/server.js";
-import { InboundRequest } from "../../session/inbound.js";
-import { respondTo } from "../../session/respond.js";
 import type { HttpReply, HttpRequest } from "../../transports/http/exchange.js";
 import { jsonRpcErrorReply } from "../../transports/http/responses.js";
 import { SingleReply } from "../../transports/streamable-http/server/single-reply.js";
@@ -28,7 +28,7 @@ const cancelled = () => Object.assign(new Error("The client closed the response 
  * answered on its own.
  */
 export async function handleModernPost(
-  server: McpServer,
+  server: ServerDefinition,
   request: HttpRequest,
   body: unknown,
   info: MessageInfo,
@@ -79,7 +79,7 @@ export async function handleModernPost(
     onAbandoned: () => inbound.cancel(cancelled()),
   });
   request.onAbort(() => reply.aborted());
-  const notify = (method: string, params: Record<string, unknown>) => reply.notify({ jsonrpc: "2.0", method, params });
+  const notify = (method: string, params: object) => reply.notify(notification(method, params));
   // The server closing stops the request: a handler that honours its signal answers with why.
   const forget = server.onClose((reason) => inbound.abandon(reason));
   respondTo(id, () => serveModern(server, inbound, notify), server.onError)

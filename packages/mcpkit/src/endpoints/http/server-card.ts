@@ -1,4 +1,4 @@
-import type { McpServer } from "../../server/server.js";
+import { definitionOf, type McpServer } from "../../server/mcp-server.js";
 import type { FetchHandler } from "../../transports/http/node.js";
 
 /** Where the card is served: the well-known path, and the draft's reserved `<endpoint>/server-card`. */
@@ -52,7 +52,7 @@ export function serverCardHandler(server: McpServer, options: ServerCardOptions)
           {
             type: "streamable-http",
             url: new URL(endpointPath, request.url).href,
-            supportedProtocolVersions: [...server.revisions],
+            supportedProtocolVersions: [...definitionOf(server).revisions],
           },
         ],
       };

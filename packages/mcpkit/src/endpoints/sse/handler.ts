@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
+import { clientKey } from "../../connection/client-key.js";
 import { ErrorCode } from "../../jsonrpc/errors.js";
-import type { McpServer } from "../../server/server.js";
-import type { ServerSession } from "../../server/session.js";
-import { clientKey } from "../../session/client-key.js";
+import { definitionOf, type McpServer } from "../../server/mcp-server.js";
+import { serveConnection } from "../../server/serve-connection.js";
+import type { ServerSession } from "../../server/server-session.js";
 import {
   type FetchInfo,
   REPORT_ERROR,
@@ -14,7 +15,7 @@ import { checkOrigin, isJsonContent } from "../../transports/http/guards.js";
 import { LOCALHOST_NAMES } from "../../transports/http/localhost.js";
 import { jsonRpcErrorReply } from "../../transports/http/responses.js";
 import { formatSse, SSE_HEADERS } from "../../transports/http/sse.js";
-import { SseSessionTransport } from "../../transports/sse-legacy/server-transport.js";
+import { SseSessionTransport } from "../../transports/sse-legacy/sse-server-transport.js";
 
 const errorResponse = (...args: Parameters<typeof jsonRpcErrorReply>) => toResponse(jsonRpcErrorReply(...args));
 
@@ -51,7 +52,8 @@ export interface SseHandler extends ReportingHandler {
  * The deprecated HTTP+SSE transport (2024-11-05 basic/transports §HTTP with SSE), for old
  * clients: GET opens an event stream whose first event names the endpoint to POST to.
  */
-export function createSseHandler(server: McpServer, options: SseServerOptions = {}): SseHandler {
+export function createSseHandler(mcpServer: McpServer, options: SseServerOptions = {}): SseHandler {
+  const server = definitionOf(mcpServer);
   const messagesPath = options.messagesPath ?? "/messages";
   const allowedHosts = options.allowedHosts ?? LOCALHOST_NAMES;
   const policy = { allowedHosts, allowedOrigins: options.allowedOrigins ?? allowedHosts };
@@ -85,7 +87,7 @@ export function createSseHandler(server: McpServer, options: SseServerOptions = 
     });
     let session: ServerSession;
     try {
-      session = await server.connect(transport, { era: "legacy" });
+      session = await serveConnection(server, transport, { era: "legacy" });
     } catch (error) {
       release(client);
       throw error;

@@ -4,3 +4,4 @@ export * from "./content.js";
 export * from "./features.js";
 export * from "./lifecycle.js";
 export * from "./modern.js";
+export * from "./server-results.js";

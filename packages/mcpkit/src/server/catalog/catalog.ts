@@ -1,12 +1,12 @@
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
-import type { JsonObject } from "../../jsonrpc/types.js";
-import type { Tool } from "../../protocol/types/features.js";
+import type { CallToolResult, ListToolsResult, Tool } from "../../protocol/types/features.js";
+import type { CreateTaskResult } from "../../protocol/types/server-results.js";
 import { visible } from "../dispatch/authorization.js";
-import type { Call } from "../dispatch/call.js";
 import { encodeDescriptor } from "../dispatch/encode.js";
+import type { Call } from "../dispatch/method.js";
 import type { Registry } from "../registry/registry.js";
-import { type ToolEntry, toolEntry } from "../registry/tool.js";
-import { CALL_TOOL, SEARCH_TOOLS } from "./options.js";
+import { type ToolEntry, type ToolReturn, toolEntry } from "../registry/tool.js";
+import { CALL_TOOL, SEARCH_TOOLS } from "./catalog-options.js";
 import { ToolIndex } from "./search.js";
 
 const MAX_LIMIT = 50;
@@ -83,7 +83,7 @@ function build(tools: readonly ToolEntry[], limit: number): Built {
 }
 
 /** tools/list while the catalog is on: the two catalog tools and the pinned ones; undefined when it is off. */
-export function catalogList(call: Call): JsonObject | undefined {
+export function catalogList(call: Call): ListToolsResult | undefined {
   const catalog = active(call.server);
   if (!catalog) return undefined;
   const pinned = (call.server.options.toolCatalog || undefined)?.pinned ?? [];
@@ -92,11 +92,14 @@ export function catalogList(call: Call): JsonObject | undefined {
     const tool = call.server.tools.get(name);
     if (tool && visible(tool, call)) shown.push(tool.definition);
   }
-  return { tools: shown.map((tool) => encodeDescriptor(tool, call.peer.rules)) as unknown as JsonObject[] };
+  return { tools: shown.map((tool) => encodeDescriptor(tool, call.peer.rules)) };
 }
 
 /** Runs a tools/call the way handlers/tools.ts does (validation, tasks, results fitted to the revision). */
-export type CallTool = (params: JsonObject, call: Call) => Promise<JsonObject>;
+export type CallTool = (
+  params: { name: string; arguments: Record<string, unknown> },
+  call: Call,
+) => Promise<CallToolResult | CreateTaskResult>;
 
 /**
  * The catalog tool named `name`, bound to this call, while the catalog is on; a registered
@@ -105,19 +108,23 @@ export type CallTool = (params: JsonObject, call: Call) => Promise<JsonObject>;
 export function catalogTool(name: string, call: Call, callTool: CallTool): ToolEntry | undefined {
   const catalog = active(call.server);
   if (!catalog) return undefined;
+  // The arguments were checked against the input schemas above before a handler runs.
   if (name === SEARCH_TOOLS)
-    return { ...catalog.search, handler: (args) => searchTools(catalog, args as unknown as SearchArgs, call) };
+    return {
+      ...catalog.search,
+      handler: (args) =>
+        searchTools(catalog, String(args.query), typeof args.limit === "number" ? args.limit : undefined, call),
+    };
   if (name === CALL_TOOL)
-    return { ...catalog.call, handler: (args) => callFound(args as unknown as CallArgs, call, callTool) };
+    return {
+      ...catalog.call,
+      handler: (args) =>
+        callFound(String(args.name), args.arguments as Record<string, unknown> | undefined, call, callTool),
+    };
   return undefined;
 }
 
-interface SearchArgs {
-  query: string;
-  limit?: number;
-}
-
-function searchTools(catalog: Built, { query, limit }: SearchArgs, call: Call) {
+function searchTools(catalog: Built, query: string, limit: number | undefined, call: Call) {
   const wanted = limit ?? (call.server.options.toolCatalog || undefined)?.limit ?? 8;
   const found: { name: string; title?: string; description?: string; inputSchema: unknown }[] = [];
   for (const hit of catalog.index.search(query)) {
@@ -137,16 +144,17 @@ function searchTools(catalog: Built, { query, limit }: SearchArgs, call: Call) {
   return { content: [{ type: "text" as const, text }], structuredContent };
 }
 
-interface CallArgs {
-  name: string;
-  arguments?: Record<string, unknown>;
-}
-
-async function callFound({ name, arguments: args }: CallArgs, call: Call, callTool: CallTool) {
+async function callFound(
+  name: string,
+  args: Record<string, unknown> | undefined,
+  call: Call,
+  callTool: CallTool,
+): Promise<ToolReturn<unknown>> {
   if (name === CALL_TOOL)
     return { content: [{ type: "text" as const, text: `${CALL_TOOL} cannot call itself` }], isError: true };
   try {
-    return (await callTool({ name, arguments: args ?? {} }, call)) as never;
+    // A tool that ran as a task answers with the task, passed on as this call's result.
+    return (await callTool({ name, arguments: args ?? {} }, call)) as ToolReturn<unknown>;
   } catch (error) {
     // An unknown name or bad arguments: a result the model can correct, not a protocol error.
     if (error instanceof McpError && error.code === ErrorCode.InvalidParams)

@@ -5,7 +5,7 @@ import type { PromptEntry } from "../registry/prompt.js";
 import type { Registry } from "../registry/registry.js";
 import { type ReadReturn, type ResourceEntry, type TemplateEntry, toReadResult } from "../registry/resource.js";
 import type { ToolEntry } from "../registry/tool.js";
-import { type Namespace, namespace } from "./names.js";
+import { type Namespace, namespace } from "./mount-names.js";
 import { type Mirrored, MirroredSet } from "./sync.js";
 
 /** A server mounted into another under a prefix. */

@@ -1,7 +1,7 @@
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import { principalOf } from "../principal.js";
 import { isShown, type Showable, type Viewer } from "../visibility.js";
-import type { Call } from "./call.js";
+import type { Call } from "./method.js";
 
 /**
  * Scopes on tools, resources and prompts (basic/authorization §Scope Challenge Handling).

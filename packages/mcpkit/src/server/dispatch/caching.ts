@@ -1,6 +1,6 @@
 import type { CacheHints } from "../../protocol/types/modern.js";
-import type { CacheHint, CachingOptions } from "../options.js";
 import type { Registry } from "../registry/registry.js";
+import type { CacheHint, CachingOptions } from "../server-options.js";
 
 /** server/utilities/caching (2026-07-28): the cacheable results and the hints they carry. */
 const CACHEABLE: Record<string, keyof CachingOptions> = {

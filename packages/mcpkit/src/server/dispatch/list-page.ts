@@ -1,8 +1,8 @@
 import type { JsonObject } from "../../jsonrpc/types.js";
 import type { FeatureSet, Keyed } from "../registry/feature-set.js";
 import { type Guarded, visible } from "./authorization.js";
-import type { Call } from "./call.js";
 import { encodeDescriptor } from "./encode.js";
+import type { Call } from "./method.js";
 
 /** What every list holds: a definition to send, and the scopes a caller needs to see it. */
 interface Listed extends Keyed, Guarded {
@@ -11,15 +11,16 @@ interface Listed extends Keyed, Guarded {
 
 /**
  * One page of a list (server/utilities/pagination) as this caller may see it, each
- * definition fitted to the revision, under `key` (tools, prompts, resourceTemplates…).
+ * definition fitted to the revision; `wrap` names the list in the result
+ * (`(tools) => ({ tools })`).
  */
-export function listPage<T extends Listed>(
+export function listPage<T extends Listed, R extends object>(
   set: FeatureSet<T>,
   params: JsonObject,
   call: Call,
-  key: string,
-): JsonObject {
+  wrap: (items: T["definition"][]) => R,
+): R | (R & { nextCursor: string }) {
   const page = set.page(params.cursor, call.server.pageSize, (item) => visible(item, call));
   const items = page.items.map((item) => encodeDescriptor(item.definition, call.peer.rules));
-  return page.nextCursor === undefined ? { [key]: items } : { [key]: items, nextCursor: page.nextCursor };
+  return page.nextCursor === undefined ? wrap(items) : { ...wrap(items), nextCursor: page.nextCursor };
 }

@@ -1,5 +1,9 @@
 import { randomUUID } from "node:crypto";
+import type { InboundRequest } from "../../connection/inbound-request.js";
+import { runChain } from "../../connection/middleware-chain.js";
+import type { RequestKey } from "../../connection/request-values.js";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { answerAs, asJson } from "../../jsonrpc/message.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import { TRACE_KEYS } from "../../protocol/meta.js";
 import { LOG_LEVELS, type LogLevel, type Meta } from "../../protocol/types/common.js";
@@ -12,15 +16,13 @@ import type {
   Root,
 } from "../../protocol/types/features.js";
 import type { StandardSchemaV1 } from "../../schema/standard.js";
-import type { InboundRequest } from "../../session/inbound.js";
-import { runChain } from "../../session/middleware.js";
-import type { Context, ElicitFormRequest, ElicitOutcome, ElicitUrlRequest, InputOptions } from "../context.js";
-import { type ServerMiddleware, serverMessage } from "../middleware/context.js";
+import type { Context, ElicitFormRequest, ElicitOutcome, ElicitUrlRequest, InputOptions } from "../handler-context.js";
+import { outboundRequest, type ServerMiddleware } from "../middleware/message-context.js";
 import type { Registry } from "../registry/registry.js";
 import type { TaskRun } from "../tasks/run.js";
 import { relatedTaskMeta } from "../tasks/wire.js";
+import { type ClientPeer, InputResponseError } from "./client-peer.js";
 import { fitFormToRevision, formSchema } from "./elicitation-form.js";
-import { type ClientPeer, InputResponseError } from "./peer.js";
 
 const levelIndex = new Map<string, number>(LOG_LEVELS.map((l, i) => [l, i]));
 
@@ -221,6 +223,10 @@ export class RequestContext implements Context {
     return Array.isArray(result.roots) ? (result.roots as Root[]) : [];
   }
 
+  get<T>(key: RequestKey<T>): T | undefined {
+    return this.inbound.values?.get(key);
+  }
+
   closeStream(retryMs?: number): boolean {
     const close = this.inbound.info?.closeStream;
     if (!close) return false;
@@ -244,18 +250,16 @@ export class RequestContext implements Context {
    */
   private send<R extends object>(method: string, params: object, inputKey?: string): Promise<R> {
     const chain = this.server.middleware;
-    const body = params as JsonObject;
+    const body = asJson(params);
     const asked =
       chain === undefined ? this.ask(method, body, inputKey) : this.askThroughChain(chain, method, body, inputKey);
-    return asked
-      .then((result) => result as object as R)
-      .catch((error: unknown) => {
-        // The client's error answer is a failure of this handler's work, not of the request
-        // the handler is serving: a tool reports it as an isError result (server/tools §Error Handling).
-        if (error instanceof McpError && !(error instanceof InputResponseError))
-          throw new ClientRequestError(method, error);
-        throw error;
-      });
+    return answerAs<R>(asked).catch((error: unknown) => {
+      // The client's error answer is a failure of this handler's work, not of the request
+      // the handler is serving: a tool reports it as an isError result (server/tools §Error Handling).
+      if (error instanceof McpError && !(error instanceof InputResponseError))
+        throw new ClientRequestError(method, error);
+      throw error;
+    });
   }
 
   /** In a task, the request waits in it (input_required); otherwise it goes to the client now. */
@@ -294,20 +298,19 @@ export class RequestContext implements Context {
 
   private outboundMessage(method: string, params: JsonObject) {
     const peer = this.peer;
-    return serverMessage({
-      kind: "request",
-      direction: "outbound",
-      method,
-      params,
-      id: undefined,
-      info: this.inbound.info,
+    const origin = {
       era: peer.rules.modern ? "modern" : "legacy",
       revision: peer.rules.revision,
       sessionId: peer.sessionId,
       session: peer.session,
       client: peer.clientInfo,
       server: this.server.info,
+      transport: undefined,
+    } as const;
+    return outboundRequest(origin, method, params, {
+      info: this.inbound.info,
       signal: () => this.signal,
+      inbound: this.inbound,
     });
   }
 }

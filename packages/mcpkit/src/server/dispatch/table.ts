@@ -1,8 +1,8 @@
+import type { InboundRequest } from "../../connection/inbound-request.js";
 import { ErrorCode, McpError, methodNotFound } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
-import type { InboundRequest } from "../../session/inbound.js";
 import type { Registry } from "../registry/registry.js";
-import type { Call, MethodTable } from "./call.js";
+import type { ClientPeer } from "./client-peer.js";
 import { completionMethods } from "./handlers/completion.js";
 import { discoverMethods } from "./handlers/discover.js";
 import { loggingMethods } from "./handlers/logging.js";
@@ -12,12 +12,12 @@ import { skillMethods } from "./handlers/skills.js";
 import { subscriptionMethods } from "./handlers/subscriptions.js";
 import { taskMethods } from "./handlers/tasks.js";
 import { toolMethods } from "./handlers/tools.js";
-import type { ClientPeer } from "./peer.js";
+import { type Call, type Method, type MethodTable, method } from "./method.js";
 import { RequestContext } from "./request-context.js";
 
 /** Every server method outside the lifecycle; a revision's table says which exist. */
 export const serverMethods: MethodTable = {
-  ping: { handler: () => ({}) },
+  ping: method({ handler: () => ({}) }),
   ...toolMethods,
   ...resourceMethods,
   ...promptMethods,
@@ -28,6 +28,9 @@ export const serverMethods: MethodTable = {
   ...skillMethods,
   ...taskMethods,
 };
+
+/** The table by name: only names in a revision's method set are looked up (never "constructor"). */
+const byName: Readonly<Record<string, Method>> = serverMethods;
 
 class ServerCall implements Call {
   readonly server: Registry;
@@ -49,25 +52,26 @@ class ServerCall implements Call {
 
 /**
  * Runs one request through the table: unknown to the revision or not backed by a
- * declared capability is -32601 (basic/lifecycle §Capability Negotiation).
+ * declared capability is -32601 (basic/lifecycle §Capability Negotiation). The result is
+ * the entry's typed result, which the era adapter hands on as JSON.
  */
 export function dispatch(
   server: Registry,
   peer: ClientPeer,
   inbound: InboundRequest,
   params: JsonObject | undefined = inbound.params,
-): JsonObject | Promise<JsonObject> {
-  const method = inbound.method;
+): object | Promise<object> {
+  const name = inbound.method;
   // The revision's set is checked first, so names like "constructor" never reach the table.
-  const entry = peer.rules.methods.has(method) ? serverMethods[method] : undefined;
+  const entry = peer.rules.methods.has(name) ? byName[name] : undefined;
   if (entry === undefined) {
-    throw methodNotFound(method);
+    throw methodNotFound(name);
   }
   if (entry.capability && !entry.capability(peer.serverCapabilities)) {
     throw new McpError(
       ErrorCode.MethodNotFound,
-      `Method not found: ${method} (this server did not declare the capability it belongs to)`,
+      `Method not found: ${name} (this server did not declare the capability it belongs to)`,
     );
   }
-  return entry.handler(params ?? {}, new ServerCall(server, peer, inbound));
+  return entry.run(params ?? {}, new ServerCall(server, peer, inbound));
 }

@@ -1,15 +1,15 @@
+import type { InboundRequest } from "../../connection/inbound-request.js";
+import { runChain } from "../../connection/middleware-chain.js";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import { type RevisionRules, revisionRules } from "../../protocol/revisions.js";
 import type { ClientCapabilities, ServerCapabilities } from "../../protocol/types/capabilities.js";
 import type { LogLevel } from "../../protocol/types/common.js";
 import type { LegacyRevision } from "../../protocol/versions.js";
-import type { InboundRequest } from "../../session/inbound.js";
-import { runChain } from "../../session/middleware.js";
-import type { ClientPeer } from "../dispatch/peer.js";
+import type { ClientPeer } from "../dispatch/client-peer.js";
 import { shouldLog } from "../dispatch/request-context.js";
 import { dispatch } from "../dispatch/table.js";
-import { serverMessage } from "../middleware/context.js";
+import { inboundRequest } from "../middleware/message-context.js";
 import type { Registry } from "../registry/registry.js";
 import { handshake } from "./handshake.js";
 
@@ -29,9 +29,9 @@ class SessionlessPeer implements ClientPeer {
   readonly clientCapabilities = NOTHING;
   readonly serverCapabilities: ServerCapabilities;
   logLevel: LogLevel | undefined;
-  private readonly send: (method: string, params: JsonObject) => void;
+  private readonly send: (method: string, params: object) => void;
 
-  constructor(server: Registry, revision: LegacyRevision, send: (method: string, params: JsonObject) => void) {
+  constructor(server: Registry, revision: LegacyRevision, send: (method: string, params: object) => void) {
     this.rules = revisionRules(revision);
     this.serverCapabilities = server.capabilities();
     this.send = send;
@@ -50,7 +50,7 @@ class SessionlessPeer implements ClientPeer {
     );
   }
 
-  notify(method: string, params: JsonObject): void {
+  notify(method: string, params: object): void {
     this.send(method, params);
   }
 
@@ -66,24 +66,20 @@ export function serveSessionless(
   server: Registry,
   inbound: InboundRequest,
   revision: LegacyRevision,
-  notify: (method: string, params: JsonObject) => void,
-): JsonObject | Promise<JsonObject> {
+  notify: (method: string, params: object) => void,
+): object | Promise<object> {
   const chain = server.middleware;
   if (chain === undefined) return serveNow(server, inbound, revision, notify, inbound.params);
-  const ctx = serverMessage({
-    kind: "request",
-    method: inbound.method,
-    params: inbound.params,
-    id: inbound.id,
-    info: inbound.info,
+  const origin = {
     era: "legacy",
     revision,
     sessionId: undefined,
     session: undefined,
     client: undefined,
     server: server.info,
-    signal: () => inbound.signal,
-  });
+    transport: undefined,
+  } as const;
+  const ctx = inboundRequest(origin, inbound);
   return runChain(chain, ctx, (c) => serveNow(server, inbound, revision, notify, c.params));
 }
 
@@ -91,9 +87,9 @@ function serveNow(
   server: Registry,
   inbound: InboundRequest,
   revision: LegacyRevision,
-  notify: (method: string, params: JsonObject) => void,
+  notify: (method: string, params: object) => void,
   params: JsonObject | undefined,
-): JsonObject | Promise<JsonObject> {
-  if (inbound.method === "initialize") return handshake(server, params ?? {}).result as unknown as JsonObject;
+): object | Promise<object> {
+  if (inbound.method === "initialize") return handshake(server, params ?? {}).result;
   return dispatch(server, new SessionlessPeer(server, revision, notify), inbound, params);
 }

@@ -3,9 +3,9 @@ import type { Icon, Meta } from "../../protocol/types/common.js";
 import type { GetPromptResult, Prompt, PromptArgument, PromptMessage } from "../../protocol/types/features.js";
 import { type Infer, isStandardSchema, type StandardSchemaV1 } from "../../schema/standard.js";
 import { compileSchema, type Validator } from "../../schema/validator.js";
-import type { Context } from "../context.js";
+import type { Context } from "../handler-context.js";
 import type { VisibilityRule } from "../visibility.js";
-import type { Completer } from "./completion.js";
+import type { Completer } from "./completer.js";
 import type { Keyed } from "./feature-set.js";
 
 export interface PromptArgumentSpec {

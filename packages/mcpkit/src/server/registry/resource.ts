@@ -2,10 +2,10 @@ import type { Annotations, Icon, Meta } from "../../protocol/types/common.js";
 import type { ResourceContents } from "../../protocol/types/content.js";
 import type { ReadResourceResult, Resource, ResourceTemplate } from "../../protocol/types/features.js";
 import { type TemplateVariableName, type TemplateVariablesOf, UriTemplate } from "../../protocol/uri-template.js";
-import type { Context } from "../context.js";
-import type { CacheHint } from "../options.js";
+import type { Context } from "../handler-context.js";
+import type { CacheHint } from "../server-options.js";
 import type { VisibilityRule } from "../visibility.js";
-import type { Completer } from "./completion.js";
+import type { Completer } from "./completer.js";
 import type { Keyed } from "./feature-set.js";
 
 interface ResourceMetadata {

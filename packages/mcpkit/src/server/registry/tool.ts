@@ -5,7 +5,7 @@ import type { ContentBlock } from "../../protocol/types/content.js";
 import type { CallToolResult, Tool, ToolAnnotations } from "../../protocol/types/features.js";
 import type { Infer, SchemaInput } from "../../schema/standard.js";
 import { compileSchema, type Validator } from "../../schema/validator.js";
-import type { Context } from "../context.js";
+import type { Context } from "../handler-context.js";
 import type { VisibilityRule } from "../visibility.js";
 import type { Keyed } from "./feature-set.js";
 

@@ -1,7 +1,6 @@
 import { invalidParams } from "../../jsonrpc/errors.js";
-import type { JsonObject } from "../../jsonrpc/types.js";
 import { TASKS_EXTENSION } from "../../protocol/tasks.js";
-import type { Call } from "../dispatch/call.js";
+import type { Call } from "../dispatch/method.js";
 import { taskOwner } from "./owner.js";
 import { tasksCapabilityMissing } from "./plan.js";
 import { detailedTask } from "./wire.js";
@@ -15,7 +14,7 @@ import { detailedTask } from "./wire.js";
 export async function watchTasks(
   requested: unknown,
   call: Call,
-  send: (method: string, params: JsonObject) => void,
+  send: (method: string, params: object) => void,
 ): Promise<{ taskIds: string[]; stop(): void } | undefined> {
   if (requested === undefined) return undefined;
   if (!Array.isArray(requested) || requested.some((id) => typeof id !== "string"))
@@ -29,9 +28,7 @@ export async function watchTasks(
     const task = await store.get(id);
     if (task && task.owner === owner) taskIds.push(id);
   }
-  const stops = taskIds.map((id) =>
-    store.watch(id, (task) => send("notifications/tasks", detailedTask(task) as unknown as JsonObject)),
-  );
+  const stops = taskIds.map((id) => store.watch(id, (task) => send("notifications/tasks", detailedTask(task))));
   return {
     taskIds,
     stop: () => {

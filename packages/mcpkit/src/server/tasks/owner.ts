@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
-import { clientKey } from "../../session/client-key.js";
-import type { Call } from "../dispatch/call.js";
+import { clientKey } from "../../connection/client-key.js";
+import type { Call } from "../dispatch/method.js";
 import { principalOf } from "../principal.js";
-import type { ServerSession } from "../session.js";
+import type { ServerSession } from "../server-session.js";
 
 /**
  * Whose a task is (basic/utilities/tasks §Task Isolation and Access Control): the

@@ -1,7 +1,7 @@
 import { ErrorCode, invalidParams, McpError } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import { TASKS_EXTENSION } from "../../protocol/tasks.js";
-import type { ClientPeer } from "../dispatch/peer.js";
+import type { ClientPeer } from "../dispatch/client-peer.js";
 import type { ToolEntry } from "../registry/tool.js";
 
 /** A call that runs as a task; 2025-11-25 clients may ask for a TTL. */

@@ -2,11 +2,12 @@ import { randomUUID } from "node:crypto";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import { isTerminal, type TaskError, toLegacyTask } from "../../protocol/tasks.js";
-import type { ClientPeer } from "../dispatch/peer.js";
+import type { CreateTaskResult } from "../../protocol/types/server-results.js";
+import type { ClientPeer } from "../dispatch/client-peer.js";
 import type { TaskOptions } from "../registry/tool.js";
-import type { RunningTask } from "./node.js";
 import { cappedTtl, type TaskSettings } from "./settings.js";
 import { TaskLimitError, type TaskRecord } from "./store.js";
+import type { RunningTask } from "./task-node.js";
 import { createTaskResult, plainTask, relatedTaskMeta } from "./wire.js";
 
 const PREFIX: Record<string, string> = {
@@ -102,7 +103,7 @@ export class TaskRun implements RunningTask {
   }
 
   /** The answer to the request that created the task. */
-  createResult(): JsonObject {
+  createResult(): CreateTaskResult {
     if (!this.record) throw new Error("The task has not started");
     return createTaskResult(this.record, this.wire);
   }
@@ -140,13 +141,13 @@ export class TaskRun implements RunningTask {
   }
 
   /** The handler finished: the task completes with its result, or fails with its JSON-RPC error. */
-  async finish(outcome: { ok: true; value: JsonObject } | { ok: false; error: unknown }): Promise<void> {
+  async finish(outcome: { ok: true; value: object } | { ok: false; error: unknown }): Promise<void> {
     const { store, maxResultBytes } = this.init.settings;
     this.finished = true;
     try {
       const size = outcome.ok ? Buffer.byteLength(JSON.stringify(outcome.value)) : 0;
       if (outcome.ok && size <= maxResultBytes)
-        await store.update(this.taskId, { status: "completed", result: outcome.value });
+        await store.update(this.taskId, { status: "completed", result: { ...outcome.value } });
       else {
         const error = outcome.ok ? resultTooLarge(size, maxResultBytes) : taskError(outcome.error, this.init.onError);
         await store.update(this.taskId, { status: "failed", error, statusMessage: error.message });
@@ -178,7 +179,7 @@ export class TaskRun implements RunningTask {
    * A notification about the task to the session that created it (2025-11-25). A closed
    * session drops it silently (Connection.notify); anything else that fails is reported.
    */
-  notify(method: string, params: JsonObject): void {
+  notify(method: string, params: object): void {
     try {
       this.init.peer.notify(method, params);
     } catch (error) {
@@ -211,7 +212,7 @@ export class TaskRun implements RunningTask {
     const seen = `${task.status}\n${task.statusMessage ?? ""}`;
     if (seen === this.lastNotified) return;
     this.lastNotified = seen;
-    this.notify("notifications/tasks/status", toLegacyTask(plainTask(task)) as unknown as JsonObject);
+    this.notify("notifications/tasks/status", toLegacyTask(plainTask(task)));
   }
 
   private stop(): void {

@@ -1,5 +1,5 @@
-import type { TaskNode } from "./node.js";
 import type { TaskStore } from "./store.js";
+import type { TaskNode } from "./task-node.js";
 
 /** ServerOptions.tasks: where tasks are kept, for how long, and how many of how much. */
 export interface TaskServerOptions {

@@ -1,12 +1,12 @@
 import { invalidParams } from "../../jsonrpc/errors.js";
-import type { JsonObject } from "../../jsonrpc/types.js";
-import type { Call } from "../dispatch/call.js";
+import type { CreateTaskResult } from "../../protocol/types/server-results.js";
+import type { Call } from "../dispatch/method.js";
 import type { ToolEntry } from "../registry/tool.js";
 import { taskClient, taskOwner } from "./owner.js";
 import type { TaskPlan } from "./plan.js";
 import { TaskRun } from "./run.js";
 
-type Outcome = { ok: true; value: JsonObject } | { ok: false; error: unknown };
+type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
 
 /**
  * Runs a call as a task: the request is answered with the task (CreateTaskResult) once
@@ -14,13 +14,13 @@ type Outcome = { ok: true; value: JsonObject } | { ok: false; error: unknown };
  * `startsAt: "handler"` (2026-07-28) the call stays an ordinary request until the handler
  * calls `ctx.startTask()`; if it finishes first, its result is the answer.
  */
-export async function runAsTask(
+export async function runAsTask<R extends object>(
   call: Call,
   tool: ToolEntry,
   plan: TaskPlan,
   args: unknown,
-  work: () => Promise<JsonObject>,
-): Promise<JsonObject> {
+  work: () => Promise<R>,
+): Promise<R | CreateTaskResult> {
   const options = tool.task ?? { support: "optional" };
   const settings = call.server.taskSettings;
   // A running task holds its arguments for as long as it runs.
@@ -44,7 +44,7 @@ export async function runAsTask(
   call.context().bindTask(run);
   // 2025-11-25: a client that asked for a task gets one (§Result Retrieval), whatever the handler does.
   if ((options.startsAt ?? "call") === "call" || call.peer.rules.tasks === "legacy") await run.start();
-  const finished: Promise<Outcome> = work().then(
+  const finished: Promise<Outcome<R>> = work().then(
     (value) => ({ ok: true, value }),
     (error: unknown) => ({ ok: false, error }),
   );

@@ -1,5 +1,6 @@
 import type { JsonObject } from "../../jsonrpc/types.js";
 import { RELATED_TASK, toLegacyTask, type WireTask } from "../../protocol/tasks.js";
+import type { CreateTaskResult } from "../../protocol/types/server-results.js";
 import type { TaskRecord } from "./store.js";
 
 /** A stored task as the 2026-07-28 wire shows it (DetailedTask): times as ISO 8601. */
@@ -26,9 +27,9 @@ export function plainTask(record: TaskRecord): WireTask {
 }
 
 /** The answer to the request that created the task, in the revision's shape. */
-export function createTaskResult(record: TaskRecord, wire: "legacy" | "extension"): JsonObject {
-  if (wire === "legacy") return { task: toLegacyTask(plainTask(record)) } as unknown as JsonObject;
-  return { resultType: "task", ...plainTask(record) } as unknown as JsonObject;
+export function createTaskResult(record: TaskRecord, wire: "legacy" | "extension"): CreateTaskResult {
+  if (wire === "legacy") return { task: toLegacyTask(plainTask(record)) };
+  return { resultType: "task", ...plainTask(record) };
 }
 
 /** 2025-11-25: messages about a task carry its id in `_meta`. */

@@ -5,7 +5,7 @@ import type { ContractCase } from "./case.js";
 
 const note = (n: number): JsonRpcMessage => ({ jsonrpc: "2.0", method: "notifications/message", params: { n } });
 const numbers = (replayed: { message: JsonRpcMessage | JsonRpcMessage[] }[]) =>
-  replayed.map(({ message }) => (message as unknown as { params: { n: number } }).params.n);
+  replayed.map(({ message }) => (Array.isArray(message) || !("params" in message) ? undefined : message.params?.n));
 
 async function replay(store: EventStore, after: string) {
   const seen: { id: string; message: JsonRpcMessage | JsonRpcMessage[] }[] = [];

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { Client } from "../../client/client.js";
 import type { JsonRpcMessage } from "../../jsonrpc/types.js";
-import { createServer, type McpServer } from "../../server/server.js";
+import { createServer, type McpServer } from "../../server/mcp-server.js";
 import type { TaskStore } from "../../server/tasks/store.js";
 import { createLinkedPair } from "../../transports/memory/linked-pair.js";
 import type { Transport, TransportSink } from "../../transports/transport.js";
-import { connectInMemory } from "../connect.js";
+import { connectInMemory } from "../connect-in-memory.js";
 import type { ContractCase } from "./case.js";
 import type { MakeTaskStores, TaskStorePair } from "./task-store.js";
 

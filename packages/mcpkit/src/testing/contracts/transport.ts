@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { Client } from "../../client/client.js";
-import type { ClientOptions } from "../../client/options.js";
+import type { ClientOptions } from "../../client/client-options.js";
 import { McpError } from "../../jsonrpc/errors.js";
 import type { CallToolResult } from "../../protocol/types/features.js";
-import { McpServer } from "../../server/server.js";
+import { McpServer } from "../../server/mcp-server.js";
 import type { Transport } from "../../transports/transport.js";
 import type { ContractCase } from "./case.js";
 

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { isLoopbackUrl } from "../../../transports/http/localhost.js";
 import type { TokenVerifier } from "../types.js";
 import { accessTokenVerifier } from "./access-token.js";
+import type { AuthorizationServerOptions } from "./authorization-options.js";
 import { authorize } from "./authorize.js";
 import { upstreamCallback } from "./callback.js";
 import { staticClient } from "./clients.js";
@@ -13,7 +14,6 @@ import { signingKeys } from "./keys.js";
 import { callerOf, overRate, type RateName, refusedJson, refusedPage, resolveLimits } from "./limits.js";
 import { memoryAuthorizationStore } from "./memory-store.js";
 import { metadataDocument } from "./metadata.js";
-import type { AuthorizationServerOptions } from "./options.js";
 import { errorPage } from "./pages.js";
 import { register } from "./register.js";
 import { revoke } from "./revoke.js";
@@ -219,11 +219,11 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   };
 }
 
+export type { AuthorizationServerOptions } from "./authorization-options.js";
 export type { ClientMetadataOptions } from "./client-metadata.js";
 export type { ClientAuthMethod, StaticClient } from "./clients.js";
 export { type AuthorizationLimits, DEFAULT_LIMITS, type RateLimit } from "./limits.js";
 export { memoryAuthorizationStore } from "./memory-store.js";
-export type { AuthorizationServerOptions } from "./options.js";
 export type {
   Admission,
   AuthorizationStore,

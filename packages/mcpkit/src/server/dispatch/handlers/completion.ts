@@ -1,24 +1,38 @@
 import { invalidParams } from "../../../jsonrpc/errors.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
-import { type Completer, toCompletion } from "../../registry/completion.js";
+import type { CompleteResult } from "../../../protocol/types/features.js";
+import { type Completer, toCompletion } from "../../registry/completer.js";
 import { guard } from "../authorization.js";
-import type { Call, MethodTable } from "../call.js";
+import { type Call, type Methods, method } from "../method.js";
+
+/** completion/complete's params as read: the argument is checked; the reference is checked against what it names. */
+interface CompleteParams {
+  ref: { type?: unknown; name?: unknown; uri?: unknown } | undefined;
+  argument: { name: string; value: string };
+  context: { arguments?: Record<string, string> } | undefined;
+}
 
 /** server/utilities/completion */
-export const completionMethods: MethodTable = {
-  "completion/complete": {
+export const completionMethods: Methods<"completion/complete"> = {
+  "completion/complete": method({
     capability: (caps) => caps.completions,
+    params: completeParams,
     handler: complete,
-  },
+  }),
 };
 
-async function complete(params: JsonObject, call: Call): Promise<JsonObject> {
-  const ref = params.ref as { type?: unknown; name?: unknown; uri?: unknown } | undefined;
+function completeParams(params: JsonObject): CompleteParams {
   const argument = params.argument as { name?: unknown; value?: unknown } | undefined;
   if (typeof argument?.name !== "string" || typeof argument.value !== "string")
     throw invalidParams('completion/complete needs "argument" with string "name" and "value"');
-  const context = params.context as { arguments?: Record<string, string> } | undefined;
+  return {
+    ref: params.ref as CompleteParams["ref"],
+    argument: { name: argument.name, value: argument.value },
+    context: params.context as CompleteParams["context"],
+  };
+}
 
+async function complete({ ref, argument, context }: CompleteParams, call: Call): Promise<CompleteResult> {
   let completer: Completer | undefined;
   if (ref?.type === "ref/prompt" && typeof ref.name === "string") {
     const name = ref.name;

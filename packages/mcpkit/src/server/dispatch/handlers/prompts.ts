@@ -1,26 +1,33 @@
 import { invalidParams } from "../../../jsonrpc/errors.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
+import type { GetPromptResult } from "../../../protocol/types/features.js";
 import { promptArgumentsError, toPromptResult } from "../../registry/prompt.js";
 import { guard } from "../authorization.js";
-import type { Call, MethodTable } from "../call.js";
 import { encodeContent } from "../encode.js";
 import { listPage } from "../list-page.js";
+import { type Call, type Methods, method } from "../method.js";
+
+/** The params of a method about one named definition (a prompt, a tool): its name. */
+type NamedParams = JsonObject & { name: string };
 
 /** server/prompts */
-export const promptMethods: MethodTable = {
-  "prompts/list": {
+export const promptMethods: Methods<"prompts/list" | "prompts/get"> = {
+  "prompts/list": method({
     capability: (caps) => caps.prompts,
-    handler: (params, call) => listPage(call.server.prompts, params, call, "prompts"),
-  },
-  "prompts/get": {
+    handler: (params, call) => listPage(call.server.prompts, params, call, (prompts) => ({ prompts })),
+  }),
+  "prompts/get": method({
     capability: (caps) => caps.prompts,
+    params: (params) => {
+      if (typeof params.name !== "string") throw invalidParams('prompts/get needs a string "name"');
+      return params as NamedParams;
+    },
     handler: getPrompt,
-  },
+  }),
 };
 
-async function getPrompt(params: JsonObject, call: Call): Promise<JsonObject> {
+async function getPrompt(params: NamedParams, call: Call): Promise<GetPromptResult> {
   const { name } = params;
-  if (typeof name !== "string") throw invalidParams('prompts/get needs a string "name"');
   const prompt = guard(call.server.prompts.get(name), call, `prompt ${name}`, () =>
     invalidParams(`Unknown prompt: ${name}`),
   );
@@ -35,5 +42,5 @@ async function getPrompt(params: JsonObject, call: Call): Promise<JsonObject> {
     const content = encodeContent(m.content, rules);
     return content === m.content ? m : { ...m, content };
   });
-  return { ...result, messages } as unknown as JsonObject;
+  return { ...result, messages };
 }

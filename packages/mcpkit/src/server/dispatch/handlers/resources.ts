@@ -1,35 +1,51 @@
 import { invalidParams, McpError } from "../../../jsonrpc/errors.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
-import type { Resource } from "../../../protocol/types/features.js";
+import type { ListResourcesResult, ReadResourceResult } from "../../../protocol/types/features.js";
+import type { CacheHints } from "../../../protocol/types/modern.js";
 import type { TemplateVariables } from "../../../protocol/uri-template.js";
-import type { Context } from "../../context.js";
-import type { CacheHint } from "../../options.js";
+import type { Context } from "../../handler-context.js";
 import type { Registry } from "../../registry/registry.js";
 import { type ReadReturn, type ResourceUnwatch, toReadResult } from "../../registry/resource.js";
+import type { CacheHint } from "../../server-options.js";
 import { type Guarded, guard, visible } from "../authorization.js";
 import { cacheFields } from "../caching.js";
-import type { Call, MethodTable } from "../call.js";
 import { encodeDescriptor } from "../encode.js";
 import { listPage } from "../list-page.js";
+import { type Call, type Methods, method } from "../method.js";
+
+/** The params of a method about one resource: its URI. */
+export type UriParams = JsonObject & { uri: string };
+
+/** Reads `uri`, which the method cannot do without. */
+export function uriParams(method: string): (params: JsonObject) => UriParams {
+  return (params) => {
+    if (typeof params.uri !== "string" || params.uri === "") throw invalidParams(`${method} needs a string "uri"`);
+    return params as UriParams;
+  };
+}
 
 /** server/resources */
-export const resourceMethods: MethodTable = {
-  "resources/list": {
+export const resourceMethods: Methods<
+  "resources/list" | "resources/templates/list" | "resources/read" | "resources/subscribe" | "resources/unsubscribe"
+> = {
+  "resources/list": method({
     capability: (caps) => caps.resources,
     handler: listResources,
-  },
-  "resources/templates/list": {
+  }),
+  "resources/templates/list": method({
     capability: (caps) => caps.resources,
-    handler: (params, call) => listPage(call.server.templates, params, call, "resourceTemplates"),
-  },
-  "resources/read": {
+    handler: (params, call) =>
+      listPage(call.server.templates, params, call, (resourceTemplates) => ({ resourceTemplates })),
+  }),
+  "resources/read": method({
     capability: (caps) => caps.resources,
+    params: uriParams("resources/read"),
     handler: readResource,
-  },
-  "resources/subscribe": {
+  }),
+  "resources/subscribe": method({
     capability: (caps) => caps.resources?.subscribe,
-    async handler(params, call) {
-      const uri = requireUri(params, "resources/subscribe");
+    params: uriParams("resources/subscribe"),
+    async handler({ uri }, call) {
       const found = guardResource(call, uri);
       const { peer } = call;
       const stop = await found.subscribe?.(call.context(), () =>
@@ -38,26 +54,27 @@ export const resourceMethods: MethodTable = {
       peer.subscribe(uri, stop);
       return {};
     },
-  },
-  "resources/unsubscribe": {
+  }),
+  "resources/unsubscribe": method({
     capability: (caps) => caps.resources?.subscribe,
-    async handler(params, call) {
-      await call.peer.unsubscribe(requireUri(params, "resources/unsubscribe"));
+    params: uriParams("resources/unsubscribe"),
+    async handler({ uri }, call) {
+      await call.peer.unsubscribe(uri);
       return {};
     },
-  },
+  }),
 };
 
 /**
  * Static resources come first, then what templates list; the page spans both, so the
  * cursor is the static page's cursor until the static ones are exhausted.
  */
-async function listResources(params: JsonObject, call: Call): Promise<JsonObject> {
+async function listResources(params: JsonObject, call: Call): Promise<ListResourcesResult> {
   // SKILL.md resources are described once their skill's frontmatter is read.
   if (call.server.skills.size > 0) await Promise.allSettled(call.server.skills.enabled().map((s) => s.ready));
-  const page = listPage(call.server.resources, params, call, "resources");
-  if (page.nextCursor !== undefined) return page;
-  let resources = page.resources as Resource[];
+  const page = listPage(call.server.resources, params, call, (resources) => ({ resources }));
+  if ("nextCursor" in page) return page;
+  let resources = page.resources;
   for (const template of call.server.templates.enabled()) {
     if (template.list && visible(template, call)) {
       const listed = await template.list(call.context());
@@ -65,11 +82,6 @@ async function listResources(params: JsonObject, call: Call): Promise<JsonObject
     }
   }
   return { resources };
-}
-
-function requireUri(params: JsonObject, method: string): string {
-  if (typeof params.uri !== "string" || params.uri === "") throw invalidParams(`${method} needs a string "uri"`);
-  return params.uri;
 }
 
 type Found =
@@ -127,12 +139,11 @@ export function guardResource(call: Call, uri: string): NonNullable<Found> {
   return found as NonNullable<Found>;
 }
 
-async function readResource(params: JsonObject, call: Call): Promise<JsonObject> {
-  const uri = requireUri(params, "resources/read");
+async function readResource({ uri }: UriParams, call: Call): Promise<ReadResourceResult & CacheHints> {
   const found = guardResource(call, uri);
   const result = toReadResult(await found.read(call), uri, found.mimeType);
   // A read that produced nothing is reported, not answered with empty contents.
   if (result.contents.length === 0) throw notFound(call, uri);
   if (call.peer.rules.modern) return { ...result, ...cacheFields(call.server, "resources/read", found.cache) };
-  return result as unknown as JsonObject;
+  return result;
 }

@@ -1,32 +1,30 @@
 import { invalidParams } from "../../../jsonrpc/errors.js";
-import type { JsonObject } from "../../../jsonrpc/types.js";
 import { DIRECTORY_MIME_TYPE, SKILLS_EXTENSION } from "../../../protocol/skills.js";
 import type { ServerCapabilities } from "../../../protocol/types/capabilities.js";
 import type { Resource } from "../../../protocol/types/features.js";
 import type { Registry } from "../../registry/registry.js";
-import type { MethodTable } from "../call.js";
 import { encodeDescriptor } from "../encode.js";
+import { type Methods, method } from "../method.js";
+import { uriParams } from "./resources.js";
 
 const declared = (caps: ServerCapabilities) => caps.extensions?.[SKILLS_EXTENSION];
 
 /** The Skills extension (SEP-2640): skills/list, skills/get and resources/directory/read. */
-export const skillMethods: MethodTable = {
-  "skills/list": {
+export const skillMethods: Methods<"skills/list" | "skills/get" | "resources/directory/read"> = {
+  "skills/list": method({
     capability: declared,
     async handler(params, call) {
       // An entry is atomic: a page holds whole entries (SEP-2640 §Enumeration).
       const page = call.server.skills.page(params.cursor, call.server.pageSize);
       const read = await Promise.allSettled(page.items.map((s) => s.ready));
-      const skills = page.items
-        .filter((_, i) => read[i]?.status === "fulfilled")
-        .map((s) => s.entry) as unknown as JsonObject[];
+      const skills = page.items.filter((_, i) => read[i]?.status === "fulfilled").map((s) => s.entry);
       return page.nextCursor === undefined ? { skills } : { skills, nextCursor: page.nextCursor };
     },
-  },
-  "skills/get": {
+  }),
+  "skills/get": method({
     capability: declared,
-    async handler(params, call) {
-      const uri = requireUri(params, "skills/get");
+    params: uriParams("skills/get"),
+    async handler({ uri }, call) {
       const skill = call.server.skills.get(uri);
       if (
         !skill ||
@@ -36,13 +34,14 @@ export const skillMethods: MethodTable = {
         ))
       )
         throw invalidParams(`No skill is served at ${uri}`, { uri });
-      return { skill: skill.entry as unknown as JsonObject };
+      return { skill: skill.entry };
     },
-  },
-  "resources/directory/read": {
+  }),
+  "resources/directory/read": method({
     capability: (caps) => (declared(caps) as { directoryRead?: unknown } | undefined)?.directoryRead,
+    params: uriParams("resources/directory/read"),
     handler(params, call) {
-      const uri = requireUri(params, "resources/directory/read");
+      const { uri } = params;
       const children = directoryChildren(call.server, uri);
       if (!children) throw invalidParams(`${uri} is not a directory this server serves`, { uri });
       const { cursor } = params;
@@ -54,13 +53,8 @@ export const skillMethods: MethodTable = {
       const last = items.at(-1);
       return from + items.length < children.length && last ? { resources, nextCursor: last.uri } : { resources };
     },
-  },
+  }),
 };
-
-function requireUri(params: JsonObject, method: string): string {
-  if (typeof params.uri !== "string" || params.uri === "") throw invalidParams(`${method} needs a string "uri"`);
-  return params.uri;
-}
 
 /**
  * SEP-2640 §Directory Listing: the direct children of a directory within the served skills

@@ -2,22 +2,34 @@ import { invalidParams } from "../../../jsonrpc/errors.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
 import { META } from "../../../protocol/meta.js";
 import { filterWants, honoredFilter, readFilter } from "../../../protocol/subscription-filter.js";
+import type { EmptyResult } from "../../../protocol/types/common.js";
 import type { SubscriptionFilter } from "../../../protocol/types/modern.js";
 import type { ServerEvent } from "../../events.js";
 import type { ResourceUnwatch } from "../../registry/resource.js";
 import { watchTasks } from "../../tasks/listen.js";
 import { SeenViews } from "../../views.js";
 import { viewerOf } from "../authorization.js";
-import type { Call, MethodTable } from "../call.js";
+import { type Call, type Methods, method } from "../method.js";
 import { findResource, guardResource } from "./resources.js";
+
+/** subscriptions/listen's params as read: the filter, an object. */
+type ListenParams = JsonObject & { notifications: JsonObject };
 
 /**
  * subscriptions/listen (basic/patterns/subscriptions): acknowledge the part of the filter
  * this server honours, then pass on matching events, each tagged with the subscription id
  * (the request's id), until the client cancels or the server closes.
  */
-export const subscriptionMethods: MethodTable = {
-  "subscriptions/listen": { handler: listen },
+export const subscriptionMethods: Methods<"subscriptions/listen"> = {
+  "subscriptions/listen": method({
+    params: (params) => {
+      const requested = params.notifications;
+      if (typeof requested !== "object" || requested === null || Array.isArray(requested))
+        throw invalidParams('subscriptions/listen needs a "notifications" filter object');
+      return params as ListenParams;
+    },
+    handler: listen,
+  }),
 };
 
 /**
@@ -51,20 +63,16 @@ async function watchResources(
   return stops;
 }
 
-async function listen(params: JsonObject, call: Call): Promise<JsonObject> {
-  const requested = params.notifications;
-  if (typeof requested !== "object" || requested === null || Array.isArray(requested)) {
-    throw invalidParams('subscriptions/listen needs a "notifications" filter object');
-  }
+async function listen({ notifications: requested }: ListenParams, call: Call): Promise<EmptyResult> {
   const honored = honoredFilter(readFilter(requested), call.peer.serverCapabilities);
   // Each resource named is checked as resources/subscribe checks it: hidden or unknown is
   // "not found", lacking scopes is a step-up refusal.
   for (const uri of honored.resourceSubscriptions ?? []) guardResource(call, uri);
   const id = call.inbound.id;
   const tag = { [META.subscriptionId]: id };
-  const send = (method: string, extra: JsonObject = {}) => call.peer.notify(method, { ...extra, _meta: tag }, id);
+  const send = (method: string, extra: object = {}) => call.peer.notify(method, { ...extra, _meta: tag }, id);
   const watches = await watchResources(honored, call, send);
-  const tasks = await watchTasks((requested as JsonObject).taskIds, call, send);
+  const tasks = await watchTasks(requested.taskIds, call, send);
   const acknowledged: JsonObject = tasks
     ? { ...(honored as JsonObject), taskIds: tasks.taskIds }
     : (honored as JsonObject);

@@ -1,33 +1,38 @@
 import { invalidParams, McpError } from "../../../jsonrpc/errors.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
 import { answerProblem } from "../../../protocol/input-answer.js";
-import { isTerminal, TASKS_EXTENSION, toLegacyTask } from "../../../protocol/tasks.js";
+import { isTerminal, type LegacyWireTask, TASKS_EXTENSION, toLegacyTask } from "../../../protocol/tasks.js";
 import type { ServerCapabilities } from "../../../protocol/types/capabilities.js";
 import { taskOwner } from "../../tasks/owner.js";
 import { tasksCapabilityMissing } from "../../tasks/plan.js";
 import type { TaskRecord, TaskStore } from "../../tasks/store.js";
 import { detailedTask, plainTask, relatedTaskMeta } from "../../tasks/wire.js";
-import type { Call, MethodTable } from "../call.js";
+import { type Call, type Methods, method } from "../method.js";
 
 const declared = (caps: ServerCapabilities) => caps.extensions?.[TASKS_EXTENSION];
 
-const legacyTask = (record: TaskRecord) => toLegacyTask(plainTask(record)) as unknown as JsonObject;
+const legacyTask = (record: TaskRecord): LegacyWireTask => toLegacyTask(plainTask(record));
+
+/** The params of a method about one task: its id. */
+type TaskParams = JsonObject & { taskId: string };
 
 /**
  * tasks/* of both wires: 2026-07-28's extension (get, update, cancel) and 2025-11-25's
  * utility (get, result, list, cancel). A task is found only by its owner (the principal
  * that created it, else the session: tasks/owner.ts); anyone else is told it does not exist.
  */
-export const taskMethods: MethodTable = {
-  "tasks/get": {
+export const taskMethods: Methods<"tasks/get" | "tasks/update" | "tasks/cancel" | "tasks/result" | "tasks/list"> = {
+  "tasks/get": method({
     capability: declared,
+    params: taskParams,
     async handler(params, call) {
       const record = await find(params, call);
-      return (call.peer.rules.tasks === "legacy" ? legacyTask(record) : detailedTask(record)) as unknown as JsonObject;
+      return call.peer.rules.tasks === "legacy" ? legacyTask(record) : detailedTask(record);
     },
-  },
-  "tasks/update": {
+  }),
+  "tasks/update": method({
     capability: declared,
+    params: taskParams,
     async handler(params, call) {
       const record = await find(params, call);
       const responses = params.inputResponses;
@@ -44,9 +49,10 @@ export const taskMethods: MethodTable = {
       await store(call).update(record.taskId, { answer: responses as Record<string, unknown> });
       return {};
     },
-  },
-  "tasks/cancel": {
+  }),
+  "tasks/cancel": method({
     capability: declared,
+    params: taskParams,
     async handler(params, call) {
       const record = await find(params, call);
       const legacy = call.peer.rules.tasks === "legacy";
@@ -62,9 +68,10 @@ export const taskMethods: MethodTable = {
       if (!legacy) return {};
       return legacyTask(after ?? record);
     },
-  },
-  "tasks/result": {
+  }),
+  "tasks/result": method({
     capability: declared,
+    params: taskParams,
     async handler(params, call) {
       let record = await find(params, call);
       if (!isTerminal(record.status)) record = await terminal(store(call), record, call.inbound.signal);
@@ -78,8 +85,8 @@ export const taskMethods: MethodTable = {
       const meta = { ...(result._meta as JsonObject | undefined), ...relatedTaskMeta(record.taskId) };
       return { ...result, _meta: meta };
     },
-  },
-  "tasks/list": {
+  }),
+  "tasks/list": method({
     capability: declared,
     async handler(params, call) {
       const cursor = params.cursor;
@@ -101,19 +108,23 @@ export const taskMethods: MethodTable = {
       const tasks = page.tasks.map(legacyTask);
       return page.nextCursor === undefined ? { tasks } : { tasks, nextCursor: page.nextCursor };
     },
-  },
+  }),
 };
 
 const store = (call: Call) => call.server.taskSettings.store;
 
-/** The caller's task, or -32602 (unknown, expired, or another principal's: the same answer). */
-async function find(params: JsonObject, call: Call): Promise<TaskRecord> {
+/** Reads the task's id; the extension §Error Handling: a request that did not declare the extension is refused first. */
+function taskParams(params: JsonObject, call: Call): TaskParams {
   const method = call.inbound.method;
-  // The extension §Error Handling: a request that did not declare the extension is refused first.
   if (call.peer.rules.tasks === "extension" && call.peer.clientCapabilities.extensions?.[TASKS_EXTENSION] === undefined)
     throw tasksCapabilityMissing(method);
   const taskId = params.taskId;
   if (typeof taskId !== "string" || taskId === "") throw invalidParams(`${method} needs a string "taskId"`);
+  return params as TaskParams;
+}
+
+/** The caller's task, or -32602 (unknown, expired, or another principal's: the same answer). */
+async function find({ taskId }: TaskParams, call: Call): Promise<TaskRecord> {
   const record = await store(call).get(taskId);
   if (!record || record.owner !== taskOwner(call))
     throw invalidParams(`Failed to retrieve task: Task not found (${taskId}); it may have expired`, { taskId });

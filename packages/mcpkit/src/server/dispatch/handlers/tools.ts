@@ -1,30 +1,41 @@
 import { invalidParams, McpError } from "../../../jsonrpc/errors.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
 import type { CallToolResult } from "../../../protocol/types/features.js";
+import type { CreateTaskResult } from "../../../protocol/types/server-results.js";
 import { catalogList, catalogTool } from "../../catalog/catalog.js";
 import type { ToolEntry, ToolReturn } from "../../registry/tool.js";
 import { taskPlan } from "../../tasks/plan.js";
 import { runAsTask } from "../../tasks/start.js";
 import { guard } from "../authorization.js";
-import type { Call, MethodTable } from "../call.js";
 import { encodeContents } from "../encode.js";
 import { listPage } from "../list-page.js";
+import { type Call, type Methods, method } from "../method.js";
+
+/** tools/call's params as read: the name; the arguments are checked once the tool is known. */
+export type ToolCallParams = JsonObject & { name: string };
+
+export type ToolCallResult = CallToolResult | CreateTaskResult;
 
 /** server/tools */
-export const toolMethods: MethodTable = {
-  "tools/list": {
+export const toolMethods: Methods<"tools/list" | "tools/call"> = {
+  "tools/list": method({
     capability: (caps) => caps.tools,
-    handler: (params, call) => catalogList(call) ?? listPage(call.server.tools, params, call, "tools"),
-  },
-  "tools/call": {
+    handler: (params, call) => catalogList(call) ?? listPage(call.server.tools, params, call, (tools) => ({ tools })),
+  }),
+  "tools/call": method({
     capability: (caps) => caps.tools,
+    params: toolCallParams,
     handler: callTool,
-  },
+  }),
 };
 
-async function callTool(params: JsonObject, call: Call): Promise<JsonObject> {
+function toolCallParams(params: JsonObject): ToolCallParams {
+  if (typeof params.name !== "string") throw invalidParams('tools/call needs a string "name"');
+  return params as ToolCallParams;
+}
+
+async function callTool(params: ToolCallParams, call: Call): Promise<ToolCallResult> {
   const { name } = params;
-  if (typeof name !== "string") throw invalidParams('tools/call needs a string "name"');
   const tool = guard(call.server.tools.get(name) ?? catalogTool(name, call, callTool), call, `tool ${name}`, () =>
     invalidParams(`Unknown tool: ${name}`),
   );
@@ -52,7 +63,7 @@ async function callTool(params: JsonObject, call: Call): Promise<JsonObject> {
 }
 
 /** The handler, its result checked and fitted to the revision: the same whether or not it runs as a task. */
-async function runTool(tool: ToolEntry, args: unknown, call: Call): Promise<JsonObject> {
+async function runTool(tool: ToolEntry, args: unknown, call: Call): Promise<CallToolResult> {
   let returned: ToolReturn<unknown>;
   try {
     returned = await tool.handler(args as Record<string, unknown>, call.context());
@@ -63,40 +74,50 @@ async function runTool(tool: ToolEntry, args: unknown, call: Call): Promise<Json
     const message = error instanceof Error ? error.message : String(error);
     return { content: [{ type: "text", text: message || "Tool failed" }], isError: true };
   }
-  return toWire(await normalize(returned, tool), call);
+  const result = normalize(returned, tool);
+  // Only an output schema makes the check asynchronous: the plain path awaits nothing more.
+  return toWire(result instanceof Promise ? await result : result, call);
 }
 
-async function normalize(returned: ToolReturn<unknown>, tool: ToolEntry): Promise<CallToolResult> {
+function normalize(returned: ToolReturn<unknown>, tool: ToolEntry): CallToolResult | Promise<CallToolResult> {
   if (typeof returned !== "string" && (typeof returned !== "object" || returned === null))
     throw new TypeError(`Tool ${tool.key} returned ${String(returned)}; return a string or { content }`);
   const result: CallToolResult =
     typeof returned === "string" ? { content: [{ type: "text", text: returned }] } : (returned as CallToolResult);
+  if (tool.validateOutput && !result.isError) return checkOutput(result, tool, tool.validateOutput);
+  return withContent(result);
+}
+
+async function checkOutput(
+  result: CallToolResult,
+  tool: ToolEntry,
+  validate: NonNullable<ToolEntry["validateOutput"]>,
+): Promise<CallToolResult> {
   const structured = result.structuredContent;
-  if (tool.validateOutput && !result.isError) {
-    if (structured === undefined)
-      return invalidOutput(tool, "it declares an outputSchema but returned no structuredContent");
-    const checked = await tool.validateOutput(structured);
-    if (!checked.ok)
-      return invalidOutput(tool, `structuredContent does not match its outputSchema: ${checked.message}`);
-  }
-  if (result.content === undefined) {
-    // server/tools §Structured Content: also serialize it as text for older clients.
-    return { ...result, content: structured === undefined ? [] : [{ type: "text", text: JSON.stringify(structured) }] };
-  }
-  return result;
+  if (structured === undefined)
+    return invalidOutput(tool, "it declares an outputSchema but returned no structuredContent");
+  const checked = await validate(structured);
+  if (!checked.ok) return invalidOutput(tool, `structuredContent does not match its outputSchema: ${checked.message}`);
+  return withContent(result);
+}
+
+/** server/tools §Structured Content: structured content alone is also serialized as text for older clients. */
+function withContent(result: CallToolResult): CallToolResult {
+  if (result.content !== undefined) return result;
+  const structured = result.structuredContent;
+  return { ...result, content: structured === undefined ? [] : [{ type: "text", text: JSON.stringify(structured) }] };
 }
 
 function invalidOutput(tool: ToolEntry, why: string): CallToolResult {
   return { content: [{ type: "text", text: `Tool ${tool.key} produced an invalid result: ${why}` }], isError: true };
 }
 
-function toWire(result: CallToolResult, call: Call): JsonObject {
+function toWire(result: CallToolResult, call: Call): CallToolResult {
   const rules = call.peer.rules;
   const content = encodeContents(result.content, rules);
-  if (content === result.content && (rules.structuredOutput || result.structuredContent === undefined))
-    return result as unknown as JsonObject;
+  if (content === result.content && (rules.structuredOutput || result.structuredContent === undefined)) return result;
   const { structuredContent, ...rest } = result;
-  const out: JsonObject = { ...rest, content };
+  const out: CallToolResult = { ...rest, content };
   if (rules.structuredOutput && structuredContent !== undefined) out.structuredContent = structuredContent;
   return out;
 }

@@ -1,8 +1,8 @@
+import type { InboundRequest } from "../../../connection/inbound-request.js";
 import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
 import { answerProblem } from "../../../protocol/input-answer.js";
-import type { InboundRequest } from "../../../session/inbound.js";
-import { InputResponseError } from "../../dispatch/peer.js";
+import { InputResponseError } from "../../dispatch/client-peer.js";
 import { principalOf } from "../../principal.js";
 import type { Registry } from "../../registry/registry.js";
 import { requestDigest } from "./request-digest.js";

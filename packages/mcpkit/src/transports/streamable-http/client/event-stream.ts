@@ -1,6 +1,6 @@
 import type { JsonRpcErrorObject } from "../../../jsonrpc/types.js";
-import { protocolError, streamLost } from "../../http/client/errors.js";
-import type { ReconnectOptions } from "../../http/client/options.js";
+import type { ReconnectOptions } from "../../http/client/http-client-options.js";
+import { protocolError, streamLost } from "../../http/client/http-errors.js";
 import { readSse, SseEventTooLarge } from "../../http/client/sse-reader.js";
 import type { HttpSession, SseStream } from "./session.js";
 

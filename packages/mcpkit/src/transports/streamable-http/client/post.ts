@@ -1,5 +1,6 @@
 import type { JsonRpcErrorObject, JsonRpcMessage } from "../../../jsonrpc/types.js";
 import { discard, mediaType, readErrorText, readText } from "../../http/client/body.js";
+import type { ReconnectOptions } from "../../http/client/http-client-options.js";
 import {
   asError,
   describeTarget,
@@ -7,9 +8,8 @@ import {
   networkError,
   protocolError,
   sessionExpired,
-} from "../../http/client/errors.js";
+} from "../../http/client/http-errors.js";
 import { isInitialize, requestIds } from "../../http/client/messages.js";
-import type { ReconnectOptions } from "../../http/client/options.js";
 import { followStream } from "./event-stream.js";
 import { modernVersion, requestHeaders } from "./request-headers.js";
 import type { HttpSession } from "./session.js";

@@ -1,6 +1,7 @@
 import { ErrorCode } from "../../../jsonrpc/errors.js";
 import type { JsonRpcErrorObject, RequestId } from "../../../jsonrpc/types.js";
 import { discard, mediaType, readErrorText } from "../../http/client/body.js";
+import { buildHeaders, type ResolvedHttpOptions } from "../../http/client/http-client-options.js";
 import {
   describeTarget,
   errorResponses,
@@ -8,9 +9,8 @@ import {
   networkError,
   protocolError,
   sessionExpired,
-} from "../../http/client/errors.js";
+} from "../../http/client/http-errors.js";
 import { responseIds } from "../../http/client/messages.js";
-import { buildHeaders, type ResolvedHttpOptions } from "../../http/client/options.js";
 import type { EventSourceMessage } from "../../http/client/sse-reader.js";
 import type { TransportSink } from "../../transport.js";
 

@@ -1,10 +1,14 @@
 import type { JsonRpcMessage } from "../../../jsonrpc/types.js";
 import { isModernRevision } from "../../../protocol/versions.js";
 import { discard } from "../../http/client/body.js";
-import { describeTarget, protocolError, sessionExpired } from "../../http/client/errors.js";
+import {
+  resolveHttpOptions,
+  resolveReconnect,
+  type StreamableHttpClientOptions,
+} from "../../http/client/http-client-options.js";
+import { describeTarget, protocolError, sessionExpired } from "../../http/client/http-errors.js";
 import { cancelledId, isInitialize, requestIds } from "../../http/client/messages.js";
-import { resolveHttpOptions, resolveReconnect, type StreamableHttpClientOptions } from "../../http/client/options.js";
-import { sseClientTransport } from "../../sse-legacy/client.js";
+import { sseClientTransport } from "../../sse-legacy/sse-client-transport.js";
 import type { SendOptions, Transport, TransportSink } from "../../transport.js";
 import { followStream } from "./event-stream.js";
 import { post } from "./post.js";
