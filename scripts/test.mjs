@@ -90,6 +90,7 @@ count(
     "packages/create-mcpkit",
   ]),
 );
+count(step("bundle mcpkit's entry points (esbuild)", process.execPath, ["scripts/bundle.mjs"]));
 count(
   step("the inspector's page: type-check and build (esbuild)", process.execPath, [
     "packages/cli/scripts/build-ui.mjs",

@@ -4,10 +4,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * vitest globalSetup: the process tests run the built CLI (packages/cli/dist), so a source
- * edit must reach dist before they start. Rebuilds (tsc -b) when any source file is newer
- * than its package's build info, and the inspector's page when one of its files is newer
- * than the built page; a fresh build costs one stat per file.
+ * vitest globalSetup: the process tests run the built CLI (packages/cli/dist) and library
+ * (packages/mcpkit/dist), so a source edit must reach dist before they start. Rebuilds
+ * (tsc -b) when any source file is newer than its package's build info, mcpkit's bundles
+ * when one of its source files is newer than they are, and the inspector's page when one
+ * of its files is newer than the built page; a fresh build costs one stat per file.
  */
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const PACKAGES = ["packages/mcpkit", "packages/cli", "packages/redis", "packages/create-mcpkit"];
@@ -39,16 +40,20 @@ export function staleBuilds(): string[] {
   });
 }
 
-export default function setup(): void {
+export default async function setup(): Promise<void> {
   if (pageIsStale())
     execFileSync(process.execPath, [join(ROOT, "packages/cli/scripts/build-ui.mjs")], { cwd: ROOT, stdio: "inherit" });
   const stale = staleBuilds();
-  if (stale.length === 0) return;
-  execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-b", ...PACKAGES], {
-    cwd: ROOT,
-    stdio: "inherit",
-  });
-  // tsc -b leaves the build info alone when an edit changed no output; mark it fresh.
-  const now = new Date();
-  for (const pkg of stale) utimesSync(join(ROOT, pkg, "tsconfig.tsbuildinfo"), now, now);
+  if (stale.length > 0) {
+    execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-b", ...PACKAGES], {
+      cwd: ROOT,
+      stdio: "inherit",
+    });
+    // tsc -b leaves the build info alone when an edit changed no output; mark it fresh.
+    const now = new Date();
+    for (const pkg of stale) utimesSync(join(ROOT, pkg, "tsconfig.tsbuildinfo"), now, now);
+  }
+  // mcpkit's JavaScript is its bundles (scripts/bundle.mjs), which tsc -b does not write.
+  const { bundle, bundleIsStale } = await import("../scripts/bundle.mjs");
+  if (bundleIsStale()) await bundle();
 }

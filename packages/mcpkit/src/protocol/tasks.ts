@@ -12,6 +12,11 @@ export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 /** 2025-11-25: the `_meta` key tying a message to its task. */
 export const RELATED_TASK = "io.modelcontextprotocol/related-task";
 
+/** 2025-11-25: messages about a task carry its id in `_meta`. */
+export function relatedTaskMeta(taskId: string): { [RELATED_TASK]: { taskId: string } } {
+  return { [RELATED_TASK]: { taskId } };
+}
+
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 
 const TERMINAL: ReadonlySet<string> = new Set(["completed", "failed", "cancelled"]);

@@ -6,9 +6,14 @@ import { eraOf } from "../protocol/era.js";
 import type { MessageInfo, Transport } from "../transports/transport.js";
 import { LegacyInbound } from "./eras/legacy/inbound.js";
 import { LegacySession, type SessionHost } from "./eras/legacy/session.js";
-import { serveModern } from "./eras/modern/serve.js";
+import type { serveModern } from "./eras/modern/serve.js";
 import type { SessionOptions } from "./server-session.js";
 import type { StoredSession } from "./stored-session.js";
+
+/** 2026-07-28's adapter, loaded on a connection's first modern request: most clients speak a legacy revision. */
+let modernEra: typeof serveModern | undefined;
+let loadingModernEra: Promise<typeof serveModern> | undefined;
+const loadModernEra = () => (loadingModernEra ??= import("./eras/modern/serve.js").then((m) => (modernEra = m.serveModern)));
 
 /**
  * One connection that serves both eras (stdio, in-memory; basic/versioning §Backward
@@ -25,12 +30,9 @@ class DualEra implements ConnectionOptions {
     if (eraOf(inbound.params) === "legacy") return this.legacy.onRequest(inbound);
     const { session } = this.legacy;
     // The connection is shared, so the session's channel carries the request's notifications.
-    return serveModern(
-      this.server,
-      inbound,
-      (method, params) => session.notify(method, params, inbound.id),
-      session.binding,
-    );
+    const serve = (era: typeof serveModern) =>
+      era(this.server, inbound, (method, params) => session.notify(method, params, inbound.id), session.binding);
+    return modernEra ? serve(modernEra) : loadModernEra().then(serve);
   }
 
   onNotification(notification: JsonRpcNotification, info: MessageInfo | undefined): void {

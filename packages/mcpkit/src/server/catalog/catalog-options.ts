@@ -1,3 +1,5 @@
+import type { Registry } from "../registry/registry.js";
+
 /**
  * Large catalogs (ServerOptions.toolCatalog): past a threshold, tools/list shows a
  * `search_tools` tool that ranks the catalog and a `call_tool` tool that calls what it
@@ -15,3 +17,13 @@ export interface ToolCatalogOptions {
 
 export const SEARCH_TOOLS = "search_tools";
 export const CALL_TOOL = "call_tool";
+
+/**
+ * Whether the catalog is on for this server now: past its threshold (default 100 enabled
+ * tools) unless turned off. Decided here, apart from the catalog itself, so that a server
+ * below the threshold never loads it.
+ */
+export function catalogOn(server: Registry): boolean {
+  const option = server.options.toolCatalog;
+  return option !== false && server.tools.enabled().length > (option?.threshold ?? 100);
+}

@@ -20,15 +20,12 @@ interface Built {
 
 const built = new WeakMap<readonly ToolEntry[], Built>();
 
-/** The catalog when it is on for this server now, else undefined (then lists and calls are as always). */
-function active(server: Registry): Built | undefined {
-  const option = server.options.toolCatalog;
-  if (option === false) return undefined;
+/** The catalog of the tools enabled now; callers ask `catalogOn` first. */
+function active(server: Registry): Built {
   const tools = server.tools.enabled();
-  if (tools.length <= (option?.threshold ?? 100)) return undefined;
   let made = built.get(tools);
   if (!made) {
-    made = build(tools, option?.limit ?? 8);
+    made = build(tools, (server.options.toolCatalog || undefined)?.limit ?? 8);
     built.set(tools, made);
   }
   return made;
@@ -82,10 +79,9 @@ function build(tools: readonly ToolEntry[], limit: number): Built {
   return { index, search, call };
 }
 
-/** tools/list while the catalog is on: the two catalog tools and the pinned ones; undefined when it is off. */
-export function catalogList(call: Call): ListToolsResult | undefined {
+/** tools/list while the catalog is on (`catalogOn`): the two catalog tools and the pinned ones. */
+export function catalogList(call: Call): ListToolsResult {
   const catalog = active(call.server);
-  if (!catalog) return undefined;
   const pinned = (call.server.options.toolCatalog || undefined)?.pinned ?? [];
   const shown: Tool[] = [catalog.search.definition, catalog.call.definition];
   for (const name of pinned) {
@@ -102,12 +98,11 @@ export type CallTool = (
 ) => Promise<CallToolResult | CreateTaskResult>;
 
 /**
- * The catalog tool named `name`, bound to this call, while the catalog is on; a registered
- * tool of the same name comes first (the caller looks it up before asking here).
+ * The catalog tool named `name`, bound to this call, while the catalog is on (`catalogOn`);
+ * a registered tool of the same name comes first (the caller looks it up before asking here).
  */
 export function catalogTool(name: string, call: Call, callTool: CallTool): ToolEntry | undefined {
   const catalog = active(call.server);
-  if (!catalog) return undefined;
   // The arguments were checked against the input schemas above before a handler runs.
   if (name === SEARCH_TOOLS)
     return {

@@ -6,6 +6,7 @@ import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import { answerAs, asJson } from "../../jsonrpc/message.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import { TRACE_KEYS } from "../../protocol/meta.js";
+import { relatedTaskMeta } from "../../protocol/tasks.js";
 import { LOG_LEVELS, type LogLevel, type Meta } from "../../protocol/types/common.js";
 import type {
   CreateMessageParams,
@@ -20,9 +21,7 @@ import type { Context, ElicitFormRequest, ElicitOutcome, ElicitUrlRequest, Input
 import { outboundRequest, type ServerMiddleware } from "../middleware/message-context.js";
 import type { Registry } from "../registry/registry.js";
 import type { TaskRun } from "../tasks/run.js";
-import { relatedTaskMeta } from "../tasks/wire.js";
 import { type ClientPeer, InputResponseError } from "./client-peer.js";
-import { fitFormToRevision, formSchema } from "./elicitation-form.js";
 
 const levelIndex = new Map<string, number>(LOG_LEVELS.map((l, i) => [l, i]));
 
@@ -181,6 +180,8 @@ export class RequestContext implements Context {
     // An empty elicitation object means form mode (client/elicitation §Capabilities).
     if (!caps || (caps.url && !caps.form))
       throw missingCapability(this.peer.rules, "form elicitation", { elicitation: { form: {} } });
+    // Forms are read and fitted by code loaded on first use: most servers never ask.
+    const { fitFormToRevision, formSchema } = await import("./elicitation-form.js");
     const { requestedSchema, validate } = formSchema(request.schema);
     const params: JsonObject = {
       message: request.message,

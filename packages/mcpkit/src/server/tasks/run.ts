@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
-import { isTerminal, type TaskError, toLegacyTask } from "../../protocol/tasks.js";
+import { isTerminal, relatedTaskMeta, type TaskError, toLegacyTask } from "../../protocol/tasks.js";
 import type { CreateTaskResult } from "../../protocol/types/server-results.js";
 import type { ClientPeer } from "../dispatch/client-peer.js";
 import type { TaskOptions } from "../registry/tool.js";
 import { cappedTtl, type TaskSettings } from "./settings.js";
 import { TaskLimitError, type TaskRecord } from "./store.js";
 import type { RunningTask } from "./task-node.js";
-import { createTaskResult, plainTask, relatedTaskMeta } from "./wire.js";
+import { createTaskResult, plainTask } from "./wire.js";
 
 const PREFIX: Record<string, string> = {
   "elicitation/create": "elicit",

@@ -1,5 +1,4 @@
-import type { JsonObject } from "../../jsonrpc/types.js";
-import { RELATED_TASK, toLegacyTask, type WireTask } from "../../protocol/tasks.js";
+import { toLegacyTask, type WireTask } from "../../protocol/tasks.js";
 import type { CreateTaskResult } from "../../protocol/types/server-results.js";
 import type { TaskRecord } from "./store.js";
 
@@ -30,9 +29,4 @@ export function plainTask(record: TaskRecord): WireTask {
 export function createTaskResult(record: TaskRecord, wire: "legacy" | "extension"): CreateTaskResult {
   if (wire === "legacy") return { task: toLegacyTask(plainTask(record)) };
   return { resultType: "task", ...plainTask(record) };
-}
-
-/** 2025-11-25: messages about a task carry its id in `_meta`. */
-export function relatedTaskMeta(taskId: string): JsonObject {
-  return { [RELATED_TASK]: { taskId } };
 }

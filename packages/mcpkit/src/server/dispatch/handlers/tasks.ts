@@ -1,12 +1,18 @@
 import { invalidParams, McpError } from "../../../jsonrpc/errors.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
 import { answerProblem } from "../../../protocol/input-answer.js";
-import { isTerminal, type LegacyWireTask, TASKS_EXTENSION, toLegacyTask } from "../../../protocol/tasks.js";
+import {
+  isTerminal,
+  type LegacyWireTask,
+  relatedTaskMeta,
+  TASKS_EXTENSION,
+  toLegacyTask,
+} from "../../../protocol/tasks.js";
 import type { ServerCapabilities } from "../../../protocol/types/capabilities.js";
 import { taskOwner } from "../../tasks/owner.js";
 import { tasksCapabilityMissing } from "../../tasks/plan.js";
 import type { TaskRecord, TaskStore } from "../../tasks/store.js";
-import { detailedTask, plainTask, relatedTaskMeta } from "../../tasks/wire.js";
+import { detailedTask, plainTask } from "../../tasks/wire.js";
 import { type Call, type Methods, method } from "../method.js";
 
 const declared = (caps: ServerCapabilities) => caps.extensions?.[TASKS_EXTENSION];

@@ -2,10 +2,9 @@ import { invalidParams, McpError } from "../../../jsonrpc/errors.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
 import type { CallToolResult } from "../../../protocol/types/features.js";
 import type { CreateTaskResult } from "../../../protocol/types/server-results.js";
-import { catalogList, catalogTool } from "../../catalog/catalog.js";
+import { CALL_TOOL, catalogOn, SEARCH_TOOLS } from "../../catalog/catalog-options.js";
 import type { ToolEntry, ToolReturn } from "../../registry/tool.js";
 import { taskPlan } from "../../tasks/plan.js";
-import { runAsTask } from "../../tasks/start.js";
 import { guard } from "../authorization.js";
 import { encodeContents } from "../encode.js";
 import { listPage } from "../list-page.js";
@@ -20,7 +19,11 @@ export type ToolCallResult = CallToolResult | CreateTaskResult;
 export const toolMethods: Methods<"tools/list" | "tools/call"> = {
   "tools/list": method({
     capability: (caps) => caps.tools,
-    handler: (params, call) => catalogList(call) ?? listPage(call.server.tools, params, call, (tools) => ({ tools })),
+    // The catalog (past a threshold of tools) and the tasks runtime load on first use.
+    handler: (params, call) =>
+      catalogOn(call.server)
+        ? import("../../catalog/catalog.js").then((catalog) => catalog.catalogList(call))
+        : listPage(call.server.tools, params, call, (tools) => ({ tools })),
   }),
   "tools/call": method({
     capability: (caps) => caps.tools,
@@ -36,9 +39,8 @@ function toolCallParams(params: JsonObject): ToolCallParams {
 
 async function callTool(params: ToolCallParams, call: Call): Promise<ToolCallResult> {
   const { name } = params;
-  const tool = guard(call.server.tools.get(name) ?? catalogTool(name, call, callTool), call, `tool ${name}`, () =>
-    invalidParams(`Unknown tool: ${name}`),
-  );
+  const found = call.server.tools.get(name) ?? (await catalogTool(name, call));
+  const tool = guard(found, call, `tool ${name}`, () => invalidParams(`Unknown tool: ${name}`));
   const given = params.arguments ?? {};
   if (typeof given !== "object" || given === null || Array.isArray(given))
     throw invalidParams(`Invalid arguments for tool ${name}: "arguments" must be an object`);
@@ -58,8 +60,17 @@ async function callTool(params: ToolCallParams, call: Call): Promise<ToolCallRes
   }
 
   const plan = taskPlan(tool, params, call.peer);
-  if (plan) return runAsTask(call, tool, plan, given, () => runTool(tool, args, call));
+  if (plan) {
+    const { runAsTask } = await import("../../tasks/start.js");
+    return runAsTask(call, tool, plan, given, () => runTool(tool, args, call));
+  }
   return runTool(tool, args, call);
+}
+
+/** search_tools or call_tool while the catalog is on; a registered tool of that name came first. */
+async function catalogTool(name: string, call: Call): Promise<ToolEntry | undefined> {
+  if ((name !== SEARCH_TOOLS && name !== CALL_TOOL) || !catalogOn(call.server)) return undefined;
+  return (await import("../../catalog/catalog.js")).catalogTool(name, call, callTool);
 }
 
 /** The handler, its result checked and fitted to the revision: the same whether or not it runs as a task. */
