@@ -22,6 +22,7 @@ import { outboundRequest, type ServerMiddleware } from "../middleware/message-co
 import type { Registry } from "../registry/registry.js";
 import type { TaskRun } from "../tasks/run.js";
 import { type ClientPeer, InputResponseError } from "./client-peer.js";
+import { fitFormToRevision, formSchema } from "./elicitation-form.js";
 
 const levelIndex = new Map<string, number>(LOG_LEVELS.map((l, i) => [l, i]));
 
@@ -180,8 +181,6 @@ export class RequestContext implements Context {
     // An empty elicitation object means form mode (client/elicitation §Capabilities).
     if (!caps || (caps.url && !caps.form))
       throw missingCapability(this.peer.rules, "form elicitation", { elicitation: { form: {} } });
-    // Forms are read and fitted by code loaded on first use: most servers never ask.
-    const { fitFormToRevision, formSchema } = await import("./elicitation-form.js");
     const { requestedSchema, validate } = formSchema(request.schema);
     const params: JsonObject = {
       message: request.message,
