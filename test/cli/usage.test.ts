@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI_BIN, REPO_ROOT } from "../../packages/mcpkit/test/stdio/helpers.js";
 import { requireBuild } from "../cli-call/helpers.js";
+import { loadedModules, packagesOf, RECORD_IMPORTS } from "../loaded-modules.js";
 
 // The command line as a person mistypes it: every usage error exits 2 with a message that
 // says what is wrong, before any server starts; and `--version` loads no command.
@@ -92,69 +93,87 @@ describe("mcpkit serve github --redis", () => {
   });
 });
 
-describe("mcpkit --version", () => {
-  it("prints the CLI's version and the Node.js it runs on, and loads neither command", async () => {
-    const log = join(dir, "imports.log");
-    const hook = join(REPO_ROOT, "test/cli/fixtures/record-imports.mjs");
-    const version = await run(["--import", hook, CLI_BIN, "--version"], { IMPORT_LOG: log });
-    const manifest = JSON.parse(readFileSync(join(REPO_ROOT, "packages/cli/package.json"), "utf8"));
-    expect(version).toMatchObject({ code: 0, stdout: `${manifest.version} (Node.js ${process.version})\n` });
-    const imported = readFileSync(log, "utf8");
-    expect(imported).toContain("/packages/cli/dist/main.js");
-    expect(imported).not.toContain("/commands/serve/");
-    expect(imported).not.toContain("/commands/call/");
-    expect(imported).not.toMatch(/node_modules\/mcpkit|packages\/mcpkit\//);
+/** What running `node ARGS…` loaded (mcpkit's bundles as their source modules: test/loaded-modules.ts). */
+async function loads(
+  args: string[],
+  name: string,
+): Promise<{ result: Awaited<ReturnType<typeof run>>; modules: string[] }> {
+  const log = join(dir, `${name}.log`);
+  rmSync(log, { force: true });
+  const result = await run(["--import", RECORD_IMPORTS, ...args], { IMPORT_LOG: log });
+  return { result, modules: loadedModules(readFileSync(log, "utf8")) };
+}
 
-    // The same hook sees a command load when one runs: the check above can fail.
-    rmSync(log);
-    expect((await run(["--import", hook, CLI_BIN, "serve", "--port", "x"], { IMPORT_LOG: log })).code).toBe(2);
-    expect(readFileSync(log, "utf8")).toContain("/commands/serve/index.js");
+describe("mcpkit --version", () => {
+  it.each(["--version", "-v", "-V"])(
+    "%s prints the CLI's version and the Node.js it runs on, and loads nothing else, not even commander",
+    async (flag) => {
+      const { result, modules } = await loads([CLI_BIN, flag], "version");
+      const manifest = JSON.parse(readFileSync(join(REPO_ROOT, "packages/cli/package.json"), "utf8"));
+      expect(result).toMatchObject({ code: 0, stdout: `${manifest.version} (Node.js ${process.version})\n` });
+      expect(modules).toEqual([
+        "packages/cli/bin/mcpkit.js",
+        "packages/cli/dist/main.js",
+        "packages/cli/dist/version.js",
+      ]);
+    },
+  );
+
+  it("the same recording sees a command load when one runs (the check above can fail)", async () => {
+    const { result, modules } = await loads([CLI_BIN, "serve", "--port", "x"], "serve-usage");
+    expect(result.code).toBe(2);
+    expect(modules).toContain("packages/cli/dist/commands/serve/index.js");
+    expect(modules).toContain("node_modules/commander/index.js");
+  });
+});
+
+describe("mcpkit --help", () => {
+  it.each(["--help", "-h", "help", ""])("mcpkit %s describes every command and loads none of them", async (word) => {
+    const { result, modules } = await loads([CLI_BIN, ...(word ? [word] : [])], "help");
+    for (const command of ["serve", "call", "inspect", "servers", "install", "dev", "bundle", "completion"])
+      expect(result.stdout + result.stderr).toContain(`\n  ${command} `);
+    expect(modules.filter((m) => /\/commands\/[^/]+\//.test(m))).toEqual([]);
+    expect(modules.filter((m) => m.includes("packages/mcpkit/"))).toEqual([]);
   });
 });
 
 describe("mcpkit call loads what the command needs", () => {
-  const hook = join(REPO_ROOT, "test/cli/fixtures/record-imports.mjs");
+  /** mcpkit's client, OAuth, and the transports of a connection (not the transport contract every side loads). */
+  const CLIENT_SIDE = /^packages\/mcpkit\/src\/(client|auth|transports\/(stdio|streamable-http|sse-legacy))\//;
 
   it("its help loads neither the client nor its transports", async () => {
-    const log = join(dir, "call-help-imports.log");
-    const help = await run(["--import", hook, CLI_BIN, "call", "--help"], { IMPORT_LOG: log });
-    expect(help.code).toBe(0);
-    expect(help.stdout).toContain("Usage: mcpkit call");
-    const imported = readFileSync(log, "utf8");
-    expect(imported).toContain("/commands/call/index.js");
-    expect(imported).not.toContain("/commands/call/run.js");
-    expect(imported).not.toMatch(/\/dist\/(client|auth|transports)\//);
+    const { result, modules } = await loads([CLI_BIN, "call", "--help"], "call-help");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("Usage: mcpkit call");
+    expect(modules).toContain("packages/cli/dist/commands/call/index.js");
+    expect(modules).not.toContain("packages/cli/dist/commands/call/run.js");
+    expect(modules.filter((m) => CLIENT_SIDE.test(m))).toEqual([]);
   });
 
   it("a call over stdio loads no OAuth and no HTTP client, and its server no HTTP endpoint", async () => {
-    const clientLog = join(dir, "call-client-imports.log");
     const serverLog = join(dir, "call-server-imports.log");
-    const server = ["-e", `NODE_OPTIONS=--import ${hook}`, "-e", `IMPORT_LOG=${serverLog}`];
+    const server = ["-e", `NODE_OPTIONS=--import ${RECORD_IMPORTS}`, "-e", `IMPORT_LOG=${serverLog}`];
     const call = ["call", ...server, "echo", "text=hi", "--", process.execPath, CLI_BIN, "serve", "everything"];
-    const result = await run(["--import", hook, CLI_BIN, ...call], { IMPORT_LOG: clientLog });
+    const { result, modules: client } = await loads([CLI_BIN, ...call], "call-client");
     expect(result).toMatchObject({ code: 0, stdout: "hi\n" });
-    const client = readFileSync(clientLog, "utf8");
-    expect(client).toContain("/dist/client/");
-    expect(client).not.toContain("/dist/auth/");
-    expect(client).not.toContain("/node_modules/jose/");
-    expect(client).not.toContain("/streamable-http/client/");
-    const served = readFileSync(serverLog, "utf8");
-    expect(served).toContain("/commands/serve/stdio.js");
-    expect(served).not.toContain("/commands/serve/http.js");
-    expect(served).not.toContain("/dist/endpoints/");
+    expect(client).toContain("packages/mcpkit/src/client/client.ts");
+    expect(client).toContain("packages/mcpkit/src/transports/stdio/client-transport.ts");
+    expect(client.filter((m) => m.startsWith("packages/mcpkit/src/auth/"))).toEqual([]);
+    expect(client.filter((m) => m.startsWith("packages/mcpkit/src/transports/streamable-http/"))).toEqual([]);
+    expect(packagesOf(client)).not.toContain("jose");
+    const served = loadedModules(readFileSync(serverLog, "utf8"));
+    expect(served).toContain("packages/cli/dist/commands/serve/stdio.js");
+    expect(served).not.toContain("packages/cli/dist/commands/serve/http.js");
+    expect(served.filter((m) => m.startsWith("packages/mcpkit/src/endpoints/"))).toEqual([]);
   });
 });
 
 describe("mcpkit serve NAME", () => {
   it("loads the flags of the server it runs, none of the others'", async () => {
-    const log = join(dir, "serve-imports.log");
-    const hook = join(REPO_ROOT, "test/cli/fixtures/record-imports.mjs");
-    expect(
-      (await run(["--import", hook, CLI_BIN, "serve", "everything", "--port", "x"], { IMPORT_LOG: log })).code,
-    ).toBe(2);
-    const imported = readFileSync(log, "utf8");
-    expect(imported).toContain("/servers/everything/flags.js");
+    const { result, modules } = await loads([CLI_BIN, "serve", "everything", "--port", "x"], "serve-flags");
+    expect(result.code).toBe(2);
+    expect(modules).toContain("packages/cli/dist/servers/everything/flags.js");
     for (const other of ["workspace", "weather", "github", "proxy", "openapi"])
-      expect(imported).not.toContain(`/servers/${other}/`);
+      expect(modules.filter((m) => m.includes(`/servers/${other}/`))).toEqual([]);
   });
 });

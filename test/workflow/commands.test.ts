@@ -2,7 +2,10 @@ import { execFile } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { Help } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { COMMAND_SUMMARIES } from "../../packages/cli/src/commands/summaries.js";
+import { COMMANDS as LOADERS, program } from "../../packages/cli/src/program.js";
 import { requireBuild } from "../cli-call/helpers.js";
 import { CLI_BIN, homeEnv, mcpkit, REPO_ROOT, scratch } from "./helpers.js";
 
@@ -55,9 +58,25 @@ describe("each command is loaded only when it runs", () => {
     expect(await commandsLoaded(args)).toEqual(expected);
   });
 
-  it("help and completion load them all, to describe them", async () => {
-    expect(await commandsLoaded(["--help"])).toEqual([...COMMANDS].sort());
+  it("help describes them from their summaries, loading none; completion loads them all, to describe them", async () => {
+    expect(await commandsLoaded(["--help"])).toEqual([]);
+    expect(await commandsLoaded(["help", "call"])).toEqual(["call"]);
     expect(await commandsLoaded(["completion", "bash"])).toEqual([...COMMANDS].sort());
+  });
+
+  it("the help that loads no command reads as the help of the loaded commands", async () => {
+    const all = await Promise.all(Object.values(LOADERS).map((load) => load()));
+    const summaries = Object.keys(COMMAND_SUMMARIES) as (keyof typeof COMMAND_SUMMARIES)[];
+    expect(summaries).toEqual(Object.keys(LOADERS));
+    const help = new Help();
+    for (const command of all) {
+      const summary = COMMAND_SUMMARIES[command.name() as keyof typeof COMMAND_SUMMARIES];
+      expect({ term: help.subcommandTerm(command), description: command.description() }).toEqual(summary);
+    }
+    // What `mcpkit --help` prints, summaries and all, against the program with every command loaded.
+    const run = await mcpkit(["--help"], { cwd: space.dir });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(program(all).helpInformation());
   });
 });
 

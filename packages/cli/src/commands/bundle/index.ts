@@ -7,6 +7,7 @@ import { importModule } from "../../module/import-module.js";
 import { isModulePath, loadServerModule } from "../../module/server-module.js";
 import { SERVER_NAMES, serverFlags } from "../../servers/catalog.js";
 import { VERSION } from "../../version.js";
+import { COMMAND_SUMMARIES } from "../summaries.js";
 import { USAGE_EXIT, UsageError } from "../usage-error.js";
 import { type BundleSource, buildServer } from "./build.js";
 import { introspect } from "./introspect.js";
@@ -31,9 +32,7 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 
 export function bundleCommand(): Command {
   return new Command("bundle")
-    .description(
-      "Package a server as an MCP Bundle (.mcpb) for Claude Desktop, or write its server.json for the MCP Registry",
-    )
+    .description(COMMAND_SUMMARIES.bundle.description)
     .argument("<server>", `your module (./src/server.ts or .js) or a built-in server: ${SERVER_NAMES.join(", ")}`)
     .argument("[flags...]", "after --: a built-in server's flags, fixed in the bundle")
     .option("--out <file>", "where to write (default: NAME-VERSION.mcpb here; server.json in the project)")

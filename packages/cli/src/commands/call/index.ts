@@ -1,5 +1,6 @@
 import { Command, Option } from "commander";
 import { LOG_LEVELS } from "mcpkit";
+import { COMMAND_SUMMARIES } from "../summaries.js";
 import { EXIT } from "./exit-codes.js";
 import { countDashed } from "./invocation.js";
 import type { CallCommandOptions } from "./run.js";
@@ -48,7 +49,7 @@ Exit codes:
 export function callCommand(): Command {
   return (
     new Command("call")
-      .description("Drive any MCP server from the terminal: list, call tools, read, get prompts, complete, watch")
+      .description(COMMAND_SUMMARIES.call.description)
       .usage(
         "[options] URL [TOOL [key=value…] | ACTION [ARGS…]]\n       mcpkit call [options] [TOOL [key=value…] | ACTION [ARGS…]] -- COMMAND [ARGS…]",
       )

@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { COMMAND_SUMMARIES } from "../summaries.js";
 import { USAGE_EXIT, UsageError } from "../usage-error.js";
 import { completionModel } from "./model.js";
 import { bashScript, fishScript, zshScript } from "./scripts.js";
@@ -7,7 +8,7 @@ const SHELLS = { bash: bashScript, zsh: zshScript, fish: fishScript };
 
 export function completionCommand(): Command {
   return new Command("completion")
-    .description("Print the shell completion script for bash, zsh or fish")
+    .description(COMMAND_SUMMARIES.completion.description)
     .argument("<shell>", "bash, zsh or fish")
     .addHelpText(
       "after",

@@ -5,6 +5,7 @@ import { isModulePath } from "../../module/server-module.js";
 import { serveHttp } from "../serve/http.js";
 import { portNumber } from "../serve/limits.js";
 import { serveStdio } from "../serve/stdio.js";
+import { COMMAND_SUMMARIES } from "../summaries.js";
 import { USAGE_EXIT, UsageError } from "../usage-error.js";
 import { DevHost } from "./host.js";
 import { openInspector } from "./inspector.js";
@@ -22,7 +23,7 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 
 export function devCommand(): Command {
   return new Command("dev")
-    .description("Serve your server module and reload it on every change; connected clients stay connected")
+    .description(COMMAND_SUMMARIES.dev.description)
     .argument("<module>", "your server module (./server.ts or .js): its default export, as mcpkit serve takes it")
     .addOption(new Option("--port <port>", "serve Streamable HTTP on http://HOST:PORT/mcp").default("3000"))
     .addOption(new Option("--host <host>", "the address to bind").default("127.0.0.1"))

@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { COMMAND_SUMMARIES } from "../summaries.js";
 import { USAGE_EXIT } from "../usage-error.js";
 import type { InspectCommandOptions } from "./run.js";
 
@@ -25,7 +26,7 @@ Examples:
  */
 export function inspectCommand(): Command {
   return new Command("inspect")
-    .description("Inspect any MCP server in the browser: tools, resources, prompts, apps and every message")
+    .description(COMMAND_SUMMARIES.inspect.description)
     .usage("[options] URL|NAME\n       mcpkit inspect [options] -- COMMAND [ARGS…]")
     .argument(
       "[server...]",

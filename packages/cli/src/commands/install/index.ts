@@ -14,6 +14,7 @@ import {
 } from "../../config/index.js";
 import { mcpkitCommand } from "../../self.js";
 import { unifiedDiff } from "../../servers/workspace/files/diff.js";
+import { COMMAND_SUMMARIES } from "../summaries.js";
 import { USAGE_EXIT, UsageError } from "../usage-error.js";
 import { describeServer } from "./server-words.js";
 
@@ -56,7 +57,7 @@ Examples:
 
 export function installCommand(): Command {
   return new Command("install")
-    .description("Add a server to an MCP client's configuration: Claude Desktop, Claude Code, Cursor or VS Code")
+    .description(COMMAND_SUMMARIES.install.description)
     .usage("<client> [name] [options] -- <server…>")
     .argument("<client>", `the client: ${CLIENTS.join(", ")}`)
     .argument("[words...]", "the entry's name (default: the server's or the package's), then -- and the server")

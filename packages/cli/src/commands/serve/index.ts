@@ -4,6 +4,7 @@ import { isModulePath } from "../../module/server-module.js";
 import { SERVER_NAMES, SERVERS, serverFlags } from "../../servers/catalog.js";
 import type { ServerFlags, Shared } from "../../servers/served.js";
 import { durationMs } from "../duration.js";
+import { COMMAND_SUMMARIES } from "../summaries.js";
 import { USAGE_EXIT, UsageError } from "../usage-error.js";
 import { type AuthFlags, authOptions, checkAuthFlags } from "./auth-flags.js";
 import {
@@ -147,7 +148,7 @@ export async function serveCommand(argv: string[] = process.argv): Promise<Comma
   }
 
   const command = new Command("serve")
-    .description("Run a built-in MCP server, or your own module, over stdio (the default) or Streamable HTTP")
+    .description(COMMAND_SUMMARIES.serve.description)
     .argument(
       "[server]",
       `which server: ${SERVER_NAMES.join(", ")}, or your module's path (./server.js or .ts: its default export)`,

@@ -8,6 +8,7 @@ import {
   type ServerSpec,
   serverSpec,
 } from "../../config/index.js";
+import { COMMAND_SUMMARIES } from "../summaries.js";
 import { USAGE_EXIT } from "../usage-error.js";
 
 const CLIENT_NAMES: Record<ConfigFile["client"], string> = {
@@ -30,7 +31,7 @@ interface Listed {
 
 export function serversCommand(): Command {
   return new Command("servers")
-    .description("List the MCP servers named in this project's and your MCP clients' configuration files")
+    .description(COMMAND_SUMMARIES.servers.description)
     .option("--config <file>", "read this file only")
     .option("--json", "print them as JSON, for scripts")
     .option("--names", "print only their names, one a line (for shell completion)")
