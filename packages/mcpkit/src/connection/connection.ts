@@ -40,6 +40,11 @@ export class Connection {
   /** Cancelled requests whose result is still wanted should it come (RequestOptions.onLateResult). */
   private late: Map<RequestId, (result: JsonObject) => void> | undefined;
   private inbound: Map<RequestId, InboundRequest> | undefined;
+  /**
+   * The request whose handler is running right now, before it is known to answer later:
+   * one that answers at once never enters `inbound` (no map made and dropped per call).
+   */
+  private running: InboundRequest | undefined;
   private nextId = 0;
   private closedReason: Error | undefined;
   private closed = false;
@@ -122,6 +127,7 @@ export class Connection {
    * honours its signal fails with `reason`, which is its answer (the server stopping).
    */
   stopHandlers(reason: unknown): void {
+    this.running?.abandon(reason);
     for (const request of this.inbound?.values() ?? []) request.abandon(reason);
   }
 
@@ -223,54 +229,56 @@ export class Connection {
    * Runs one request. With `collect` (batches) the response is handed back instead of
    * sent; `undefined` means no response is due (the request was cancelled).
    */
-  private receiveRequest(
-    request: JsonRpcRequest,
-    info: MessageInfo | undefined,
-    collect: ((response: JsonRpcResponse | undefined) => void) | undefined,
-  ): void {
-    const reply = collect ?? ((response: JsonRpcResponse | undefined) => response && this.send(response, request.id));
-    if (this.inbound?.has(request.id)) {
-      reply(
-        failure(request.id, {
-          code: ErrorCode.InvalidRequest,
-          message: `Invalid request: id ${JSON.stringify(request.id)} is already in use by a request in progress`,
-        }),
-      );
+  private receiveRequest(request: JsonRpcRequest, info: MessageInfo | undefined, collect: Collect | undefined): void {
+    const id = request.id;
+    if (this.inbound?.has(id) || this.running?.id === id) {
+      const message = `Invalid request: id ${JSON.stringify(id)} is already in use by a request in progress`;
+      this.reply(id, failure(id, { code: ErrorCode.InvalidRequest, message }), collect);
       return;
     }
     const inbound = new InboundRequest(request, info);
-    this.inbound ??= new Map();
-    this.inbound.set(request.id, inbound);
+    const outer = this.running;
+    this.running = inbound;
     let outcome: object | Promise<object>;
     try {
       outcome = this.options.onRequest(inbound);
     } catch (error) {
-      this.settle(inbound, undefined, error, reply);
+      this.settle(inbound, undefined, error, collect);
+      return;
+    } finally {
+      this.running = outer;
+    }
+    // Answered at once (a handler with nothing to wait for): no closures, no promise.
+    if (!(outcome instanceof Promise)) {
+      this.settle(inbound, outcome, undefined, collect);
       return;
     }
-    if (outcome instanceof Promise) {
-      outcome.then(
-        (result) => this.settle(inbound, result, undefined, reply),
-        (error) => this.settle(inbound, undefined, error, reply),
-      );
-    } else {
-      this.settle(inbound, outcome, undefined, reply);
-    }
+    this.inbound ??= new Map();
+    this.inbound.set(id, inbound);
+    outcome.then(
+      (result) => this.settle(inbound, result, undefined, collect),
+      (error) => this.settle(inbound, undefined, error, collect),
+    );
   }
 
   private settle(
     inbound: InboundRequest,
     result: object | undefined,
     error: unknown,
-    reply: (response: JsonRpcResponse | undefined) => void,
+    collect: Collect | undefined,
   ): void {
-    this.inbound?.delete(inbound.id);
-    if (this.inbound?.size === 0) this.inbound = undefined;
+    if (this.inbound?.delete(inbound.id) && this.inbound.size === 0) this.inbound = undefined;
     // basic/utilities/cancellation: no response is sent for a cancelled request.
-    if (inbound.cancelled || this.closed) reply(undefined);
+    if (inbound.cancelled || this.closed) this.reply(inbound.id, undefined, collect);
     else if (result !== undefined)
-      reply(success(inbound.id, result)); // JSON-shaped by contract (onRequest)
-    else reply(failure(inbound.id, this.errorObject(error)));
+      this.reply(inbound.id, success(inbound.id, result), collect); // JSON-shaped by contract (onRequest)
+    else this.reply(inbound.id, failure(inbound.id, this.errorObject(error)), collect);
+  }
+
+  /** Sends a response, or hands it to the batch collecting it; `undefined`: none is due. */
+  private reply(id: RequestId, response: JsonRpcResponse | undefined, collect: Collect | undefined): void {
+    if (collect) collect(response);
+    else if (response) this.send(response, id);
   }
 
   private errorObject(error: unknown): JsonRpcErrorObject {
@@ -379,17 +387,22 @@ export class Connection {
     // Built only when something waits for it: most connections close with nothing pending.
     const pending = this.pending;
     const inbound = this.inbound;
+    const running = this.running;
     this.pending = undefined;
     this.late = undefined;
     this.inbound = undefined;
-    if (pending || inbound) {
+    if (pending || inbound || running) {
       const error = this.closedError();
       for (const entry of pending?.values() ?? []) entry.reject(error);
+      running?.cancel(error);
       for (const request of inbound?.values() ?? []) request.cancel(error);
     }
     this.options.onClose?.(reason);
   }
 }
+
+/** Where a batch gathers the responses of its requests (JSON-RPC 2.0 §6). */
+type Collect = (response: JsonRpcResponse | undefined) => void;
 
 /** What the transport calls: one small object instead of three closures per connection. */
 class ConnectionSink implements TransportSink {

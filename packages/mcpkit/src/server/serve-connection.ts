@@ -13,7 +13,8 @@ import type { StoredSession } from "./stored-session.js";
 /** 2026-07-28's adapter, loaded on a connection's first modern request: most clients speak a legacy revision. */
 let modernEra: typeof serveModern | undefined;
 let loadingModernEra: Promise<typeof serveModern> | undefined;
-const loadModernEra = () => (loadingModernEra ??= import("./eras/modern/serve.js").then((m) => (modernEra = m.serveModern)));
+const loadModernEra = () =>
+  (loadingModernEra ??= import("./eras/modern/serve.js").then((m) => (modernEra = m.serveModern)));
 
 /**
  * One connection that serves both eras (stdio, in-memory; basic/versioning §Backward

@@ -95,7 +95,7 @@ export function catalogList(call: Call): ListToolsResult {
 export type CallTool = (
   params: { name: string; arguments: Record<string, unknown> },
   call: Call,
-) => Promise<CallToolResult | CreateTaskResult>;
+) => CallToolResult | CreateTaskResult | Promise<CallToolResult | CreateTaskResult>;
 
 /**
  * The catalog tool named `name`, bound to this call, while the catalog is on (`catalogOn`);

@@ -16,10 +16,12 @@ function granted(call: Call): string[] | undefined {
   return Array.isArray(auth?.scopes) ? (auth.scopes as string[]) : undefined;
 }
 
-export function lackingScopes(required: readonly string[] | undefined, call: Call): string[] {
-  if (!required || required.length === 0) return [];
+const NONE: readonly string[] = [];
+
+export function lackingScopes(required: readonly string[] | undefined, call: Call): readonly string[] {
+  if (!required || required.length === 0) return NONE;
   const have = granted(call);
-  return have === undefined ? [] : required.filter((s) => !have.includes(s));
+  return have === undefined ? NONE : required.filter((s) => !have.includes(s));
 }
 
 /** What decides whether a definition exists for a caller: its scopes and its visibility rule. */
@@ -60,10 +62,10 @@ export class InsufficientScopeError extends McpError {
 }
 
 /** Throws InsufficientScopeError when the caller lacks any of `required`. */
-function requireScopes(required: readonly string[] | undefined, call: Call, what: string): void {
+function requireScopes(required: readonly string[] | undefined, call: Call, what: () => string): void {
   const lacking = lackingScopes(required, call);
   // Step-up asks for everything the definition needs, not only what is missing.
-  if (lacking.length > 0) throw new InsufficientScopeError(what, [...(required as string[])]);
+  if (lacking.length > 0) throw new InsufficientScopeError(what(), [...(required as string[])]);
 }
 
 /**
@@ -71,11 +73,18 @@ function requireScopes(required: readonly string[] | undefined, call: Call, what
  * eras: tools/call, prompts/get, resources/read, resources/subscribe, subscriptions/listen
  * (each resource it names) and completion/complete (its prompt or template). A definition
  * the caller may not see is answered with `notFound()`, exactly as one that does not exist;
- * one it sees but lacks the scopes for, with InsufficientScopeError (step-up). Returns the
- * entry, known to exist and to be allowed.
+ * one it sees but lacks the scopes for, with InsufficientScopeError (step-up), which names
+ * it as `${kind} ${name}`. Returns the entry, known to exist and to be allowed.
  */
-export function guard<T extends Guarded>(entry: T | undefined, call: Call, what: string, notFound: () => McpError): T {
-  if (!entry || !visible(entry, call)) throw notFound();
-  requireScopes(entry.scopes, call, what);
+export function guard<T extends Guarded>(
+  entry: T | undefined,
+  call: Call,
+  kind: string,
+  name: string,
+  notFound: (name: string, call: Call) => McpError,
+): T {
+  if (!entry || !visible(entry, call)) throw notFound(name, call);
+  // Every call passes here: nothing is allocated unless it is refused.
+  if (entry.scopes) requireScopes(entry.scopes, call, () => `${kind} ${name}`);
   return entry;
 }

@@ -32,21 +32,20 @@ function completeParams(params: JsonObject): CompleteParams {
   };
 }
 
+const unknownPrompt = (name: string) => invalidParams(`Unknown prompt: ${name}`);
+const unknownTemplate = (uri: string) => invalidParams(`Unknown resource template: ${uri}`);
+
 async function complete({ ref, argument, context }: CompleteParams, call: Call): Promise<CompleteResult> {
   let completer: Completer | undefined;
   if (ref?.type === "ref/prompt" && typeof ref.name === "string") {
     const name = ref.name;
-    const prompt = guard(call.server.prompts.get(name), call, `prompt ${name}`, () =>
-      invalidParams(`Unknown prompt: ${name}`),
-    );
+    const prompt = guard(call.server.prompts.get(name), call, "prompt", name, unknownPrompt);
     completer = prompt.complete[argument.name];
   } else if (ref?.type === "ref/resource" && typeof ref.uri === "string") {
     const uri = ref.uri;
     const template = call.server.templates.get(uri);
     // A static resource's URI is a template without variables: nothing to complete.
-    guard(template ?? call.server.resources.get(uri), call, `resource ${uri}`, () =>
-      invalidParams(`Unknown resource template: ${uri}`),
-    );
+    guard(template ?? call.server.resources.get(uri), call, "resource", uri, unknownTemplate);
     completer = template?.complete[argument.name];
   } else {
     throw invalidParams('completion/complete needs "ref" of type ref/prompt (with name) or ref/resource (with uri)');

@@ -26,11 +26,11 @@ export const promptMethods: Methods<"prompts/list" | "prompts/get"> = {
   }),
 };
 
+const unknownPrompt = (name: string) => invalidParams(`Unknown prompt: ${name}`);
+
 async function getPrompt(params: NamedParams, call: Call): Promise<GetPromptResult> {
   const { name } = params;
-  const prompt = guard(call.server.prompts.get(name), call, `prompt ${name}`, () =>
-    invalidParams(`Unknown prompt: ${name}`),
-  );
+  const prompt = guard(call.server.prompts.get(name), call, "prompt", name, unknownPrompt);
   const given = params.arguments ?? {};
   if (typeof given !== "object" || given === null || Array.isArray(given))
     throw promptArgumentsError(name, '"arguments" must be an object of strings');

@@ -126,7 +126,7 @@ export function findResource(server: Registry, uri: string): Found {
 }
 
 /** server/resources §Error Handling: the revision's code, with the URI in data. */
-const notFound = (call: Call, uri: string) =>
+const notFound = (uri: string, call: Call) =>
   new McpError(call.peer.rules.resourceNotFoundCode, `Resource not found: ${uri}`, { uri });
 
 /**
@@ -135,7 +135,7 @@ const notFound = (call: Call, uri: string) =>
  */
 export function guardResource(call: Call, uri: string): NonNullable<Found> {
   const found = findResource(call.server, uri);
-  guard(found?.entry, call, `resource ${uri}`, () => notFound(call, uri));
+  guard(found?.entry, call, "resource", uri, notFound);
   return found as NonNullable<Found>;
 }
 
@@ -143,7 +143,7 @@ async function readResource({ uri }: UriParams, call: Call): Promise<ReadResourc
   const found = guardResource(call, uri);
   const result = toReadResult(await found.read(call), uri, found.mimeType);
   // A read that produced nothing is reported, not answered with empty contents.
-  if (result.contents.length === 0) throw notFound(call, uri);
+  if (result.contents.length === 0) throw notFound(uri, call);
   if (call.peer.rules.modern) return { ...result, ...cacheFields(call.server, "resources/read", found.cache) };
   return result;
 }

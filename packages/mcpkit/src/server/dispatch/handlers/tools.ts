@@ -2,6 +2,7 @@ import { invalidParams, McpError } from "../../../jsonrpc/errors.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
 import type { CallToolResult } from "../../../protocol/types/features.js";
 import type { CreateTaskResult } from "../../../protocol/types/server-results.js";
+import type { Validation } from "../../../schema/validator.js";
 import { CALL_TOOL, catalogOn, SEARCH_TOOLS } from "../../catalog/catalog-options.js";
 import type { ToolEntry, ToolReturn } from "../../registry/tool.js";
 import { taskPlan } from "../../tasks/plan.js";
@@ -37,57 +38,105 @@ function toolCallParams(params: JsonObject): ToolCallParams {
   return params as ToolCallParams;
 }
 
-async function callTool(params: ToolCallParams, call: Call): Promise<ToolCallResult> {
-  const { name } = params;
-  const found = call.server.tools.get(name) ?? (await catalogTool(name, call));
-  const tool = guard(found, call, `tool ${name}`, () => invalidParams(`Unknown tool: ${name}`));
-  const given = params.arguments ?? {};
-  if (typeof given !== "object" || given === null || Array.isArray(given))
-    throw invalidParams(`Invalid arguments for tool ${name}: "arguments" must be an object`);
-
-  let args: unknown = given;
-  if (tool.validateInput) {
-    const checked = tool.validateInput(given);
-    const result = checked instanceof Promise ? await checked : checked;
-    if (!result.ok) {
-      const message = `Invalid arguments for tool ${name}: ${result.message}`;
-      // 2025-11-25 made these tool execution errors, so the model can correct itself.
-      if (call.peer.rules.toolInputErrorsAsResults)
-        return { content: [{ type: "text", text: message }], isError: true };
-      throw invalidParams(message);
-    }
-    args = result.value;
-  }
-
-  const plan = taskPlan(tool, params, call.peer);
-  if (plan) {
-    const { runAsTask } = await import("../../tasks/start.js");
-    return runAsTask(call, tool, plan, given, () => runTool(tool, args, call));
-  }
-  return runTool(tool, args, call);
+/**
+ * tools/call, synchronous from end to end while the tool's validator and handler are: a
+ * plain tool answers without a promise, a closure or a turn of the microtask queue.
+ */
+function callTool(params: ToolCallParams, call: Call): ToolCallResult | Promise<ToolCallResult> {
+  const found = call.server.tools.get(params.name);
+  return found === undefined ? callUnregistered(params, call) : callEntry(found, params, call);
 }
 
-/** search_tools or call_tool while the catalog is on; a registered tool of that name came first. */
-async function catalogTool(name: string, call: Call): Promise<ToolEntry | undefined> {
-  if ((name !== SEARCH_TOOLS && name !== CALL_TOOL) || !catalogOn(call.server)) return undefined;
-  return (await import("../../catalog/catalog.js")).catalogTool(name, call, callTool);
+/** search_tools or call_tool while the catalog is on (loaded then); else an unknown tool. */
+async function callUnregistered(params: ToolCallParams, call: Call): Promise<ToolCallResult> {
+  const { name } = params;
+  const catalog =
+    (name === SEARCH_TOOLS || name === CALL_TOOL) && catalogOn(call.server)
+      ? (await import("../../catalog/catalog.js")).catalogTool(name, call, callTool)
+      : undefined;
+  return callEntry(catalog, params, call);
+}
+
+const unknownTool = (name: string) => invalidParams(`Unknown tool: ${name}`);
+
+function callEntry(
+  found: ToolEntry | undefined,
+  params: ToolCallParams,
+  call: Call,
+): ToolCallResult | Promise<ToolCallResult> {
+  const tool = guard(found, call, "tool", params.name, unknownTool);
+  const given = params.arguments ?? {};
+  if (typeof given !== "object" || given === null || Array.isArray(given))
+    throw invalidParams(`Invalid arguments for tool ${params.name}: "arguments" must be an object`);
+  if (!tool.validateInput) return start(tool, params, given, given, call);
+  const checked = tool.validateInput(given);
+  return checked instanceof Promise
+    ? checked.then((result) => validated(tool, params, given, result, call))
+    : validated(tool, params, given, checked, call);
+}
+
+function validated(
+  tool: ToolEntry,
+  params: ToolCallParams,
+  given: object,
+  result: Validation,
+  call: Call,
+): ToolCallResult | Promise<ToolCallResult> {
+  if (!result.ok) {
+    const message = `Invalid arguments for tool ${params.name}: ${result.message}`;
+    // 2025-11-25 made these tool execution errors, so the model can correct itself.
+    if (call.peer.rules.toolInputErrorsAsResults) return { content: [{ type: "text", text: message }], isError: true };
+    throw invalidParams(message);
+  }
+  return start(tool, params, given, result.value, call);
+}
+
+/** Runs the handler, or a task that runs it (the tasks runtime loads then). */
+function start(
+  tool: ToolEntry,
+  params: ToolCallParams,
+  given: object,
+  args: unknown,
+  call: Call,
+): ToolCallResult | Promise<ToolCallResult> {
+  const plan = taskPlan(tool, params, call.peer);
+  if (!plan) return runTool(tool, args, call);
+  return import("../../tasks/start.js").then(({ runAsTask }) =>
+    runAsTask(call, tool, plan, given, async () => runTool(tool, args, call)),
+  );
 }
 
 /** The handler, its result checked and fitted to the revision: the same whether or not it runs as a task. */
-async function runTool(tool: ToolEntry, args: unknown, call: Call): Promise<CallToolResult> {
-  let returned: ToolReturn<unknown>;
+function runTool(tool: ToolEntry, args: unknown, call: Call): CallToolResult | Promise<CallToolResult> {
+  let returned: ToolReturn<unknown> | PromiseLike<ToolReturn<unknown>>;
   try {
-    returned = await tool.handler(args as Record<string, unknown>, call.context());
+    returned = tool.handler(args as Record<string, unknown>, call.context());
   } catch (error) {
-    if (error instanceof McpError) throw error;
-    if (call.inbound.cancelled) throw error;
-    // server/tools §Error Handling: execution failures are results the model can see.
-    const message = error instanceof Error ? error.message : String(error);
-    return { content: [{ type: "text", text: message || "Tool failed" }], isError: true };
+    return failed(error, call);
   }
+  if (isThenable(returned))
+    return Promise.resolve(returned).then(
+      (value) => finish(value, tool, call),
+      (error: unknown) => failed(error, call),
+    );
+  return finish(returned, tool, call);
+}
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+
+/** server/tools §Error Handling: execution failures are results the model can see. */
+function failed(error: unknown, call: Call): CallToolResult {
+  if (error instanceof McpError) throw error;
+  if (call.inbound.cancelled) throw error;
+  const message = error instanceof Error ? error.message : String(error);
+  return { content: [{ type: "text", text: message || "Tool failed" }], isError: true };
+}
+
+function finish(returned: ToolReturn<unknown>, tool: ToolEntry, call: Call): CallToolResult | Promise<CallToolResult> {
   const result = normalize(returned, tool);
-  // Only an output schema makes the check asynchronous: the plain path awaits nothing more.
-  return toWire(result instanceof Promise ? await result : result, call);
+  // Only an output schema makes the check asynchronous.
+  return result instanceof Promise ? result.then((checked) => toWire(checked, call)) : toWire(result, call);
 }
 
 function normalize(returned: ToolReturn<unknown>, tool: ToolEntry): CallToolResult | Promise<CallToolResult> {
