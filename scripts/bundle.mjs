@@ -52,7 +52,8 @@ function entryPoints() {
     const out = target.default.replace(/^\.\/dist\//, "").replace(/\.js$/, "");
     const expected = target.source.replace(/^\.\/src\//, "").replace(/\.ts$/, "");
     // outbase keeps src/'s folders, so each entry lands where its `default` says.
-    if (out !== expected) throw new Error(`exports["${subpath}"]: default ${target.default} is not the bundle of ${target.source}`);
+    if (out !== expected)
+      throw new Error(`exports["${subpath}"]: default ${target.default} is not the bundle of ${target.source}`);
     entries[out] = join(BUNDLED, target.source);
   }
   return entries;
@@ -66,11 +67,15 @@ class Graph {
     /** @type {Map<string, Input>} */
     this.inputs = new Map();
     for (const [path, input] of Object.entries(meta.inputs)) {
-      const imports = input.imports.filter((i) => !i.external).map((i) => ({ kind: i.kind, path: resolve(BUNDLED, i.path) }));
+      const imports = input.imports
+        .filter((i) => !i.external)
+        .map((i) => ({ kind: i.kind, path: resolve(BUNDLED, i.path) }));
       this.inputs.set(resolve(BUNDLED, path), { bytes: input.bytes, imports });
     }
     /** Modules imported with `import()`: esbuild makes each an entry point of its own. */
-    this.lazy = new Set([...this.inputs.values()].flatMap((i) => i.imports.filter((x) => x.kind === "dynamic-import").map((x) => x.path)));
+    this.lazy = new Set(
+      [...this.inputs.values()].flatMap((i) => i.imports.filter((x) => x.kind === "dynamic-import").map((x) => x.path)),
+    );
     const reached = new Set(Object.values(entries).flatMap((e) => [...this.closure(e)]));
     const prefixes = FOUNDATION.map((p) => join(SRC, p));
     this.foundation = new Set(
@@ -170,7 +175,11 @@ export async function bundle() {
             if (!modules) return undefined;
             // Side-effect imports: what the entry point imports is unchanged.
             const imports = [...modules].map((m) => `import ${JSON.stringify(m)};`).join("\n");
-            return { contents: `${readFileSync(args.path, "utf8")}\n${imports}\n`, loader: "ts", resolveDir: dirname(args.path) };
+            return {
+              contents: `${readFileSync(args.path, "utf8")}\n${imports}\n`,
+              loader: "ts",
+              resolveDir: dirname(args.path),
+            };
           });
         },
       },

@@ -1,5 +1,5 @@
 import { Command, Help } from "commander";
-import { type CommandName, COMMAND_SUMMARIES } from "./commands/summaries.js";
+import { COMMAND_SUMMARIES, type CommandName } from "./commands/summaries.js";
 import { USAGE_EXIT, UsageError } from "./commands/usage-error.js";
 import { VERSION } from "./version.js";
 
@@ -15,7 +15,8 @@ export const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   completion: async () => (await import("./commands/completion/index.js")).completionCommand(),
 };
 
-const isCommand = (word: string | undefined): word is CommandName => word !== undefined && Object.hasOwn(COMMANDS, word);
+const isCommand = (word: string | undefined): word is CommandName =>
+  word !== undefined && Object.hasOwn(COMMANDS, word);
 
 /**
  * A command as `mcpkit --help` lists it, without loading it: its name and description,
