@@ -10,8 +10,8 @@
 // dynamic `import()`) becomes a chunk of its own, loaded when it is used. Dependencies
 // stay imports of their packages. Source maps point at src/, which the package ships.
 //
-// `node scripts/bundle.mjs` (run by `npm run build` after tsc); `bundleIsStale()` tells
-// the test setup when a source file is newer than the bundles.
+// `node scripts/bundle.mjs [--force]` (run by `npm run build` after tsc); `bundleIsStale()`
+// tells it and the test setup when a source file is newer than the bundles.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -210,8 +210,13 @@ export function bundleIsStale() {
   return inputs > statSync(STAMP).mtimeMs;
 }
 
+// Like tsc -b, a build with nothing new leaves the bundles alone: a bundle removes the old
+// files first, and a program starting from them meanwhile (a test beside `npm run release`)
+// would find them missing. `--force` bundles anyway.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const started = performance.now();
-  await bundle();
-  process.stdout.write(`bundled ${relative(ROOT, BUNDLED)} in ${Math.round(performance.now() - started)} ms\n`);
+  if (process.argv.includes("--force") || bundleIsStale()) {
+    await bundle();
+    process.stdout.write(`bundled ${relative(ROOT, BUNDLED)} in ${Math.round(performance.now() - started)} ms\n`);
+  } else process.stdout.write(`${relative(ROOT, BUNDLED)}: bundles up to date\n`);
 }

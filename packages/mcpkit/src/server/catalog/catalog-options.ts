@@ -1,5 +1,3 @@
-import type { Registry } from "../registry/registry.js";
-
 /**
  * Large catalogs (ServerOptions.toolCatalog): past a threshold, tools/list shows a
  * `search_tools` tool that ranks the catalog and a `call_tool` tool that calls what it
@@ -18,12 +16,18 @@ export interface ToolCatalogOptions {
 export const SEARCH_TOOLS = "search_tools";
 export const CALL_TOOL = "call_tool";
 
+/** What catalogOn reads of a server (structural: the registry imports this file's options). */
+export interface CatalogHost {
+  readonly options: { readonly toolCatalog?: ToolCatalogOptions | false };
+  readonly tools: { enabled(): readonly unknown[] };
+}
+
 /**
  * Whether the catalog is on for this server now: past its threshold (default 100 enabled
  * tools) unless turned off. Decided here, apart from the catalog itself, so that a server
  * below the threshold never loads it.
  */
-export function catalogOn(server: Registry): boolean {
+export function catalogOn(server: CatalogHost): boolean {
   const option = server.options.toolCatalog;
   return option !== false && server.tools.enabled().length > (option?.threshold ?? 100);
 }
