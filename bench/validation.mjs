@@ -3,7 +3,11 @@
 // declared with zod, with the raw JSON Schema (Ajv), and with no input schema, driven with
 // tools/call through an in-memory linked pair (the full dispatch path: JSON text in,
 // session, dispatcher, tools/call handler, JSON text out), 64 calls in flight; plus the
-// compiled validator alone. Variants alternate within each round. Prints one JSON object.
+// validator alone, built as mcpkit builds it (the schema's own `~standard.validate`; Ajv
+// with mcpkit's options and formats, the default JSON Schema validator): the server's
+// compiled validator is internal. Variants alternate within each round. Prints one JSON object.
+import Ajv from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
 import { createServer } from "mcpkit/server";
 import { createLinkedPair } from "mcpkit/testing";
 import { z } from "zod";
@@ -20,6 +24,15 @@ const variants = {
   "json-schema": () => INPUT_JSON_SCHEMA,
   none: () => undefined,
 };
+
+/** The check mcpkit runs for each variant's input (src/schema/validator.ts, ajv.ts). */
+function validatorOf(input) {
+  if (input === undefined) return undefined;
+  if ("~standard" in input) return (value) => !input["~standard"].validate(value).issues;
+  const ajv = new Ajv.default({ strict: false, addUsedSchema: false, allErrors: false });
+  addFormats.default(ajv);
+  return ajv.compile(input);
+}
 
 async function connect(input) {
   const server = createServer({ name: "validation-bench", version: "1" });
@@ -75,14 +88,13 @@ function run(peer, calls) {
   });
 }
 
-/** ns per call of the compiled validator alone. */
-function validatorAlone(server) {
-  const validate = server.tools.get(NAME).validateInput;
+/** ns per call of the validator alone. */
+function validatorAlone(validate) {
   if (!validate) return 0;
   const value = { text: "hello" };
   let ok = 0;
   const started = performance.now();
-  for (let i = 0; i < VALIDATOR_CALLS; i++) if (validate(value).ok) ok++;
+  for (let i = 0; i < VALIDATOR_CALLS; i++) if (validate(value)) ok++;
   const ns = ((performance.now() - started) * 1e6) / VALIDATOR_CALLS;
   if (ok !== VALIDATOR_CALLS) throw new Error("validation failed");
   return ns;
@@ -91,14 +103,15 @@ function validatorAlone(server) {
 const peers = {};
 for (const [name, input] of Object.entries(variants)) {
   peers[name] = await connect(input());
+  peers[name].validate = validatorOf(input());
   await run(peers[name], Math.min(CALLS, 20_000)); // warm-up
-  validatorAlone(peers[name].server);
+  validatorAlone(peers[name].validate);
 }
 const samples = Object.fromEntries(Object.keys(variants).map((name) => [name, { call: [], validator: [] }]));
 for (let round = 0; round < ROUNDS; round++) {
   for (const name of Object.keys(variants)) {
     samples[name].call.push(await run(peers[name], CALLS));
-    samples[name].validator.push(validatorAlone(peers[name].server));
+    samples[name].validator.push(validatorAlone(peers[name].validate));
   }
 }
 for (const peer of Object.values(peers)) await peer.close();
