@@ -172,4 +172,12 @@ describe("mistakes that get a message saying what to do", () => {
     expect(run.stderr).toContain("The server's stderr ended with:");
     expect(run.stderr).toContain("the database at db.internal:5432 is offline");
   });
+
+  it("a server that logs why a moment after answering, with other lines before: the reason is shown", async () => {
+    const run = await call("read", "db://rows/7", "--", ...CHATTY, "late-log");
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain("The server's stderr ended with:");
+    expect(run.stderr).toContain("chatty: started");
+    expect(run.stderr).toContain("chatty: the database at db.internal:5432 is offline");
+  });
 });

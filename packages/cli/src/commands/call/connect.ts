@@ -27,11 +27,16 @@ export interface StderrTail {
   ended?: Promise<void>;
   /** Lines the server wrote to stdout that are not MCP, and the first of them. */
   stray?: { count: number; first: string };
-  /** Resolves when the server writes more to stderr, or after `ms` (set when there is a stderr to read). */
+  /**
+   * Resolves when the server has written more to stderr and then paused (QUIET_MS), or
+   * after `ms` in all (set when there is a stderr to read).
+   */
   more?: (ms: number) => Promise<void>;
 }
 
 const TAIL_BYTES = 4096;
+/** The pause in a server's stderr taken as the end of what it is logging. */
+const QUIET_MS = 50;
 
 /** Reads every connection option first, so a mistake there is a usage error before anything starts. */
 export function clientOptions(options: ConnectOptions, handlers: Partial<ClientOptions>): ClientOptions {
@@ -113,12 +118,22 @@ export async function connect(
     tail.ended = new Promise((resolve) => stderr.once("close", () => resolve()));
     tail.more = (ms) =>
       new Promise((resolve) => {
-        const timer = setTimeout(resolve, ms).unref();
-        // Registered after the listener above: the chunk is in the tail when this runs.
-        stderr.once("data", () => {
-          clearTimeout(timer);
+        // A failure is often logged in several writes (a message, then its stack, or two
+        // reports): once something comes, take what follows within QUIET_MS of it too.
+        const done = () => {
+          clearTimeout(cap);
+          clearTimeout(quiet);
+          stderr.off("data", onData);
           resolve();
-        });
+        };
+        const cap = setTimeout(done, ms).unref();
+        let quiet: NodeJS.Timeout | undefined;
+        // Registered after the listener above: the chunk is in the tail when this runs.
+        const onData = () => {
+          clearTimeout(quiet);
+          quiet = setTimeout(done, QUIET_MS).unref();
+        };
+        stderr.on("data", onData);
       });
   }
   return connecting;

@@ -96,8 +96,9 @@ export async function runCall(words: string[], dashed: number, options: CallComm
     // report the exit before they are read.
     if (tail.ended && exitCodeFor(error) === EXIT.connection)
       await Promise.race([tail.ended, new Promise((r) => setTimeout(r, STDERR_GRACE_MS).unref())]);
-    // A server that answered "Internal error" logs why on stderr, which may come just after the answer.
-    if (tail.more && !tail.text.trim() && error instanceof McpError && error.code === ErrorCode.InternalError)
+    // A server that answered "Internal error" logs why on stderr, which may come just after the
+    // answer (two pipes, read apart), even when it wrote something else there before.
+    if (tail.more && error instanceof McpError && error.code === ErrorCode.InternalError)
       await tail.more(STDERR_GRACE_MS);
     report(error, out, {
       target: invocationTarget ?? { kind: "stdio" },
