@@ -110,6 +110,15 @@ const IMPLEMENTATIONS = [
   // One node with its sessions, events and bus in Redis (@mcpkit/redis): a session served
   // by the node that holds it should cost what it costs in memory (target ≥ 0.7× mcpkit).
   { key: "mcpkit-redis", label: "mcpkit + Redis stores", stdio: false, http: ["stateful"], redis: true },
+  // mcpkit with OpenTelemetry and a middleware installed but idle (no SDK registered): the
+  // HTTP paths' 0.8×-bare target holds with them. HTTP throughput only.
+  {
+    key: "mcpkit-observed",
+    label: "mcpkit + OTel and middleware, idle",
+    stdio: false,
+    http: ["stateful", "stateless", "modern"],
+    throughputOnly: true,
+  },
 ].filter((impl) => !ONLY_IMPLS || ONLY_IMPLS.includes(impl.key));
 
 const log = (line) => process.stderr.write(`${line}\n`);

@@ -391,6 +391,15 @@ export function checkTargets(results, counts) {
     const data = h?.[mode];
     if (data?.[ME] && data[BASE])
       push(what, med(data[ME].callsPerSec), med(data[BASE].callsPerSec), TARGETS.httpCalls, true);
+    const observed = data?.["mcpkit-observed"];
+    if (observed && data[BASE])
+      push(
+        what.replace("calls/s", "with OTel and middleware idle, calls/s"),
+        med(observed.callsPerSec),
+        med(data[BASE].callsPerSec),
+        TARGETS.httpCalls,
+        true,
+      );
   }
   const redis = h?.stateful?.["mcpkit-redis"];
   if (redis && h.stateful[ME]) {

@@ -43,7 +43,7 @@ async function memoryRound({ config, server: path, serverEnv }, impl) {
 /** @param {{ config: object, impls: object[], server: Function, serverEnv: Function, log: Function }} context */
 export async function memorySuite(context) {
   const { config, log } = context;
-  const impls = context.impls.filter((i) => i.http.includes("stateful"));
+  const impls = context.impls.filter((i) => i.http.includes("stateful") && !i.throughputOnly);
   const samples = Object.fromEntries(impls.map((i) => [i.key, []]));
   const round1 = (x) => Math.round(x * 10) / 10;
   for (let round = 0; round < config.rounds; round++) {
