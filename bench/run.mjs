@@ -42,7 +42,7 @@ const config = {
     allocCalls: num("BENCH_ALLOC_CALLS", 100_000, 20_000),
   },
   http: {
-    connections: 32,
+    connections: num("BENCH_HTTP_CONNECTIONS", 32, 32),
     // The frameworks' HTTP paths need seconds of load before the JIT settles.
     warmupSeconds: num("BENCH_HTTP_WARMUP_SECONDS", 3, 1),
     seconds: num("BENCH_HTTP_SECONDS", 3, 1),
