@@ -12,4 +12,10 @@ export interface StoredSession extends ServerSession {
   record(principal: string | undefined): SessionRecord | undefined;
   /** Takes the state a record holds (a session opened on another node, or changed there). */
   restore(record: SessionRecord): void;
+  /**
+   * Another node saved a newer record, which `loaded` is fetching (and restores): until it
+   * settles, an update this copy would filter out waits for it, since the new record may
+   * hold the subscription it is for.
+   */
+  reloading(loaded: Promise<unknown>): void;
 }

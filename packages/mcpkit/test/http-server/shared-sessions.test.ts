@@ -161,7 +161,7 @@ describe("Streamable HTTP with a shared session store: any node serves any sessi
       headers,
     );
     expect(await subscribed.json()).toMatchObject({ id: 2, result: {} });
-    // A is told of B's save and reloads; until then an update may find it unsubscribed.
+    // A is told of B's save and reloads (an update meanwhile waits for it: the next test).
     await waitUntil(async () => (await a.post({ jsonrpc: "2.0", id: 3, method: "ping" }, headers)).ok);
     bus.publish({ type: "resource_updated", uri: "file:///other.txt" });
     bus.publish({ type: "resource_updated", uri: "file:///watched.txt" });
@@ -171,6 +171,50 @@ describe("Streamable HTTP with a shared session store: any node serves any sessi
       method: "notifications/resources/updated",
       params: { uri: "file:///watched.txt" },
     });
+    getting.abort();
+  });
+
+  it("an update that reaches node A while it reloads the session B just subscribed is delivered, not filtered by the old record", async () => {
+    // A store whose loads can be held: node A's reload after B's save waits at the gate.
+    const store = new InMemorySessionStore();
+    let gate: Promise<void> | undefined;
+    let open = () => {};
+    let held = 0;
+    const load = store.load.bind(store);
+    store.load = async (id) => {
+      if (gate) {
+        held++;
+        await gate;
+      }
+      return load(id);
+    };
+    const { a, b, bus } = await cluster({ sessionStore: store });
+    const session = await a.open();
+    const headers = sessionHeaders(session);
+    const getting = new AbortController();
+    const stream = await fetch(a.url, { headers: { ...headers, accept: "text/event-stream" }, signal: getting.signal });
+    const events = sseEvents(stream);
+    expect((await events.next()).value).toMatchObject({ data: "" }); // priming
+    // B takes the session (its own load) and subscribes to a marker A learns of at once.
+    const marker = { jsonrpc: "2.0", id: 2, method: "resources/subscribe", params: { uri: "file:///watched/0" } };
+    expect(await (await b.post(marker, headers)).json()).toMatchObject({ id: 2, result: {} });
+    await waitUntil(async () => (await a.post({ jsonrpc: "2.0", id: 3, method: "ping" }, headers)).ok);
+
+    gate = new Promise((resolve) => {
+      open = resolve;
+    });
+    const subscribe = { jsonrpc: "2.0", id: 4, method: "resources/subscribe", params: { uri: "file:///watched.txt" } };
+    expect(await (await b.post(subscribe, headers)).json()).toMatchObject({ id: 4, result: {} });
+    await waitUntil(async () => held > 0); // A is reloading the record B saved
+    bus.publish({ type: "resource_updated", uri: "file:///watched.txt" });
+    gate = undefined;
+    open();
+    bus.publish({ type: "resource_updated", uri: "file:///watched/0" });
+
+    const uris: unknown[] = [];
+    for (let n = 0; n < 2; n++)
+      uris.push(JSON.parse(((await events.next()).value as { data: string }).data).params.uri);
+    expect(uris.sort()).toEqual(["file:///watched.txt", "file:///watched/0"]);
     getting.abort();
   });
 

@@ -123,7 +123,7 @@ export class StoredSessions {
       entry.transport.discard().catch(this.local.report);
       return;
     }
-    this.reload(entry, change.id).catch(this.local.report);
+    entry.session.reloading(this.reload(entry, change.id));
   }
 
   private async reload(entry: SessionEntry, id: string): Promise<void> {

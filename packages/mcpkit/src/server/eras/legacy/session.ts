@@ -59,6 +59,8 @@ export class LegacySession implements ClientPeer, ServerSession, StoredSession {
   private connection!: Connection;
   /** Subscribed URIs, each with how to end its resource's own watch (ResourceWatch), if it has one. */
   private subscriptions: Map<string, (() => void | Promise<void>) | undefined> | undefined;
+  /** Set while a newer record saved by another node loads (StoredSession.reloading). */
+  private reload: Promise<void> | undefined;
   private whenInitialized: Promise<void> | undefined;
   private markInitialized: (() => void) | undefined;
   private ended = false;
@@ -312,6 +314,28 @@ export class LegacySession implements ClientPeer, ServerSession, StoredSession {
   private resourceUpdated(uri: string, key: string | undefined): void {
     if (this.subscriptions?.has(uri))
       this.connection.notify("notifications/resources/updated", { uri }, undefined, key);
+    else if (this.reload) void this.afterReload(this.reload, uri, key);
+  }
+
+  reloading(loaded: Promise<unknown>): void {
+    const reload = loaded.then(
+      () => undefined,
+      () => undefined, // the loader reports its own failure
+    );
+    this.reload = reload;
+    void reload.then(() => {
+      if (this.reload === reload) this.reload = undefined;
+    });
+  }
+
+  /** An update that came while a newer record was loading, judged again by that record. */
+  private async afterReload(reload: Promise<void>, uri: string, key: string | undefined): Promise<void> {
+    await reload;
+    try {
+      this.resourceUpdated(uri, key);
+    } catch (error) {
+      this.server.onError(error);
+    }
   }
 
   wantsLog(level: LogLevel): boolean {
