@@ -205,3 +205,16 @@ export async function startCluster(count = 3, node: Omit<NodeOptions, "redis" | 
   };
   return cluster;
 }
+
+/**
+ * A fetch for a client behind the balancer that records, in `callsOn`, the node that
+ * answered each tools/call (nginx's x-upstream header); `to` may send requests elsewhere.
+ */
+export function recordingCallNodes(callsOn: string[], to?: (url: string) => string): typeof fetch {
+  return async (input, init) => {
+    const response = await fetch(to ? to(String(input)) : input, init);
+    if (typeof init?.body === "string" && init.body.includes('"tools/call"'))
+      callsOn.push(response.headers.get("x-upstream") ?? "");
+    return response;
+  };
+}

@@ -3,7 +3,7 @@ import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeGitHub, startFakeGitHub } from "../github/fake-github.js";
 import { assertBuilt } from "../interop/helpers.js";
-import { type Cluster, startCluster } from "./cluster.js";
+import { type Cluster, recordingCallNodes, startCluster } from "./cluster.js";
 
 // `mcpkit serve github --redis`: two nodes behind nginx round-robin, acting with the token
 // every node is given (GITHUB_TOKEN), against a loopback stand-in for GitHub. Nothing of a
@@ -35,16 +35,7 @@ describe("serve github as a 2-node cluster behind nginx", () => {
   it("serves one session's reads and writes from both nodes, with the token every node has", async () => {
     const upstreams: string[] = [];
     client = new Client({ name: "cluster-github", version: "1", protocolVersion: "2025-11-25" });
-    await client.connect(
-      streamableHttpClientTransport(cluster.url, {
-        fetch: async (input, init) => {
-          const response = await fetch(input, init);
-          if (typeof init?.body === "string" && init.body.includes('"tools/call"'))
-            upstreams.push(response.headers.get("x-upstream") ?? "");
-          return response;
-        },
-      }),
-    );
+    await client.connect(streamableHttpClientTransport(cluster.url, { fetch: recordingCallNodes(upstreams) }));
     for (let n = 0; n < 2; n++) {
       const listed = await client.callTool("list_issues", { owner: "octocat", repo: "Hello-World" });
       expect(listed.isError).toBeFalsy();

@@ -3,7 +3,7 @@ import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningRedis, startRedis } from "../../packages/redis/test/redis-server.js";
 import { assertBuilt } from "../interop/helpers.js";
-import { type Balancer, type ClusterNode, startNginx, startNode } from "./cluster.js";
+import { type Balancer, type ClusterNode, recordingCallNodes, startNginx, startNode } from "./cluster.js";
 
 // Tasks on three real `mcpkit serve everything --redis` nodes behind nginx round-robin:
 // an anonymous session's tasks are its own on every node (and no other session's), and a
@@ -34,16 +34,7 @@ afterAll(async () => {
 async function connect(options: Partial<ClientOptions> = {}) {
   const callsOn: string[] = [];
   const client = new Client({ name: "task-nodes", version: "1", ...options });
-  await client.connect(
-    streamableHttpClientTransport(balancer.url, {
-      fetch: async (input, init) => {
-        const response = await fetch(input, init);
-        if (typeof init?.body === "string" && init.body.includes('"tools/call"'))
-          callsOn.push(response.headers.get("x-upstream") ?? "");
-        return response;
-      },
-    }),
-  );
+  await client.connect(streamableHttpClientTransport(balancer.url, { fetch: recordingCallNodes(callsOn) }));
   clients.push(client);
   return { client, callsOn };
 }

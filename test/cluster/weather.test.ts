@@ -2,7 +2,7 @@ import { Client } from "mcpkit/client";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt } from "../interop/helpers.js";
-import { type Cluster, startCluster } from "./cluster.js";
+import { type Cluster, recordingCallNodes, startCluster } from "./cluster.js";
 
 // `mcpkit serve weather --redis`: two nodes behind nginx round-robin. Its only state is each
 // node's cache of the provider's answers, so any node answers any request of a session,
@@ -25,16 +25,7 @@ describe("serve weather as a 2-node cluster behind nginx", () => {
   it("serves one session from both nodes, alike", async () => {
     const upstreams: string[] = [];
     client = new Client({ name: "cluster-weather", version: "1", protocolVersion: "2025-11-25" });
-    await client.connect(
-      streamableHttpClientTransport(cluster.url, {
-        fetch: async (input, init) => {
-          const response = await fetch(input, init);
-          if (typeof init?.body === "string" && init.body.includes('"tools/call"'))
-            upstreams.push(response.headers.get("x-upstream") ?? "");
-          return response;
-        },
-      }),
-    );
+    await client.connect(streamableHttpClientTransport(cluster.url, { fetch: recordingCallNodes(upstreams) }));
     const answers = new Set<string>();
     for (let n = 0; n < 4; n++) {
       const result = await client.callTool("get_current_weather", { city: "Paris" });

@@ -7,7 +7,7 @@ import { Client, type ClientOptions } from "mcpkit/client";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt } from "../interop/helpers.js";
-import { type Cluster, startCluster } from "./cluster.js";
+import { type Cluster, recordingCallNodes, startCluster } from "./cluster.js";
 
 // `mcpkit serve workspace --redis`: two nodes over one folder, Redis, nginx round-robin in
 // front. What each node keeps for itself must not make the two disagree:
@@ -52,12 +52,7 @@ async function connect(options: Partial<ClientOptions>, to: () => string = () =>
   const client = new Client({ name: "cluster-workspace", version: "1", protocolVersion: "2025-11-25", ...options });
   await client.connect(
     streamableHttpClientTransport(cluster.url, {
-      fetch: async (input, init) => {
-        const response = await fetch(String(input).replace(cluster.url, to()), init);
-        if (typeof init?.body === "string" && init.body.includes('"tools/call"'))
-          upstreams.push(response.headers.get("x-upstream") ?? "");
-        return response;
-      },
+      fetch: recordingCallNodes(upstreams, (url) => url.replace(cluster.url, to())),
     }),
   );
   clients.push(client);

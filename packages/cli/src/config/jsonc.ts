@@ -14,44 +14,35 @@ export function hasComments(text: string): boolean {
 }
 
 function blankComments(text: string): string {
-  let out = "";
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i] as string;
-    if (c === '"') {
-      const end = stringEnd(text, i);
-      out += text.slice(i, end);
-      i = end;
-    } else if (c === "/" && (text[i + 1] === "/" || text[i + 1] === "*")) {
-      const block = text[i + 1] === "*";
-      const found = block ? text.indexOf("*/", i + 2) : text.indexOf("\n", i);
-      const stop = found === -1 ? text.length : block ? found + 2 : found;
-      out += text.slice(i, stop).replace(/[^\n]/g, " ");
-      i = stop;
-    } else {
-      out += c;
-      i++;
-    }
-  }
-  return out;
+  return outsideStrings(text, (i) => {
+    if (text[i] !== "/" || (text[i + 1] !== "/" && text[i + 1] !== "*")) return [text[i] as string, i + 1];
+    const block = text[i + 1] === "*";
+    const found = block ? text.indexOf("*/", i + 2) : text.indexOf("\n", i);
+    const stop = found === -1 ? text.length : block ? found + 2 : found;
+    return [text.slice(i, stop).replace(/[^\n]/g, " "), stop];
+  });
 }
 
 const CLOSING = /\s*[}\]]/y;
 
 function blankTrailingCommas(text: string): string {
+  return outsideStrings(text, (i) => {
+    CLOSING.lastIndex = i + 1;
+    return [text[i] === "," && CLOSING.test(text) ? " " : (text[i] as string), i + 1];
+  });
+}
+
+/**
+ * Rewrites the text outside its strings, which are copied as they are: `rewrite(i)` gives
+ * what stands for the text at `i` and the index to go on from.
+ */
+function outsideStrings(text: string, rewrite: (i: number) => [string, number]): string {
   let out = "";
   let i = 0;
   while (i < text.length) {
-    const c = text[i] as string;
-    if (c === '"') {
-      const end = stringEnd(text, i);
-      out += text.slice(i, end);
-      i = end;
-      continue;
-    }
-    CLOSING.lastIndex = i + 1;
-    out += c === "," && CLOSING.test(text) ? " " : c;
-    i++;
+    const [piece, next] = text[i] === '"' ? [text.slice(i, stringEnd(text, i)), stringEnd(text, i)] : rewrite(i);
+    out += piece;
+    i = next;
   }
   return out;
 }

@@ -115,13 +115,11 @@ describe("Streamable HTTP with a shared session store: any node serves any sessi
     const session = await a.open();
     const headers = sessionHeaders(session);
     expect((await b.post(call(2, "speak"), headers)).status).toBe(200);
-    const getting = new AbortController();
-    const stream = await fetch(a.url, { headers: { ...headers, accept: "text/event-stream" }, signal: getting.signal });
-    await sseEvents(stream).next(); // the priming event: A stored the session's GET stream
+    const { close } = await openGetStream(a, headers); // A stored the session's GET stream
     expect(eventStore.size).toBe(2); // and B stored the SSE answer of the call
     const deleted = await fetch(b.url, { method: "DELETE", headers });
     expect(deleted.status).toBe(204);
-    getting.abort();
+    close();
     // Ended everywhere, so its stored streams are dropped, whichever node wrote them.
     await waitUntil(async () => eventStore.size === 0);
     expect(await sessionStore.load(session)).toBeUndefined();
@@ -152,10 +150,7 @@ describe("Streamable HTTP with a shared session store: any node serves any sessi
     const { a, b, bus } = await cluster();
     const session = await a.open();
     const headers = sessionHeaders(session);
-    const getting = new AbortController();
-    const stream = await fetch(a.url, { headers: { ...headers, accept: "text/event-stream" }, signal: getting.signal });
-    const events = sseEvents(stream);
-    expect((await events.next()).value).toMatchObject({ data: "" }); // priming
+    const { events, close } = await openGetStream(a, headers);
     const subscribed = await b.post(
       { jsonrpc: "2.0", id: 2, method: "resources/subscribe", params: { uri: "file:///watched.txt" } },
       headers,
@@ -171,7 +166,7 @@ describe("Streamable HTTP with a shared session store: any node serves any sessi
       method: "notifications/resources/updated",
       params: { uri: "file:///watched.txt" },
     });
-    getting.abort();
+    close();
   });
 
   it("an update that reaches node A while it reloads the session B just subscribed is delivered, not filtered by the old record", async () => {
@@ -191,10 +186,7 @@ describe("Streamable HTTP with a shared session store: any node serves any sessi
     const { a, b, bus } = await cluster({ sessionStore: store });
     const session = await a.open();
     const headers = sessionHeaders(session);
-    const getting = new AbortController();
-    const stream = await fetch(a.url, { headers: { ...headers, accept: "text/event-stream" }, signal: getting.signal });
-    const events = sseEvents(stream);
-    expect((await events.next()).value).toMatchObject({ data: "" }); // priming
+    const { events, close } = await openGetStream(a, headers);
     // B takes the session (its own load) and subscribes to a marker A learns of at once.
     const marker = { jsonrpc: "2.0", id: 2, method: "resources/subscribe", params: { uri: "file:///watched/0" } };
     expect(await (await b.post(marker, headers)).json()).toMatchObject({ id: 2, result: {} });
@@ -215,7 +207,7 @@ describe("Streamable HTTP with a shared session store: any node serves any sessi
     for (let n = 0; n < 2; n++)
       uris.push(JSON.parse(((await events.next()).value as { data: string }).data).params.uri);
     expect(uris.sort()).toEqual(["file:///watched.txt", "file:///watched/0"]);
-    getting.abort();
+    close();
   });
 
   it("resumes on node B the GET stream node A held, after A has gone: nothing lost, nothing twice", async () => {
@@ -437,6 +429,18 @@ describe("Streamable HTTP with a shared session store: any node serves any sessi
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Opens the session's GET stream on a node and reads its priming event. */
+async function openGetStream(node: Node, headers: Record<string, string>) {
+  const getting = new AbortController();
+  const stream = await fetch(node.url, {
+    headers: { ...headers, accept: "text/event-stream" },
+    signal: getting.signal,
+  });
+  const events = sseEvents(stream);
+  expect((await events.next()).value).toMatchObject({ data: "" }); // priming
+  return { events, close: () => getting.abort() };
+}
 
 async function waitUntil(check: () => Promise<boolean>, ms = 5000): Promise<void> {
   const deadline = Date.now() + ms;

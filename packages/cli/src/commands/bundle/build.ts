@@ -63,31 +63,23 @@ export async function buildServer(source: BundleSource, root: string): Promise<B
     if (source.name === "workspace")
       entries["query-process"] = join(CLI_ROOT, "dist/servers/workspace/sqlite/query-process.js");
   }
+  const common: import("esbuild").BuildOptions = {
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    external: [...NEVER, ...native],
+    banner: { js: REQUIRE },
+    logLevel: "silent",
+  };
   try {
     await esbuild.build({
+      ...common,
       stdin: { ...stdin, sourcefile: "mcpkit-bundle-entry.js", loader: "js" },
       outfile: join(outdir, "index.js"),
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      external: [...NEVER, ...native],
-      banner: { js: REQUIRE },
-      logLevel: "silent",
       legalComments: "none",
     });
-    if (Object.keys(entries).length > 0)
-      await esbuild.build({
-        entryPoints: entries,
-        outdir,
-        bundle: true,
-        platform: "node",
-        format: "esm",
-        target: "node20",
-        external: [...NEVER, ...native],
-        banner: { js: REQUIRE },
-        logLevel: "silent",
-      });
+    if (Object.keys(entries).length > 0) await esbuild.build({ ...common, entryPoints: entries, outdir });
   } catch (error) {
     const errors = (error as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors;
     if (!errors) throw error;
