@@ -19,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import { killAll } from "./lib/children.mjs";
 import { HttpPeer, httpThroughput, newAgent, openSessions } from "./lib/http-client.mjs";
 import { startHttpServer } from "./lib/http-server.mjs";
+import { startNginx } from "./lib/nginx.mjs";
 import { StdioPeer, throughput } from "./lib/stdio-client.mjs";
 
 const [implArg = "mcpkit", scenario = "stdio", secondsArg = "5"] = process.argv.slice(2);
@@ -66,8 +67,10 @@ async function profileOne(name) {
       mode: scenario,
       nodeArgs: nodeArgs(name),
     });
+    // BENCH_PROF_NGINX=1: through nginx, as the cluster scenario reaches its nodes.
+    const nginx = process.env.BENCH_PROF_NGINX === "1" ? await startNginx([server.port]) : undefined;
     const agent = newAgent(32);
-    const peers = Array.from({ length: 32 }, () => new HttpPeer(server.port, agent));
+    const peers = Array.from({ length: 32 }, () => new HttpPeer(nginx?.port ?? server.port, agent));
     const modern = scenario === "modern";
     if (!modern) for (const peer of peers) await peer.initialize();
     await httpThroughput(peers, { modern, seconds: warmup });
@@ -75,6 +78,7 @@ async function profileOne(name) {
     calls = load.calls;
     console.log(`${name} ${scenario}: ${Math.round(load.calls / load.seconds)} calls/s (profiling slows it down)`);
     agent.destroy();
+    await nginx?.stop();
     await server.close(10_000);
   }
   const written = readdirSync(dir).filter((f) => !before.has(f) && f.endsWith(".cpuprofile"));
@@ -170,7 +174,9 @@ function analyze(profile, windowSeconds) {
   return { total, busy, writes, idle, self, inclusive, files, interval };
 }
 
-const top = (map, n) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n);
+function top(map, n) {
+  return [...map].sort((a, b) => b[1] - a[1]).slice(0, n);
+}
 
 function print({ total, busy, writes, idle, self, inclusive, files }) {
   const pct = (c) => `${((c / busy) * 100).toFixed(1).padStart(5)}%`;

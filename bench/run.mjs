@@ -65,6 +65,7 @@ const config = {
     settleSeconds: 1,
     seconds: num("BENCH_CLUSTER_SECONDS", 5, 1),
     latencyCalls: num("BENCH_LATENCY_CALLS", 1000, 200),
+    nodeArgs: (process.env.BENCH_CLUSTER_NODE_ARGS ?? "").split(" ").filter(Boolean),
   },
   workload: {
     clients: 50,

@@ -208,6 +208,8 @@ const SETUP_LABELS = {
   single: "1 node, in-memory stores",
   cluster: "3 nodes, Redis stores (@mcpkit/redis)",
   three: "3 nodes, in-memory stores (no Redis)",
+  bareSingle: "1 bare Node server (no framework)",
+  bareThree: "3 bare Node servers (ratio to 1 bare)",
 };
 
 function clusterTable(report, wire) {
@@ -229,7 +231,7 @@ function clusterTable(report, wire) {
         fixed(med(r.p50Ms) * 1000, 0),
         fixed(med(r.p99Ms) * 1000, 0),
         fixed(med(r.nodeCpuUsPerCall), 1),
-        key === "single" ? "1.00×" : ratioWithCI(data.vsSingle[key]),
+        data.vsSingle[key] ? ratioWithCI(data.vsSingle[key]) : "1.00×",
         fixed(med(r.nginxCpuUsPerCall), 1),
         r.redis ? fixed(med(r.redisCpuUsPerCall), 1) : "–",
         r.redis ? fixed(r.redisCommandsPerCall, 4) : "–",
@@ -430,6 +432,14 @@ export function checkTargets(results, counts) {
       TARGETS.clusterCpu,
       false,
     );
+    // What three processes cost on this machine with no framework at all, beside the target.
+    if (c[wire].vsSingle.bareThree) {
+      out.push({
+        what: "for reference, not a target: 3 bare Node servers' CPU per call against 1 bare server's",
+        measured: ratioWithCI(c[wire].vsSingle.bareThree),
+        met: "–",
+      });
+    }
     const perCall = c[wire].cluster.redisCommandsPerCall;
     if (Number.isFinite(perCall)) {
       out.push({
@@ -473,7 +483,7 @@ export function renderMarkdown(report) {
       table(
         ["target", "measured", "met"],
         ["l", "r", "l"],
-        targets.map((t) => [t.what, t.measured, t.met ? "yes" : "**no**"]),
+        targets.map((t) => [t.what, t.measured, typeof t.met === "string" ? t.met : t.met ? "yes" : "**no**"]),
       ),
     );
   }
@@ -524,9 +534,11 @@ export function renderMarkdown(report) {
           `or of three with their sessions, SSE events and bus in one redis-server (@mcpkit/redis); ${config.cluster.connections} keep-alive clients through nginx, ` +
           `one call in flight each, for ${config.cluster.seconds} s, after ${config.cluster.warmupSeconds} s of warm-up on each wire before either is measured ` +
           `(which brings every session to every node) and ${config.cluster.settleSeconds} s of settling; ` +
+          `${config.cluster.nodeArgs?.length ? `every node runs with \`node ${config.cluster.nodeArgs.join(" ")}\`; ` : ""}` +
           "the set-ups alternate round by round. CPU per call is user + system from /proc, summed over the nodes; Redis commands from `INFO commandstats` over the " +
           "load windows of all rounds (a command is at most one round trip; the nodes' heartbeats, one `SET` per node per second, are among them). " +
-          "Everything, the load client included, shares this machine's cores: calls/s cannot grow with the nodes here; the CPU per call is the figure to read.",
+          "Everything, the load client included, shares this machine's cores: calls/s cannot grow with the nodes here; the CPU per call is the figure to read. " +
+          "The bare rows (2026-07-28 only) split the same load over three bare Node servers: what three processes cost on this machine whoever serves them.",
       );
       parts.push(clusterTable(report, wire));
     }

@@ -25,16 +25,21 @@ export const SETUPS = [
   { key: "single", nodes: 1, script: "mcpkit-http", redis: false, wires: CLUSTER_WIRES },
   { key: "cluster", nodes: 3, script: "mcpkit-redis-http", redis: true, wires: CLUSTER_WIRES },
   { key: "three", nodes: 3, script: "mcpkit-http", redis: false, wires: ["modern"] },
+  // The same split for a server with no framework: what three processes cost on this
+  // machine whoever serves them (compared with one bare node, not with mcpkit's).
+  { key: "bareSingle", nodes: 1, script: "bare-http", redis: false, wires: ["modern"] },
+  { key: "bareThree", nodes: 3, script: "bare-http", redis: false, wires: ["modern"], against: "bareSingle" },
 ];
 
-async function startSetup(setup, { server }) {
+async function startSetup(setup, { server, config }) {
+  const { nodeArgs } = config.cluster;
   const redis = setup.redis ? await redisServer() : undefined;
   const env = redis ? { BENCH_REDIS_URL: redis.url } : {};
   const nodes = [];
   try {
     // Every node serves both wires: sessions for initialize, and 2026-07-28 requests alone.
     for (let i = 0; i < setup.nodes; i++)
-      nodes.push(await startHttpServer(server(setup.script), { mode: "stateful", env }));
+      nodes.push(await startHttpServer(server(setup.script), { mode: "stateful", env, nodeArgs }));
     const nginx = await startNginx(nodes.map((n) => n.port));
     return { nodes, nginx, redis };
   } catch (error) {
@@ -144,15 +149,13 @@ export async function clusterSuite(context) {
         redisCommandsPerSecond: setup.redis ? total / seconds : undefined,
       };
     }
-    // The nodes' CPU per call against one node's, paired within each round.
-    const single = samples.single[wire].map((s) => s.nodeCpuUsPerCall);
+    // The nodes' CPU per call against one node's (mcpkit's, or bare Node's for the bare
+    // row), paired within each round.
+    const cpu = (key) => samples[key][wire].map((x) => x.nodeCpuUsPerCall);
     out[wire].vsSingle = Object.fromEntries(
-      SETUPS.filter((s) => s.key !== "single" && s.wires.includes(wire)).map((s) => [
+      SETUPS.filter((s) => s.nodes > 1 && s.wires.includes(wire)).map((s) => [
         s.key,
-        ratioCI(
-          samples[s.key][wire].map((x) => x.nodeCpuUsPerCall),
-          single,
-        ),
+        ratioCI(cpu(s.key), cpu(s.against ?? "single")),
       ]),
     );
   }
