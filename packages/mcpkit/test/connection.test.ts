@@ -66,6 +66,18 @@ describe("JSON-RPC connection", () => {
     await expect(pending).resolves.toEqual({ right: true });
   });
 
+  it("reports an error answer without an id as the peer's failure to read what this side sent", async () => {
+    const [a, b] = createLinkedPair();
+    const reported = deferred<unknown>();
+    const side = new Connection(a, { onRequest: () => ({}), onError: reported.resolve });
+    await side.start();
+    rawPeer(b).send({ jsonrpc: "2.0", id: null, error: { code: ErrorCode.ParseError, message: "Parse error" } });
+    const error = (await reported.promise) as McpError;
+    expect(error).toBeInstanceOf(McpError);
+    expect(error.code).toBe(ErrorCode.ParseError);
+    expect(error.message).toBe("The peer could not read a message from this side: Parse error (-32700)");
+  });
+
   it("answers a handler's McpError with its code and data", async () => {
     const { client, start } = pair(() => {
       throw new McpError(ErrorCode.InvalidParams, "bad thing", { field: "x" });

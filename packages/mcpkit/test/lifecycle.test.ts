@@ -227,6 +227,21 @@ describe("basic/lifecycle: capability negotiation", () => {
     const client = new Client({ name: "c", version: "1" });
     await client.connect(a);
     expect(() => client.listPrompts()).toThrow(/does not offer prompts/);
+    // The cached lists too, as a rejection (not a request the server would refuse).
+    await expect(client.prompts()).rejects.toThrow(/does not offer prompts/);
+    await expect(client.resources()).rejects.toThrow(/does not offer resources/);
+    await expect(client.resourceTemplates()).rejects.toThrow(/does not offer resources/);
+    await expect(client.tools()).resolves.toHaveLength(1);
+  });
+
+  it("client refuses locally to list tools from a server that offers none", async () => {
+    const server = createServer({ name: "prompts-only", version: "1" });
+    server.prompt("p", {}, () => "x");
+    const [a, b] = createLinkedPair();
+    await server.connect(b);
+    const client = new Client({ name: "c", version: "1" });
+    await client.connect(a);
+    await expect(client.tools()).rejects.toMatchObject({ code: -32601, message: expect.stringMatching(/does not offer tools/) });
   });
 
   it("client answers -32601 to server requests for capabilities it did not declare", async () => {

@@ -60,7 +60,8 @@ export class Client extends ClientBase {
   }
 
   /** Every tool, following cursors; cached until the server says the list changed or its ttlMs ran out. */
-  tools(): Promise<Tool[]> {
+  async tools(): Promise<Tool[]> {
+    this.require("tools");
     return this.lists.tools.get();
   }
 
@@ -167,7 +168,8 @@ export class Client extends ClientBase {
     return this.request("resources/list", cursor === undefined ? undefined : { cursor }, options);
   }
 
-  resources(): Promise<Resource[]> {
+  async resources(): Promise<Resource[]> {
+    this.require("resources");
     return this.lists.resources.get();
   }
 
@@ -176,7 +178,8 @@ export class Client extends ClientBase {
     return this.request("resources/templates/list", cursor === undefined ? undefined : { cursor }, options);
   }
 
-  resourceTemplates(): Promise<ResourceTemplate[]> {
+  async resourceTemplates(): Promise<ResourceTemplate[]> {
+    this.require("resources");
     return this.lists.resourceTemplates.get();
   }
 
@@ -226,7 +229,8 @@ export class Client extends ClientBase {
     return this.request("prompts/list", cursor === undefined ? undefined : { cursor }, options);
   }
 
-  prompts(): Promise<Prompt[]> {
+  async prompts(): Promise<Prompt[]> {
+    this.require("prompts");
     return this.lists.prompts.get();
   }
 

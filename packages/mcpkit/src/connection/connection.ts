@@ -319,8 +319,14 @@ export class Connection {
   private receiveResponse(response: JsonRpcResponse): void {
     const id = response.id;
     if (id === null || id === undefined) {
-      // An error about something we sent that the peer could not read.
-      if ("error" in response) this.options.onError?.(McpError.fromObject(response.error));
+      // An error about something we sent that the peer could not read: said as such, since
+      // the peer's own message ("Parse error") reads as if this side failed to parse.
+      if ("error" in response) {
+        const { code, message, data } = response.error;
+        this.options.onError?.(
+          new McpError(code, `The peer could not read a message from this side: ${message} (${code})`, data),
+        );
+      }
       return;
     }
     const entry = this.pending?.get(id);

@@ -21,10 +21,10 @@ import { InMemoryTaskStore } from "./tasks/memory-task-store.js";
 import { TASK_DEFAULTS, type TaskSettings } from "./tasks/settings.js";
 import { TaskNode } from "./tasks/task-node.js";
 
+// Not only handlers' failures reach onError (a transport's, a store's, a peer's error
+// answer), so the default names none of them: each error says what failed.
 const defaultOnError = (error: unknown) => {
-  process.stderr.write(
-    `mcpkit: handler failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
+  process.stderr.write(`mcpkit: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
 };
 
 /**
