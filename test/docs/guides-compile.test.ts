@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
@@ -79,4 +79,31 @@ it("compiles every snippet of docs/server.md, docs/client.md and docs/openapi.md
     );
   });
   expect(output.trim(), output).toBe("");
+}, 60_000);
+
+// A reader pastes a ```js snippet into a .mjs file: TypeScript that type-checks above
+// (`declare`, `as`, type annotations) would stop Node there with a SyntaxError. So every
+// ```js block of the README and the guides must also parse as JavaScript, as Node reads it.
+it("every ```js snippet of README.md and docs/ is JavaScript that Node parses", async () => {
+  const dir = join(OUT, "js");
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const docs = [
+    "README.md",
+    ...readdirSync(join(ROOT, "docs")).flatMap((f) => (f.endsWith(".md") ? [`docs/${f}`] : [])),
+  ];
+  const refused: string[] = [];
+  for (const doc of docs) {
+    const text = readFileSync(join(ROOT, doc), "utf8");
+    for (const match of text.matchAll(/```js\n([\s\S]*?)```/g)) {
+      const line = text.slice(0, match.index).split("\n").length;
+      const file = join(dir, `${doc.replace(/\W/g, "_")}-${line}.mjs`);
+      writeFileSync(file, match[1] as string);
+      const stderr = await new Promise<string>((resolve) => {
+        execFile(process.execPath, ["--check", file], (error, _stdout, err) => resolve(error ? err : ""));
+      });
+      if (stderr) refused.push(`${doc}:${line + 1}: ${/^\w*Error.*$/m.exec(stderr)?.[0] ?? stderr}`);
+    }
+  }
+  expect(refused).toEqual([]);
 }, 60_000);
