@@ -124,6 +124,7 @@ describe("mcpkit install: mistakes exit 2 and say what is wrong", () => {
     [["cursor", "x", "--", "https://a/mcp", "more"], "A URL takes no further words"],
     [["cursor", "x", "-H", "A: b", "--", "node", "s.js"], "--header is for a server at a URL"],
     [["cursor", "x", "-e", "novalue", "--", "node", "s.js"], '--env takes KEY=VALUE, not "novalue"'],
+    [["claude-code", "--", "./src/sever.ts"], "No such module: ./src/sever.ts"],
   ])("mcpkit install %j", async (args, message) => {
     const run = await install(args);
     expect(run.stderr).toContain(message);

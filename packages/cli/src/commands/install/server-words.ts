@@ -29,8 +29,9 @@ export interface DescribeOptions {
  *   ./module.js|.ts [FLAGS…]     your server module: mcpkit serve MODULE --stdio FLAGS…
  *   COMMAND [ARGS…]              any command that speaks MCP on stdio
  *
- * A client starts a server from its own folder, so a relative path among the words
- * (an existing file or folder, or one written ./x) is made absolute.
+ * A first word ending like a module (.js, .ts…) must name a file. A client starts a
+ * server from its own folder, so a relative path among the words (an existing file or
+ * folder, or one written ./x) is made absolute.
  */
 export function describeServer(words: string[], options: DescribeOptions): Described {
   const [first, ...rest] = words;
@@ -54,8 +55,11 @@ export function describeServer(words: string[], options: DescribeOptions): Descr
   const stdio = (args: string[]): ServerSpec => ({ transport: "stdio", command, args, env: options.env });
   if (SERVER_NAMES.includes(first))
     return { spec: stdio([...prefix, "serve", first, "--stdio", ...rest.map(absolute)]), name: first };
-  if (MODULE.has(extname(first)) && existsSync(resolve(options.cwd, first))) {
+  if (MODULE.has(extname(first))) {
     const module = resolve(options.cwd, first);
+    // A mistyped module path would otherwise be written as a command no client can start.
+    if (!existsSync(module))
+      throw new UsageError(`No such module: ${first} (${module}); give your server module's path, such as src/server.ts`);
     return {
       spec: stdio([...prefix, "serve", module, "--stdio", ...rest.map(absolute)]),
       name: packageName(dirname(module)) ?? basename(module, extname(module)),
