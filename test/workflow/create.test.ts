@@ -130,7 +130,7 @@ describe.each(TEMPLATE_NAMES)("the %s template", (template) => {
     );
     expect(files.some((f) => /\.test\.ts$/.test(f))).toBe(true);
     for (const file of files.filter((f) => /\.(ts|md|json|jsonc)$/.test(f)))
-      expect(read(dir, file)).not.toMatch(/\{\{|<!-- template -->/);
+      expect(read(dir, file)).not.toMatch(/\{\{|<!-- (template|distribute) -->/);
     const pkg = JSON.parse(read(dir, "package.json"));
     expect(pkg).toMatchObject({ name: dir, description: 'Says "hello"', type: "module", engines: { node: ">=20" } });
     expect(pkg.dependencies.mcpkit).toBe(VERSIONS.mcpkit);
@@ -144,6 +144,20 @@ describe.each(TEMPLATE_NAMES)("the %s template", (template) => {
     expect(pkg.scripts["server-json"]).toBe(serverJson);
     // A description with quotes lands in code as a string, escaped.
     expect(read(dir, "src/server.ts")).toContain('() => "Says \\"hello\\""');
+  });
+
+  it("has a README that runs only the scripts package.json has, and names the bundle as mcpkit bundle does", () => {
+    const pkg = JSON.parse(read(dir, "package.json"));
+    const readme = read(dir, "README.md");
+    const named = [...readme.matchAll(/\bnpm run ([\w-]+)/g)].map((m) => m[1] as string);
+    expect(named).toContain("bundle");
+    for (const script of named) expect(pkg.scripts, `npm run ${script}`).toHaveProperty(script);
+    expect(readme).toContain(`${dir}-${pkg.version}.mcpb`);
+  });
+
+  it("lets the install scripts of @mcpkit/cli's esbuild and SQLite run (npm's allowScripts)", () => {
+    const pkg = JSON.parse(read(dir, "package.json"));
+    expect(pkg.allowScripts).toEqual({ "better-sqlite3": true, esbuild: true });
   });
 
   it("type-checks and passes its own tests", async () => {

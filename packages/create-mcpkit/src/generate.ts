@@ -20,8 +20,11 @@ const TEMPLATE_ROOT = fileURLToPath(new URL("../templates/", import.meta.url));
 /** npm leaves dot files such as .gitignore out of a published package: they are kept under another name. */
 const RENAMED: Record<string, string> = { gitignore: ".gitignore" };
 
-const README_PART = "README.part.md";
-const README_MARK = "<!-- template -->";
+/** Parts of the README a template's layers give, and the mark in the common README each replaces. */
+const README_PARTS: Record<string, string> = {
+  "README.part.md": "<!-- template -->",
+  "README.distribute.md": "<!-- distribute -->",
+};
 
 /** Files whose text holds placeholders; anything else (icon.png) is copied byte for byte. */
 const TEXT = new Set([".ts", ".md", ".json", ".jsonc"]);
@@ -41,10 +44,13 @@ export function generate(project: Project): string[] {
       files.set(path, TEXT.has(extname(file)) ? fill(content.toString("utf8"), project, extname(file)) : content);
     }
   }
-  // A template's own part of the README goes where the common README marks its place.
-  const part = files.get(README_PART);
-  files.delete(README_PART);
-  files.set("README.md", String(files.get("README.md")).replace(README_MARK, String(part ?? "").trim()));
+  // A template's own parts of the README go where the common README marks their place.
+  let readme = String(files.get("README.md"));
+  for (const [file, mark] of Object.entries(README_PARTS)) {
+    readme = readme.replace(mark, String(files.get(file) ?? "").trim());
+    files.delete(file);
+  }
+  files.set("README.md", readme);
   files.set("package.json", `${JSON.stringify(manifest(project), null, 2)}\n`);
   for (const [path, content] of files) {
     const target = join(project.directory, path);
@@ -112,5 +118,8 @@ function manifest(project: Project): Record<string, unknown> {
     },
     dependencies: pick(template.dependencies),
     devDependencies: pick(template.devDependencies),
+    // @mcpkit/cli's optional dependencies build at install: esbuild (mcpkit dev and serve
+    // load src/server.ts through it) and SQLite. npm 12 runs no install script unlisted here.
+    allowScripts: { "better-sqlite3": true, esbuild: true },
   };
 }

@@ -76,8 +76,8 @@ async function main(argv: string[]): Promise<number> {
   const steps = [
     where === "." ? undefined : `cd ${where}`,
     install ? undefined : `${pm} install`,
-    `${pm} test        # type-check and run the tests`,
-    `${run} dev         # serve it, reloading on every change`,
+    `${`${pm} test`.padEnd(16)}# type-check and run the tests`,
+    `${`${run} dev`.padEnd(16)}# serve it, reloading on every change`,
   ].filter((step): step is string => step !== undefined);
   process.stderr.write(`\nNext:\n  ${steps.join("\n  ")}\nREADME.md says the rest (${slugOf(name)}).\n`);
   return 0;
