@@ -1,6 +1,7 @@
 import { McpError } from "mcpkit";
 import { describe, expect, it } from "vitest";
 import { parseArgumentWords, promptArguments, toolArguments } from "../../packages/cli/src/commands/call/arguments.js";
+import { clientOptions } from "../../packages/cli/src/commands/call/connect.js";
 import { EXIT, exitCodeFor, Interrupted, UsageError } from "../../packages/cli/src/commands/call/exit-codes.js";
 import { countDashed, parseInvocation } from "../../packages/cli/src/commands/call/invocation.js";
 
@@ -62,6 +63,16 @@ describe("the command line's shape", () => {
     expect(() => parseInvocation(["http://x/mcp", "a=1"], 0)).toThrow(/"a=1" is an argument: name the tool first/);
     expect(() => parseInvocation(["http://x/mcp", "node"], 1)).toThrow(/either a URL or a command/);
     expect(() => parseInvocation(["tools"], 0)).toThrow(UsageError);
+  });
+});
+
+describe("connection options", () => {
+  it("name the revisions --protocol takes when it is given another", () => {
+    expect(clientOptions({ protocol: "2025-06-18" }, {}).protocolVersion).toBe("2025-06-18");
+    expect(() => clientOptions({ protocol: "2099-01-01" }, {})).toThrow(
+      "--protocol 2099-01-01 is not a revision mcpkit speaks; choose one of 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28",
+    );
+    expect(() => clientOptions({ timeout: "soon" }, {})).toThrow("--timeout takes seconds, not soon");
   });
 });
 

@@ -1,4 +1,4 @@
-import { isSupportedRevision, type Revision } from "mcpkit";
+import { isSupportedRevision, REVISIONS, type Revision } from "mcpkit";
 import type { Client, ClientOptions, ServerDescription } from "mcpkit/client";
 import { stdioClientTransport } from "mcpkit/stdio";
 import { VERSION } from "../../version.js";
@@ -43,7 +43,9 @@ export function clientOptions(options: ConnectOptions, handlers: Partial<ClientO
   const client: ClientOptions = { name: "mcpkit-call", version: VERSION, ...handlers };
   if (options.protocol !== undefined) {
     if (!isSupportedRevision(options.protocol))
-      throw new UsageError(`--protocol ${options.protocol} is not a revision mcpkit speaks`);
+      throw new UsageError(
+        `--protocol ${options.protocol} is not a revision mcpkit speaks; choose one of ${REVISIONS.join(", ")}`,
+      );
     client.protocolVersion = options.protocol as Revision;
   }
   if (options.timeout !== undefined) {
