@@ -138,7 +138,7 @@ describe("exit codes", () => {
   it("4 when the server cannot start or dies, with the end of its stderr", async () => {
     const missing = await call("tools", "--", "/nonexistent/mcp-server");
     expect(missing.code).toBe(4);
-    expect(missing.stderr).toContain("Could not start /nonexistent/mcp-server");
+    expect(missing.stderr).toContain("Could not start /nonexistent/mcp-server: no such file");
     const dies = await call(
       "tools",
       "--",

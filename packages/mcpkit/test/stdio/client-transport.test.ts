@@ -146,7 +146,16 @@ describe("stdio client transport: starting", () => {
     const client = new Client({ name: "stdio-test", version: "0.0.0" });
     clients.push(client);
     await expect(within(client.connect(stdioClientTransport({ command })), 3000, "connect to fail")).rejects.toThrow(
-      /Could not start mcpkit-definitely-not-installed-server.*ENOENT/,
+      /Could not start mcpkit-definitely-not-installed-server: not found on PATH \(is it installed\?\) .*ENOENT/,
+    );
+  });
+
+  it("says so when the command is there but its working directory is not", async () => {
+    const client = new Client({ name: "stdio-test", version: "0.0.0" });
+    clients.push(client);
+    const transport = stdioClientTransport({ command: process.execPath, cwd: "/nonexistent/mcpkit-project" });
+    await expect(within(client.connect(transport), 3000, "connect to fail")).rejects.toThrow(
+      "its working directory /nonexistent/mcpkit-project does not exist",
     );
   });
 

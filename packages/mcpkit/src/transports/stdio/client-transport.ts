@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import type { Readable } from "node:stream";
 import type { JsonRpcMessage } from "../../jsonrpc/types.js";
 import type { Transport, TransportSink } from "../transport.js";
@@ -11,6 +12,22 @@ const STDOUT_GRACE_MS = 200;
 
 const describe = (exit: { code: number | null; signal: NodeJS.Signals | null }) =>
   exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+
+/** Why the command did not start, in words a person can act on; Node's own message kept. */
+function startFailure(command: string, cwd: string | undefined, error: NodeJS.ErrnoException): Error {
+  // spawn says ENOENT both for a missing command and for a missing working directory.
+  const why =
+    error.code === "ENOENT"
+      ? cwd !== undefined && !existsSync(cwd)
+        ? `its working directory ${cwd} does not exist`
+        : /[\\/]/.test(command)
+          ? "no such file"
+          : "not found on PATH (is it installed?)"
+      : error.code === "EACCES"
+        ? "permission denied: is it an executable file?"
+        : undefined;
+  return new Error(`Could not start ${command}: ${why ? `${why} (${error.message})` : error.message}`);
+}
 
 /** Variables a server inherits by default; everything else must be passed explicitly. */
 export const DEFAULT_INHERITED_ENV =
@@ -149,7 +166,7 @@ export function stdioClientTransport(options: StdioClientOptions): StdioClientTr
           resolve();
         });
         proc.once("error", (error) => {
-          const failure = new Error(`Could not start ${options.command}: ${error.message}`);
+          const failure = startFailure(options.command, options.cwd, error);
           exitedResolve();
           finish(failure);
           reject(failure);
