@@ -114,4 +114,16 @@ describe("mcpkit call over HTTP against mcpkit serve everything", () => {
     expect(refused.code).toBe(4);
     expect(refused.stderr).toContain("POST http://127.0.0.1:1/mcp failed");
   });
+
+  it("4 for a port nothing listens on, asking whether the server is running", async () => {
+    const closed = await listen(createStreamableHttpHandler(createServer({ name: "gone", version: "1" })));
+    const port = closed.url.port;
+    await closed.close();
+    const refused = await mcpkit(["call", `http://127.0.0.1:${port}/mcp`, "tools"]);
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toContain("(ECONNREFUSED)");
+    expect(refused.stderr).toContain(
+      `Nothing is listening on 127.0.0.1:${port}: is the server running, and on that port?`,
+    );
+  });
 });

@@ -75,6 +75,8 @@ function serverHints(rpc: McpError | undefined, code: number, server: ServerTrac
     mcp.pathname = `${mcp.pathname.replace(/\/$/, "")}/mcp`;
     hints.push(`Nothing answered MCP at ${target.url.href}; most servers serve it at /mcp: try ${mcp.href}`);
   }
+  if (target.kind === "http" && code === EXIT.connection && /\(ECONNREFUSED\)$/.test(rpc?.message ?? ""))
+    hints.push(`Nothing is listening on ${target.url.host}: is the server running, and on that port?`);
   if (server.stray && code === EXIT.connection)
     hints.push(
       `The server wrote ${server.stray.count} line${server.stray.count > 1 ? "s" : ""} to stdout that ${server.stray.count > 1 ? "are" : "is"} not MCP (the first: ${JSON.stringify(server.stray.first)}). A stdio server must write only JSON-RPC messages to stdout and its logs to stderr; it may be printing a banner or using console.log.`,
