@@ -73,6 +73,9 @@ describe("mcpkit call over stdio against mcpkit serve everything", () => {
     expect(prompt).toMatchObject({ code: 0, stdout: "user: Prompt with arguments: arg1='x', arg2='y'\n" });
     const values = await onServer("complete", "prompt", "test_prompt_with_arguments", "arg2=pa", "arg1=park");
     expect(values.stdout.split("\n")).toEqual(["paris", "party", "pasta", "patio", ""]);
+    const none = await onServer("complete", "prompt", "test_prompt_with_arguments", "arg1=zz");
+    expect(none).toMatchObject({ code: 0, stdout: "" });
+    expect(none.stderr).toContain("(no completions for arg1=zz)");
     const ids = await onServer("--json", "complete", "resource", "test://template/{id}/data", "id=14");
     expect(JSON.parse(ids.stdout).completion.values).toEqual([
       "14",

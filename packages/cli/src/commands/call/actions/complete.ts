@@ -33,6 +33,8 @@ export const complete: Action = (args) => {
     else {
       const { values, total, hasMore } = result.completion;
       for (const value of values) out.line(value);
+      // Nothing on stdout looks like a command that did nothing: say so where people look.
+      if (values.length === 0) out.note(out.ce.dim(`(no completions for ${argument.key}=${argument.value})`));
       if (hasMore || (total !== undefined && total > values.length))
         out.note(out.ce.dim(`(${total !== undefined ? `${total - values.length} more` : "more"} not shown)`));
     }
