@@ -51,6 +51,18 @@ describe("mcpkit serve: usage errors exit 2 and say what is wrong", () => {
     [["serve", "--max-sessions", "10"], "--max-sessions applies to Streamable HTTP only: add --port"],
     [["serve", "--port", "0", "--max-sessions", "0"], '--max-sessions must be a positive whole number, not "0"'],
     [["serve", "--port", "0", "--idle-timeout", "soon"], 'a duration such as 90 (seconds), 90s, 15m or 2h, not "soon"'],
+    [
+      ["serve", "weather", "--provider-timeout", "soon"],
+      "--provider-timeout takes a duration such as 5000 (milliseconds)",
+    ],
+    [
+      ["serve", "weather", "--cache-ttl", "-1"],
+      '--cache-ttl takes a duration such as 90 (seconds), 90s, 15m or 2h, not "-1"',
+    ],
+    [
+      ["serve", "openapi", "x.yaml", "--base-url", "http://127.0.0.1:1", "--api-timeout", "0"],
+      "--api-timeout takes a duration",
+    ],
     [["serve", "--trust-proxy", "127.0.0.1"], "--trust-proxy applies to HTTP only: add --port"],
     [["serve", "--port", "0", "--trust-proxy", "nginx"], '--trust-proxy: "nginx" is neither an IP address'],
     [["serve", "--bogus"], "unknown option '--bogus'"],

@@ -28,7 +28,11 @@ describe("mcpkit serve workspace options", () => {
       /--max-read-bytes must be a positive whole number, not "lots"/,
       2,
     ],
-    [["serve", "workspace", "--query-timeout", "0"], /--query-timeout must be a positive whole number/, 2],
+    [
+      ["serve", "workspace", "--query-timeout", "0"],
+      /--query-timeout takes a duration such as 5000 \(milliseconds\), 5s, 15m or 2h, not "0"/,
+      2,
+    ],
   ])("refuses %j", async (args, message, exitCode) => {
     const { code, stderr } = await runCli(args);
     expect(code).toBe(exitCode);

@@ -59,7 +59,9 @@ export function describeServer(words: string[], options: DescribeOptions): Descr
     const module = resolve(options.cwd, first);
     // A mistyped module path would otherwise be written as a command no client can start.
     if (!existsSync(module))
-      throw new UsageError(`No such module: ${first} (${module}); give your server module's path, such as src/server.ts`);
+      throw new UsageError(
+        `No such module: ${first} (${module}); give your server module's path, such as src/server.ts`,
+      );
     return {
       spec: stdio([...prefix, "serve", module, "--stdio", ...rest.map(absolute)]),
       name: packageName(dirname(module)) ?? basename(module, extname(module)),

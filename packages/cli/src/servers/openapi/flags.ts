@@ -1,4 +1,5 @@
 import { Option } from "commander";
+import { durationMs } from "../../commands/duration.js";
 import { wholeNumber } from "../../commands/numbers.js";
 import { UsageError } from "../../commands/usage-error.js";
 import type { ServerFlags } from "../served.js";
@@ -26,7 +27,7 @@ export const flags: ServerFlags = {
     new Option("--resources", "also serve GET operations as resource templates"),
     new Option("--validate", "check the document against the OpenAPI schema first"),
     new Option("--no-output-schemas", "publish no outputSchema (for an API whose answers stray from its document)"),
-    new Option("--api-timeout <ms>", "how long one call to the API may take (default 30000)"),
+    new Option("--api-timeout <duration>", "how long one call to the API may take: ms, or 30s (default 30000)"),
     new Option("--max-response-bytes <n>", "the largest answer read from the API (default 5242880)"),
     new Option("--tool-catalog <n|off>", "list search_tools instead of every tool past n tools (default 100)"),
   ],
@@ -78,7 +79,9 @@ export const flags: ServerFlags = {
       ...(values.resources === true && { resources: true }),
       ...(values.validate === true && { validate: true }),
       ...(values.outputSchemas === false && { outputSchemas: false }),
-      ...(values.apiTimeout !== undefined && { timeoutMs: wholeNumber(String(values.apiTimeout), "--api-timeout", 1) }),
+      ...(values.apiTimeout !== undefined && {
+        timeoutMs: durationMs(String(values.apiTimeout), "--api-timeout", { bare: "ms" }),
+      }),
       ...(values.maxResponseBytes !== undefined && {
         maxResponseBytes: wholeNumber(String(values.maxResponseBytes), "--max-response-bytes", 1),
       }),

@@ -1,5 +1,5 @@
 import { Option } from "commander";
-import { wholeNumber } from "../../commands/numbers.js";
+import { durationMs } from "../../commands/duration.js";
 import { UsageError } from "../../commands/usage-error.js";
 import type { ServerFlags } from "../served.js";
 import { UNITS, type Units } from "./units.js";
@@ -15,17 +15,24 @@ export const flags: ServerFlags = {
       "open-meteo",
     ]),
     new Option("--units <units>", "metric (the default) or imperial").choices(UNITS),
-    new Option("--cache-ttl <seconds>", "how long a provider's answer is reused (default 600; 0 turns it off)"),
-    new Option("--provider-timeout <ms>", "how long one request to the provider may take (default 10000)"),
+    new Option(
+      "--cache-ttl <duration>",
+      "how long a provider's answer is reused: seconds, or 90s, 10m (default 600; 0 turns it off)",
+    ),
+    new Option(
+      "--provider-timeout <duration>",
+      "how long one request to the provider may take: ms, or 10s (default 10000)",
+    ),
     new Option("--forecast-url <url>", "Open-Meteo's forecast endpoint (for a self-hosted Open-Meteo)"),
     new Option("--geocoding-url <url>", "Open-Meteo's geocoding endpoint"),
   ],
   async create(values, { shared, cluster }) {
-    const cacheTtl = values.cacheTtl === undefined ? undefined : wholeNumber(String(values.cacheTtl), "--cache-ttl", 0);
+    const cacheTtlMs =
+      values.cacheTtl === undefined ? undefined : durationMs(String(values.cacheTtl), "--cache-ttl", { min: 0 });
     const timeout =
       values.providerTimeout === undefined
         ? undefined
-        : wholeNumber(String(values.providerTimeout), "--provider-timeout", 1);
+        : durationMs(String(values.providerTimeout), "--provider-timeout", { bare: "ms" });
     for (const [key, flag] of [
       ["forecastUrl", "--forecast-url"],
       ["geocodingUrl", "--geocoding-url"],
@@ -40,7 +47,7 @@ export const flags: ServerFlags = {
     return createWeatherServer({
       ...(values.provider !== undefined && { provider: values.provider as "offline" | "open-meteo" }),
       ...(values.units !== undefined && { units: values.units as Units }),
-      ...(cacheTtl !== undefined && { cacheTtlMs: cacheTtl * 1000 }),
+      ...(cacheTtlMs !== undefined && { cacheTtlMs }),
       ...(timeout !== undefined && { timeoutMs: timeout }),
       ...(values.forecastUrl !== undefined && { forecastUrl: String(values.forecastUrl) }),
       ...(values.geocodingUrl !== undefined && { geocodingUrl: String(values.geocodingUrl) }),

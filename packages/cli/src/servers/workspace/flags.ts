@@ -1,4 +1,5 @@
 import { Option } from "commander";
+import { durationMs } from "../../commands/duration.js";
 import { positive } from "../../commands/numbers.js";
 import { UsageError } from "../../commands/usage-error.js";
 import type { ServerFlags } from "../served.js";
@@ -15,8 +16,8 @@ export const flags: ServerFlags = {
     new Option("--allow-write", "allow changing files and the database"),
     new Option("--max-read-bytes <n>", "the largest file a read returns (default 1048576)"),
     new Option(
-      "--query-timeout <ms>",
-      "how long one SQL statement may run before the process running it is killed (default 5000)",
+      "--query-timeout <duration>",
+      "how long one SQL statement may run before the process running it is killed: ms, or 5s (default 5000)",
     ),
     new Option("--max-answer-bytes <n>", "the most bytes one SQL answer may take (default 1048576)"),
   ],
@@ -31,7 +32,10 @@ export const flags: ServerFlags = {
     const number = (key: string, flag: string) =>
       values[key] === undefined ? undefined : positive(String(values[key]), flag);
     const maxReadBytes = number("maxReadBytes", "--max-read-bytes");
-    const queryTimeoutMs = number("queryTimeout", "--query-timeout");
+    const queryTimeoutMs =
+      values.queryTimeout === undefined
+        ? undefined
+        : durationMs(String(values.queryTimeout), "--query-timeout", { bare: "ms" });
     const maxAnswerBytes = number("maxAnswerBytes", "--max-answer-bytes");
     return createWorkspaceServer({
       ...(Array.isArray(values.root) && { roots: values.root as string[] }),
