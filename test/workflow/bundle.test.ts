@@ -271,6 +271,9 @@ describe("mcpkit bundle --server-json", () => {
       cwd: bare,
     });
     expect(named.code).toBe(0);
+    expect(named.stderr).toContain(
+      'warning: add "mcpName": "io.github.me/bare" to package.json before npm publish: the registry checks the npm package for it',
+    );
     expect(validate(JSON.parse(readFileSync(join(bare, "server.json"), "utf8")))).toBe(true);
   }, 60_000);
 });

@@ -184,6 +184,11 @@ async function writeServerJson(source: BundleSource, options: BundleOptions): Pr
     process.stderr.write(
       `mcpkit bundle: warning: package.json's mcpName is ${project.mcpName}; the registry checks it\n`,
     );
+  // The registry refuses an npm package whose published package.json does not name it.
+  if (source.kind === "module" && project.mcpName === undefined && project.name)
+    process.stderr.write(
+      `mcpkit bundle: warning: add "mcpName": "${mcpName}" to package.json before npm publish: the registry checks the npm package for it\n`,
+    );
   const userConfig = await userConfigOf(source);
   let serverInfo: import("mcpkit").Implementation;
   let mcpb: { url: string; sha256: string } | undefined;
