@@ -40,7 +40,7 @@ Examples:
 Exit codes:
   ${EXIT.ok}    success
   ${EXIT.toolError}    the tool reported an error (isError: true)
-  ${EXIT.usage}    usage error: bad command line, unknown tool or prompt, arguments that do not fit
+  ${EXIT.usage}    usage error: bad command line, unknown tool or prompt, an argument not declared or not of its type
   ${EXIT.protocol}    the server answered with a JSON-RPC error
   ${EXIT.connection}    the server could not be started or reached, the connection dropped, or a request timed out
   ${EXIT.interrupted}  interrupted (Ctrl+C)
