@@ -86,7 +86,8 @@ const refused = () =>
   McpError.fromObject(
     networkError("POST http://127.0.0.1:9/mcp", new TypeError("fetch failed", { cause: { code: "ECONNREFUSED" } })),
   );
-const timedOut = () => new McpError(ErrorCode.RequestTimeout, "Request ping timed out after 10000 ms", { timeout: 10_000 });
+const timedOut = () =>
+  new McpError(ErrorCode.RequestTimeout, "Request ping timed out after 10000 ms", { timeout: 10_000 });
 
 describe("pinging an HTTP server", () => {
   it("pings only while a page is open, each ping the interval after the last answer", async () => {

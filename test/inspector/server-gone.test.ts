@@ -1,5 +1,8 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { within } from "../../packages/mcpkit/test/stdio/helpers.js";
 import { type Running, requireBuild, serveHttp, start, stopAll, until } from "../cli-call/helpers.js";
 import { type Browser, connected, openBrowser, openInspector, startInspect } from "./browser.js";
 import { see, show } from "./scenarios.js";
@@ -27,7 +30,10 @@ afterAll(async () => {
 const REVISION = { modern: "2026-07-28", legacy: "2025-11-25" } as const;
 
 /** A server of its own, and the inspector's page connected to it in `era`, pinging every `seconds`. */
-async function inspect(era: "modern" | "legacy", seconds: number): Promise<{ page: Page; url: string; server: Running }> {
+async function inspect(
+  era: "modern" | "legacy",
+  seconds: number,
+): Promise<{ page: Page; url: string; server: Running }> {
   const served = await serveHttp();
   servers.push(served.server);
   const started = await startInspect(["--protocol", era, "--ping-interval", String(seconds), served.url]);
@@ -93,7 +99,11 @@ for (const era of ["modern", "legacy"] as const) {
 
     it("reconnects from the page once the server is back on its port", async () => {
       const back = start(["serve", "everything", "--port", new URL(url).port]);
-      await until(() => back.stderr.includes(`serving MCP on ${url}`), 10_000, `the server to be back:\n${back.stderr}`);
+      await until(
+        () => back.stderr.includes(`serving MCP on ${url}`),
+        10_000,
+        `the server to be back:\n${back.stderr}`,
+      );
       await page.getByTestId("connection-lost").getByRole("button", { name: "Reconnect" }).click();
       await connected(page);
       await show(page, "server");
@@ -112,5 +122,29 @@ describe("a killed server's stream ends long before a ping is due", () => {
       const { page, server } = await inspect(era, 600);
       await kill(server);
       await seeItGone(page);
+    }, 30_000);
+});
+
+describe("closing the inspector while a page is open and pings run", () => {
+  const fixture = fileURLToPath(new URL("fixtures/close-with-a-page.mjs", import.meta.url));
+  for (const era of ["modern", "legacy"] as const)
+    it(`leaves nothing running: the process exits by itself, ${era} era`, async () => {
+      const served = await serveHttp();
+      servers.push(served.server);
+      const child = spawn(process.execPath, [fixture, served.url, era], { stdio: ["ignore", "pipe", "pipe"] });
+      let output = "";
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+        output += chunk;
+      });
+      child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+        output += chunk;
+      });
+      const code = await within(
+        new Promise<number | null>((resolve) => child.once("exit", resolve)),
+        15_000,
+        "the process to exit by itself after the inspector closed",
+      ).finally(() => child.kill("SIGKILL"));
+      expect(output).toMatch(/^closed after \d+ pings answered\n$/);
+      expect(code).toBe(0);
     }, 30_000);
 });

@@ -228,6 +228,8 @@ function broadcast(pages: Set<ServerResponse>, event: PageEvent): void {
   if (pages.size === 0) return;
   const line = `data: ${JSON.stringify(event)}\n\n`;
   for (const page of pages) {
+    // Ended (dropped, or the inspector closing) but not yet closed: nothing more to it.
+    if (page.writableEnded) continue;
     if (page.writableLength > MAX_BACKLOG) page.end();
     else page.write(line);
   }
