@@ -393,28 +393,6 @@ function redirectingUpstream(): UpstreamProvider {
 }
 
 describe("the Node adapter tells the server the client's address", () => {
-  it("counts registrations through listen() and routeByPath by the connection's address", async () => {
-    let as: ReturnType<typeof createAuthorizationServer> | undefined;
-    const listening = await listen(routeByPath((path) => (as?.handles(path) ? as : undefined)));
-    try {
-      const issuer = listening.url.href.replace(/\/$/, "");
-      as = createAuthorizationServer({
-        issuer,
-        resources: [`${issuer}/mcp`],
-        upstream: developmentUpstream(),
-        limits: { register: { max: 3, windowSec: 3600 } },
-        onError: () => {},
-      });
-      // 127.0.0.2 is this machine too (all of 127/8 is loopback), but another address to the server.
-      const statuses: number[] = [];
-      for (let i = 0; i < 4; i++) statuses.push((await registerFrom("127.0.0.2", issuer)).status);
-      expect(statuses).toEqual([201, 201, 201, 429]);
-      expect((await registerFrom("127.0.0.1", issuer)).status).toBe(201);
-    } finally {
-      await listening.close();
-    }
-  });
-
   /** The server on a real listener (port 0), with `listen`'s options and the server's limits. */
   async function served(
     listenOptions: Parameters<typeof listen>[1],
@@ -449,6 +427,17 @@ describe("the Node adapter tells the server the client's address", () => {
     return statuses;
   }
   const twentyThenRefused = [...Array(20).fill(201), 429];
+
+  it("counts registrations through listen() and routeByPath by the connection's address", async () => {
+    const { issuer, close } = await served({}, { register: { max: 3, windowSec: 3600 } });
+    try {
+      // 127.0.0.2 is this machine too (all of 127/8 is loopback), but another address to the server.
+      expect(await registrations(4, issuer, "127.0.0.2", () => ({}))).toEqual([201, 201, 201, 429]);
+      expect((await registerFrom("127.0.0.1", issuer)).status).toBe(201);
+    } finally {
+      await close();
+    }
+  });
 
   it("behind listen's trustProxy, counts callers through the proxy by the forwarded address, and a direct caller with a forged one by its own", async () => {
     const { issuer, close } = await served({ trustProxy: { proxies: ["127.0.0.1"] } }, undefined);
