@@ -51,12 +51,16 @@ async function kill(server: Running): Promise<void> {
 
 /** Resolves once the page counts at least `count` pings answered (the Server view shows the count). */
 async function pingsAnswered(page: Page, count: number): Promise<void> {
+  // A function, not a string: the page's CSP forbids evaluating strings.
   await page.waitForFunction(
     (n) => Number(document.querySelector('[data-testid="pings-answered"]')?.textContent) >= n,
     count,
     { timeout: 30_000 },
   );
 }
+
+/** The page's document, for functions run in the page (the tests compile without the DOM library). */
+declare const document: { querySelector(selector: string): { textContent: string | null } | null };
 
 const answeredSoFar = async (page: Page) => Number(await page.getByTestId("pings-answered").textContent());
 

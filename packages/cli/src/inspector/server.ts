@@ -126,10 +126,10 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   function openEvents(res: ServerResponse): void {
     res.writeHead(200, { ...COMMON_HEADERS, "content-type": "text/event-stream", connection: "keep-alive" });
     pages.add(res);
-    session.setWatched(true);
+    session.setPageOpen(true);
     res.on("close", () => {
       pages.delete(res);
-      session.setWatched(pages.size > 0);
+      session.setPageOpen(pages.size > 0);
     });
     write(res, session.snapshot());
   }

@@ -102,10 +102,10 @@ export class InspectorSession {
   private signIn: { resolve: (url: URL) => void; reject: (error: Error) => void } | undefined;
   private readonly options: SessionOptions;
   private generation = 0;
-  /** Pings an HTTP server while connected; see liveness.ts. */
-  private liveness: { watch: Liveness; pings: Pings } | undefined;
-  /** Whether a page is open: nobody to tell, no pings. */
-  private watched = false;
+  /** Pings an HTTP server while connected (see watchServer). */
+  private liveness: { monitor: Liveness; pings: Pings } | undefined;
+  /** Whether a page is open: with nobody to tell, nothing is pinged. */
+  private pageOpen = false;
 
   constructor(options: SessionOptions) {
     this.options = options;
@@ -158,8 +158,8 @@ export class InspectorSession {
   }
 
   /** A page opened, or the last one closed: pings run only while one is open. */
-  setWatched(watched: boolean): void {
-    this.watched = watched;
+  setPageOpen(open: boolean): void {
+    this.pageOpen = open;
     this.updateWatch();
   }
 
@@ -204,8 +204,7 @@ export class InspectorSession {
   /** Closes the connection; `reason` is why, when it was lost rather than closed on request. */
   async disconnect(reason?: string): Promise<void> {
     this.generation++;
-    this.liveness?.watch.stop();
-    this.liveness = undefined;
+    this.unwatch();
     const current = this.current;
     this.current = undefined;
     this.description = undefined;
@@ -256,13 +255,14 @@ export class InspectorSession {
 
   /**
    * Over HTTP nothing tells that the server went away until a request fails: the server
-   * is pinged while a page is open, and at once when one of its streams ends (signals()).
-   * One that stops answering is disconnected, with the reason, as an exited stdio server is.
+   * is pinged while a page is open, and at once when one of its streams ends or a request
+   * gets no HTTP answer (makeTransport, listenForChanges). One that stops answering is
+   * disconnected, with the reason, as an exited stdio server is.
    */
   private watchServer(client: Client, mine: () => boolean): void {
     const pings: Pings = { intervalMs: this.options.pingIntervalMs, answered: 0 };
     const timeoutMs = Math.min(PING_TIMEOUT_MS, this.options.timeoutMs || PING_TIMEOUT_MS);
-    const watch = watchLiveness({
+    const monitor = watchLiveness({
       intervalMs: pings.intervalMs,
       ping: () => client.ping({ timeoutMs }),
       onAnswer: () => {
@@ -278,11 +278,16 @@ export class InspectorSession {
         void this.disconnect(lostReason(error));
       },
     });
-    this.liveness = { watch, pings };
+    this.liveness = { monitor, pings };
   }
 
   private updateWatch(): void {
-    this.liveness?.watch.watch(this.watched && this.status === "connected");
+    this.liveness?.monitor.watch(this.pageOpen && this.status === "connected");
+  }
+
+  private unwatch(): void {
+    this.liveness?.monitor.stop();
+    this.liveness = undefined;
   }
 
   /**
@@ -319,8 +324,7 @@ export class InspectorSession {
       sampling: ask("sampling/createMessage"),
       onClose: (reason) => {
         if (!mine()) return;
-        this.liveness?.watch.stop();
-        this.liveness = undefined;
+        this.unwatch();
         this.asks.clear("The connection closed");
         this.setStatus(
           this.status === "connected" || this.status === "connecting" ? "disconnected" : this.status,
@@ -375,7 +379,7 @@ export class InspectorSession {
         // A request that got no HTTP answer, or a GET stream (a legacy session's) that
         // ended: the server may be gone, which a ping tells at once.
         if (entry.error !== undefined || (entry.method === "GET" && entry.ended && !entry.cancelled))
-          this.liveness?.watch.check();
+          this.liveness?.monitor.check();
       },
     );
     const ownAuthorization = Object.keys(target.headers).some((name) => name.toLowerCase() === "authorization");
@@ -436,7 +440,7 @@ export class InspectorSession {
         return;
       }
       // The server may be gone, which a ping tells at once.
-      this.liveness?.watch.check();
+      this.liveness?.monitor.check();
       if (Date.now() - started > LISTEN_RETRY.maxMs) delayMs = LISTEN_RETRY.firstMs;
       this.warn(
         `The subscriptions/listen stream ${end.reason === "ended" ? "ended" : "was lost"}${
