@@ -125,6 +125,7 @@ module.exports = {
         "transports/transport\\.ts$",
         "transports/http/localhost\\.ts$",
         "transports/http/client-address\\.ts$",
+        "transports/http/trust-proxy\\.ts$",
       ],
     ),
     {

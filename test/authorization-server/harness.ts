@@ -224,11 +224,13 @@ export async function statusOf(url: string, headers: Record<string, string>): Pr
 
 /**
  * POST /register at `issuer` over a connection from `localAddress`: another address, as the
- * server sees it, though on this machine (all of 127.0.0.0/8 is loopback).
+ * server sees it, though on this machine (all of 127.0.0.0/8 is loopback). `headers` are
+ * sent too (a forwarded address, as a proxy or a forger writes it).
  */
 export function registerFrom(
   localAddress: string,
   issuer: string,
+  headers: Record<string, string> = {},
 ): Promise<{ status: number; retryAfter: string | undefined; body: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const body = JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" });
@@ -237,7 +239,7 @@ export function registerFrom(
       {
         method: "POST",
         localAddress,
-        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+        headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
       },
       (res) => {
         let text = "";

@@ -246,18 +246,56 @@ describe("turning limits off, and naming the address", () => {
     expect((await caller.register({ "x-forwarded-for": "198.51.100.99" })).status).toBe(429);
   });
 
-  it("with addressHeader, counts by the address the proxy appended last, whatever the client put before it", async () => {
+  it("without the connection's address (a Worker), counts by the address the platform appended last to addressHeader", async () => {
     const { from } = setup({ limits: { addressHeader: "X-Forwarded-For", register: { max: 2, windowSec: 60 } } });
-    const proxy = from("127.0.0.1");
+    const worker = from(undefined);
     const forged = (i: number) => ({ "x-forwarded-for": `10.0.0.${i}, 203.0.113.7` });
-    expect((await proxy.register(forged(1))).status).toBe(201);
-    expect((await proxy.register(forged(2))).status).toBe(201);
-    expect((await proxy.register(forged(3))).status).toBe(429);
-    expect((await proxy.register({ "x-forwarded-for": "198.51.100.7" })).status).toBe(201);
-    // A header that names no address: the connection's address counts.
-    expect((await proxy.register({ "x-forwarded-for": "unknown" })).status).toBe(201);
-    expect((await proxy.register()).status).toBe(201);
-    expect((await proxy.register({ "x-forwarded-for": "garbage" })).status).toBe(429);
+    expect((await worker.register(forged(1))).status).toBe(201);
+    expect((await worker.register(forged(2))).status).toBe(201);
+    expect((await worker.register(forged(3))).status).toBe(429);
+    expect((await worker.register({ "x-forwarded-for": "198.51.100.7" })).status).toBe(201);
+    // A header that names no address: no caller is known, only the totals apply.
+    await times(3, () => worker.register({ "x-forwarded-for": "unknown" }));
+    await times(3, () => worker.register());
+  });
+
+  it("given the connection's address, never believes addressHeader: a direct caller is counted by its own address, and onError is told once", async () => {
+    const reported: unknown[] = [];
+    const { from } = setup({ limits: { addressHeader: "x-forwarded-for" }, onError: (e) => reported.push(e) });
+    const direct = from("203.0.113.7");
+    // Each registration claims a new address; all of them are 203.0.113.7's.
+    for (let i = 0; i < 20; i++)
+      expect((await direct.register({ "x-forwarded-for": `198.51.100.${i}` })).status).toBe(201);
+    expect((await direct.register({ "x-forwarded-for": "198.51.100.99" })).status).toBe(429);
+    // Nor can it use up another address's rate by naming it.
+    expect((await from("198.51.100.1").register()).status).toBe(201);
+    expect(reported).toHaveLength(1);
+    expect(String(reported[0])).toContain(
+      'limits.addressHeader ("x-forwarded-for") is read only where fetch is given no',
+    );
+    expect(String(reported[0])).toContain("name it in trustProxy");
+  });
+
+  it("with limits.trustProxy, believes the forwarded address from the trusted proxy only", async () => {
+    const reported: unknown[] = [];
+    const { from } = setup({
+      limits: { trustProxy: { proxies: ["loopback"] }, register: { max: 2, windowSec: 60 } },
+      onError: (e) => reported.push(e),
+    });
+    const proxy = from("127.0.0.1");
+    const forwarding = (address: string) => ({ "x-forwarded-for": address });
+    // Two callers behind the proxy are two buckets, not the proxy's one.
+    await times(2, () => proxy.register(forwarding("198.51.100.1")));
+    expect((await proxy.register(forwarding("198.51.100.1"))).status).toBe(429);
+    await times(2, () => proxy.register(forwarding("198.51.100.2")));
+    // A client that wrote an address before the one the proxy appended is counted by the appended one.
+    expect((await proxy.register(forwarding("198.51.100.2, 198.51.100.1"))).status).toBe(429);
+    // A caller that is not the proxy is counted by its own address, whatever it claims.
+    const direct = from("203.0.113.7");
+    await times(2, () => direct.register(forwarding("198.51.100.3")));
+    expect((await direct.register(forwarding("198.51.100.4"))).status).toBe(429);
+    expect((await from("198.51.100.3").register()).status).toBe(201);
+    expect(reported).toEqual([]);
   });
 
   it("refuses limits that cannot work when it is created", () => {
@@ -267,6 +305,16 @@ describe("turning limits off, and naming the address", () => {
     expect(make({ maxClients: 1.5 })).toThrow("limits.maxClients must be a whole number");
     expect(() => setup({ clientMetadataDocuments: { maxCached: 0 } })).toThrow(
       "clientMetadataDocuments.maxCached must be a whole number from 1",
+    );
+    expect(make({ trustProxy: { proxies: ["nginx"] } })).toThrow(
+      'limits.trustProxy.proxies: "nginx" is neither an IP address',
+    );
+    expect(make({ trustProxy: { proxies: [] } })).toThrow("limits.trustProxy.proxies: name at least one proxy");
+    expect(make({ trustProxy: { proxies: ["loopback"], header: "x forwarded for" } })).toThrow(
+      'limits.trustProxy.header must be a header name such as x-forwarded-for, not "x forwarded for"',
+    );
+    expect(make({ addressHeader: "" })).toThrow(
+      'limits.addressHeader must be a header name such as cf-connecting-ip, not ""',
     );
   });
 });
@@ -345,25 +393,79 @@ function redirectingUpstream(): UpstreamProvider {
 }
 
 describe("the Node adapter tells the server the client's address", () => {
-  it("counts registrations through listen() and routeByPath by the connection's address", async () => {
+  /** The server on a real listener (port 0), with `listen`'s options and the server's limits. */
+  async function served(
+    listenOptions: Parameters<typeof listen>[1],
+    limits: AuthorizationServerOptions["limits"],
+    onError: (error: unknown) => void = () => {},
+  ) {
     let as: ReturnType<typeof createAuthorizationServer> | undefined;
-    const listening = await listen(routeByPath((path) => (as?.handles(path) ? as : undefined)));
+    const listening = await listen(
+      routeByPath((path) => (as?.handles(path) ? as : undefined)),
+      listenOptions,
+    );
+    const issuer = listening.url.href.replace(/\/$/, "");
+    as = createAuthorizationServer({
+      issuer,
+      resources: [`${issuer}/mcp`],
+      upstream: developmentUpstream(),
+      ...(limits !== undefined && { limits }),
+      onError,
+    });
+    return { issuer, close: () => listening.close() };
+  }
+
+  /** Registers `n` times from `localAddress`, each time with the headers `headers(i)` gives; the statuses. */
+  async function registrations(
+    n: number,
+    issuer: string,
+    localAddress: string,
+    headers: (i: number) => Record<string, string>,
+  ) {
+    const statuses: number[] = [];
+    for (let i = 0; i < n; i++) statuses.push((await registerFrom(localAddress, issuer, headers(i))).status);
+    return statuses;
+  }
+  const twentyThenRefused = [...Array(20).fill(201), 429];
+
+  it("counts registrations through listen() and routeByPath by the connection's address", async () => {
+    const { issuer, close } = await served({}, { register: { max: 3, windowSec: 3600 } });
     try {
-      const issuer = listening.url.href.replace(/\/$/, "");
-      as = createAuthorizationServer({
-        issuer,
-        resources: [`${issuer}/mcp`],
-        upstream: developmentUpstream(),
-        limits: { register: { max: 3, windowSec: 3600 } },
-        onError: () => {},
-      });
       // 127.0.0.2 is this machine too (all of 127/8 is loopback), but another address to the server.
-      const statuses: number[] = [];
-      for (let i = 0; i < 4; i++) statuses.push((await registerFrom("127.0.0.2", issuer)).status);
-      expect(statuses).toEqual([201, 201, 201, 429]);
+      expect(await registrations(4, issuer, "127.0.0.2", () => ({}))).toEqual([201, 201, 201, 429]);
       expect((await registerFrom("127.0.0.1", issuer)).status).toBe(201);
     } finally {
-      await listening.close();
+      await close();
+    }
+  });
+
+  it("behind listen's trustProxy, counts callers through the proxy by the forwarded address, and a direct caller with a forged one by its own", async () => {
+    const { issuer, close } = await served({ trustProxy: { proxies: ["127.0.0.1"] } }, undefined);
+    try {
+      // Two callers forwarded by the proxy (127.0.0.1) have a bucket each.
+      expect(await registrations(21, issuer, "127.0.0.1", () => ({ "x-forwarded-for": "198.51.100.1" }))).toEqual(
+        twentyThenRefused,
+      );
+      expect((await registerFrom("127.0.0.1", issuer, { "x-forwarded-for": "198.51.100.2" })).status).toBe(201);
+      // 127.0.0.2 is not the proxy: its 21st registration is refused though each claims a new address.
+      expect(await registrations(21, issuer, "127.0.0.2", (i) => ({ "x-forwarded-for": `203.0.113.${i}` }))).toEqual(
+        twentyThenRefused,
+      );
+    } finally {
+      await close();
+    }
+  });
+
+  it("with addressHeader but no trusted proxy, a direct caller with a forged X-Forwarded-For is counted by its own address", async () => {
+    const reported: unknown[] = [];
+    const { issuer, close } = await served({}, { addressHeader: "x-forwarded-for" }, (e) => reported.push(e));
+    try {
+      expect(await registrations(21, issuer, "127.0.0.2", (i) => ({ "x-forwarded-for": `203.0.113.${i}` }))).toEqual(
+        twentyThenRefused,
+      );
+      expect(reported.map(String)).toEqual([expect.stringContaining("limits.addressHeader")]);
+    } finally {
+      await close();
     }
   });
 });

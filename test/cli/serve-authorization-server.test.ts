@@ -89,6 +89,21 @@ describe("mcpkit serve --authorization-server dev", () => {
     }
   });
 
+  it("with --trust-proxy, counts registrations through the proxy by the forwarded address, and a direct caller by its own", async () => {
+    const { issuer } = await serve(["--authorization-server", "dev", "--trust-proxy", "127.0.0.1"]);
+    // What nginx on 127.0.0.1 would send: the caller's address appended to X-Forwarded-For.
+    const through = (caller: string) => registerFrom("127.0.0.1", issuer, { "x-forwarded-for": caller });
+    const first = [];
+    for (let i = 0; i < 21; i++) first.push((await through("198.51.100.1")).status);
+    expect(first).toEqual([...Array(20).fill(201), 429]);
+    expect((await through("198.51.100.2")).status).toBe(201);
+    // 127.0.0.2 is not the proxy: whatever address it claims, its 21st registration is refused.
+    const direct = [];
+    for (let i = 0; i < 21; i++)
+      direct.push((await registerFrom("127.0.0.2", issuer, { "x-forwarded-for": `203.0.113.${i}` })).status);
+    expect(direct).toEqual([...Array(20).fill(201), 429]);
+  });
+
   it.each([
     [["--authorization-server", "dev", "--host", "0.0.0.0"], "loopback only"],
     [["--authorization-server", "dev", "--public-url", "https://mcp.example.com/mcp"], "loopback only"],

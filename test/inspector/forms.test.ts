@@ -211,11 +211,12 @@ describe("a server that goes away", () => {
     expect(pid).toBeGreaterThan(0);
     process.kill(pid, "SIGKILL");
     const lost = page.getByTestId("connection-lost");
-    await see(lost, "The server disconnected");
-    await see(lost, "SIGKILL");
+    await see(lost, "Disconnected: Server process was killed by SIGKILL");
+    // Beside the state in the header too, as for an HTTP server that stopped answering.
     await see(page.getByTestId("status"), "Disconnected");
+    await see(page.getByTestId("status-reason"), "Server process was killed by SIGKILL");
     await show(page, "tools");
-    await see(lost, "The server disconnected");
+    await see(lost, "Disconnected: Server process was killed by SIGKILL");
     await lost.getByRole("button", { name: "Reconnect" }).click();
     await connected(page);
     expect(await lost.count()).toBe(0);

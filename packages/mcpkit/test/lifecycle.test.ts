@@ -241,7 +241,10 @@ describe("basic/lifecycle: capability negotiation", () => {
     await server.connect(b);
     const client = new Client({ name: "c", version: "1" });
     await client.connect(a);
-    await expect(client.tools()).rejects.toMatchObject({ code: -32601, message: expect.stringMatching(/does not offer tools/) });
+    await expect(client.tools()).rejects.toMatchObject({
+      code: -32601,
+      message: expect.stringMatching(/does not offer tools/),
+    });
   });
 
   it("client answers -32601 to server requests for capabilities it did not declare", async () => {

@@ -16,6 +16,11 @@ export interface InspectorOptions {
   port?: number;
   /** Request timeout towards the server, ms (default 300 000: people answer elicitations slowly; 0: none). */
   timeoutMs?: number;
+  /**
+   * How often an HTTP server is pinged while a page is open, to notice that it went away,
+   * ms (default 5000; 0: never). A ping unanswered for 10 s, or refused by the network, means gone.
+   */
+  pingIntervalMs?: number;
   /** Let the page start a different stdio command than the one given on the command line. */
   allowSpawn?: boolean;
   /**
@@ -77,6 +82,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     redirectUri: () => `http://127.0.0.1:${port}/oauth/callback`,
     allowSpawn: options.allowSpawn === true,
     roots: options.roots ?? [folderRoot(options.target)],
+    pingIntervalMs: options.pingIntervalMs ?? 5000,
     emit: (event) => broadcast(pages, event),
   });
   const ctx: OpContext = { session, views: new AppViews(), calls: new Map(), allowSpawn: options.allowSpawn === true };
@@ -120,7 +126,11 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   function openEvents(res: ServerResponse): void {
     res.writeHead(200, { ...COMMON_HEADERS, "content-type": "text/event-stream", connection: "keep-alive" });
     pages.add(res);
-    res.on("close", () => pages.delete(res));
+    session.setPageOpen(true);
+    res.on("close", () => {
+      pages.delete(res);
+      session.setPageOpen(pages.size > 0);
+    });
     write(res, session.snapshot());
   }
 
@@ -218,6 +228,8 @@ function broadcast(pages: Set<ServerResponse>, event: PageEvent): void {
   if (pages.size === 0) return;
   const line = `data: ${JSON.stringify(event)}\n\n`;
   for (const page of pages) {
+    // Ended (dropped, or the inspector closing) but not yet closed: nothing more to it.
+    if (page.writableEnded) continue;
     if (page.writableLength > MAX_BACKLOG) page.end();
     else page.write(line);
   }

@@ -11,6 +11,7 @@ import type {
 import type { StdioClientTransport } from "mcpkit/stdio";
 import { VERSION } from "../version.js";
 import { type Ask, Asks } from "./asks.js";
+import { type Liveness, lostReason, watchLiveness } from "./liveness.js";
 import { type NetworkEntry, recordingFetch } from "./network-log.js";
 import { ProtocolLog } from "./protocol-log.js";
 import { describeTarget, type ProtocolChoice, revisionFor, type Target } from "./target.js";
@@ -43,7 +44,17 @@ export interface SessionOptions {
   allowSpawn: boolean;
   /** The roots offered at first (the page edits them). */
   roots: Root[];
+  /** How often an HTTP server is pinged while a page is open, ms (0: never). */
+  pingIntervalMs: number;
   emit: (event: PageEvent) => void;
+}
+
+/** The pings of the current connection, as the page shows them. */
+export interface Pings {
+  intervalMs: number;
+  answered: number;
+  /** When the last answer came, ms since the epoch. */
+  at?: number;
 }
 
 const LIMIT = { network: 1000, logs: 2000 };
@@ -51,6 +62,8 @@ const LIMIT = { network: 1000, logs: 2000 };
 /** A listen stream that ended is opened again after this long, doubling up to maxMs. */
 const LISTEN_RETRY = { firstMs: 500, maxMs: 30_000 };
 const METHOD_NOT_FOUND = -32601;
+/** A liveness ping unanswered this long means the server is gone (the request timeout, if shorter). */
+const PING_TIMEOUT_MS = 10_000;
 
 /**
  * The session's DPoP key: P-256 for ES256, the algorithm mcpkit's OAuthClient prefers when a
@@ -89,6 +102,10 @@ export class InspectorSession {
   private signIn: { resolve: (url: URL) => void; reject: (error: Error) => void } | undefined;
   private readonly options: SessionOptions;
   private generation = 0;
+  /** Pings an HTTP server while connected (see watchServer). */
+  private liveness: { monitor: Liveness; pings: Pings } | undefined;
+  /** Whether a page is open: with nobody to tell, nothing is pinged. */
+  private pageOpen = false;
 
   constructor(options: SessionOptions) {
     this.options = options;
@@ -136,7 +153,14 @@ export class InspectorSession {
       clientCapabilities: client?.capabilities,
       signInUrl: this.signInUrl,
       roots: this.roots,
+      pings: this.liveness?.pings,
     };
+  }
+
+  /** A page opened, or the last one closed: pings run only while one is open. */
+  setPageOpen(open: boolean): void {
+    this.pageOpen = open;
+    this.updateWatch();
   }
 
   /** (Re)connects, after closing the connection there was: a stdio server is started anew. */
@@ -164,6 +188,7 @@ export class InspectorSession {
       }
       this.description = await connecting;
       if (!mine()) return;
+      if (this.target.kind === "http" && this.options.pingIntervalMs > 0) this.watchServer(client, mine);
       this.setStatus("connected");
       if (client.protocolEra === "modern")
         this.listenForChanges(client, mine).catch((error: unknown) =>
@@ -176,18 +201,21 @@ export class InspectorSession {
     }
   }
 
-  async disconnect(): Promise<void> {
+  /** Closes the connection; `reason` is why, when it was lost rather than closed on request. */
+  async disconnect(reason?: string): Promise<void> {
     this.generation++;
+    this.unwatch();
     const current = this.current;
     this.current = undefined;
     this.description = undefined;
     this.signIn?.reject(new Error("The sign-in was abandoned: the inspector reconnected"));
     this.signIn = undefined;
     this.signInUrl = undefined;
-    this.asks.clear("The inspector closed the connection");
+    this.asks.clear(reason ?? "The inspector closed the connection");
     if (current) {
+      // Said first: closing may wait on a server that no longer answers (a legacy session's DELETE).
+      this.setStatus("disconnected", reason);
       await current.client.close().catch(() => undefined);
-      this.setStatus("disconnected");
     }
   }
 
@@ -221,7 +249,45 @@ export class InspectorSession {
   private setStatus(status: Status, error?: string): void {
     this.status = status;
     this.error = error;
+    this.updateWatch();
     this.emit(this.state());
+  }
+
+  /**
+   * Over HTTP nothing tells that the server went away until a request fails: the server
+   * is pinged while a page is open, and at once when one of its streams ends or a request
+   * gets no HTTP answer (makeTransport, listenForChanges). One that stops answering is
+   * disconnected, with the reason, as an exited stdio server is.
+   */
+  private watchServer(client: Client, mine: () => boolean): void {
+    const pings: Pings = { intervalMs: this.options.pingIntervalMs, answered: 0 };
+    const timeoutMs = Math.min(PING_TIMEOUT_MS, this.options.timeoutMs || PING_TIMEOUT_MS);
+    const monitor = watchLiveness({
+      intervalMs: pings.intervalMs,
+      ping: () => client.ping({ timeoutMs }),
+      onAnswer: () => {
+        if (!mine()) return;
+        pings.answered++;
+        pings.at = Date.now();
+        this.emit({ type: "pings", pings });
+      },
+      onLost: (error) => {
+        // A ping that waited on a sign-in says nothing of the server; the sign-in goes on.
+        if (!mine() || this.status !== "connected") return;
+        this.warn(`A ping got no answer: ${error instanceof Error ? error.message : String(error)}`);
+        void this.disconnect(lostReason(error));
+      },
+    });
+    this.liveness = { monitor, pings };
+  }
+
+  private updateWatch(): void {
+    this.liveness?.monitor.watch(this.pageOpen && this.status === "connected");
+  }
+
+  private unwatch(): void {
+    this.liveness?.monitor.stop();
+    this.liveness = undefined;
   }
 
   /**
@@ -258,6 +324,7 @@ export class InspectorSession {
       sampling: ask("sampling/createMessage"),
       onClose: (reason) => {
         if (!mine()) return;
+        this.unwatch();
         this.asks.clear("The connection closed");
         this.setStatus(
           this.status === "connected" || this.status === "connecting" ? "disconnected" : this.status,
@@ -309,6 +376,10 @@ export class InspectorSession {
           if (this.network.length > LIMIT.network) this.network.shift();
         }
         this.emit({ type: "http", entry });
+        // A request that got no HTTP answer, or a GET stream (a legacy session's) that
+        // ended: the server may be gone, which a ping tells at once.
+        if (entry.error !== undefined || (entry.method === "GET" && entry.ended && !entry.cancelled))
+          this.liveness?.monitor.check();
       },
     );
     const ownAuthorization = Object.keys(target.headers).some((name) => name.toLowerCase() === "authorization");
@@ -368,6 +439,8 @@ export class InspectorSession {
         this.warn("The server has no subscriptions/listen: list changes will not reach the page");
         return;
       }
+      // The server may be gone, which a ping tells at once.
+      this.liveness?.monitor.check();
       if (Date.now() - started > LISTEN_RETRY.maxMs) delayMs = LISTEN_RETRY.firstMs;
       this.warn(
         `The subscriptions/listen stream ${end.reason === "ended" ? "ended" : "was lost"}${

@@ -48,6 +48,10 @@ export function inspectCommand(): Command {
     )
     .option("--config <file>", "read the named server from this file only (default: the files mcpkit servers reads)")
     .option("--timeout <seconds>", "give up on a request after this long (default 300; 0 waits forever)")
+    .option(
+      "--ping-interval <seconds>",
+      "while a page is open, ping an HTTP server this often to notice it went away (default 5; 0: never)",
+    )
     .option("--allow-spawn", "let the page start a different stdio command")
     .addHelpText("after", HELP)
     .showHelpAfterError("(mcpkit inspect --help shows the usage)")

@@ -9,6 +9,7 @@ export interface InspectCommandOptions extends TargetFlags {
   open?: boolean;
   protocol: string;
   timeout?: string;
+  pingInterval?: string;
   allowSpawn?: boolean;
   /** --config FILE: where a named server is looked up. */
   config?: string;
@@ -34,12 +35,16 @@ export async function runInspect(
     throw new UsageError(`--port takes a port number, not ${options.port}`);
   const seconds = options.timeout === undefined ? 300 : Number(options.timeout);
   if (!Number.isFinite(seconds) || seconds < 0) throw new UsageError(`--timeout takes seconds, not ${options.timeout}`);
+  const pingSeconds = options.pingInterval === undefined ? 5 : Number(options.pingInterval);
+  if (!Number.isFinite(pingSeconds) || pingSeconds < 0)
+    throw new UsageError(`--ping-interval takes seconds, not ${options.pingInterval}`);
 
   const inspector = await startInspector({
     target,
     protocol: options.protocol,
     port,
     timeoutMs: Math.round(seconds * 1000),
+    pingIntervalMs: Math.ceil(pingSeconds * 1000),
     allowSpawn: options.allowSpawn === true,
     ...(options.root?.length && { roots: options.root.map(rootFor) }),
   });

@@ -62,8 +62,16 @@ function Header() {
         {c.transport && <span class="chip">{c.transport}</span>}
       </div>
       <div class="status-line">
-        <span class={`status ${c.status}`} role="status" data-testid="status">
-          {STATUS_TEXT[c.status] ?? c.status}
+        {/* The state and, once the connection is down, why: one live region, read out together. */}
+        <span class="status-group" role="status">
+          <span class={`status ${c.status}`} data-testid="status">
+            {STATUS_TEXT[c.status] ?? c.status}
+          </span>
+          {(c.status === "disconnected" || c.status === "failed") && c.error && (
+            <span class="status-reason" data-testid="status-reason" title={c.error}>
+              {c.error}
+            </span>
+          )}
         </span>
         {!live && <span class="status failed">Inspector offline</span>}
         <button
@@ -123,8 +131,9 @@ function SignIn() {
 }
 
 /**
- * The connection is down (the server went away, or never came): said in every view, with
- * the reason and a way back. Reconnecting starts a stdio server anew.
+ * The connection is down (a stdio server exited, an HTTP server stopped answering, or it
+ * never came): said in every view, with the reason and a way back. Reconnecting starts a
+ * stdio server anew.
  */
 function ConnectionLost() {
   const c = useStore((s) => s.connection);
@@ -134,7 +143,7 @@ function ConnectionLost() {
     c.status === "failed"
       ? "Could not connect to the server"
       : c.error
-        ? "The server disconnected"
+        ? "Disconnected"
         : "Disconnected from the server";
   return (
     <div class="banner bad" role="alert" data-testid="connection-lost">

@@ -120,6 +120,9 @@ export function applyEvent(event: JsonObject): void {
       update(() => ({ connection: connection as ConnectionState }));
       return;
     }
+    case "pings":
+      update((s) => ({ connection: { ...s.connection, pings: event.pings } }));
+      return;
     case "message":
       update((s) => ({ protocol: capped([...s.protocol, event.entry], PROTOCOL_LIMIT) }));
       return;

@@ -89,6 +89,8 @@ export interface ConnectionState {
   clientCapabilities?: JsonObject;
   signInUrl?: string;
   roots?: { uri: string; name?: string }[];
+  /** An HTTP server's liveness pings on this connection (see ../liveness.ts). */
+  pings?: { intervalMs: number; answered: number; at?: number };
 }
 
 export interface Tool {

@@ -23,6 +23,9 @@ export interface TrustProxy {
   header?: string;
 }
 
+/** RFC 9110 §5.1: a field name is a token (Web `Headers` throws on any other). */
+export const isHeaderName = (name: string) => /^[!#$%&'*+.^`|~\w-]+$/.test(name);
+
 /** The client's address as a request's peer and headers give it; undefined when the peer is unknown. */
 export type ClientAddressOf = (peer: string | undefined, headers: HeaderReader) => string | undefined;
 
@@ -66,6 +69,8 @@ function trustedSet(proxies: readonly string[]): BlockList {
 export function clientAddressResolver(trust: TrustProxy): ClientAddressOf {
   const trusted = trustedSet(trust.proxies);
   const header = (trust.header ?? "x-forwarded-for").toLowerCase();
+  if (!isHeaderName(header))
+    throw new TypeError(`trustProxy.header must be a header name such as x-forwarded-for, not "${trust.header}"`);
   const isTrusted = (address: string) => trusted.check(address, family(address));
   return (peer, headers) => {
     if (peer === undefined) return undefined;

@@ -70,6 +70,17 @@ export function ServerView() {
                     <dd class="mono">{connection.sessionId}</dd>
                   </>
                 )}
+                {connection.pings && (
+                  <>
+                    <dt>Pings</dt>
+                    <dd title="Sent while this page is open, to notice that the server went away">
+                      every {connection.pings.intervalMs / 1000} s ·{" "}
+                      <span data-testid="pings-answered">{connection.pings.answered}</span> answered
+                      {connection.pings.at !== undefined &&
+                        `, the last at ${new Date(connection.pings.at).toLocaleTimeString([], { hour12: false })}`}
+                    </dd>
+                  </>
+                )}
                 {description.discover?.supportedVersions && (
                   <>
                     <dt>Server speaks</dt>

@@ -28,8 +28,9 @@ export interface AuthorizationServer {
   /**
    * Answers a request to one of its endpoints (404 for any other path). `info.clientAddress`
    * is the client's IP address, which the limits per caller count by: mcpkit's Node adapter
-   * and routeByPath pass it; without it (and without `limits.addressHeader`) only the
-   * totals apply.
+   * and routeByPath pass it (behind the adapter's `trustProxy`, the address the proxies
+   * forwarded). Without it, `limits.addressHeader` names the header the platform sets;
+   * without either, only the totals apply.
    */
   fetch(request: Request, info?: { clientAddress?: string }): Promise<Response>;
   /** Whether a path is one of its endpoints: route those to `fetch` when mounting it beside an MCP endpoint. */
@@ -150,6 +151,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     now,
     onError: options.onError ?? ((error) => process.stderr.write(`mcpkit: authorization server: ${String(error)}\n`)),
   };
+  const callerFrom = callerOf(core.limits, core.onError);
   const metadataPath = `/.well-known/oauth-authorization-server${base}`;
 
   type Route = {
@@ -202,7 +204,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
           status: 405,
           headers: { allow: route.open ? `${route.method}, OPTIONS` : route.method },
         });
-      const caller = callerOf(request, info, core.limits.addressHeader);
+      const caller = callerFrom(request, info);
       try {
         // Counted before any work (a client metadata document fetched, a record kept).
         const refused = route.rate && (await overRate(core.store, core.limits, route.rate, caller));
@@ -219,6 +221,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   };
 }
 
+export type { TrustProxy } from "../../../transports/http/trust-proxy.js";
 export type { AuthorizationServerOptions } from "./authorization-options.js";
 export type { ClientMetadataOptions } from "./client-metadata.js";
 export type { ClientAuthMethod, StaticClient } from "./clients.js";

@@ -1,5 +1,11 @@
 import { isIP } from "node:net";
 import { addressKey } from "../../../transports/http/client-address.js";
+import {
+  type ClientAddressOf,
+  clientAddressResolver,
+  isHeaderName,
+  type TrustProxy,
+} from "../../../transports/http/trust-proxy.js";
 import type { ClientMetadataOptions } from "./client-metadata.js";
 import { oauthError } from "./http.js";
 import { errorPage } from "./pages.js";
@@ -34,11 +40,25 @@ export interface AuthorizationLimits {
   /** Sign-ins under way at once (from /authorize to the person's decision, `signInTtlSec` at most), in total (default 10,000). */
   maxSignIns?: number | false;
   /**
-   * The request header that names the client's address, for a server behind a proxy you
-   * run that sets it (`x-forwarded-for`: its last address; `cf-connecting-ip`,
-   * `x-real-ip`: the whole value). Default none: the connection's address, as the Node
-   * adapter passes it (`fetch(request, { clientAddress })`). Never name a header your
-   * proxy does not overwrite: a client could then choose its own address.
+   * Reverse proxies of yours whose forwarded header names the caller, where `fetch` is
+   * given the connection's address: the same option, read the same way, as `listen`'s
+   * `trustProxy` (TrustProxy): the header is read only from a connection whose peer is one
+   * of them. Served by mcpkit's Node adapter (`listen`, `toNodeListener`,
+   * `fastifyHandler`, `mcpkit serve --trust-proxy`), name the proxies there instead: it
+   * passes every handler it serves the address it found, this server's included. This one
+   * is for a server of your own that passes the peer's address (Bun's
+   * `server.requestIP(request)`, Deno's `info.remoteAddr`). Default: no proxy, the caller
+   * is the connection's address.
+   */
+  trustProxy?: TrustProxy;
+  /**
+   * The header the platform sets to the caller's address, for a runtime where `fetch` is
+   * given no connection address (a Cloudflare Worker: `cf-connecting-ip`; `x-real-ip`;
+   * of a list such as `x-forwarded-for`, the last address, the one the platform appended).
+   * Believed only then: only the platform reaches such a handler, and it overwrites the
+   * header. Never read when the connection's address is given, since any client could write
+   * an address into it: the caller is then that address (behind a proxy, see `trustProxy`),
+   * and the first such request reports this setting to `onError` as having no effect.
    */
   addressHeader?: string;
 }
@@ -61,7 +81,10 @@ export interface Limits {
   maxClients?: number;
   maxClientsPerCaller?: number;
   maxSignIns?: number;
+  /** The header a platform sets, read when the connection's address is not given. */
   addressHeader?: string;
+  /** The caller behind trusted proxies (limits.trustProxy), when the connection's address is given. */
+  addressOf?: ClientAddressOf;
 }
 
 const count = (value: number, name: string) => {
@@ -89,26 +112,61 @@ export function resolveLimits(options: AuthorizationLimits | false | undefined):
     ...cap("maxClients"),
     ...cap("maxClientsPerCaller"),
     ...cap("maxSignIns"),
-    ...(given.addressHeader && { addressHeader: given.addressHeader }),
+    ...(given.addressHeader !== undefined && { addressHeader: headerName(given.addressHeader) }),
+    ...(given.trustProxy && { addressOf: trusted(given.trustProxy) }),
   };
 }
 
+function headerName(name: string): string {
+  if (!isHeaderName(name))
+    throw new TypeError(`limits.addressHeader must be a header name such as cf-connecting-ip, not "${name}"`);
+  return name;
+}
+
+/** The proxies compiled now: a wrong address fails here, not on a request. */
+function trusted(trust: TrustProxy): ClientAddressOf {
+  try {
+    return clientAddressResolver(trust);
+  } catch (error) {
+    throw new TypeError(`limits.${(error as Error).message}`);
+  }
+}
+
 /**
- * Whom a request counts against: the client's address as a key (client-address.ts), from
- * the configured header when it holds an IP address, else from the connection; undefined
- * when neither is known (then only the totals apply).
+ * Whom each request counts against: the client's address as a key (client-address.ts), or
+ * undefined when it is not known (then only the totals apply). Given the connection's
+ * address, that address, walked back through `limits.trustProxy` when its peer is one of
+ * them; given none (a Worker), the platform's `limits.addressHeader`. No header is believed
+ * from a connection that is not a trusted proxy's: a client could write any address into it.
  */
 export function callerOf(
-  request: Request,
-  info: { clientAddress?: string } | undefined,
-  header: string | undefined,
-): string | undefined {
-  const value = header ? request.headers.get(header) : null;
-  // A proxy appends the address it saw: the last one is the only one it vouches for.
-  const named = value?.split(",").pop()?.trim();
-  const address = named && isIP(named) ? named : info?.clientAddress;
-  return address && isIP(address) ? addressKey(address) : undefined;
+  limits: Limits,
+  report: (error: Error) => void,
+): (request: Request, info: { clientAddress?: string } | undefined) => string | undefined {
+  let told = false;
+  return (request, info) => {
+    const peer = info?.clientAddress;
+    let address: string | undefined;
+    if (peer === undefined) {
+      // A platform appends the address it saw: the last one is the only one it vouches for.
+      address = limits.addressHeader && request.headers.get(limits.addressHeader)?.split(",").pop()?.trim();
+    } else {
+      if (limits.addressHeader && !limits.addressOf && !told) {
+        told = true;
+        report(headerIgnored(limits.addressHeader));
+      }
+      address = limits.addressOf ? limits.addressOf(peer, request.headers) : peer;
+    }
+    return address && isIP(address) ? addressKey(address) : undefined;
+  };
 }
+
+const headerIgnored = (header: string) =>
+  new Error(
+    `limits.addressHeader ("${header}") is read only where fetch is given no connection address (a Worker, whose platform sets it). ` +
+      "This server is given the connection's address, so it counts each caller by that and ignores the header, which any client could write. " +
+      "Behind a reverse proxy, name it in trustProxy (listen, toNodeListener, mcpkit serve --trust-proxy; or limits.trustProxy) and drop limits.addressHeader.",
+  );
 
 /** A limit reached: the answer says why and when to come back. */
 export interface Refusal {
