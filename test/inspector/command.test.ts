@@ -31,7 +31,10 @@ describe("mcpkit inspect", () => {
     [["my-server"], '"my-server" is not a URL; to start a server over stdio, put its command after --'],
     [["--protocol", "2019-01-01", "http://127.0.0.1:9/mcp"], "--protocol takes auto, legacy, modern or a revision"],
     [["--port", "70000", "http://127.0.0.1:9/mcp"], "--port takes a port number, not 70000"],
-    [["--ping-interval", "soon", "http://127.0.0.1:9/mcp"], "--ping-interval takes seconds, not soon"],
+    [
+      ["--ping-interval", "soon", "http://127.0.0.1:9/mcp"],
+      '--ping-interval takes a duration such as 90 (seconds), 90s, 15m or 2h, not "soon"',
+    ],
     [["-H", "Authorization: x", "--", "node", "server.js"], "--header is for HTTP servers"],
     [["http://127.0.0.1:9/mcp", "--", "node"], "Give either a server before -- or a command after it"],
   ])("mcpkit inspect %j is a usage error", async (args, message) => {

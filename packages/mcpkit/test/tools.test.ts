@@ -56,8 +56,19 @@ describe("server/tools: declaring tools", () => {
       'Invalid JSON Schema: "type" must name JSON types, not "objct"',
     );
     expect(() => server.tool("list", { input: [] as never }, () => "")).toThrow("a schema must be an object");
-    // Deeper mistakes surface when Ajv compiles the schema, on the first call.
-    server.tool("deep", { input: { type: "object", properties: { a: { type: "strng" } } } }, () => "ok");
+    // A subschema's type too, wherever it sits, named by its path.
+    expect(() =>
+      server.tool("nested", { input: { type: "object", properties: { a: { type: "strng" } } } }, () => ""),
+    ).toThrow('Invalid JSON Schema: at properties.a: "type" must name JSON types, not "strng"');
+    expect(() =>
+      server.tool(
+        "deeper",
+        { input: { type: "object", properties: { l: { type: "array", items: { anyOf: [{ type: "integr" }] } } } } },
+        () => "",
+      ),
+    ).toThrow('at properties.l.items.anyOf[0]: "type" must name JSON types, not "integr"');
+    // What only the validator knows surfaces when it compiles the schema, on the first call.
+    server.tool("deep", { input: { type: "object", properties: { a: { minLength: "five" } } } }, () => "ok");
     const { client } = await connectInMemory(server);
     await expect(client.callTool("deep", { a: "x" })).rejects.toMatchObject({ code: -32603 });
     expect((await client.tools()).map((t) => t.name)).toEqual(["deep"]); // the server keeps serving

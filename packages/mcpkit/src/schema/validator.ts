@@ -44,14 +44,51 @@ function toValidation<T>(result: StandardResult): Validation<T> {
 
 const JSON_TYPES = new Set(["object", "array", "string", "number", "integer", "boolean", "null"]);
 
-/** What can be checked before compiling: a schema object whose `type` names JSON types. */
+/** Keywords whose value is one schema, and those whose value is a list or a map of them. */
+const ONE_SCHEMA = ["additionalProperties", "items", "contains", "not", "if", "then", "else", "propertyNames"];
+const SCHEMA_LIST = ["anyOf", "oneOf", "allOf", "prefixItems", "items"];
+const SCHEMA_MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * What can be checked before compiling: a schema object whose `type`, and every subschema's,
+ * names JSON types (the typo that would otherwise fail the tool's first call).
+ */
 function shapeProblem(schema: JsonSchema): string | undefined {
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return "a schema must be an object";
-  const type = (schema as { type?: unknown }).type;
-  if (type === undefined) return undefined;
-  const types = Array.isArray(type) ? type : [type];
-  const bad = types.find((t) => typeof t !== "string" || !JSON_TYPES.has(t));
-  return bad === undefined ? undefined : `"type" must name JSON types, not ${JSON.stringify(bad)}`;
+  if (!isObject(schema)) return "a schema must be an object";
+  return typeProblem(schema, "", 0);
+}
+
+function typeProblem(schema: Record<string, unknown>, at: string, depth: number): string | undefined {
+  const type = schema.type;
+  if (type !== undefined) {
+    const bad = (Array.isArray(type) ? type : [type]).find((t) => typeof t !== "string" || !JSON_TYPES.has(t));
+    if (bad !== undefined) return `${at ? `at ${at}: ` : ""}"type" must name JSON types, not ${JSON.stringify(bad)}`;
+  }
+  if (depth >= 32) return undefined; // left to the validator
+  const sub = (value: unknown, path: string) => (isObject(value) ? typeProblem(value, path, depth + 1) : undefined);
+  const join = (key: string) => (at ? `${at}.${key}` : key);
+  for (const key of ONE_SCHEMA) {
+    const problem = sub(schema[key], join(key));
+    if (problem) return problem;
+  }
+  for (const key of SCHEMA_LIST) {
+    const list = schema[key];
+    if (!Array.isArray(list)) continue;
+    for (let i = 0; i < list.length; i++) {
+      const problem = sub(list[i], `${join(key)}[${i}]`);
+      if (problem) return problem;
+    }
+  }
+  for (const key of SCHEMA_MAP) {
+    const map = schema[key];
+    if (!isObject(map)) continue;
+    for (const [name, value] of Object.entries(map)) {
+      const problem = sub(value, `${join(key)}.${name}`);
+      if (problem) return problem;
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Client, ClientOptions, ServerDescription } from "mcpkit/client";
 import { stdioClientTransport } from "mcpkit/stdio";
 import { VERSION } from "../../version.js";
 import { parseEnv, parseHeaders, rootFor } from "../connection-flags.js";
+import { durationMs } from "../duration.js";
 import { httpAuth } from "./auth.js";
 import { UsageError } from "./exit-codes.js";
 import type { Target } from "./invocation.js";
@@ -48,12 +49,7 @@ export function clientOptions(options: ConnectOptions, handlers: Partial<ClientO
       );
     client.protocolVersion = options.protocol as Revision;
   }
-  if (options.timeout !== undefined) {
-    const seconds = Number(options.timeout);
-    if (!Number.isFinite(seconds) || seconds < 0)
-      throw new UsageError(`--timeout takes seconds, not ${options.timeout}`);
-    client.timeoutMs = Math.round(seconds * 1000);
-  }
+  if (options.timeout !== undefined) client.timeoutMs = durationMs(options.timeout, "--timeout", { min: 0 });
   if (options.root?.length) client.roots = options.root.map(rootFor);
   return client;
 }

@@ -70,8 +70,8 @@ export function callCommand(): Command {
       .option("--root <path-or-uri>", "offer a root to the server (repeatable)", collect)
       .option("--protocol <revision>", "speak this protocol revision (default: the newest the server speaks)")
       .option(
-        "--timeout <seconds>",
-        "give up on a request after this long without progress (default 60; 0 waits forever)",
+        "--timeout <duration>",
+        "give up on a request after this long without progress (default 60s; 90 is seconds, or 500ms, 2m; 0 waits forever)",
       )
       .addOption(
         new Option("--log-level <level>", "show the server's log messages from this level up").choices(LOG_LEVELS),

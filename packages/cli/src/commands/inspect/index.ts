@@ -47,10 +47,13 @@ export function inspectCommand(): Command {
       collect,
     )
     .option("--config <file>", "read the named server from this file only (default: the files mcpkit servers reads)")
-    .option("--timeout <seconds>", "give up on a request after this long (default 300; 0 waits forever)")
     .option(
-      "--ping-interval <seconds>",
-      "while a page is open, ping an HTTP server this often to notice it went away (default 5; 0: never)",
+      "--timeout <duration>",
+      "give up on a request after this long (default 300s; 90 is seconds, or 2m; 0 waits forever)",
+    )
+    .option(
+      "--ping-interval <duration>",
+      "while a page is open, ping an HTTP server this often to notice it went away (default 5s; 0: never)",
     )
     .option("--allow-spawn", "let the page start a different stdio command")
     .addHelpText("after", HELP)

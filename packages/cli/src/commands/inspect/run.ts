@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { describeTarget, isProtocolChoice, startInspector } from "../../inspector/index.js";
 import { rootFor } from "../connection-flags.js";
+import { durationMs } from "../duration.js";
 import { UsageError } from "../usage-error.js";
 import { type NamedServerResolver, type TargetFlags, targetFromCommandLine } from "./target.js";
 
@@ -33,18 +34,16 @@ export async function runInspect(
   const port = options.port === undefined ? 0 : Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new UsageError(`--port takes a port number, not ${options.port}`);
-  const seconds = options.timeout === undefined ? 300 : Number(options.timeout);
-  if (!Number.isFinite(seconds) || seconds < 0) throw new UsageError(`--timeout takes seconds, not ${options.timeout}`);
-  const pingSeconds = options.pingInterval === undefined ? 5 : Number(options.pingInterval);
-  if (!Number.isFinite(pingSeconds) || pingSeconds < 0)
-    throw new UsageError(`--ping-interval takes seconds, not ${options.pingInterval}`);
+  const timeoutMs = options.timeout === undefined ? 300_000 : durationMs(options.timeout, "--timeout", { min: 0 });
+  const pingIntervalMs =
+    options.pingInterval === undefined ? 5000 : durationMs(options.pingInterval, "--ping-interval", { min: 0 });
 
   const inspector = await startInspector({
     target,
     protocol: options.protocol,
     port,
-    timeoutMs: Math.round(seconds * 1000),
-    pingIntervalMs: Math.ceil(pingSeconds * 1000),
+    timeoutMs,
+    pingIntervalMs,
     allowSpawn: options.allowSpawn === true,
     ...(options.root?.length && { roots: options.root.map(rootFor) }),
   });
