@@ -146,7 +146,14 @@ describe("mistakes that get a message saying what to do", () => {
     const root = everything.url.replace(/\/mcp$/, "");
     const run = await call(root, "tools");
     expect(run.code).toBe(4);
-    expect(run.stderr).toContain(`most servers serve it at /mcp: try ${root}/mcp`);
+    expect(run.stderr).toContain(`most servers serve it at /mcp: try ${root}/mcp\n`);
+  });
+
+  it("a URL with another path: the origin's /mcp first, then under that path", async () => {
+    const root = everything.url.replace(/\/mcp$/, "");
+    const run = await call(`${root}/api`, "tools");
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain(`most servers serve it at /mcp: try ${root}/mcp or ${root}/api/mcp\n`);
   });
 
   it("a stdio server that prints to stdout: warned about at once, and the call still works", async () => {

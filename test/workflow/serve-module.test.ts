@@ -66,6 +66,8 @@ describe("mcpkit serve MODULE", () => {
       { cwd: REPO_ROOT },
     );
     const base = (await served.waitFor(/serving MCP on (http:\/\/\S+)\/mcp/))[1] as string;
+    // Where the card is, said at start beside the endpoint.
+    await served.waitFor(new RegExp(`its Server Card: ${base}/\\.well-known/mcp/server-card\\.json\n`));
     const client = new Client({ name: "test", version: "1" });
     await client.connect(streamableHttpClientTransport(new URL(`${base}/mcp`)));
     expect(await client.callTool("where")).toMatchObject({ content: [{ text: REPO_ROOT.replace(/\/$/, "") }] });

@@ -275,7 +275,7 @@ export class InspectorSession {
         // A ping that waited on a sign-in says nothing of the server; the sign-in goes on.
         if (!mine() || this.status !== "connected") return;
         this.warn(`A ping got no answer: ${error instanceof Error ? error.message : String(error)}`);
-        void this.disconnect(lostReason(error));
+        void this.disconnect(lostReason(error)).catch((e: unknown) => this.warn(`Disconnecting failed: ${String(e)}`));
       },
     });
     this.liveness = { monitor, pings };

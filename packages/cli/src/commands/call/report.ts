@@ -71,9 +71,12 @@ function serverHints(rpc: McpError | undefined, code: number, server: ServerTrac
   const target = server.target;
   const notFound = (rpc?.data as { status?: unknown } | undefined)?.status === 404 || rpc?.httpStatus === 404;
   if (target.kind === "http" && notFound && !/\/(mcp|sse)\/?$/.test(target.url.pathname)) {
-    const mcp = new URL(target.url.href);
-    mcp.pathname = `${mcp.pathname.replace(/\/$/, "")}/mcp`;
-    hints.push(`Nothing answered MCP at ${target.url.href}; most servers serve it at /mcp: try ${mcp.href}`);
+    // At the origin's /mcp first (where most servers are), then under the path given.
+    const tries = [new URL("/mcp", target.url).href];
+    const under = new URL(target.url.href);
+    under.pathname = `${under.pathname.replace(/\/$/, "")}/mcp`;
+    if (under.href !== tries[0]) tries.push(under.href);
+    hints.push(`Nothing answered MCP at ${target.url.href}; most servers serve it at /mcp: try ${tries.join(" or ")}`);
   }
   if (target.kind === "http" && code === EXIT.connection && /\(ECONNREFUSED\)$/.test(rpc?.message ?? ""))
     hints.push(`Nothing is listening on ${target.url.host}: is the server running, and on that port?`);

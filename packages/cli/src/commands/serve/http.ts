@@ -127,6 +127,7 @@ export async function serveHttp(server: McpServer, serving: HttpServing): Promis
             ? `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP) as a node of the cluster on ${cluster.redis.options.host}:${cluster.redis.options.port}\n`
             : `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP) and ${base}/sse (HTTP+SSE)\n`,
     );
+    if (card) process.stderr.write(`  its Server Card: ${base}${SERVER_CARD_PATHS[0]}\n`);
     process.stderr.write(`  try it: ${shellCommand(mcpkitCommand())} call ${base}/mcp tools\n  Ctrl+C stops it\n`);
     await onListening?.(`${base}/mcp`);
     await Promise.race([stop, failWhen(ended)]);
