@@ -30,11 +30,18 @@ export const OFFICIAL_DOCS_DIR = join(dirname(OFFICIAL_SERVER_ENTRY), "docs");
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Polls until `probe` returns something other than undefined/false; fails after `timeoutMs`. */
-export async function waitFor<T>(probe: () => T | undefined | false, what: string, timeoutMs = 3000): Promise<T> {
+/**
+ * Polls until `probe` gives something other than undefined/false; fails after `timeoutMs`.
+ * A probe's promise is awaited: one that fetches counts when its answer comes, not at once.
+ */
+export async function waitFor<T>(
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  what: string,
+  timeoutMs = 3000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = probe();
+    const value = await probe();
     if (value !== undefined && value !== false) return value;
     if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(10);
