@@ -1,4 +1,5 @@
 import type { OpenApiDocument } from "./document.js";
+import { originResolver } from "./document-origin.js";
 
 /** Where a document comes from: a file path, an http(s) or file URL, or the parsed object. */
 export type OpenApiSource = string | URL | Record<string, unknown>;
@@ -24,12 +25,20 @@ export async function loadDocument(source: OpenApiSource, options: LoadOptions =
   const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
   const input = source instanceof URL ? (source.protocol === "file:" ? source.pathname : source.href) : source;
   const fromUrl = typeof input === "string" && /^https?:\/\//i.test(input);
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const origin = fromUrl ? originResolver(input, timeoutMs) : undefined;
   const parserOptions = {
-    resolve: {
-      external: true,
-      // A local document's references stay on this disk; one served over http may reference its neighbours.
-      http: fromUrl ? { timeout: options.timeoutMs ?? 30_000, redirects: 5 } : false,
-    },
+    resolve: origin
+      ? {
+          external: true,
+          // Its own origin as you named it; other origins only where they are public
+          // (the parser's guard); never this machine's files (document-origin.ts).
+          origin,
+          http: { timeout: timeoutMs, redirects: 5 },
+          file: false,
+        }
+      : // A local document's references stay on this disk.
+        { external: true, http: false },
   } as const;
   let bundled: unknown;
   try {
@@ -39,8 +48,9 @@ export async function loadDocument(source: OpenApiSource, options: LoadOptions =
     if (options.validate) await SwaggerParser.validate(structuredClone(bundled) as never, parserOptions as never);
   } catch (error) {
     const what = typeof input === "string" ? input : "the OpenAPI document";
-    throw new Error(`Cannot load ${what}: ${error instanceof Error ? error.message : String(error)}`, {
-      cause: error,
+    const reason = origin?.failure ?? error;
+    throw new Error(`Cannot load ${what}: ${reason instanceof Error ? reason.message : String(reason)}`, {
+      cause: reason,
     });
   }
   const document = bundled as OpenApiDocument;

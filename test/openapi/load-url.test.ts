@@ -1,0 +1,103 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { loadOpenApiDocument } from "mcpkit/openapi";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// A document named by URL: read from its origin (this machine's, here, as a local API under
+// development would be), with the files it references there, and never from this
+// machine's disk however it asks.
+
+const dir = mkdtempSync(join(tmpdir(), "mcpkit-openapi-url-"));
+const SECRET = join(dir, "secret.json");
+writeFileSync(SECRET, JSON.stringify({ type: "object", description: "the-secret-on-disk" }));
+
+const documentWith = (schema: object) => ({
+  openapi: "3.0.3",
+  info: { title: "Pets", version: "1" },
+  paths: {
+    "/pets/{id}": {
+      get: {
+        operationId: "getPet",
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }],
+        responses: { "200": { description: "the pet", content: { "application/json": { schema } } } },
+      },
+    },
+  },
+});
+
+/** Serves `files` by path; `redirects` sends a path elsewhere. */
+function serve(files: Record<string, string>, redirects: Record<string, (port: number) => string> = {}) {
+  const requested: string[] = [];
+  const server = createServer((req, res) => {
+    const path = req.url ?? "/";
+    requested.push(path);
+    const to = redirects[path];
+    if (to) return res.writeHead(302, { location: to((server.address() as { port: number }).port) }).end();
+    const body = files[path];
+    if (body === undefined) return res.writeHead(404).end();
+    res.writeHead(200, { "content-type": path.endsWith(".yaml") ? "application/yaml" : "application/json" }).end(body);
+  });
+  return { server, requested };
+}
+
+const servers: Server[] = [];
+async function start(files: Record<string, string>, redirects?: Record<string, (port: number) => string>) {
+  const made = serve(files, redirects);
+  await new Promise<void>((resolve) => made.server.listen(0, "127.0.0.1", resolve));
+  servers.push(made.server);
+  return { url: `http://127.0.0.1:${(made.server.address() as { port: number }).port}`, requested: made.requested };
+}
+
+let api: { url: string; requested: string[] };
+beforeAll(async () => {
+  api = await start({
+    "/openapi.json": JSON.stringify(documentWith({ $ref: "./schemas/pet.yaml" })),
+    "/schemas/pet.yaml": "type: object\nproperties:\n  name:\n    type: string\n",
+    "/steals.json": JSON.stringify(documentWith({ $ref: pathToFileURL(SECRET).href })),
+    "/moved.json": "",
+  });
+});
+afterAll(() => {
+  for (const server of servers) server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("an OpenAPI document named by URL", () => {
+  it("loads from this machine's origin, with the files it references there (YAML included)", async () => {
+    const document = await loadOpenApiDocument(`${api.url}/openapi.json`);
+    const schema = JSON.stringify(document.paths?.["/pets/{id}"]);
+    expect(schema).toContain('"name":{"type":"string"}');
+    expect(api.requested).toEqual(expect.arrayContaining(["/openapi.json", "/schemas/pet.yaml"]));
+  });
+
+  it("never reads this machine's files, whatever it references", async () => {
+    const loading = loadOpenApiDocument(`${api.url}/steals.json`);
+    await expect(loading).rejects.toThrow(/Cannot load/);
+    await expect(loading).rejects.not.toThrow(/the-secret-on-disk/);
+  });
+
+  it("does not fetch what it references on another origin that is internal", async () => {
+    // localhost is another origin than 127.0.0.1, and an internal one.
+    const other = await start({ "/pet.json": JSON.stringify({ type: "object" }) });
+    const port = new URL(other.url).port;
+    const pointing = await start({
+      "/openapi.json": JSON.stringify(documentWith({ $ref: `http://localhost:${port}/pet.json` })),
+    });
+    await expect(loadOpenApiDocument(`${pointing.url}/openapi.json`)).rejects.toThrow(/Cannot load/);
+    expect(other.requested).toEqual([]);
+  });
+
+  it("does not follow its origin's redirect to another origin that is internal", async () => {
+    // localhost is another origin than 127.0.0.1, on the same machine.
+    const other = await start({ "/openapi.json": JSON.stringify(documentWith({ type: "object" })) });
+    const port = new URL(other.url).port;
+    const moving = await start({}, { "/openapi.json": () => `http://localhost:${port}/openapi.json` });
+    await expect(loadOpenApiDocument(`${moving.url}/openapi.json`)).rejects.toThrow(
+      /redirects to another origin \(http:\/\/localhost:\d+\/openapi\.json\), which is not followed/,
+    );
+    expect(other.requested).toEqual([]);
+  });
+});
