@@ -90,6 +90,14 @@ export class ClientBase {
       answerer: () => this.answerer,
       wantsLogs: () => this.listeners.has("notifications/message"),
       invalidateCaches: () => this.lists.invalidateAll(),
+      sessionRenewed: (description) => {
+        // The renewal goes on whatever the listener does: its failure is only reported.
+        try {
+          this.options.onSessionRenewed?.(description);
+        } catch (error) {
+          this.options.onError?.(error);
+        }
+      },
       onRequest: (method, params, ctx) => this.answer(method, params, ctx),
       onNotification: (notification) => this.onNotification(notification),
       rules: () => this.era?.rules,

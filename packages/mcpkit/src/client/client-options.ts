@@ -4,6 +4,7 @@ import type { Root } from "../protocol/types/features.js";
 import type { Revision } from "../protocol/versions.js";
 import type { ClientHandlers } from "./answer.js";
 import type { ClientMiddleware } from "./client-middleware.js";
+import type { ServerDescription } from "./eras/client-era.js";
 
 export interface ClientOptions extends Implementation, ClientHandlers {
   /** Capabilities beyond those implied by the handlers (e.g. sampling.tools, elicitation.url). */
@@ -38,6 +39,14 @@ export interface ClientOptions extends Implementation, ClientHandlers {
   middleware?: readonly ClientMiddleware[];
   /** The connection closed (the server exited, the transport failed, or close() was called). */
   onClose?: (reason?: Error) => void;
+  /**
+   * The server forgot the session (HTTP 404 for its id, transports §Session Management:
+   * the server restarted, or ended an idle session) and the client started a new one by
+   * itself: what the new handshake said, whose server info and capabilities may differ
+   * from the old session's. The new session id is the transport's `sessionId`. Called once
+   * per renewal, before the requests that saw the 404 are sent again.
+   */
+  onSessionRenewed?: (description: ServerDescription) => void;
   /** Failures the client cannot hand to a caller (a handler threw, a stray error), and warnings. */
   onError?: (error: unknown) => void;
 }

@@ -95,4 +95,6 @@ export interface EraHost {
   wantsLogs(): boolean;
   /** Forget every cached list (a new session may see different ones). */
   invalidateCaches(): void;
+  /** A legacy session the server forgot was replaced by a new one (see ClientOptions.onSessionRenewed). */
+  sessionRenewed(description: ServerDescription): void;
 }

@@ -126,6 +126,7 @@ export class LegacyEra implements ClientEra {
       .then(() => {
         this.generation++;
         this.host.invalidateCaches();
+        this.host.sessionRenewed(this.describe());
       })
       .finally(() => {
         this.renewal = undefined;
