@@ -218,6 +218,62 @@ describe("enterprise-managed authorization", () => {
   });
 });
 
+describe("onSignInEnd: when a sign-in the user was sent to is over", () => {
+  it("is told once the tokens are stored, and with the error when the authorization server sends one back", async () => {
+    const mcp = await protectedMcp(server(), as);
+    closers.push(mcp.close);
+    const ends: { error?: unknown; token: Promise<string | undefined> }[] = [];
+    let user: (authorization: URL) => Promise<URL> = browser;
+    const oauth: OAuthClient = new OAuthClient({
+      serverUrl: mcp.url,
+      redirectUri: "http://127.0.0.1:9/callback",
+      redirect: (url) => user(url),
+      onSignInEnd: (outcome) => ends.push({ ...outcome, token: oauth.accessToken() }),
+    });
+    const client = await connect(mcp.url, oauth, "2025-11-25");
+    expect(ends).toHaveLength(1);
+    expect(ends[0]?.error).toBeUndefined();
+    // Stored by then: the requests that waited on the sign-in go again with the token.
+    expect(await ends[0]?.token).toEqual(expect.any(String));
+
+    // The next sign-in is declined: the authorization server sends the user back with an error.
+    await oauth.logout();
+    user = async (authorization) => {
+      const back = new URL("http://127.0.0.1:9/callback");
+      back.searchParams.set("error", "access_denied");
+      back.searchParams.set("state", authorization.searchParams.get("state") as string);
+      back.searchParams.set("iss", as.issuer);
+      return back;
+    };
+    await expect(client.callTool("whoami")).rejects.toMatchObject({
+      data: { reason: "authorization-failed", oauthError: "authorization_failed" },
+    });
+    expect(ends).toHaveLength(2);
+    expect(ends[1]?.error).toMatchObject({ code: "authorization_failed" });
+    expect(await ends[1]?.token).toBeUndefined();
+  });
+
+  it("is not told of a refresh, which sends nobody to sign in", async () => {
+    const mcp = await protectedMcp(server(), as);
+    closers.push(mcp.close);
+    const ends: unknown[] = [];
+    const oauth = new OAuthClient({
+      serverUrl: mcp.url,
+      redirectUri: "http://127.0.0.1:9/callback",
+      redirect: browser,
+      onSignInEnd: (outcome) => ends.push(outcome),
+    });
+    as.tokenLifetime = 2;
+    const client = await connect(mcp.url, oauth, "2025-11-25");
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 2100 });
+    await client.callTool("whoami");
+    expect(as.grants[0]).toBe("authorization_code");
+    expect(as.grants.slice(1)).toContain("refresh_token");
+    expect(as.grants.slice(1)).not.toContain("authorization_code");
+    expect(ends).toEqual([{}]);
+  });
+});
+
 describe("authorization: client pieces", () => {
   it("parses Bearer challenges, quoted or not, among other schemes", () => {
     expect(

@@ -78,6 +78,14 @@ export interface OAuthClientOptions {
    * with an OAuthError "refresh_failed" carrying the cause instead.
    */
   onRefreshRefused?: (error: OAuthError) => void;
+  /**
+   * A sign-in that `redirect` started has ended: `{}` once its tokens are stored (the
+   * requests that waited on it are then sent again with them), `{ error }` when it failed
+   * (the redirect handler rejected, the authorization server sent an error back, the code
+   * exchange failed), the error those requests fail with. For an interface that shows a
+   * sign-in under way and must know when it is over.
+   */
+  onSignInEnd?: (outcome: { error?: unknown }) => void;
 }
 
 interface Authority {
@@ -241,14 +249,15 @@ export class OAuthClient {
       offlineAccess: o.offlineAccess !== false && !o.machine && !o.enterprise && !o.workload,
     });
     const { machine, enterprise, workload } = this.options;
-    const tokens = machine
-      ? await clientCredentials(ctx, machine, scope)
+    const grant = machine
+      ? clientCredentials(ctx, machine, scope)
       : enterprise
-        ? await enterpriseGrant(ctx, enterprise, scope)
+        ? enterpriseGrant(ctx, enterprise, scope)
         : workload
-          ? await workloadGrant(ctx, workload, scope)
-          : await this.authorizationCode(ctx, authority, scope);
-    await this.storage.set(this.tokenKey, tokens);
+          ? workloadGrant(ctx, workload, scope)
+          : undefined;
+    if (!grant) return this.authorizationCode(ctx, authority, scope);
+    await this.storage.set(this.tokenKey, await grant);
   }
 
   private grantContext(authority: Authority): GrantContext {
@@ -290,11 +299,8 @@ export class OAuthClient {
     return this.authority;
   }
 
-  private async authorizationCode(
-    ctx: GrantContext,
-    authority: Authority,
-    scope: string | undefined,
-  ): Promise<StoredTokens> {
+  /** The authorization code flow: the user signs in (`redirect`), the code is exchanged, the tokens stored. */
+  private async authorizationCode(ctx: GrantContext, authority: Authority, scope: string | undefined): Promise<void> {
     const { as } = authority;
     const redirectUri = this.options.redirectUri;
     if (!redirectUri || !this.options.redirect) {
@@ -332,29 +338,39 @@ export class OAuthClient {
     url.searchParams.set("state", state);
     url.searchParams.set("resource", authority.resource);
     if (scope) url.searchParams.set("scope", scope);
-    const returned = await this.options.redirect(url);
-    const params =
-      returned instanceof URLSearchParams
-        ? returned
-        : new URL(typeof returned === "string" ? returned : returned.href, redirectUri).searchParams;
-    let callback: URLSearchParams;
+    const redirect = this.options.redirect;
+    const signIn = async () => {
+      const returned = await redirect(url);
+      const params =
+        returned instanceof URLSearchParams
+          ? returned
+          : new URL(typeof returned === "string" ? returned : returned.href, redirectUri).searchParams;
+      let callback: URLSearchParams;
+      try {
+        // Checks state, the error parameter and `iss` against the issuer (RFC 9207).
+        callback = oauth.validateAuthResponse(as, { client_id: client.client_id }, params, state);
+      } catch (error) {
+        throw new OAuthError(
+          "authorization_failed",
+          `The authorization response was refused: ${(error as Error).message}`,
+          { cause: error },
+        );
+      }
+      try {
+        await this.storage.set(this.tokenKey, await exchangeCode(ctx, client, callback, redirectUri, verifier));
+      } catch (error) {
+        // A registration the server no longer knows is dropped, so the next attempt registers again.
+        if (/invalid_client/.test(String((error as Error).message))) await forgetClient(this.storage, as.issuer);
+        throw error;
+      }
+    };
     try {
-      // Checks state, the error parameter and `iss` against the issuer (RFC 9207).
-      callback = oauth.validateAuthResponse(as, { client_id: client.client_id }, params, state);
+      await signIn();
     } catch (error) {
-      throw new OAuthError(
-        "authorization_failed",
-        `The authorization response was refused: ${(error as Error).message}`,
-        { cause: error },
-      );
-    }
-    try {
-      return await exchangeCode(ctx, client, callback, redirectUri, verifier);
-    } catch (error) {
-      // A registration the server no longer knows is dropped, so the next attempt registers again.
-      if (/invalid_client/.test(String((error as Error).message))) await forgetClient(this.storage, as.issuer);
+      this.options.onSignInEnd?.({ error });
       throw error;
     }
+    this.options.onSignInEnd?.({});
   }
 
   private async tryRefresh(tokens: StoredTokens): Promise<boolean> {
