@@ -249,7 +249,10 @@ describe("onSignInEnd: when a sign-in the user was sent to is over", () => {
       data: { reason: "authorization-failed", oauthError: "authorization_failed" },
     });
     expect(ends).toHaveLength(2);
-    expect(ends[1]?.error).toMatchObject({ code: "authorization_failed" });
+    expect(ends[1]?.error).toMatchObject({
+      code: "authorization_failed",
+      message: "The authorization server answered access_denied",
+    });
     expect(await ends[1]?.token).toBeUndefined();
   });
 

@@ -23,10 +23,29 @@ export async function openInspector(context: BrowserContext, url: string): Promi
   return page;
 }
 
-export async function connected(page: Page): Promise<void> {
-  // Exactly: a text filter is a case-insensitive substring, which "Disconnected" would pass.
+export const connected = (page: Page): Promise<void> => showsStatus(page, "Connected");
+
+/** Waits until the header's status is `text` exactly (`Sign-in needed`, `Disconnected`…). */
+export async function showsStatus(page: Page, text: string): Promise<void> {
+  // Exactly: a text filter is a case-insensitive substring, which "Disconnected" would pass for "Connected".
   await page
     .getByTestId("status")
-    .filter({ hasText: /^Connected$/ })
+    .filter({ hasText: new RegExp(`^${text}$`) })
     .waitFor();
 }
+
+/** Resolves once the page counts at least `count` pings answered (the Server view shows the count). */
+export async function pingsAnswered(page: Page, count: number): Promise<void> {
+  // A function, not a string: the page's CSP forbids evaluating strings.
+  await page.waitForFunction(
+    (n) => Number(document.querySelector('[data-testid="pings-answered"]')?.textContent) >= n,
+    count,
+    { timeout: 30_000 },
+  );
+}
+
+/** The pings the page counts as answered so far (the Server view). */
+export const answeredSoFar = async (page: Page) => Number(await page.getByTestId("pings-answered").textContent());
+
+/** The page's document, for functions run in the page (the tests compile without the DOM library). */
+declare const document: { querySelector(selector: string): { textContent: string | null } | null };

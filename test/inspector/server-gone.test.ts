@@ -4,7 +4,15 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { within } from "../../packages/mcpkit/test/stdio/helpers.js";
 import { type Running, requireBuild, serveHttp, start, stopAll, until } from "../cli-call/helpers.js";
-import { type Browser, connected, openBrowser, openInspector, startInspect } from "./browser.js";
+import {
+  answeredSoFar,
+  type Browser,
+  connected,
+  openBrowser,
+  openInspector,
+  pingsAnswered,
+  startInspect,
+} from "./browser.js";
 import { see, show } from "./scenarios.js";
 
 // An HTTP server that goes away while the inspector's page is open, in a real browser:
@@ -48,21 +56,6 @@ async function kill(server: Running): Promise<void> {
   server.child.kill("SIGKILL");
   await exited;
 }
-
-/** Resolves once the page counts at least `count` pings answered (the Server view shows the count). */
-async function pingsAnswered(page: Page, count: number): Promise<void> {
-  // A function, not a string: the page's CSP forbids evaluating strings.
-  await page.waitForFunction(
-    (n) => Number(document.querySelector('[data-testid="pings-answered"]')?.textContent) >= n,
-    count,
-    { timeout: 30_000 },
-  );
-}
-
-/** The page's document, for functions run in the page (the tests compile without the DOM library). */
-declare const document: { querySelector(selector: string): { textContent: string | null } | null };
-
-const answeredSoFar = async (page: Page) => Number(await page.getByTestId("pings-answered").textContent());
 
 /** What the header and the banner say once the server is gone: that, and why. */
 async function seeItGone(page: Page): Promise<void> {

@@ -168,12 +168,16 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     // No cookie here: the authorization server's redirect is a cross-site navigation, which
     // SameSite=Strict withholds it from. The state parameter binds the callback instead.
     const delivered = session.finishSignIn(url);
+    // An error the authorization server sent back (RFC 6749 §4.1.2.1), named by its code only:
+    // anyone can open this address, so nothing else of it is echoed.
+    const error = url.searchParams.get("error");
+    const said = !delivered
+      ? "No sign-in is waiting for this."
+      : error === null
+        ? "Signed in. You can close this tab and return to the inspector."
+        : `The sign-in did not complete (${/^[\w.-]{1,64}$/.test(error) ? error : "an error"}). Return to the inspector: it says why.`;
     res.writeHead(delivered ? 200 : 400, { ...COMMON_HEADERS, "content-type": "text/html; charset=utf-8" });
-    res.end(
-      `<!doctype html><meta charset="utf-8"><title>mcpkit inspector</title><p>${
-        delivered ? "Signed in. You can close this tab and return to the inspector." : "No sign-in is waiting for this."
-      }</p>`,
-    );
+    res.end(`<!doctype html><meta charset="utf-8"><title>mcpkit inspector</title><p>${said}</p>`);
   }
 
   await new Promise<void>((resolve, reject) => {

@@ -99,7 +99,13 @@ export class InspectorSession {
    * tokens and registrations in memory, and the DPoP key they are bound to (RFC 9449).
    */
   private oauth: { storage: OAuthStorage; dpop: DPoPKey } | undefined;
-  private signIn: { resolve: (url: URL) => void; reject: (error: Error) => void } | undefined;
+  /** The sign-in the page shows a link for; `from` is the status it interrupted. */
+  private signIn: { resolve: (url: URL) => void; reject: (error: Error) => void; from: Status } | undefined;
+  /**
+   * A sign-in the browser came back from, its tokens not yet there: the status it
+   * interrupted, which it returns to once they are (see signInEnded).
+   */
+  private completing: Status | undefined;
   private readonly options: SessionOptions;
   private generation = 0;
   /** Pings an HTTP server while connected (see watchServer). */
@@ -211,6 +217,7 @@ export class InspectorSession {
     this.signIn?.reject(new Error("The sign-in was abandoned: the inspector reconnected"));
     this.signIn = undefined;
     this.signInUrl = undefined;
+    this.completing = undefined;
     this.asks.clear(reason ?? "The inspector closed the connection");
     if (current) {
       // Said first: closing may wait on a server that no longer answers (a legacy session's DELETE).
@@ -219,12 +226,16 @@ export class InspectorSession {
     }
   }
 
-  /** The authorization server sent the browser back to the inspector's callback. */
+  /**
+   * The authorization server sent the browser back to the inspector's callback: connecting
+   * until the code is exchanged for tokens (signInEnded says how that went).
+   */
   finishSignIn(callback: URL): boolean {
     const pending = this.signIn;
     if (!pending) return false;
     this.signIn = undefined;
     this.signInUrl = undefined;
+    this.completing = pending.from;
     this.setStatus("connecting");
     pending.resolve(callback);
     return true;
@@ -334,6 +345,21 @@ export class InspectorSession {
       onError: (error) => {
         if (mine()) this.warn(String(error));
       },
+      // The server forgot the session (it restarted, or ended it) and the Client began a
+      // new one: its id, and the server's info and capabilities, which may have changed.
+      onSessionRenewed: (description) => {
+        if (!mine()) return;
+        this.description = description;
+        this.log({
+          at: Date.now(),
+          level: "info",
+          logger: "mcpkit inspector",
+          data: `The server no longer knew the session: a new one began (${this.current?.transport.sessionId ?? "no id"})`,
+        });
+        this.emit(this.state());
+        // Its lists may differ too: the page reads them anew.
+        this.emit({ type: "lists-stale" });
+      },
     });
     client.on("notifications/message", (params) =>
       this.log({ at: Date.now(), level: params.level as LogLevel, logger: params.logger as string, data: params.data }),
@@ -393,6 +419,7 @@ export class InspectorSession {
           clientName: "mcpkit inspector",
           redirectUri: this.options.redirectUri(),
           redirect: (url) => this.askToSignIn(url, mine),
+          onSignInEnd: ({ error }) => this.signInEnded(error, mine),
           fetch: fetch as typeof globalThis.fetch,
           storage: this.oauth.storage,
           dpop: this.oauth.dpop,
@@ -456,13 +483,41 @@ export class InspectorSession {
     this.log({ at: Date.now(), level: "warning", logger: "mcpkit inspector", data: message });
   }
 
-  /** basic/authorization: the page shows a sign-in link; the callback comes back to the inspector. */
+  /**
+   * basic/authorization: the page shows a sign-in link; the callback comes back to the
+   * inspector. While connecting (the first request got 401) or once connected (a token
+   * expired or was revoked, a tool needs another scope).
+   */
   private askToSignIn(url: URL, mine: () => boolean): Promise<URL> {
     if (!mine()) return Promise.reject(new Error("The connection was replaced"));
     return new Promise<URL>((resolve, reject) => {
-      this.signIn = { resolve, reject };
+      this.signIn = { resolve, reject, from: this.status };
       this.signInUrl = url.href;
       this.setStatus("signing-in");
+    });
+  }
+
+  /**
+   * The sign-in is over (OAuthClient's onSignInEnd). One that interrupted a live
+   * connection returns it to Connected, pings and all, with the tokens stored and the
+   * requests that waited on them sent again; one that failed ends it, with the reason, as
+   * nothing can reach the server without a token. A sign-in during connect() is left to
+   * connect(), which goes on, or fails with the same error.
+   */
+  private signInEnded(error: unknown, mine: () => boolean): void {
+    const from = this.completing;
+    this.completing = undefined;
+    if (!mine() || from !== "connected") return;
+    if (error === undefined) {
+      this.setStatus("connected");
+      return;
+    }
+    const reason = `The sign-in failed: ${error instanceof Error ? error.message : String(error)}`;
+    this.setStatus("disconnected", reason);
+    // The requests that waited on the sign-in fail with its error first (promise callbacks
+    // only): closed at once, they would say no more than "Connection closed".
+    setImmediate(() => {
+      if (mine()) void this.disconnect(reason).catch((e: unknown) => this.warn(`Disconnecting failed: ${String(e)}`));
     });
   }
 

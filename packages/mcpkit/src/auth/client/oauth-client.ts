@@ -350,11 +350,12 @@ export class OAuthClient {
         // Checks state, the error parameter and `iss` against the issuer (RFC 9207).
         callback = oauth.validateAuthResponse(as, { client_id: client.client_id }, params, state);
       } catch (error) {
-        throw new OAuthError(
-          "authorization_failed",
-          `The authorization response was refused: ${(error as Error).message}`,
-          { cause: error },
-        );
+        // RFC 6749 §4.1.2.1: the authorization server sent an error back (access_denied…), said as it came.
+        const message =
+          error instanceof oauth.AuthorizationResponseError
+            ? `The authorization server answered ${error.error}${error.error_description ? `: ${error.error_description}` : ""}`
+            : `The authorization response was refused: ${(error as Error).message}`;
+        throw new OAuthError("authorization_failed", message, { cause: error });
       }
       try {
         await this.storage.set(this.tokenKey, await exchangeCode(ctx, client, callback, redirectUri, verifier));

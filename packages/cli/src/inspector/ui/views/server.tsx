@@ -67,7 +67,9 @@ export function ServerView() {
                 {connection.sessionId && (
                   <>
                     <dt>Session</dt>
-                    <dd class="mono">{connection.sessionId}</dd>
+                    <dd class="mono" data-testid="session-id">
+                      {connection.sessionId}
+                    </dd>
                   </>
                 )}
                 {connection.pings && (
