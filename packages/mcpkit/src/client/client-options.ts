@@ -4,7 +4,7 @@ import type { Root } from "../protocol/types/features.js";
 import type { Revision } from "../protocol/versions.js";
 import type { ClientHandlers } from "./answer.js";
 import type { ClientMiddleware } from "./client-middleware.js";
-import type { ServerDescription } from "./eras/client-era.js";
+import type { ServerDescription } from "./server-description.js";
 
 export interface ClientOptions extends Implementation, ClientHandlers {
   /** Capabilities beyond those implied by the handlers (e.g. sampling.tools, elicitation.url). */

@@ -5,13 +5,15 @@ import type { RevisionRules } from "../../protocol/revisions.js";
 import type { ClientCapabilities, ServerCapabilities } from "../../protocol/types/capabilities.js";
 import type { Implementation, LogLevel } from "../../protocol/types/common.js";
 import type { CallToolResult, Tool } from "../../protocol/types/features.js";
-import type { InitializeResult } from "../../protocol/types/lifecycle.js";
-import type { DiscoverResult, SubscriptionFilter } from "../../protocol/types/modern.js";
+import type { SubscriptionFilter } from "../../protocol/types/modern.js";
 import type { Revision } from "../../protocol/versions.js";
 import type { Answerer, ClientRequestContext } from "../answer.js";
 import type { ClientOptions } from "../client-options.js";
 import type { ListCache } from "../list-cache.js";
+import type { ServerDescription } from "../server-description.js";
 import type { ListenOptions, Subscription, SubscriptionListener } from "../subscription.js";
+
+export type { ServerDescription };
 
 /** Options for one call: the connection's, plus extra `_meta` keys. */
 export interface CallOptions extends RequestOptions {
@@ -30,13 +32,6 @@ export interface CallOptions extends RequestOptions {
    * where each request carries its own): a proxy declares what its own caller declared.
    */
   capabilities?: ClientCapabilities;
-}
-
-/** What connect() learned: the InitializeResult of a handshake, or its equivalent from server/discover. */
-export interface ServerDescription extends InitializeResult {
-  era: "modern" | "legacy";
-  /** The server/discover answer (modern era). */
-  discover?: DiscoverResult;
 }
 
 /**
