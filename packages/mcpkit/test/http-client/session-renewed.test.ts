@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Client, type ServerDescription } from "../../src/client/index.js";
 import { createStreamableHttpHandler, type StreamableHttpHandler } from "../../src/endpoints/http/index.js";
-import { createServer } from "../../src/server/index.js";
+import { createServer, type McpServer } from "../../src/server/index.js";
 import { type Listening, listen } from "../../src/transports/http/node.js";
 import { streamableHttpClientTransport } from "../../src/transports/streamable-http/client/index.js";
 import { within } from "./helpers.js";
@@ -20,20 +20,28 @@ afterEach(async () => {
 function vault(version: "1" | "2") {
   const server = createServer({ name: "vault", version });
   server.tool("whoami", {}, () => `vault ${version}`);
+  server.tool("chatter", {}, (_args, ctx) => {
+    ctx.log("debug", `vault ${version} says`);
+    return "said";
+  });
+  server.resource("memo://board", { name: "board" }, () => `board of vault ${version}`);
   if (version === "2") server.prompt("greet", {}, () => "Hello");
   return server;
 }
 
 /** An HTTP server on 127.0.0.1 whose MCP server can be replaced, as a restart on the same port would. */
-async function restartable(): Promise<{ url: string; restart(): Promise<void> }> {
-  let handler: StreamableHttpHandler = createStreamableHttpHandler(vault("1"));
+async function restartable(): Promise<{ url: string; restart(): Promise<void>; server(): McpServer }> {
+  let server = vault("1");
+  let handler: StreamableHttpHandler = createStreamableHttpHandler(server);
   const listening: Listening = await listen({ fetch: (request) => handler.fetch(request) });
   closers.push(() => listening.close());
   return {
     url: new URL("/mcp", listening.url).href,
+    server: () => server,
     async restart() {
       const old = handler;
-      handler = createStreamableHttpHandler(vault("2"));
+      server = vault("2");
+      handler = createStreamableHttpHandler(server);
       closers.push(() => handler.close());
       await old.close();
     },
@@ -80,6 +88,33 @@ describe("a session the server forgot", () => {
     // The client's own view follows the new session as well.
     expect(client.serverInfo?.version).toBe("2");
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(["greet"]);
+  });
+
+  it("asks the new session for what the old one was asked: its log level and resource subscriptions", async () => {
+    const server = await restartable();
+    const updates: string[] = [];
+    const logs: unknown[] = [];
+    const client = new Client({ name: "renew-test", version: "1", protocolVersion: "2025-11-25", timeoutMs: 10_000 });
+    closers.push(() => client.close());
+    client.on("notifications/resources/updated", (p) => updates.push(p.uri as string));
+    client.on("notifications/message", (p) => logs.push(p.data));
+    await within(client.connect(streamableHttpClientTransport(server.url)), 5000, "connect");
+    await client.setLogLevel("debug");
+    await client.subscribe("memo://board");
+
+    await server.restart();
+    // The first request after the restart renews the session; the debug log of the call
+    // reaches the client only if the new session was told the level again.
+    await within(client.callTool("chatter", {}), 5000, "the call in the new session");
+    expect(logs).toContain("vault 2 says");
+    server.server().resourceUpdated("memo://board");
+    await within(
+      (async () => {
+        while (!updates.includes("memo://board")) await client.ping();
+      })(),
+      5000,
+      "the update in the new session",
+    );
   });
 
   it("goes on when the listener throws: the failure is reported to onError, the request answered", async () => {

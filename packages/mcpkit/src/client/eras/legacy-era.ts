@@ -36,6 +36,9 @@ export class LegacyEra implements ClientEra {
   private generation = 0;
   private renewal: Promise<void> | undefined;
   private readonly subscriptions: LegacySubscriptions;
+  /** What this client asked of the session, to ask again of a renewed one: its log level and subscribed URIs. */
+  private logLevel: LogLevel | undefined;
+  private readonly subscribed = new Set<string>();
 
   private constructor(host: EraHost) {
     this.host = host;
@@ -123,9 +126,10 @@ export class LegacyEra implements ClientEra {
     if (generation !== this.generation) return Promise.resolve();
     const version = this.init.protocolVersion;
     this.renewal ??= this.handshake(isLegacyRevision(version) ? version : LATEST_LEGACY_REVISION)
-      .then(() => {
+      .then(async () => {
         this.generation++;
         this.host.invalidateCaches();
+        await this.restore();
         this.host.sessionRenewed(this.describe());
       })
       .finally(() => {
@@ -149,16 +153,35 @@ export class LegacyEra implements ClientEra {
     return this.subscriptions.listen(filter, listener, options);
   }
 
+  /**
+   * A new session knows nothing of the old one's log level and subscriptions: asked again,
+   * so updates and logs keep coming. A refusal (the resource is gone) is reported, not fatal.
+   */
+  private async restore(): Promise<void> {
+    const { connection } = this.host;
+    const report = (error: unknown) => this.host.options.onError?.(error);
+    if (this.logLevel) await connection.request("logging/setLevel", { level: this.logLevel }).catch(report);
+    for (const uri of this.subscribed) {
+      await connection.request("resources/subscribe", { uri }).catch((error: unknown) => {
+        this.subscribed.delete(uri);
+        report(error);
+      });
+    }
+  }
+
   async subscribe(uri: string, options?: CallOptions): Promise<void> {
     await this.request("resources/subscribe", { uri }, options);
+    this.subscribed.add(uri);
   }
 
   async unsubscribe(uri: string, options?: CallOptions): Promise<void> {
+    this.subscribed.delete(uri);
     await this.request("resources/unsubscribe", { uri }, options);
   }
 
   async setLogLevel(level: LogLevel, options?: CallOptions): Promise<void> {
     await this.request("logging/setLevel", { level }, options);
+    this.logLevel = level;
   }
 
   async ping(options?: CallOptions): Promise<void> {
