@@ -44,9 +44,12 @@ Files written (--scope; the default is marked *):
   cursor          user*     ~/.cursor/mcp.json       project: .cursor/mcp.json here
   vscode          project*  .vscode/mcp.json here    user: VS Code's user mcp.json
 
-The file as it was is kept beside it as FILE.bak. Paths among the server's words are made
-absolute, since clients start servers from their own folder; mcpkit itself is written as
-this Node and this installation's script (--npx: npx -y @mcpkit/cli instead).
+The entry is edited into the file in place (comments, layout and the other servers kept),
+through a temporary file renamed over it; the file as it was is kept beside it as FILE.bak.
+A server of the same name is replaced only with --force. Paths among the server's words are
+made absolute, since clients start servers from their own folder; mcpkit itself is written
+as this Node and this installation's script (--npx: npx -y @mcpkit/cli instead). Values
+given with -e and -H are written in clear: prefer a reference to a variable for a secret.
 
 Examples:
   $ mcpkit install claude-desktop -- workspace --root ~/notes
