@@ -233,6 +233,18 @@ describe("mcpkit bundle: what goes in, and where it is written", () => {
     expect(readFileSync(join(project, "src/server.ts"), "utf8")).toBe(source);
   }, 60_000);
 
+  it("names the bundle's file with nothing of package.json that climbs out of the folder", async () => {
+    const evil = join(space.dir, "evil/deep");
+    mkdirSync(evil, { recursive: true });
+    symlinkSync(join(REPO_ROOT, "node_modules"), join(evil, "node_modules"));
+    writeFileSync(join(evil, "package.json"), '{ "name": "evil", "version": "1.0.0/../../../escaped" }\n');
+    copyFileSync(join(FIXTURES, "env-server.mjs"), join(evil, "server.mjs"));
+    const run = await mcpkit(["bundle", "server.mjs"], { cwd: evil, timeout: 60_000 });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("Wrote evil-1.0.0-..-..-..-escaped.mcpb");
+    expect(existsSync(join(evil, "evil-1.0.0-..-..-..-escaped.mcpb"))).toBe(true);
+  }, 60_000);
+
   it("writes no archive entry that could land outside the folder it is unpacked into", () => {
     const data = new Uint8Array([1]);
     expect(zip([{ path: "server/index.js", data }]).length).toBeGreaterThan(0);

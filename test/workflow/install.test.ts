@@ -191,6 +191,21 @@ describe("mcpkit install: the file it writes, and what it leaves alone", () => {
     expect(readdirSync(project).sort()).toEqual([".mcp.json", ".mcp.json.bak", "dist", "package.json"]);
   });
 
+  it("refuses a file made read-only, and a folder where the file goes", async () => {
+    const file = join(project, ".mcp.json");
+    writeFileSync(file, "{}\n");
+    chmodSync(file, 0o444);
+    const readOnly = await install(["claude-code", "--", "node", "dist/main.js"]);
+    expect(readOnly).toMatchObject({
+      code: 1,
+      stderr: `mcpkit: ${file} is read-only: make it writable to have it changed\n`,
+    });
+    expect(readFileSync(file, "utf8")).toBe("{}\n");
+    mkdirSync(join(home, ".cursor/mcp.json"), { recursive: true });
+    const folder = await install(["cursor", "docs", "--", "https://docs.example/mcp"]);
+    expect(folder).toMatchObject({ code: 2, stderr: `mcpkit: ${join(home, ".cursor/mcp.json")} is not a file\n` });
+  });
+
   it("writes names and arguments with quotes, spaces and shell characters as JSON strings, and a name like __proto__", async () => {
     const words = ["a b.js", "$(touch pwned)", "it's", '"quoted"', "|&;<>`x`"];
     ok(await install(["claude-code", 'my "server"; rm -rf ~', "--", "node", ...words]));

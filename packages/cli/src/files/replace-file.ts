@@ -26,7 +26,7 @@ export class ChangedMeanwhile extends Error {
 /**
  * The file a path names: the path itself, or, when it is a link (a dotfiles folder's, say),
  * the file the link points to, so that replacing it keeps the link. A link to nothing is
- * refused: writing there would create a file the user may not know of.
+ * refused (writing there would create a file the user may not know of), and so is a folder.
  */
 export function fileBehind(path: string): { file: string; link: boolean } {
   let link = false;
@@ -35,12 +35,15 @@ export function fileBehind(path: string): { file: string; link: boolean } {
   } catch {
     return { file: path, link: false }; // not there yet
   }
-  if (!link) return { file: path, link: false };
-  try {
-    return { file: realpathSync(path), link: true };
-  } catch {
-    throw new Error(`${path} is a link to ${resolve(dirname(path), readlinkSync(path))}, which does not exist`);
-  }
+  let file = path;
+  if (link)
+    try {
+      file = realpathSync(path);
+    } catch {
+      throw new Error(`${path} is a link to ${resolve(dirname(path), readlinkSync(path))}, which does not exist`);
+    }
+  if (!statSync(file).isFile()) throw new Error(`${path} is ${link ? `a link to ${file}, ` : ""}not a file`);
+  return { file, link };
 }
 
 export interface ReplaceOptions {
@@ -60,11 +63,14 @@ export interface ReplaceOptions {
  * Replaces a file in one step for whoever reads it: the new content is written to a new
  * temporary file in the same folder (created afresh, so never through a link), with the old
  * file's permissions and owner (a 0600 file stays 0600), and renamed over it. A reader sees
- * the old file or the new one, never half of one. `path` must be the file itself: see fileBehind.
+ * the old file or the new one, never half of one. A read-only file is refused. `path` must
+ * be the file itself: see fileBehind.
  */
 export function replaceFile(path: string, content: string | Uint8Array, options: ReplaceOptions = {}): void {
   mkdirSync(dirname(path), { recursive: true });
   const old = statOrUndefined(path);
+  // A rename would replace a file its owner made read-only, which a write would not.
+  if (old && (old.mode & 0o222) === 0) throw new Error(`${path} is read-only: make it writable to have it changed`);
   const temporary = writeTemporary(path, content, old, options.newMode);
   try {
     if ("expected" in options) {

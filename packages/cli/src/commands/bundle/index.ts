@@ -145,7 +145,7 @@ async function writeBundle(
     const made = manifest({ project, server, introspected, userConfig, ...(icon && { icon }) });
     writeFileSync(join(staging, "manifest.json"), `${JSON.stringify(made, null, 2)}\n`);
     const bytes = zip(filesOf(staging).map((path) => ({ path, data: readFileSync(join(staging, path)) })));
-    const file = outputFile(out, `${slug(String(made.name))}-${made.version}.mcpb`, ".");
+    const file = outputFile(out, `${slug(String(made.name))}-${slug(String(made.version))}.mcpb`, ".");
     refuseToReplace(file, "bundle");
     replaceFile(fileBehind(file).file, bytes);
     if (server.leftOut.length > 0)
