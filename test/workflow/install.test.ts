@@ -171,7 +171,9 @@ describe("mcpkit install: the file it writes, and what it leaves alone", () => {
     writeFileSync(join(home, "dotfiles/mcp.json"), '{ "mcpServers": {} }\n');
     symlinkSync(join(home, "dotfiles/mcp.json"), join(project, ".mcp.json"));
     const run = ok(await install(["claude-code", "--", "node", "dist/main.js"]));
-    expect(run.stdout).toContain(`(a link: written to ${join(home, "dotfiles/mcp.json")})`);
+    expect(run.stdout).toContain(
+      `(a link: written to ${join(home, "dotfiles/mcp.json")}; the file as it was: ${join(project, ".mcp.json")}.bak)`,
+    );
     expect(lstatSync(join(project, ".mcp.json")).isSymbolicLink()).toBe(true);
     expect(Object.keys(json(join(home, "dotfiles/mcp.json")).mcpServers)).toEqual(["notes-app"]);
   });

@@ -73,11 +73,8 @@ export function replaceFile(path: string, content: string | Uint8Array, options:
   if (old && (old.mode & 0o222) === 0) throw new Error(`${path} is read-only: make it writable to have it changed`);
   const temporary = writeTemporary(path, content, old, options.newMode);
   try {
-    if ("expected" in options) {
-      const now = old ? readFileSync(path, "utf8") : undefined;
-      if (now !== options.expected || (old === undefined && statOrUndefined(path)))
-        throw new ChangedMeanwhile(`${path} changed while mcpkit was writing it`);
-    }
+    if ("expected" in options && textOrUndefined(path) !== options.expected)
+      throw new ChangedMeanwhile(`${path} changed while mcpkit was writing it`);
     if (options.backup !== undefined && old) {
       const kept = writeTemporary(options.backup, readFileSync(path), old);
       try {
@@ -97,6 +94,14 @@ export function replaceFile(path: string, content: string | Uint8Array, options:
     throw error;
   }
 }
+
+const textOrUndefined = (path: string): string | undefined => {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+};
 
 const statOrUndefined = (path: string): Stats | undefined => {
   try {

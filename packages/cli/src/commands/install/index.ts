@@ -159,9 +159,12 @@ function install(client: ClientName, words: string[], options: InstallOptions): 
       );
     }
     const how = merged.change === "added" ? "Added" : "Replaced";
-    const through = behind.link ? ` (a link: written to ${behind.file})` : "";
-    const kept = before !== undefined ? ` (the file as it was: ${backup})` : "";
-    process.stdout.write(`${how} "${name}" in ${file.path}${through}${kept}.\n${restartHint(client)}\n`);
+    const notes = [
+      ...(behind.link ? [`a link: written to ${behind.file}`] : []),
+      ...(before !== undefined ? [`the file as it was: ${backup}`] : []),
+    ];
+    const noted = notes.length > 0 ? ` (${notes.join("; ")})` : "";
+    process.stdout.write(`${how} "${name}" in ${file.path}${noted}.\n${restartHint(client)}\n`);
     warnInClear(secrets, file.path, client, scope);
     return;
   }
