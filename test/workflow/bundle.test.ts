@@ -1,6 +1,15 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: an MCP Bundle manifest holds ${…} placeholders as text
 import { execFile } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { Ajv } from "ajv";
@@ -8,6 +17,7 @@ import addFormats from "ajv-formats";
 import { Client } from "mcpkit/client";
 import { stdioClientTransport } from "mcpkit/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { zip } from "../../packages/cli/src/commands/bundle/zip.js";
 import { requireBuild } from "../cli-call/helpers.js";
 import { FIXTURES, mcpkit, REPO_ROOT, scratch } from "./helpers.js";
 
@@ -143,6 +153,104 @@ describe("mcpkit bundle MODULE", () => {
     expect(run.stderr).toContain("the database is not configured");
     expect(existsSync(join(project, "broken.mcpb"))).toBe(false);
   }, 60_000);
+});
+
+describe("mcpkit bundle: what goes in, and where it is written", () => {
+  it("takes only files inside the module's folder from an --include folder, none that may hold secrets, and says what it left out", async () => {
+    const data = join(project, "src/data");
+    const outside = join(space.dir, "home/.ssh");
+    mkdirSync(join(data, "deeper"), { recursive: true });
+    mkdirSync(outside, { recursive: true });
+    writeFileSync(join(outside, "id_ed25519"), "PRIVATE KEY");
+    writeFileSync(join(data, "cities.json"), "[]");
+    writeFileSync(join(data, "deeper/notes.txt"), "kept");
+    symlinkSync("cities.json", join(data, "alias.json")); // a link inside: its file goes in
+    symlinkSync(outside, join(data, "secrets"));
+    symlinkSync("/etc/passwd", join(data, "passwd"));
+    symlinkSync("..", join(data, "deeper/loop"));
+    writeFileSync(join(data, ".env"), "API_KEY=sk-live");
+    writeFileSync(join(data, ".cities.json.swp"), "");
+    writeFileSync(join(data, "deeper/notes.txt~"), "");
+    writeFileSync(join(data, "old.mcpb"), "");
+    mkdirSync(join(data, ".git"));
+    writeFileSync(join(data, ".git/config"), "[core]");
+    mkdirSync(join(project, "dist"), { recursive: true });
+    const run = await mcpkit(
+      [
+        "bundle",
+        "src/server.ts",
+        "--include",
+        "motto.txt",
+        "--include",
+        "data",
+        "--include",
+        "data/.env",
+        "--out",
+        "dist",
+      ],
+      {
+        cwd: project,
+        timeout: 60_000,
+      },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("Wrote dist/notes-2.1.0.mcpb");
+    expect(run.stderr).toBe(
+      [
+        "mcpkit bundle: left out of the bundle (name a file with --include to take it all the same):",
+        "  data/.cities.json.swp: an editor's file",
+        "  data/.git: a folder of credentials or version control",
+        "  data/deeper/loop: a link to a folder already in the bundle",
+        "  data/deeper/notes.txt~: an editor's file",
+        "  data/old.mcpb: a bundle",
+        `  data/passwd: a link to ${realpathSync("/etc/passwd")}, outside ${join(project, "src")}`,
+        `  data/secrets: a link to ${outside}, outside ${join(project, "src")}`,
+        "",
+      ].join("\n"),
+    );
+    const dir = join(space.dir, "included");
+    await unpack(join(project, "dist/notes-2.1.0.mcpb"), dir);
+    const files = readdirSync(join(dir, "server/data"), { recursive: true, encoding: "utf8" }).sort();
+    expect(files).toEqual([".env", "alias.json", "cities.json", "deeper", "deeper/notes.txt"]);
+    // A file named with --include is taken as it is; a link out of the module's folder never is.
+    const named = await mcpkit(["bundle", "src/server.ts", "--include", "data/secrets", "--out", "x.mcpb"], {
+      cwd: project,
+    });
+    expect(named.code).toBe(2);
+    expect(named.stderr).toContain(`--include data/secrets: it leads to ${outside}, outside the module's folder`);
+  }, 120_000);
+
+  it("replaces only its own output: never a source file given as --out", async () => {
+    const source = readFileSync(join(project, "src/server.ts"), "utf8");
+    const bundle = await mcpkit(["bundle", "src/server.ts", "--out", "src/server.ts"], { cwd: project });
+    expect(bundle.code).toBe(2);
+    expect(bundle.stderr).toContain(
+      `${join(project, "src/server.ts")} is there and is not an MCP Bundle: mcpkit bundle replaces only its own output`,
+    );
+    const json = await mcpkit(["bundle", "src/server.ts", "--server-json", "--out", "src/server.ts"], { cwd: project });
+    expect(json.code).toBe(2);
+    expect(json.stderr).toContain("is there and is not a server.json");
+    expect(readFileSync(join(project, "src/server.ts"), "utf8")).toBe(source);
+  }, 60_000);
+
+  it("names the bundle's file with nothing of package.json that climbs out of the folder", async () => {
+    const evil = join(space.dir, "evil/deep");
+    mkdirSync(evil, { recursive: true });
+    symlinkSync(join(REPO_ROOT, "node_modules"), join(evil, "node_modules"));
+    writeFileSync(join(evil, "package.json"), '{ "name": "evil", "version": "1.0.0/../../../escaped" }\n');
+    copyFileSync(join(FIXTURES, "env-server.mjs"), join(evil, "server.mjs"));
+    const run = await mcpkit(["bundle", "server.mjs"], { cwd: evil, timeout: 60_000 });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("Wrote evil-1.0.0-..-..-..-escaped.mcpb");
+    expect(existsSync(join(evil, "evil-1.0.0-..-..-..-escaped.mcpb"))).toBe(true);
+  }, 60_000);
+
+  it("writes no archive entry that could land outside the folder it is unpacked into", () => {
+    const data = new Uint8Array([1]);
+    expect(zip([{ path: "server/index.js", data }]).length).toBeGreaterThan(0);
+    for (const path of ["../evil.js", "server/../../evil.js", "/etc/cron.d/x", "C:/x", "server\\..\\x", "a//b", ""])
+      expect(() => zip([{ path, data }]), path).toThrow("cannot name a file in an archive");
+  });
 });
 
 describe("mcpkit bundle BUILT-IN", () => {

@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: configuration files hold ${VAR} as text, which is under test
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -13,6 +13,7 @@ import {
   type Place,
   parseJsonc,
 } from "../../packages/cli/src/config/index.js";
+import { ChangedMeanwhile, replaceFile } from "../../packages/cli/src/files/replace-file.js";
 
 // Where mcpkit finds the servers a user has named, in the order docs/workflow.md gives:
 // each test builds a home and a project in a temporary folder, on every platform's layout.
@@ -208,6 +209,38 @@ describe("writing an entry (mcpkit install)", () => {
     });
   });
 
+  it("edits the text only where the entry goes: another entry's layout, comments and line endings stay", () => {
+    const before =
+      '{\r\n  // mine\r\n  "servers": {\r\n    "old": { "url": "o" }, /* kept */\r\n  },\r\n  "x": [1,2]\r\n}\r\n';
+    const added = mergeEntry(before, "servers", "docs", { url: "u" });
+    expect(added.text).toBe(
+      '{\r\n  // mine\r\n  "servers": {\r\n    "old": { "url": "o" },\r\n    "docs": {\r\n      "url": "u"\r\n    }, /* kept */\r\n  },\r\n  "x": [1,2]\r\n}\r\n',
+    );
+    const replaced = mergeEntry(added.text, "servers", "old", { url: "v" });
+    expect(replaced).toMatchObject({ change: "replaced", previous: { url: "o" } });
+    expect(replaced.text).toContain('    "old": {\r\n      "url": "v"\r\n    },\r\n    "docs"');
+    expect(mergeEntry('{\n\t"x": 1\n}\n', "servers", "a", { url: "u" }).text).toBe(
+      '{\n\t"x": 1,\n\t"servers": {\n\t\t"a": {\n\t\t\t"url": "u"\n\t\t}\n\t}\n}\n',
+    );
+  });
+
+  it("keeps a byte order mark, and writes a name such as __proto__ as a key like any other", () => {
+    const merged = mergeEntry('\uFEFF{"mcpServers": {}}', "mcpServers", "__proto__", { command: "x" });
+    expect(merged.text.startsWith("\uFEFF{\n")).toBe(true);
+    expect(JSON.parse(merged.text.slice(1))).toEqual(JSON.parse('{"mcpServers": {"__proto__": {"command": "x"}}}'));
+    expect(mergeEntry(merged.text, "mcpServers", "__proto__", { command: "x" }).change).toBe("unchanged");
+  });
+
+  it("says where a file is not JSON: line and column", () => {
+    expect(() => mergeEntry('{\n  "a": 1\n  "b": 2\n}', "mcpServers", "a", {})).toThrow(
+      'line 3, column 3: a "," (or the closing bracket) was expected',
+    );
+    expect(() => parseJsonc('{\n  "a": [1, 2\n}')).toThrow(
+      'line 3, column 1: a "," (or the closing bracket) was expected',
+    );
+    expect(() => parseJsonc("{ 'a': 1 }")).toThrow("line 1, column 3: a character JSON does not allow here");
+  });
+
   it("refuses a file that is not an object of servers", () => {
     expect(() => mergeEntry("[1]", "mcpServers", "a", {})).toThrow(/does not hold a JSON object/);
     expect(() => mergeEntry('{"mcpServers": []}', "mcpServers", "a", {})).toThrow(/not an object of servers/);
@@ -236,6 +269,21 @@ describe("writing an entry (mcpkit install)", () => {
     });
     expect(installFile("cursor", "user", place)).toMatchObject({ path: join(dir, "home/.cursor/mcp.json") });
     expect(() => installFile("claude-desktop", "project", place)).toThrow(/no per-project configuration/);
+  });
+
+  it("replaces nothing when the file changed after it was read (its client wrote it meanwhile)", () => {
+    const file = join(dir, "mcp.json");
+    writeFileSync(file, '{ "mcpServers": { "theirs": {} } }');
+    expect(() => replaceFile(file, "{}", { expected: '{ "mcpServers": {} }', backup: `${file}.bak` })).toThrow(
+      ChangedMeanwhile,
+    );
+    expect(readFileSync(file, "utf8")).toBe('{ "mcpServers": { "theirs": {} } }');
+    expect(readdirSync(dir).sort()).toEqual(["home", "mcp.json", "work"]); // no backup, no temporary file
+    expect(() => replaceFile(join(dir, "new.json"), "{}", { expected: undefined })).not.toThrow();
+    writeFileSync(join(dir, "made-meanwhile.json"), "{}");
+    expect(() => replaceFile(join(dir, "made-meanwhile.json"), "[]", { expected: undefined })).toThrow(
+      ChangedMeanwhile,
+    );
   });
 
   it("reads JSON with comments as VS Code does", () => {

@@ -41,6 +41,13 @@ describe("create-mcpkit's command line", () => {
     [["a", "b"], "One directory, please: got a, b"],
     [["--bogus"], "Unknown option '--bogus'"],
     [["x", "--from", "/nowhere"], "--from /nowhere: no mcpkit-0.1.0.tgz there (npm run release"],
+    [
+      ["x", "--name", "tilde~name"],
+      '"tilde~name" is not a valid package name: it may hold only letters, digits, - . and _',
+    ],
+    [["x", "--name", "http"], '"http" is not a valid package name: it is the name of Node\'s own module http'],
+    [["node_modules"], '"node_modules" is not a valid package name: it is one npm keeps for itself'],
+    [["..."], '"..." leaves nothing of a package name: give one with --name'],
   ])("create-mcpkit %j exits 2 and says what is wrong", async (args, message) => {
     const run = await create(args);
     expect(run.stderr).toContain(message);
@@ -56,6 +63,27 @@ describe("create-mcpkit's command line", () => {
     expect(refused.stderr).toContain("is not empty: choose another directory, or pass --force");
     expect(await create(["taken", "--no-install", "--force"])).toMatchObject({ code: 0 });
     expect(read("taken", "notes.txt")).toBe("mine\n");
+  });
+
+  it("names the package after the folder as npm allows a name, and says so when that changed it", async () => {
+    const run = await create(["My Server!", "--no-install"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('The package is named my-server, from "My Server!" as npm allows a name');
+    expect(JSON.parse(read("My Server!", "package.json")).name).toBe("my-server");
+    expect((await create(["plain", "--no-install"])).stderr).not.toContain("The package is named");
+  });
+
+  it("says so when the directory is a file, or a link to nothing", async () => {
+    writeFileSync(join(space.dir, "a-file"), "mine\n");
+    const file = await create(["a-file", "--no-install"]);
+    expect(file).toMatchObject({
+      code: 1,
+      stderr: `create-mcpkit: ${join(space.dir, "a-file")} is a file, not a folder: choose another directory\n`,
+    });
+    symlinkSync(join(space.dir, "nowhere"), join(space.dir, "dangling"));
+    const link = await create(["dangling", "--no-install"]);
+    expect(link.code).toBe(1);
+    expect(link.stderr).toContain(`is a link to ${join(space.dir, "nowhere")}, which does not exist`);
   });
 
   it("prints its help and version", async () => {

@@ -1,9 +1,10 @@
-import { mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "mcpkit/client";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { stdioClientTransport } from "mcpkit/stdio";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { MAX_FOLDERS } from "../../packages/cli/src/commands/dev/watch.js";
 import { requireBuild } from "../cli-call/helpers.js";
 import { connected, openBrowser, openInspector } from "../inspector/browser.js";
 import { show } from "../inspector/scenarios.js";
@@ -169,6 +170,43 @@ describe("mcpkit dev", () => {
     await page.getByLabel("Filter messages").fill("notifications/tools/list_changed");
     await page.locator('table.protocol tr.msg[data-method="notifications/tools/list_changed"]').first().waitFor();
   }, 90_000);
+
+  it("watches a folder removed and made again (a branch switched): a save in it reloads as before", async () => {
+    mkdirSync(join(project, "src/lib"), { recursive: true });
+    writeFileSync(join(project, "src/lib/suffix.ts"), 'export const suffix = "1";\n');
+    writeFileSync(join(project, "src/suffix.ts"), 'export { suffix } from "./lib/suffix.js";\n');
+    writeModule("src/server.ts", ["s"]);
+    const { dev, client, changes } = await startDev();
+    await dev.waitFor(/loaded dev-fixture/);
+    rmSync(join(project, "src/lib"), { recursive: true });
+    await dev.waitFor(/did not load; the last version that loaded keeps serving/);
+    let before = changes.length;
+    mkdirSync(join(project, "src/lib"));
+    writeFileSync(join(project, "src/lib/suffix.ts"), 'export const suffix = "2";\n');
+    await nextChange(changes, before);
+    expect(await client.callTool("s")).toMatchObject({ content: [{ text: "ok2" }] });
+    before = changes.length;
+    writeFileSync(join(project, "src/lib/suffix.ts"), 'export const suffix = "3";\n');
+    await nextChange(changes, before);
+    expect(await client.callTool("s")).toMatchObject({ content: [{ text: "ok3" }] });
+    rmSync(join(project, "src/lib"), { recursive: true });
+    writeFileSync(join(project, "src/suffix.ts"), 'export const suffix = "";\n');
+  }, 60_000);
+
+  it("watches at most MAX_FOLDERS folders of a tree, and says so (a module in a home folder)", async () => {
+    const home = join(space.dir, "home");
+    for (let i = 0; i <= MAX_FOLDERS; i++) mkdirSync(join(home, "projects", `p${i}`), { recursive: true });
+    symlinkSync(join(REPO_ROOT, "node_modules"), join(home, "node_modules"));
+    writeFileSync(
+      join(home, "server.mjs"),
+      'import { createServer } from "mcpkit/server";\nexport default () => createServer({ name: "home", version: "1.0.0" });\n',
+    );
+    const dev = startMcpkit(["dev", "server.mjs", "--port", "0"], { cwd: home });
+    await dev.waitFor(
+      new RegExp(`mcpkit dev: ${home} holds more than ${MAX_FOLDERS} folders: only ${MAX_FOLDERS} are watched`),
+    );
+    await dev.waitFor(/loaded home 1\.0\.0/);
+  }, 60_000);
 
   it("refuses a module that is not there", async () => {
     const dev = startMcpkit(["dev", "src/missing.ts"], { cwd: project });

@@ -1,4 +1,15 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: configuration files hold ${env:NAME} as text, which is under test
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { requireBuild } from "../cli-call/helpers.js";
@@ -45,7 +56,7 @@ describe("mcpkit install claude-desktop", () => {
     mkdirSync(join(home, ".config/Claude"), { recursive: true });
     const before = `${JSON.stringify({ theme: "dark", mcpServers: { mine: { command: "mine" } } }, null, 2)}\n`;
     writeFileSync(desktopFile(), before);
-    ok(await install(["claude-desktop", "-e", "TOKEN=abc", "--", "workspace", "--root", "."]));
+    ok(await install(["claude-desktop", "-e", "GREETING=hi", "--", "workspace", "--root", "."]));
     expect(json(desktopFile())).toEqual({
       theme: "dark",
       mcpServers: {
@@ -53,12 +64,12 @@ describe("mcpkit install claude-desktop", () => {
         workspace: {
           command: process.execPath,
           args: [CLI_BIN, "serve", "workspace", "--stdio", "--root", project],
-          env: { TOKEN: "abc" },
+          env: { GREETING: "hi" },
         },
       },
     });
     expect(readFileSync(`${desktopFile()}.bak`, "utf8")).toBe(before);
-    const again = ok(await install(["claude-desktop", "-e", "TOKEN=abc", "--", "workspace", "--root", "."]));
+    const again = ok(await install(["claude-desktop", "-e", "GREETING=hi", "--", "workspace", "--root", "."]));
     expect(again.stdout).toContain('already has "workspace" as given: nothing to change');
   });
 
@@ -71,7 +82,16 @@ describe("mcpkit install claude-desktop", () => {
   });
 
   it("reaches a server at a URL through mcpkit serve proxy, headers and all", async () => {
-    ok(await install(["claude-desktop", "remote", "-H", "Authorization: Bearer x", "--", "https://example.com/mcp"]));
+    const run = await install([
+      "claude-desktop",
+      "remote",
+      "-H",
+      "Authorization: Bearer x",
+      "--",
+      "https://example.com/mcp",
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("note: Authorization is written as given");
     expect(json(desktopFile()).mcpServers.remote).toEqual({
       command: process.execPath,
       args: [CLI_BIN, "serve", "proxy", "https://example.com/mcp", "--header", "Authorization: Bearer x"],
@@ -102,16 +122,139 @@ describe("mcpkit install for the other clients", () => {
     ok(await install(["cursor", "docs", "--", "https://docs.example/mcp"]));
     expect(json(join(home, ".cursor/mcp.json"))).toEqual({ mcpServers: { docs: { url: "https://docs.example/mcp" } } });
   });
+});
 
-  it("refuses a file with comments unless --force, which keeps them in the .bak", async () => {
+describe("mcpkit install: the file it writes, and what it leaves alone", () => {
+  const vscodeFile = () => join(project, ".vscode/mcp.json");
+
+  it("edits a file with comments, trailing commas, a byte order mark and CRLF line endings in place", async () => {
     mkdirSync(join(project, ".vscode"));
-    const commented = '{\n  // mine\n  "servers": {}\n}\n';
-    writeFileSync(join(project, ".vscode/mcp.json"), commented);
-    const refused = await install(["vscode", "docs", "--", "https://docs.example/mcp"]);
+    const before =
+      '\uFEFF{\r\n  // mine\r\n  "servers": {\r\n    "old": { "url": "https://old.example/mcp" }, /* kept */\r\n  },\r\n}\r\n';
+    writeFileSync(vscodeFile(), before);
+    ok(await install(["vscode", "docs", "--", "https://docs.example/mcp"]));
+    expect(readFileSync(vscodeFile(), "utf8")).toBe(
+      '\uFEFF{\r\n  // mine\r\n  "servers": {\r\n    "old": { "url": "https://old.example/mcp" },\r\n' +
+        '    "docs": {\r\n      "type": "http",\r\n      "url": "https://docs.example/mcp"\r\n    }, /* kept */\r\n  },\r\n}\r\n',
+    );
+    expect(readFileSync(`${vscodeFile()}.bak`, "utf8")).toBe(before);
+  });
+
+  it("refuses a file that is not JSON, saying where, and writes nothing", async () => {
+    const broken = '{\n  "mcpServers": {\n    "a": { "command": "a" }\n    "b": { "command": "b" }\n  }\n}\n';
+    writeFileSync(join(project, ".mcp.json"), broken);
+    const run = await install(["claude-code", "new", "--", "node", "dist/main.js"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `Cannot add "new" to ${join(project, ".mcp.json")}: line 4, column 5: a "," (or the closing bracket) was expected. Nothing was written`,
+    );
+    expect(readFileSync(join(project, ".mcp.json"), "utf8")).toBe(broken);
+    expect(existsSync(join(project, ".mcp.json.bak"))).toBe(false);
+  });
+
+  it("refuses to replace a server of the same name unless --force, which --dry-run says", async () => {
+    ok(await install(["claude-code", "app", "--", "node", "dist/main.js"]));
+    const refused = await install(["claude-code", "app", "--", "node", "dist/main.js", "--other"]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain("has comments, which rewriting it would drop: pass --force");
-    ok(await install(["vscode", "docs", "--force", "--", "https://docs.example/mcp"]));
-    expect(readFileSync(join(project, ".vscode/mcp.json.bak"), "utf8")).toBe(commented);
+    expect(refused.stderr).toContain(`${join(project, ".mcp.json")} already has a server named "app" (`);
+    expect(refused.stderr).toContain("pass --force to replace it, or give another name");
+    const dry = ok(await install(["claude-code", "app", "--dry-run", "--", "node", "dist/main.js", "--other"]));
+    expect(dry.stdout).toContain('Would replace "app"');
+    expect(dry.stdout).toContain("Without --force nothing would be written");
+    expect(json(join(project, ".mcp.json")).mcpServers.app.args).toEqual([join(project, "dist/main.js")]);
+    ok(await install(["claude-code", "app", "--force", "--", "node", "dist/main.js", "--other"]));
+    expect(json(join(project, ".mcp.json")).mcpServers.app.args).toEqual([join(project, "dist/main.js"), "--other"]);
+  });
+
+  it("writes through a link to the file it points to, and keeps the link", async () => {
+    mkdirSync(join(home, "dotfiles"));
+    writeFileSync(join(home, "dotfiles/mcp.json"), '{ "mcpServers": {} }\n');
+    symlinkSync(join(home, "dotfiles/mcp.json"), join(project, ".mcp.json"));
+    const run = ok(await install(["claude-code", "--", "node", "dist/main.js"]));
+    expect(run.stdout).toContain(
+      `(a link: written to ${join(home, "dotfiles/mcp.json")}; the file as it was: ${join(project, ".mcp.json")}.bak)`,
+    );
+    expect(lstatSync(join(project, ".mcp.json")).isSymbolicLink()).toBe(true);
+    expect(Object.keys(json(join(home, "dotfiles/mcp.json")).mcpServers)).toEqual(["notes-app"]);
+  });
+
+  it("keeps the file's permissions, leaves no temporary file, and never writes the backup through a link", async () => {
+    const file = join(project, ".mcp.json");
+    writeFileSync(file, '{ "mcpServers": {} }\n', { mode: 0o600 });
+    chmodSync(file, 0o600);
+    // A link planted where the backup goes (a cloned repository could hold one) is replaced, not followed.
+    writeFileSync(join(home, ".bashrc"), "mine\n");
+    symlinkSync(join(home, ".bashrc"), `${file}.bak`);
+    ok(await install(["claude-code", "--", "node", "dist/main.js"]));
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(`${file}.bak`).mode & 0o777).toBe(0o600);
+    expect(lstatSync(`${file}.bak`).isSymbolicLink()).toBe(false);
+    expect(readFileSync(join(home, ".bashrc"), "utf8")).toBe("mine\n");
+    expect(readdirSync(project).sort()).toEqual([".mcp.json", ".mcp.json.bak", "dist", "package.json"]);
+  });
+
+  it("refuses a file made read-only, and a folder where the file goes", async () => {
+    const file = join(project, ".mcp.json");
+    writeFileSync(file, "{}\n");
+    chmodSync(file, 0o444);
+    const readOnly = await install(["claude-code", "--", "node", "dist/main.js"]);
+    expect(readOnly).toMatchObject({
+      code: 1,
+      stderr: `mcpkit: ${file} is read-only: make it writable to have it changed\n`,
+    });
+    expect(readFileSync(file, "utf8")).toBe("{}\n");
+    mkdirSync(join(home, ".cursor/mcp.json"), { recursive: true });
+    const folder = await install(["cursor", "docs", "--", "https://docs.example/mcp"]);
+    expect(folder).toMatchObject({ code: 2, stderr: `mcpkit: ${join(home, ".cursor/mcp.json")} is not a file\n` });
+  });
+
+  it("writes names and arguments with quotes, spaces and shell characters as JSON strings, and a name like __proto__", async () => {
+    const words = ["a b.js", "$(touch pwned)", "it's", '"quoted"', "|&;<>`x`"];
+    ok(await install(["claude-code", 'my "server"; rm -rf ~', "--", "node", ...words]));
+    ok(await install(["claude-code", "__proto__", "--", "node", "x.js"]));
+    const servers = json(join(project, ".mcp.json")).mcpServers;
+    expect(servers['my "server"; rm -rf ~'].args).toEqual(words);
+    expect(Object.getOwnPropertyNames(servers)).toContain("__proto__");
+    expect(existsSync(join(project, "pwned"))).toBe(false);
+  });
+
+  it("says when a secret given with -e or -H is written in clear, and makes a new file holding one its owner's alone", async () => {
+    const run = await install([
+      "claude-desktop",
+      "-e",
+      "API_KEY=sk-123",
+      "-e",
+      "REGION=eu",
+      "--",
+      "node",
+      "dist/main.js",
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(
+      `mcpkit install: note: API_KEY is written as given into ${desktopFile()}, for anyone who can read the file.`,
+    );
+    expect(run.stderr).not.toContain("REGION");
+    expect(statSync(desktopFile()).mode & 0o777).toBe(0o600);
+    const vscode = await install([
+      "vscode",
+      "docs",
+      "-H",
+      "Authorization: Bearer abc",
+      "--",
+      "https://docs.example/mcp",
+    ]);
+    expect(vscode.stderr).toContain("It is this project's file: keep it out of version control.");
+    expect(vscode.stderr).toContain("such as ${env:NAME}");
+    // A reference to a variable holds no secret.
+    const referred = await install([
+      "cursor",
+      "docs",
+      "-H",
+      "Authorization: Bearer ${env:DOCS_TOKEN}",
+      "--",
+      "https://docs.example/mcp",
+    ]);
+    expect(referred.stderr).toBe("");
   });
 });
 
@@ -125,6 +268,8 @@ describe("mcpkit install: mistakes exit 2 and say what is wrong", () => {
     [["cursor", "x", "-H", "A: b", "--", "node", "s.js"], "--header is for a server at a URL"],
     [["cursor", "x", "-e", "novalue", "--", "node", "s.js"], '--env takes KEY=VALUE, not "novalue"'],
     [["claude-code", "--", "./src/sever.ts"], "No such module: ./src/sever.ts"],
+    [["claude-code", "", "--", "node", "x.js"], "A server's name cannot be empty"],
+    [["claude-code", "a\nb", "--", "node", "x.js"], '"a\\nb" cannot name a server: it holds a control character'],
   ])("mcpkit install %j", async (args, message) => {
     const run = await install(args);
     expect(run.stderr).toContain(message);

@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { existsSync, lstatSync, readdirSync, readlinkSync, type Stats, statSync } from "node:fs";
+import { basename, join, relative, resolve } from "node:path";
 import { ask } from "./ask.js";
 import { generate, slugOf } from "./generate.js";
 import {
@@ -42,7 +42,7 @@ async function main(argv: string[]): Promise<number> {
   const directory = resolve(answers.directory ?? asked.directory ?? DEFAULTS.directory);
   const template = answers.template ?? asked.template ?? DEFAULTS.template;
   const install = answers.install ?? asked.install ?? DEFAULTS.install;
-  const name = answers.name ?? nameFromDirectory(directory);
+  const name = answers.name ?? derivedName(directory);
   checkPackageName(name);
   refuseToOverwrite(directory, answers);
 
@@ -83,9 +83,36 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
+/** The package's name from the directory's, said when npm's rules changed it. */
+function derivedName(directory: string): string {
+  const name = nameFromDirectory(directory);
+  const folder = basename(directory);
+  if (name === "")
+    throw new UsageError(
+      `"${folder}" leaves nothing of a package name: give one with --name (such as --name my-server)`,
+    );
+  if (name !== folder)
+    process.stderr.write(
+      `The package is named ${name}, from "${folder}" as npm allows a name (--name chooses another).\n`,
+    );
+  return name;
+}
+
 /** A directory with files in it is written into only with --force: nothing of the user's is overwritten unasked. */
 function refuseToOverwrite(directory: string, answers: Answers): void {
-  if (answers.force || !existsSync(directory)) return;
+  let stats: Stats;
+  try {
+    stats = lstatSync(directory);
+  } catch {
+    return; // not there yet: made
+  }
+  if (stats.isSymbolicLink() && !existsSync(directory))
+    throw new Error(
+      `${directory} is a link to ${readlinkSync(directory)}, which does not exist: make that folder first, or choose another`,
+    );
+  if (!statSync(directory).isDirectory())
+    throw new Error(`${directory} is a file, not a folder: choose another directory`);
+  if (answers.force) return;
   const entries = readdirSync(directory).filter((entry) => entry !== ".git");
   if (entries.length > 0)
     throw new Error(`${directory} is not empty: choose another directory, or pass --force to write into it`);

@@ -1,3 +1,4 @@
+import { builtinModules } from "node:module";
 import { basename, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { isTemplateName, TEMPLATE_NAMES, TEMPLATES, type TemplateName } from "./templates.js";
@@ -37,7 +38,7 @@ defaults are taken.
 Options:
   -t, --template NAME   the kind of server (default: ${DEFAULTS.template}):
 ${TEMPLATE_NAMES.map((name) => `                          ${name.padEnd(8)} ${TEMPLATES[name].summary}`).join("\n")}
-  --name NAME           the package's name (default: the directory's name)
+  --name NAME           the package's name (default: the directory's, as npm allows one)
   --description TEXT    one line on what the server does
   --mcp-name NAME       its name in the MCP Registry, such as io.github.you/my-server
                         (package.json "mcpName"; mcpkit bundle --server-json needs it)
@@ -103,16 +104,21 @@ function parse(argv: string[]) {
   });
 }
 
-/** npm's rules for a package name, as far as a new project can break them. */
+/** npm's rules for a new package's name (those of validate-npm-package-name that a project can break). */
 export function checkPackageName(name: string): void {
+  const own = name.replace(/^@[^/]*\//, "");
   const problem =
     name.length === 0 || name.length > 214
       ? "must be 1 to 214 characters long"
       : name !== name.toLowerCase()
         ? "must be lowercase"
-        : !/^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/.test(name)
-          ? "may hold only letters, digits, - . _ ~ (and one @scope/), and may not start with . or _"
-          : undefined;
+        : !/^(@[a-z0-9-][a-z0-9-._]*\/)?[a-z0-9-][a-z0-9-._]*$/.test(name)
+          ? "may hold only letters, digits, - . and _ (and one @scope/), and may not start with . or _"
+          : ["node_modules", "favicon.ico"].includes(own)
+            ? "is one npm keeps for itself"
+            : name === own && builtinModules.includes(name)
+              ? `is the name of Node's own module ${name} (the npm registry refuses it)`
+              : undefined;
   if (problem) throw new UsageError(`"${name}" is not a valid package name: it ${problem}`);
 }
 
@@ -122,10 +128,14 @@ export function checkMcpName(name: string): void {
     throw new UsageError(`--mcp-name "${name}" must look like io.github.you/my-server (one "/", no spaces)`);
 }
 
-/** The package name a directory suggests: its last segment, lowercased, spaces as dashes. */
+/**
+ * The package name a directory suggests: its last segment as npm allows a name, lowercased,
+ * each run of other characters a dash, without the dots, dashes and underscores npm refuses
+ * at its start (and the dashes at its end). Empty when nothing is left.
+ */
 export function nameFromDirectory(directory: string): string {
   return basename(resolve(directory))
     .toLowerCase()
-    .replace(/[^a-z0-9-._~]+/g, "-")
-    .replace(/^[._-]+/, "");
+    .replace(/[^a-z0-9-._]+/g, "-")
+    .replace(/^[._-]+|-+$/g, "");
 }

@@ -1,5 +1,5 @@
 export { clientEntry, DEFAULT_SCOPE, installFile, type Scope } from "./install-target.js";
-export { hasComments, parseJsonc } from "./jsonc.js";
+export { parseJsonc } from "./jsonc.js";
 export { CLIENTS, type ClientName, type ConfigFile, herePlace, type Place } from "./locations.js";
 export { type Merged, mergeEntry } from "./merge-entry.js";
 export {

@@ -1,59 +1,78 @@
+import { type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
+
 /**
  * JSON with comments and trailing commas, as VS Code's and Cursor's configuration files
- * allow: comments and the commas before a closing bracket are blanked out (strings are
- * left alone), then JSON.parse reads the rest, so the positions in its errors still point
- * at the file as written.
+ * allow, read with jsonc-parser (VS Code's own). A byte order mark is allowed too (Windows
+ * editors write one). A mistake is thrown with its line and column.
  */
 export function parseJsonc(text: string): unknown {
-  return JSON.parse(blankTrailingCommas(blankComments(text)));
+  const root = jsoncTree(text);
+  return root === undefined ? undefined : nodeValue(root);
 }
 
-/** Whether the text holds a comment (rewriting such a file as JSON would drop it). */
-export function hasComments(text: string): boolean {
-  return blankComments(text) !== text;
-}
+/** A byte order mark: part of the file, not of its JSON. */
+export const BOM = "\uFEFF";
 
-function blankComments(text: string): string {
-  return outsideStrings(text, (i) => {
-    if (text[i] !== "/" || (text[i + 1] !== "/" && text[i + 1] !== "*")) return [text[i] as string, i + 1];
-    const block = text[i + 1] === "*";
-    const found = block ? text.indexOf("*/", i + 2) : text.indexOf("\n", i);
-    const stop = found === -1 ? text.length : block ? found + 2 : found;
-    return [text.slice(i, stop).replace(/[^\n]/g, " "), stop];
-  });
-}
+/** The text without its byte order mark, if it has one: what the offsets of a tree count from. */
+export const withoutBom = (text: string) => (text.startsWith(BOM) ? text.slice(1) : text);
 
-const CLOSING = /\s*[}\]]/y;
-
-function blankTrailingCommas(text: string): string {
-  return outsideStrings(text, (i) => {
-    CLOSING.lastIndex = i + 1;
-    return [text[i] === "," && CLOSING.test(text) ? " " : (text[i] as string), i + 1];
-  });
+/** The syntax tree of a JSONC text (offsets count from after a byte order mark); throws on the first mistake. */
+export function jsoncTree(text: string): Node | undefined {
+  const body = withoutBom(text);
+  const errors: ParseError[] = [];
+  const root = parseTree(body, errors, { allowTrailingComma: true, disallowComments: false });
+  const first = errors[0];
+  if (first) {
+    const { line, column } = lineAndColumn(body, first.offset);
+    throw new SyntaxError(
+      `line ${line}, column ${column}: ${MISTAKES[printParseErrorCode(first.error)] ?? "not valid JSON"}`,
+    );
+  }
+  return root;
 }
 
 /**
- * Rewrites the text outside its strings, which are copied as they are: `rewrite(i)` gives
- * what stands for the text at `i` and the index to go on from.
+ * A node's value. Keys are defined, not assigned, as JSON.parse does, so that a key such as
+ * "__proto__" is a key like any other.
  */
-function outsideStrings(text: string, rewrite: (i: number) => [string, number]): string {
-  let out = "";
-  let i = 0;
-  while (i < text.length) {
-    const [piece, next] = text[i] === '"' ? [text.slice(i, stringEnd(text, i)), stringEnd(text, i)] : rewrite(i);
-    out += piece;
-    i = next;
+export function nodeValue(node: Node): unknown {
+  if (node.type === "array") return (node.children ?? []).map(nodeValue);
+  if (node.type !== "object") return node.value;
+  const object: Record<string, unknown> = {};
+  for (const property of node.children ?? []) {
+    const [key, value] = property.children ?? [];
+    if (key && value)
+      Object.defineProperty(object, String(key.value), {
+        value: nodeValue(value),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   }
-  return out;
+  return object;
 }
 
-/** The index just past the string that starts at `start` (a double quote). */
-function stringEnd(text: string, start: number): number {
-  let i = start + 1;
-  while (i < text.length) {
-    if (text[i] === "\\") i += 2;
-    else if (text[i] === '"') return i + 1;
-    else i++;
-  }
-  return text.length;
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const lineStart = before.lastIndexOf("\n") + 1;
+  return { line: before.split("\n").length, column: offset - lineStart + 1 };
 }
+
+const MISTAKES: Record<string, string> = {
+  InvalidSymbol: "a character JSON does not allow here",
+  InvalidNumberFormat: "a number that is not written as JSON writes numbers",
+  PropertyNameExpected: 'a property name in double quotes was expected ("name")',
+  ValueExpected: "a value was expected",
+  ColonExpected: 'a ":" was expected after the property name',
+  CommaExpected: 'a "," (or the closing bracket) was expected',
+  CloseBraceExpected: 'a "}" was expected',
+  CloseBracketExpected: 'a "]" was expected',
+  EndOfFileExpected: "text after the end of the JSON value",
+  InvalidCommentToken: "a comment that is not closed",
+  UnexpectedEndOfComment: "a comment that is not closed",
+  UnexpectedEndOfString: "a string that is not closed",
+  UnexpectedEndOfNumber: "a number cut short",
+  InvalidUnicode: "an invalid \\u escape",
+  InvalidEscapeCharacter: "an invalid escape (\\) in a string",
+  InvalidCharacter: "a character a string may not hold as it is (a line break or a tab?)",
+};

@@ -1,8 +1,9 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join, resolve, sep } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "../usage-error.js";
+import { copyIncluded, type LeftOut } from "./include.js";
 
 /** What the bundle's server folder is built from: your module, or a built-in server with its flags. */
 export type BundleSource =
@@ -15,6 +16,8 @@ export interface BuiltServer {
   entry: string;
   /** Whether it carries a native module, built for this platform only. */
   native: boolean;
+  /** What the folders given with --include hold that was left out. */
+  leftOut: LeftOut[];
 }
 
 const CLI_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -89,18 +92,10 @@ export async function buildServer(source: BundleSource, root: string): Promise<B
   }
   // Files the module reads beside itself (new URL("./x", import.meta.url)), at the same place
   // beside the bundled file.
-  if (source.kind === "module")
-    for (const path of source.include) {
-      const from = resolve(dirname(source.file), path);
-      if (!existsSync(from)) throw new UsageError(`--include ${path}: no such file or folder beside ${source.file}`);
-      const to = resolve(outdir, path);
-      if (!to.startsWith(outdir + sep))
-        throw new UsageError(`--include ${path}: it must be inside the module's folder`);
-      cpSync(from, to, { recursive: true });
-    }
+  const leftOut = source.kind === "module" ? copyIncluded(source.include, dirname(source.file), outdir) : [];
   for (const name of native)
     for (const pkg of [name, ...(NATIVE[name] ?? [])]) copyPackage(pkg, cliRequire, join(outdir, "node_modules"));
-  return { entry: "server/index.js", native: native.length > 0 };
+  return { entry: "server/index.js", native: native.length > 0, leftOut };
 }
 
 /** Serves the module's default export (an McpServer or a function making one) over stdio. */

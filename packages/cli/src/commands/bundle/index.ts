@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { Command } from "commander";
+import { fileBehind, replaceFile } from "../../files/replace-file.js";
 import { importModule } from "../../module/import-module.js";
 import { isModulePath, loadServerModule } from "../../module/server-module.js";
 import { SERVER_NAMES, serverFlags } from "../../servers/catalog.js";
@@ -12,6 +13,7 @@ import { USAGE_EXIT, UsageError } from "../usage-error.js";
 import { type BundleSource, buildServer } from "./build.js";
 import { introspect } from "./introspect.js";
 import { manifest, pngSize } from "./manifest.js";
+import { outputFile, refuseToReplace } from "./output.js";
 import { type Project, readProject, slug } from "./project.js";
 import { serverJson } from "./server-json.js";
 import { builtInUserConfig, checkUserConfig, type UserSetting } from "./user-config.js";
@@ -35,11 +37,14 @@ export function bundleCommand(): Command {
     .description(COMMAND_SUMMARIES.bundle.description)
     .argument("<server>", `your module (./src/server.ts or .js) or a built-in server: ${SERVER_NAMES.join(", ")}`)
     .argument("[flags...]", "after --: a built-in server's flags, fixed in the bundle")
-    .option("--out <file>", "where to write (default: NAME-VERSION.mcpb here; server.json in the project)")
+    .option(
+      "--out <file>",
+      "where to write, a file or a folder (default: NAME-VERSION.mcpb here; server.json in the project); only a previous bundle or server.json is replaced",
+    )
     .option("--icon <png>", "the bundle's icon (default: icon.png in the project, if there is one)")
     .option(
       "--include <path>",
-      "a file or folder the module reads beside itself (new URL('./x', import.meta.url)), relative to it (repeatable)",
+      "a file or folder the module reads beside itself (new URL('./x', import.meta.url)), relative to it (repeatable); a folder's .env files, keys, links out of the module's folder and the like are left out, and named",
       collect,
     )
     .option("--server-json", "write the server.json the MCP Registry publishes, instead of a bundle")
@@ -123,6 +128,8 @@ async function writeBundle(
   options: BundleOptions,
   out: string | undefined,
 ): Promise<{ file: string; bytes: Buffer; summary: string }> {
+  // An --out that names a file is checked before the build, not after it.
+  if (out !== undefined) refuseToReplace(outputFile(out, "", "."), "bundle");
   const project = await projectOf(source);
   const userConfig = await userConfigOf(source);
   const staging = mkdtempSync(join(tmpdir(), "mcpkit-bundle-"));
@@ -138,8 +145,13 @@ async function writeBundle(
     const made = manifest({ project, server, introspected, userConfig, ...(icon && { icon }) });
     writeFileSync(join(staging, "manifest.json"), `${JSON.stringify(made, null, 2)}\n`);
     const bytes = zip(filesOf(staging).map((path) => ({ path, data: readFileSync(join(staging, path)) })));
-    const file = resolve(out ?? `${slug(String(made.name))}-${made.version}.mcpb`);
-    writeFileSync(file, bytes);
+    const file = outputFile(out, `${slug(String(made.name))}-${slug(String(made.version))}.mcpb`, ".");
+    refuseToReplace(file, "bundle");
+    replaceFile(fileBehind(file).file, bytes);
+    if (server.leftOut.length > 0)
+      process.stderr.write(
+        `mcpkit bundle: left out of the bundle (name a file with --include to take it all the same):\n${server.leftOut.map((l) => `  ${l.path}: ${l.why}\n`).join("")}`,
+      );
     const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
     const summary =
       `Wrote ${relative(process.cwd(), file) || file} (${Math.ceil(bytes.length / 1024)} KB): ` +
@@ -216,8 +228,9 @@ async function writeServerJson(source: BundleSource, options: BundleOptions): Pr
     ...(mcpb && { mcpb }),
     transport,
   });
-  const file = resolve(options.out ?? join(project.root, "server.json"));
-  writeFileSync(file, `${JSON.stringify(json, null, 2)}\n`);
+  const file = outputFile(options.out, "server.json", project.root);
+  refuseToReplace(file, "server.json");
+  replaceFile(fileBehind(file).file, `${JSON.stringify(json, null, 2)}\n`);
   process.stdout.write(
     `Wrote ${relative(process.cwd(), file) || file}: ${mcpName} ${String(json.version)}; publish the package first, then mcp-publisher publish\n`,
   );

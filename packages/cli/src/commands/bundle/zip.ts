@@ -32,6 +32,7 @@ export function zip(entries: ZipEntry[]): Buffer {
   const centrals: Buffer[] = [];
   let offset = 0;
   for (const entry of entries) {
+    checkEntryName(entry.path);
     const name = Buffer.from(entry.path, "utf8");
     const deflated = deflateRawSync(entry.data, { level: 9 });
     const stored = deflated.length >= entry.data.length;
@@ -71,4 +72,15 @@ export function zip(entries: ZipEntry[]): Buffer {
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, directory, end]);
+}
+
+/**
+ * An entry's name is a relative path with forward slashes, each part a plain name: one that
+ * climbs out (`..`), starts at a root (`/x`, `C:`), or holds a backslash (a folder to
+ * Windows' unzippers) could write outside the folder it is unpacked into.
+ */
+function checkEntryName(path: string): void {
+  const parts = path.split("/");
+  if (path === "" || /[\\\p{Cc}]|^[A-Za-z]:/u.test(path) || parts.some((p) => p === "" || p === "." || p === ".."))
+    throw new Error(`"${path}" cannot name a file in an archive: it must be a relative path of plain names`);
 }

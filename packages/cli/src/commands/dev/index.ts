@@ -64,12 +64,22 @@ async function dev(module: string, port: number | undefined, options: DevOptions
   for (const dir of dirs) if (!existsSync(dir)) throw new UsageError(`--watch ${dir}: no such file or folder`);
   const shown = relative(process.cwd(), module) || module;
   const host = await DevHost.start(module, shown, log);
-  const stopWatching = watchFiles(dirs, (files) => {
-    const names = files.map((file) => relative(process.cwd(), file) || file);
-    void host.reload(
-      `${names.slice(0, 3).join(", ")}${names.length > 3 ? ` and ${names.length - 3} more` : ""} changed`,
-    );
-  });
+  const stopWatching = watchFiles(
+    dirs,
+    (files) => {
+      const names = files.map((file) => relative(process.cwd(), file) || file);
+      void host.reload(
+        `${names.slice(0, 3).join(", ")}${names.length > 3 ? ` and ${names.length - 3} more` : ""} changed`,
+      );
+    },
+    {
+      onTooMany: (root, max) =>
+        log.info(
+          `mcpkit dev: ${relative(process.cwd(), root) || root} holds more than ${max} folders: only ${max} are watched, ` +
+            "and a change in the others does not reload. Give the module a folder of its own, or name the folders that matter with --watch",
+        ),
+    },
+  );
   let closeInspector: (() => Promise<void>) | undefined;
   try {
     if (port === undefined) await serveStdio(host.server, "dev");

@@ -1,17 +1,18 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { basename, dirname } from "node:path";
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the clients' own syntax for a variable, ${NAME}, is text here
+import { existsSync, readFileSync } from "node:fs";
+import { basename } from "node:path";
 import { Command, Option } from "commander";
 import {
   CLIENTS,
   type ClientName,
   clientEntry,
   DEFAULT_SCOPE,
-  hasComments,
   herePlace,
   installFile,
   mergeEntry,
   type Scope,
 } from "../../config/index.js";
+import { ChangedMeanwhile, fileBehind, replaceFile } from "../../files/replace-file.js";
 import { mcpkitCommand } from "../../self.js";
 import { unifiedDiff } from "../../servers/workspace/files/diff.js";
 import { COMMAND_SUMMARIES } from "../summaries.js";
@@ -43,9 +44,12 @@ Files written (--scope; the default is marked *):
   cursor          user*     ~/.cursor/mcp.json       project: .cursor/mcp.json here
   vscode          project*  .vscode/mcp.json here    user: VS Code's user mcp.json
 
-The file as it was is kept beside it as FILE.bak. Paths among the server's words are made
-absolute, since clients start servers from their own folder; mcpkit itself is written as
-this Node and this installation's script (--npx: npx -y @mcpkit/cli instead).
+The entry is edited into the file in place (comments, layout and the other servers kept),
+through a temporary file renamed over it; the file as it was is kept beside it as FILE.bak.
+A server of the same name is replaced only with --force. Paths among the server's words are
+made absolute, since clients start servers from their own folder; mcpkit itself is written
+as this Node and this installation's script (--npx: npx -y @mcpkit/cli instead). Values
+given with -e and -H are written in clear: prefer a reference to a variable for a secret.
 
 Examples:
   $ mcpkit install claude-desktop -- workspace --root ~/notes
@@ -68,7 +72,7 @@ export function installCommand(): Command {
     .option("-e, --env <KEY=VALUE>", "a variable for a server started by a command (repeatable)", collect)
     .option("-H, --header <header>", 'an HTTP header for a server at a URL, "Name: value" (repeatable)', collect)
     .option("--npx", "start mcpkit with npx -y @mcpkit/cli instead of this installation's path")
-    .option("--force", "write a file whose comments would be lost (the .bak keeps them)")
+    .option("--force", "replace a server of the same name in the file")
     .addHelpText("after", HELP)
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT))
     .action((client: string, words: string[], options: InstallOptions) => {
@@ -87,58 +91,114 @@ function install(client: ClientName, words: string[], options: InstallOptions): 
     throw new UsageError("Give the server after --, for example: mcpkit install claude-desktop -- workspace");
   if (named.length > 1) throw new UsageError(`One name before --, please (got ${named.join(" ")})`);
   const place = herePlace();
+  const env = pairs(options.env ?? [], "=", "--env takes KEY=VALUE");
+  const headers = pairs(options.header ?? [], ":", '--header takes "Name: value"');
   const described = describeServer(serverWords, {
     cwd: place.cwd,
-    env: pairs(options.env ?? [], "=", "--env takes KEY=VALUE"),
-    headers: pairs(options.header ?? [], ":", '--header takes "Name: value"'),
+    env,
+    headers,
     mcpkit: mcpkitCommand(options.npx === true),
   });
   const name = named[0] ?? described.name;
   if (name === undefined)
     throw new UsageError(`Name the server: mcpkit install ${client} NAME -- ${serverWords.join(" ")}`);
+  if (name.trim() === "") throw new UsageError("A server's name cannot be empty");
+  if (/\p{Cc}/u.test(name))
+    throw new UsageError(`${JSON.stringify(name)} cannot name a server: it holds a control character (a line break?)`);
   const scope = options.scope ?? DEFAULT_SCOPE[client];
   let file: ReturnType<typeof installFile>;
+  let behind: ReturnType<typeof fileBehind>;
   try {
     file = installFile(client, scope, place);
+    behind = fileBehind(file.path);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const before = existsSync(file.path) ? readFileSync(file.path, "utf8") : undefined;
-  let merged: ReturnType<typeof mergeEntry>;
-  try {
-    merged = mergeEntry(
-      before,
-      file.key,
-      name,
-      clientEntry(client, described.spec, mcpkitCommand(options.npx === true)),
-    );
-  } catch (error) {
-    throw new Error(`Cannot add "${name}" to ${file.path}: ${(error as Error).message}`);
-  }
-  if (merged.change === "unchanged") {
-    process.stdout.write(`${file.path} already has "${name}" as given: nothing to change.\n`);
+  const entry = clientEntry(client, described.spec, mcpkitCommand(options.npx === true));
+  const secrets = inClear(env, headers);
+  const backup = `${file.path}.bak`;
+  // A client may write its file while we do: then the edit is made again on what it wrote.
+  for (let attempt = 1; ; attempt++) {
+    const before = existsSync(behind.file) ? readFileSync(behind.file, "utf8") : undefined;
+    let merged: ReturnType<typeof mergeEntry>;
+    try {
+      merged = mergeEntry(before, file.key, name, entry);
+    } catch (error) {
+      throw new Error(
+        `Cannot add "${name}" to ${file.path}: ${(error as Error).message}. Nothing was written: fix the file, or move it away, and run this again`,
+      );
+    }
+    if (merged.change === "unchanged") {
+      process.stdout.write(`${file.path} already has "${name}" as given: nothing to change.\n`);
+      return;
+    }
+    const taken =
+      merged.change === "replaced" && !options.force
+        ? `${file.path} already has a server named "${name}" (${JSON.stringify(merged.previous)}): pass --force to replace it, or give another name (mcpkit install ${client} NAME -- …)`
+        : undefined;
+    if (options.dryRun) {
+      process.stdout.write(`Would ${merged.change === "added" ? "add" : "replace"} "${name}" in ${file.path}:\n`);
+      process.stdout.write(unifiedDiff(before ?? "", merged.text, basename(file.path)));
+      if (taken) process.stdout.write(`Without --force nothing would be written: ${taken}\n`);
+      warnInClear(secrets, file.path, client, scope);
+      return;
+    }
+    if (taken) throw new UsageError(taken);
+    try {
+      replaceFile(behind.file, merged.text, {
+        expected: before,
+        ...(before !== undefined && { backup }),
+        // A new file that holds a secret is its owner's alone.
+        ...(secrets.length > 0 && { newMode: 0o600 }),
+      });
+    } catch (error) {
+      if (!(error instanceof ChangedMeanwhile)) throw error;
+      if (attempt < 3) continue;
+      throw new Error(
+        `${file.path} kept changing while mcpkit wrote it (is ${client} writing it?): nothing was written; run this again`,
+      );
+    }
+    const how = merged.change === "added" ? "Added" : "Replaced";
+    const notes = [
+      ...(behind.link ? [`a link: written to ${behind.file}`] : []),
+      ...(before !== undefined ? [`the file as it was: ${backup}`] : []),
+    ];
+    const noted = notes.length > 0 ? ` (${notes.join("; ")})` : "";
+    process.stdout.write(`${how} "${name}" in ${file.path}${noted}.\n${restartHint(client)}\n`);
+    warnInClear(secrets, file.path, client, scope);
     return;
   }
-  if (options.dryRun) {
-    process.stdout.write(`Would ${merged.change === "added" ? "add" : "replace"} "${name}" in ${file.path}:\n`);
-    process.stdout.write(unifiedDiff(before ?? "", merged.text, basename(file.path)));
-    return;
-  }
-  if (before !== undefined && hasComments(before) && !options.force)
-    throw new UsageError(`${file.path} has comments, which rewriting it would drop: pass --force to write it anyway`);
-  write(file.path, merged.text, before !== undefined);
-  const how = merged.change === "added" ? "Added" : "Replaced";
-  const backup = before !== undefined ? ` (the file as it was: ${file.path}.bak)` : "";
-  process.stdout.write(`${how} "${name}" in ${file.path}${backup}.\n${restartHint(client)}\n`);
 }
 
-/** A backup of the file as it was, then the new text written beside it and renamed over it. */
-function write(path: string, text: string, existed: boolean): void {
-  mkdirSync(dirname(path), { recursive: true });
-  if (existed) copyFileSync(path, `${path}.bak`);
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, text);
-  renameSync(temporary, path);
+/** The -e variables and -H headers whose names say they hold a secret, given as values rather than references to a variable. */
+function inClear(env: Record<string, string>, headers: Record<string, string>): string[] {
+  const secret = /token|secret|passw|api[-_]?key|access[-_]?key|private|credential|auth|cookie|session/i;
+  return [...Object.entries(env), ...Object.entries(headers)]
+    .filter(([key, value]) => secret.test(key) && !value.includes("${"))
+    .map(([key]) => key);
+}
+
+/**
+ * A secret given with -e or -H is written as it is into the client's file, where whoever
+ * reads the file reads it (and a project's file is often committed): said on stderr, with
+ * the client's way to refer to a variable instead.
+ */
+function warnInClear(secrets: string[], path: string, client: ClientName, scope: Scope): void {
+  if (secrets.length === 0) return;
+  const reference = {
+    "claude-code": "${NAME}",
+    vscode: "${env:NAME} (or an input with password: true)",
+    cursor: "${env:NAME}",
+    "claude-desktop": undefined,
+  }[client];
+  const them = secrets.length === 1 ? "it" : "them";
+  const instead = reference
+    ? `To keep ${them} out, write a reference to a variable instead, such as ${reference}, set where ${client} starts.`
+    : "Claude Desktop reads no variables in its file: keep the file to yourself.";
+  const project = scope === "project" ? " It is this project's file: keep it out of version control." : "";
+  process.stderr.write(
+    `mcpkit install: note: ${secrets.join(", ")} ${secrets.length === 1 ? "is" : "are"} written as given into ${path}, for anyone who can read the file.${project} ${instead}\n`,
+  );
 }
 
 function restartHint(client: ClientName): string {
