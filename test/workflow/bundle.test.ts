@@ -242,6 +242,9 @@ describe("mcpkit bundle: what goes in, and where it is written", () => {
     const run = await mcpkit(["bundle", "server.mjs"], { cwd: evil, timeout: 60_000 });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain("Wrote evil-1.0.0-..-..-..-escaped.mcpb");
+    // What the module prints as it loads (read once for its userConfig) goes to stderr.
+    expect(run.stdout).not.toContain("a line a module logs as it loads");
+    expect(run.stderr).toContain("a line a module logs as it loads");
     expect(existsSync(join(evil, "evil-1.0.0-..-..-..-escaped.mcpb"))).toBe(true);
   }, 60_000);
 

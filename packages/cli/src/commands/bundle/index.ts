@@ -112,7 +112,16 @@ async function projectOf(source: BundleSource): Promise<Project> {
 
 async function userConfigOf(source: BundleSource): Promise<Record<string, UserSetting>> {
   if (source.kind === "module") {
-    const module = (await importModule(source.file)) as { userConfig?: unknown };
+    // The module runs here once, to read its userConfig: what it prints goes to stderr, as
+    // when it is served over stdio, so stdout holds only what the command itself says.
+    const { log, info, debug } = console;
+    console.log = console.info = console.debug = console.error;
+    let module: { userConfig?: unknown };
+    try {
+      module = (await importModule(source.file)) as { userConfig?: unknown };
+    } finally {
+      Object.assign(console, { log, info, debug });
+    }
     return checkUserConfig(module.userConfig, relative(process.cwd(), source.file));
   }
   const flags = await serverFlags(source.name);
