@@ -75,7 +75,11 @@ describe("mcpkit call logs in to a server that needs authorization", () => {
   it("without a terminal and without a stored login: exits 4 and says how to log in", async () => {
     const run = await mcpkit(["call", mcp.url, "call", "whoami"]);
     expect(run.code).toBe(4);
-    expect(run.stderr).toContain("needs authorization");
+    // In the CLI's words, not the library's (which name its redirectUri option).
+    expect(run.stderr).toMatch(
+      /^mcpkit call: The server requires authorization, and there is no stored login for it\n/,
+    );
+    expect(run.stderr).not.toContain("redirectUri");
     expect(run.stderr).toContain("Run mcpkit call at a terminal (without --no-interactive) to log in");
   });
 

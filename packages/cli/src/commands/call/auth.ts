@@ -83,7 +83,7 @@ export function authorizationFailure(error: unknown): string | undefined {
 
 export function authorizationHint(status: number | undefined, failure: string | undefined): string | undefined {
   if (failure === "no_redirect")
-    return "The server requires authorization and there is no stored login for it. Run mcpkit call at a terminal (without --no-interactive) to log in, or pass a token with --header 'Authorization: Bearer TOKEN'.";
+    return "Run mcpkit call at a terminal (without --no-interactive) to log in, or pass a token with --header 'Authorization: Bearer TOKEN'.";
   if (failure !== undefined) return `Logins are kept in ${tokenFile()}; delete it to start over.`;
   if (status === 401)
     return "The server refused the credentials (HTTP 401). If you passed a token, check it; without --header, mcpkit call logs in by itself.";

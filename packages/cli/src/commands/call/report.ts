@@ -20,14 +20,18 @@ export interface ServerTrace {
 export function report(error: unknown, out: Output, server: ServerTrace): void {
   if (error instanceof Interrupted) return;
   const code = exitCodeFor(error);
+  const failure = authorizationFailure(error);
   const message =
     error instanceof SamplingDeclined
       ? "You declined the server's sampling request, so the call could not finish"
-      : error instanceof Error
-        ? error.message
-        : String(error);
+      : failure === "no_redirect"
+        ? // The library's words name its options (redirectUri…): a person here needs the CLI's.
+          "The server requires authorization, and there is no stored login for it"
+        : error instanceof Error
+          ? error.message
+          : String(error);
   const rpc = error instanceof McpError ? error : undefined;
-  const hint = authorizationHint(authorizationStatus(error), authorizationFailure(error));
+  const hint = authorizationHint(authorizationStatus(error), failure);
   if (out.json) {
     const detail: Record<string, unknown> = { message };
     if (rpc) detail.code = rpc.code;
