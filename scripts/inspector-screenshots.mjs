@@ -187,6 +187,13 @@ try {
   await shot("tools-dark");
   await show("protocol");
   await shot("protocol-dark");
+
+  // The server goes away: the next ping says so, in the header and in every view.
+  await page.getByRole("button", { name: /Switch to the light theme/ }).click();
+  children[0].kill("SIGKILL");
+  await page.getByTestId("connection-lost").waitFor();
+  await show("server");
+  await shot("disconnected");
 } finally {
   await context?.close();
   for (const child of children) child.kill();
