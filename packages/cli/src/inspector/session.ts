@@ -286,7 +286,7 @@ export class InspectorSession {
         // A ping that waited on a sign-in says nothing of the server; the sign-in goes on.
         if (!mine() || this.status !== "connected") return;
         this.warn(`A ping got no answer: ${error instanceof Error ? error.message : String(error)}`);
-        void this.disconnect(lostReason(error)).catch((e: unknown) => this.warn(`Disconnecting failed: ${String(e)}`));
+        this.lose(lostReason(error));
       },
     });
     this.liveness = { monitor, pings };
@@ -517,8 +517,13 @@ export class InspectorSession {
     // The requests that waited on the sign-in fail with its error first (promise callbacks
     // only): closed at once, they would say no more than "Connection closed".
     setImmediate(() => {
-      if (mine()) void this.disconnect(reason).catch((e: unknown) => this.warn(`Disconnecting failed: ${String(e)}`));
+      if (mine()) this.lose(reason);
     });
+  }
+
+  /** The connection is lost for `reason`: closed, and the page told why. */
+  private lose(reason: string): void {
+    void this.disconnect(reason).catch((error: unknown) => this.warn(`Disconnecting failed: ${String(error)}`));
   }
 
   /** Every message through the transport, both ways, into the protocol log. */

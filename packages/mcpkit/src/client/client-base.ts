@@ -17,10 +17,11 @@ import {
 } from "./client-middleware.js";
 import { type ClientOptions, implementationOf } from "./client-options.js";
 import { connectEra } from "./connect-era.js";
-import type { CallOptions, ClientEra, EraHost, ServerDescription } from "./eras/client-era.js";
+import type { CallOptions, ClientEra, EraHost } from "./eras/client-era.js";
 import { type NotificationListener, NotificationListeners } from "./listeners.js";
 import { ClientLists } from "./lists.js";
 import { OutputSchemas } from "./output-schemas.js";
+import type { ServerDescription } from "./server-description.js";
 import type { ListenOptions, Subscription, SubscriptionListener } from "./subscription.js";
 
 const notConnected = () => new Error("The client is not connected: call connect first");

@@ -36,7 +36,8 @@ import { checkStructured, type ToolResultOf } from "./typed-result.js";
 export type { ClientRequestContext } from "./answer.js";
 export type { ClientMiddleware, ClientMiddlewareContext } from "./client-middleware.js";
 export type { ClientOptions } from "./client-options.js";
-export type { CallOptions, ServerDescription } from "./eras/client-era.js";
+export type { CallOptions } from "./eras/client-era.js";
+export type { ServerDescription } from "./server-description.js";
 
 /**
  * An MCP client over any transport. It speaks 2026-07-28 to servers that do (per-request

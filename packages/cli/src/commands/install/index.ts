@@ -93,12 +93,8 @@ function install(client: ClientName, words: string[], options: InstallOptions): 
   const place = herePlace();
   const env = pairs(options.env ?? [], "=", "--env takes KEY=VALUE");
   const headers = pairs(options.header ?? [], ":", '--header takes "Name: value"');
-  const described = describeServer(serverWords, {
-    cwd: place.cwd,
-    env,
-    headers,
-    mcpkit: mcpkitCommand(options.npx === true),
-  });
+  const mcpkit = mcpkitCommand(options.npx === true);
+  const described = describeServer(serverWords, { cwd: place.cwd, env, headers, mcpkit });
   const name = named[0] ?? described.name;
   if (name === undefined)
     throw new UsageError(`Name the server: mcpkit install ${client} NAME -- ${serverWords.join(" ")}`);
@@ -114,7 +110,7 @@ function install(client: ClientName, words: string[], options: InstallOptions): 
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const entry = clientEntry(client, described.spec, mcpkitCommand(options.npx === true));
+  const entry = clientEntry(client, described.spec, mcpkit);
   const secrets = inClear(env, headers);
   const backup = `${file.path}.bak`;
   // A client may write its file while we do: then the edit is made again on what it wrote.

@@ -13,8 +13,6 @@ import type { ListCache } from "../list-cache.js";
 import type { ServerDescription } from "../server-description.js";
 import type { ListenOptions, Subscription, SubscriptionListener } from "../subscription.js";
 
-export type { ServerDescription };
-
 /** Options for one call: the connection's, plus extra `_meta` keys. */
 export interface CallOptions extends RequestOptions {
   /**

@@ -13,8 +13,9 @@ import {
   LEGACY_REVISIONS,
   type Revision,
 } from "../../protocol/versions.js";
+import type { ServerDescription } from "../server-description.js";
 import type { ListenOptions, Subscription, SubscriptionListener } from "../subscription.js";
-import type { CallOptions, ClientEra, EraHost, ServerDescription } from "./client-era.js";
+import type { CallOptions, ClientEra, EraHost } from "./client-era.js";
 import { withMeta } from "./envelope.js";
 import { LegacySubscriptions } from "./legacy-listen.js";
 
