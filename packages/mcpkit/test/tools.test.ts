@@ -92,6 +92,13 @@ describe("server/tools: declaring tools", () => {
   it("refuses bad declarations with a clear message", () => {
     const server = createServer({ name: "s", version: "1" });
     expect(() => server.tool("has space", {}, () => "")).toThrow(/Tool name/);
+    // server/tools §Tool Names allows A–Z a–z 0–9 _ - . only: a "/" is refused, and the error says which character.
+    expect(() => server.tool("files/read", {}, () => "")).toThrow(
+      'Tool name "files/read" must be 1–128 characters of A–Z, a–z, 0–9, "_", "-" and "." (server/tools §Tool Names): "/" is not allowed',
+    );
+    expect(() => server.tool("x".repeat(129), {}, () => "")).toThrow(/129 characters long \(at most 128\)/);
+    expect(() => server.tool("", {}, () => "")).toThrow(/it is empty/);
+    server.tool("admin.tools_list-v2", {}, () => "");
     expect(() => server.tool("t", { input: z.string() }, () => "")).toThrow(/must describe an object/);
     expect(() => server.tool("t", { input: v.object({}) as never }, () => "")).toThrow(/toStandardJsonSchema/);
     server.tool("dup", {}, () => "");

@@ -90,8 +90,19 @@ export interface ToolEntry extends Keyed {
   task: TaskOptions | undefined;
 }
 
-/** server/tools §Tool names (2025-11-25): 1–128 of A–Z a–z 0–9 _ - . / */
-const TOOL_NAME = /^[A-Za-z0-9_./-]{1,128}$/;
+/**
+ * server/tools §Tool Names (2025-11-25 and 2026-07-28): 1–128 of A–Z a–z 0–9 _ - . and
+ * nothing else; hosts pass tool names to model APIs that refuse other characters.
+ */
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** Why a name is not a tool name, in words that say what to change. */
+function toolNameProblem(name: string): string {
+  if (name.length === 0) return "it is empty";
+  if (name.length > 128) return `it is ${name.length} characters long (at most 128)`;
+  const others = [...new Set(name.replace(/[A-Za-z0-9_.-]/g, ""))].map((c) => JSON.stringify(c));
+  return `${others.join(", ")} ${others.length === 1 ? "is" : "are"} not allowed`;
+}
 
 /** Builds a tool entry; schemas are compiled here, once. */
 export function toolEntry(
@@ -100,7 +111,9 @@ export function toolEntry(
   handler: ToolHandler<unknown, unknown>,
 ): ToolEntry {
   if (!TOOL_NAME.test(name))
-    throw new TypeError(`Tool name "${name}" must be 1–128 characters of A–Z, a–z, 0–9, "_", "-", "." or "/"`);
+    throw new TypeError(
+      `Tool name "${name}" must be 1–128 characters of A–Z, a–z, 0–9, "_", "-" and "." (server/tools §Tool Names): ${toolNameProblem(name)}`,
+    );
   const input = config.input === undefined ? undefined : compileSchema(config.input);
   const output = config.output === undefined ? undefined : compileSchema(config.output);
   for (const [what, compiled] of [
