@@ -1,0 +1,11 @@
+export { LINT_RULES, lint, lintLists } from "./lint.js";
+export { readLists } from "./read-lists.js";
+export type {
+  LintCall,
+  LintCallResult,
+  LintOptions,
+  LintProblem,
+  LintRuleInfo,
+  LintSeverity,
+  RawLists,
+} from "./rule.js";

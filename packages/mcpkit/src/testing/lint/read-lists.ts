@@ -1,0 +1,69 @@
+import type { Client } from "../../client/client.js";
+import { isRecord, type LintCall, type RawLists } from "./rule.js";
+
+/** The most pages one list may take before lint gives up on it. */
+const MAX_PAGES = 1000;
+
+/**
+ * Reads the lists a server's capabilities offer, raw, page by page (`client.request`, not
+ * the typed calls, which check and may drop entries: lint must see what a strict client
+ * would refuse), then makes the tool calls asked for. Nothing here throws for what the
+ * server does: a list that cannot be read is a failure in the result.
+ */
+export async function readLists(client: Client, calls: readonly LintCall[] = []): Promise<RawLists> {
+  const capabilities = client.serverCapabilities ?? {};
+  const lists: RawLists = { failures: [], calls: [] };
+  const read = async (method: string, field: string): Promise<unknown[] | undefined> => {
+    const items: unknown[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; ; page++) {
+      if (page >= MAX_PAGES) {
+        lists.failures.push({ list: method, message: `it took more than ${MAX_PAGES} pages; lint stopped there` });
+        return items;
+      }
+      let result: unknown;
+      try {
+        result = await client.request(method, cursor === undefined ? {} : { cursor });
+      } catch (error) {
+        lists.failures.push({ list: method, message: (error as Error).message });
+        return items.length > 0 ? items : undefined;
+      }
+      const entries = isRecord(result) ? result[field] : undefined;
+      if (!Array.isArray(entries)) {
+        lists.failures.push({ list: method, message: `the result has no "${field}" list` });
+        return items.length > 0 ? items : undefined;
+      }
+      items.push(...entries);
+      const next = isRecord(result) ? result.nextCursor : undefined;
+      if (next === undefined || next === null) return items;
+      if (typeof next !== "string" || seen.has(next)) {
+        lists.failures.push({
+          list: method,
+          message: `nextCursor ${JSON.stringify(next)} ${typeof next === "string" ? "came back a second time: the pages never end" : "is not a string"}`,
+        });
+        return items;
+      }
+      seen.add(next);
+      cursor = next;
+    }
+  };
+  if (capabilities.tools) {
+    lists.tools = await read("tools/list", "tools");
+    if (lists.tools) lists.toolsBytes = new TextEncoder().encode(JSON.stringify(lists.tools)).length;
+  }
+  if (capabilities.prompts) lists.prompts = await read("prompts/list", "prompts");
+  if (capabilities.resources) {
+    lists.resources = await read("resources/list", "resources");
+    lists.resourceTemplates = await read("resources/templates/list", "resourceTemplates");
+  }
+  for (const call of calls) {
+    try {
+      const result = await client.request("tools/call", { name: call.name, arguments: call.arguments ?? {} });
+      lists.calls.push({ ...call, result });
+    } catch (error) {
+      lists.calls.push({ ...call, error: (error as Error).message });
+    }
+  }
+  return lists;
+}
