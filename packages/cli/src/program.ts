@@ -8,6 +8,8 @@ export const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   serve: async () => (await import("./commands/serve/index.js")).serveCommand(),
   call: async () => (await import("./commands/call/index.js")).callCommand(),
   inspect: async () => (await import("./commands/inspect/index.js")).inspectCommand(),
+  doctor: async () => (await import("./commands/doctor/index.js")).doctorCommand(),
+  lint: async () => (await import("./commands/lint/index.js")).lintCommand(),
   servers: async () => (await import("./commands/servers/index.js")).serversCommand(),
   install: async () => (await import("./commands/install/index.js")).installCommand(),
   dev: async () => (await import("./commands/dev/index.js")).devCommand(),

@@ -17,6 +17,15 @@ export const COMMAND_SUMMARIES = {
     term: "inspect [options] [server...]",
     description: "Inspect any MCP server in the browser: tools, resources, prompts, apps and every message",
   },
+  doctor: {
+    term: "doctor [options] [server...]",
+    description: "Find why a server does not work: each step a client takes to reach it, with the cause and the fix",
+  },
+  lint: {
+    term: "lint [options] [server...]",
+    description:
+      "Check a server's tools, prompts and resources for what breaks clients: names, schemas, results, sizes",
+  },
   servers: {
     term: "servers [options]",
     description: "List the MCP servers named in this project's and your MCP clients' configuration files",

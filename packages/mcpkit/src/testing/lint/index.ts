@@ -1,5 +1,5 @@
 export { LINT_RULES, lint, lintLists } from "./lint.js";
-export { readLists } from "./read-lists.js";
+export { callTools, readLists } from "./read-lists.js";
 export type {
   LintCall,
   LintCallResult,

@@ -1,6 +1,6 @@
 import type { McpServer } from "../../server/mcp-server.js";
 import { connectInMemory } from "../connect-in-memory.js";
-import { readLists } from "./read-lists.js";
+import { callTools, readLists } from "./read-lists.js";
 import type { LintCall, LintOptions, LintProblem, LintRuleInfo, RawLists } from "./rule.js";
 import { RULES } from "./rules/index.js";
 
@@ -36,7 +36,9 @@ export async function lint(
 ): Promise<LintProblem[]> {
   const { client, close } = await connectInMemory(server);
   try {
-    return await lintLists(await readLists(client, options.calls), options);
+    const lists = await readLists(client);
+    lists.calls = await callTools(client, options.calls ?? []);
+    return await lintLists(lists, options);
   } finally {
     await close();
   }

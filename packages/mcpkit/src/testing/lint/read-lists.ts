@@ -1,5 +1,5 @@
 import type { Client } from "../../client/client.js";
-import { isRecord, type LintCall, type RawLists } from "./rule.js";
+import { isRecord, type LintCall, type LintCallResult, type RawLists } from "./rule.js";
 
 /** The most pages one list may take before lint gives up on it. */
 const MAX_PAGES = 1000;
@@ -7,10 +7,10 @@ const MAX_PAGES = 1000;
 /**
  * Reads the lists a server's capabilities offer, raw, page by page (`client.request`, not
  * the typed calls, which check and may drop entries: lint must see what a strict client
- * would refuse), then makes the tool calls asked for. Nothing here throws for what the
- * server does: a list that cannot be read is a failure in the result.
+ * would refuse). Nothing here throws for what the server does: a list that cannot be read
+ * is a failure in the result.
  */
-export async function readLists(client: Client, calls: readonly LintCall[] = []): Promise<RawLists> {
+export async function readLists(client: Client): Promise<RawLists> {
   const capabilities = client.serverCapabilities ?? {};
   const lists: RawLists = { failures: [], calls: [] };
   const read = async (method: string, field: string): Promise<unknown[] | undefined> => {
@@ -57,13 +57,19 @@ export async function readLists(client: Client, calls: readonly LintCall[] = [])
     lists.resources = await read("resources/list", "resources");
     lists.resourceTemplates = await read("resources/templates/list", "resourceTemplates");
   }
+  return lists;
+}
+
+/** Makes each tool call, raw as well (a result that breaks its outputSchema is kept, to be reported). */
+export async function callTools(client: Client, calls: readonly LintCall[]): Promise<LintCallResult[]> {
+  const results: LintCallResult[] = [];
   for (const call of calls) {
     try {
       const result = await client.request("tools/call", { name: call.name, arguments: call.arguments ?? {} });
-      lists.calls.push({ ...call, result });
+      results.push({ ...call, result });
     } catch (error) {
-      lists.calls.push({ ...call, error: (error as Error).message });
+      results.push({ ...call, error: (error as Error).message });
     }
   }
-  return lists;
+  return results;
 }

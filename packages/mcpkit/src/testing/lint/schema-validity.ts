@@ -5,12 +5,10 @@
  * `$ref` that resolves nowhere).
  */
 
-type AjvError = { instancePath: string; message?: string; params?: Record<string, unknown> };
-interface MetaAjv {
-  validateSchema(schema: object): boolean;
-  errors?: AjvError[] | null;
-  compile(schema: object): unknown;
-}
+import type { Ajv } from "ajv";
+
+/** What lint uses of an Ajv of any dialect (each is a subclass of Ajv's core). */
+type MetaAjv = Pick<Ajv, "validateSchema" | "errors" | "compile">;
 
 export type LintDialect = "2020-12" | "2019-09" | "draft-07";
 
@@ -34,17 +32,28 @@ function ajvFor(dialect: LintDialect): Promise<MetaAjv> {
   let ajv = instances.get(dialect);
   if (!ajv) {
     ajv = (async () => {
-      const module =
+      const [module, formats] = await Promise.all([
         dialect === "draft-07"
-          ? await import("ajv")
+          ? import("ajv")
           : dialect === "2019-09"
-            ? await import("ajv/dist/2019.js")
-            : await import("ajv/dist/2020.js");
+            ? import("ajv/dist/2019.js")
+            : import("ajv/dist/2020.js"),
+        import("ajv-formats"),
+      ]);
       // CommonJS: the exports object is the default import, and names itself `default` too.
-      const Ajv = module.default.default;
+      const AjvClass = module.default.default;
       // strict: false keeps unknown keywords legal (x-mcp-header, enumNames: extensions, not errors);
-      // the meta-schema is checked by validateSchema, so compile does not check it again.
-      return new Ajv({ strict: false, allErrors: true, addUsedSchema: false, validateSchema: false }) as MetaAjv;
+      // the meta-schema is checked by validateSchema, so compile does not check it again; an
+      // unknown format is the schema's business, not something to print.
+      const ajv = new AjvClass({
+        strict: false,
+        allErrors: true,
+        addUsedSchema: false,
+        validateSchema: false,
+        logger: false,
+      });
+      formats.default.default(ajv);
+      return ajv;
     })();
     instances.set(dialect, ajv);
   }
