@@ -89,14 +89,14 @@ function covers(resource: string, server: URL): boolean {
  * authorization §Authorization Server Discovery, as a client follows it, one check per
  * step, without ever starting a sign-in: the challenge, the protected resource metadata
  * and its resource, the authorization server's metadata, registration and PKCE. Stops at
- * the first step a client could not get past.
+ * the first step a client could not get past. Resolves true when a client could sign in.
  */
 export async function authorizationChecks(
   server: URL,
   wwwAuthenticate: string | undefined,
   timeoutMs: number,
   checks: Checks,
-): Promise<void> {
+): Promise<boolean> {
   const challenge = parseAuthChallenge(wwwAuthenticate ?? null);
   if (!challenge)
     checks.add(
@@ -153,14 +153,14 @@ export async function authorizationChecks(
         `No protected resource metadata where a client looks: ${printable(attemptsText(attempts))}`,
       ),
     );
-    return;
+    return false;
   }
   const servers = Array.isArray(metadata.authorization_servers)
     ? metadata.authorization_servers.filter((s): s is string => typeof s === "string")
     : [];
   if (servers.length === 0) {
     checks.add(failed(resourceMetadata, `The metadata at ${printable(foundAt)} names no authorization_servers`));
-    return;
+    return false;
   }
   checks.add(
     passed(resourceMetadata, `Found at ${printable(foundAt)}; authorization server ${printable(servers.join(", "))}`),
@@ -175,7 +175,7 @@ export async function authorizationChecks(
         `Set "resource" to ${canonicalResource(server)} in the metadata: clients refuse metadata for another resource.`,
       ),
     );
-    return;
+    return false;
   }
   checks.add(passed(resourceMatch, `${printable(resource)} names this server`));
 
@@ -185,7 +185,7 @@ export async function authorizationChecks(
     issuerUrl = new URL(issuer);
   } catch {
     checks.add(failed(serverMetadata, `The authorization server ${printable(JSON.stringify(issuer))} is not a URL`));
-    return;
+    return false;
   }
   const asAttempts: MetadataAttempt[] = [];
   let as: Awaited<ReturnType<typeof discoverAuthorizationServer>>;
@@ -193,7 +193,7 @@ export async function authorizationChecks(
     as = await discoverAuthorizationServer(issuerUrl, metadataFetch(timeoutMs, asAttempts));
   } catch (error) {
     checks.add(failed(serverMetadata, printable((error as Error).message)));
-    return;
+    return false;
   }
   if (!as) {
     checks.add(
@@ -202,7 +202,7 @@ export async function authorizationChecks(
         `No metadata for the authorization server ${printable(issuer)}: ${printable(attemptsText(asAttempts))}`,
       ),
     );
-    return;
+    return false;
   }
   const servedAt = asAttempts.find((a) => a.status !== undefined && a.status < 300)?.url ?? issuer;
   checks.add(passed(serverMetadata, `Found at ${printable(servedAt)} (issuer ${printable(as.issuer)})`));
@@ -215,7 +215,7 @@ export async function authorizationChecks(
       ? ["client ID metadata documents"]
       : []),
   ];
-  checks.add(
+  const registered = checks.add(
     ways.length > 0
       ? passed(registration, `A new client can sign in: ${ways.join(", and ")}`)
       : failed(
@@ -225,7 +225,7 @@ export async function authorizationChecks(
   );
 
   const methods = as.code_challenge_methods_supported;
-  checks.add(
+  const withPkce = checks.add(
     methods?.includes("S256")
       ? passed(pkce, `PKCE with S256 (${methods.join(", ")})`)
       : failed(
@@ -235,4 +235,5 @@ export async function authorizationChecks(
             : `code_challenge_methods_supported is ${printable(JSON.stringify(methods))}, without S256`,
         ),
   );
+  return registered.ok && withPkce.ok;
 }

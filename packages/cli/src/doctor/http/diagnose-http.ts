@@ -78,16 +78,15 @@ async function explainFailure(
   const unauthorized = answered.find((e) => e.status === 401);
   if (unauthorized) {
     checks.add(passed(endpoint, `${url.href} asks for authorization (HTTP 401)`));
-    await authorizationChecks(url, unauthorized.wwwAuthenticate, timeoutMs, checks);
-    checks.add(
-      hasAuthorization(target.headers)
-        ? failed(authToken, "The server refused the Authorization header given with --header (HTTP 401)")
-        : passed(authRequired, "Sign-in is required; no sign-in was started, so the checks stop here"),
-    );
+    const canSignIn = await authorizationChecks(url, unauthorized.wwwAuthenticate, timeoutMs, checks);
+    if (hasAuthorization(target.headers))
+      checks.add(failed(authToken, "The server refused the Authorization header given with --header (HTTP 401)"));
+    else if (canSignIn)
+      checks.add(passed(authRequired, "Sign-in is required; no sign-in was started, so the checks stop here"));
     return;
   }
   const refused = answered.find((e) => e.status === 403);
-  if (refused && !answered.some(answersMcp)) {
+  if (refused && !answered.some((e) => answersMcp(e) && (e.status as number) < 300)) {
     checks.add(forbidden(url, refused));
     return;
   }

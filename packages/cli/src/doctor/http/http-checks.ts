@@ -69,11 +69,21 @@ export function unreachable(exchanges: Exchange[], url: URL): CheckResult | unde
 
 export const reached = (url: URL): CheckResult => passed(reachable, `${url.host} accepts connections`);
 
-/** "HTTP 404 (text/html)" and the start of a body that says more. */
+/** The error message of a JSON-RPC error body, if the body is one. */
+function rpcErrorMessage(body: string | undefined): string | undefined {
+  try {
+    const message = (JSON.parse(body ?? "") as { error?: { message?: unknown } }).error?.message;
+    return typeof message === "string" ? message : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** "HTTP 404 (text/html)" and the start of a body that says more (a JSON-RPC error's message). */
 export function answerText(exchange: Exchange): string {
   const type = exchange.contentType?.split(";")[0];
-  const body = exchange.body?.trim().replace(/\s+/g, " ");
-  const excerpt = body ? `: ${printable(body.length > 120 ? `${body.slice(0, 120)}…` : body)}` : "";
+  const body = (rpcErrorMessage(exchange.body) ?? exchange.body)?.trim().replace(/\s+/g, " ");
+  const excerpt = body ? `: ${printable(body.length > 160 ? `${body.slice(0, 160)}…` : body)}` : "";
   return `HTTP ${exchange.status}${type ? ` (${type})` : ""}${excerpt}`;
 }
 
