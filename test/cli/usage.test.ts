@@ -142,7 +142,18 @@ describe("mcpkit --version", () => {
 describe("mcpkit --help", () => {
   it.each(["--help", "-h", "help", ""])("mcpkit %s describes every command and loads none of them", async (word) => {
     const { result, modules } = await loads([CLI_BIN, ...(word ? [word] : [])], "help");
-    for (const command of ["serve", "call", "inspect", "servers", "install", "dev", "bundle", "completion"])
+    for (const command of [
+      "serve",
+      "call",
+      "inspect",
+      "doctor",
+      "lint",
+      "servers",
+      "install",
+      "dev",
+      "bundle",
+      "completion",
+    ])
       expect(result.stdout + result.stderr).toContain(`\n  ${command} `);
     expect(modules.filter((m) => /\/commands\/[^/]+\//.test(m))).toEqual([]);
     expect(modules.filter((m) => m.includes("packages/mcpkit/"))).toEqual([]);

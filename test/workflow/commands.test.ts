@@ -19,7 +19,7 @@ beforeAll(() => {
 });
 afterAll(() => space.remove());
 
-const COMMANDS = ["serve", "call", "inspect", "servers", "install", "dev", "bundle", "completion"];
+const COMMANDS = ["serve", "call", "inspect", "doctor", "lint", "servers", "install", "dev", "bundle", "completion"];
 
 /** The files under packages/cli/dist/commands/ that running `mcpkit ARGS…` imported. */
 async function commandsLoaded(args: string[]): Promise<string[]> {
@@ -54,6 +54,8 @@ describe("each command is loaded only when it runs", () => {
       ["dev", "serve"],
     ], // dev serves through serve's HTTP and stdio code
     [["bundle", "--help"], ["bundle"]],
+    [["doctor", "--help"], ["doctor"]],
+    [["lint", "--help"], ["lint"]],
   ])("mcpkit %j loads %j", async (args, expected) => {
     expect(await commandsLoaded(args)).toEqual(expected);
   });

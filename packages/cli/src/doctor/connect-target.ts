@@ -28,15 +28,15 @@ export async function connectTarget(target: DoctorTarget, timeoutMs: number): Pr
     try {
       await within(client.connect(transport), timeoutMs);
     } catch (error) {
-      await transport.close().catch(() => {});
+      await transport.close().catch(() => undefined);
       throw error;
     }
     return { client, close: () => client.close() };
   }
   const { transport, observation } = observedStdio(target);
   const close = async () => {
-    await client.close().catch(() => {});
-    await transport.close().catch(() => {});
+    await client.close().catch(() => undefined);
+    await transport.close().catch(() => undefined);
   };
   try {
     await within(client.connect(transport), timeoutMs);

@@ -102,7 +102,7 @@ export async function legacyClientsCheck(
       `The server refuses initialize (${printable((error as Error).message)}): clients of ${LATEST_LEGACY_REVISION} and earlier cannot connect`,
     );
   } finally {
-    await client.close().catch(() => {});
+    await client.close().catch(() => undefined);
   }
 }
 

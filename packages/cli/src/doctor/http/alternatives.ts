@@ -31,8 +31,8 @@ export async function probe(
       ? { url: url.href, mode: "auth" }
       : undefined;
   } finally {
-    await client.close().catch(() => {});
-    await transport.close().catch(() => {});
+    await client.close().catch(() => undefined);
+    await transport.close().catch(() => undefined);
   }
 }
 

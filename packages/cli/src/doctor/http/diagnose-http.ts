@@ -54,8 +54,8 @@ export async function diagnoseHttp(target: HttpTarget, timeoutMs: number, checks
       );
     await listChecks(client, checks);
   } finally {
-    await client.close().catch(() => {});
-    await transport.close().catch(() => {});
+    await client.close().catch(() => undefined);
+    await transport.close().catch(() => undefined);
   }
 }
 

@@ -22,17 +22,13 @@ async function start(response: Response): Promise<string | undefined> {
   if (!reader) return undefined;
   const decoder = new TextDecoder();
   let text = "";
-  try {
-    while (text.length < BODY_CHARS) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
-  } catch {
-    // A body that broke off is judged by what came of it.
-  } finally {
-    await reader.cancel().catch(() => {});
+  while (text.length < BODY_CHARS) {
+    // A body that breaks off is judged by what came of it.
+    const { done, value } = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
   }
+  await reader.cancel().catch(() => {});
   return text.slice(0, BODY_CHARS);
 }
 

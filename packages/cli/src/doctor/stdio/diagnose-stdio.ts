@@ -77,7 +77,7 @@ export async function diagnoseStdio(target: StdioTarget, timeoutMs: number, chec
           timeoutMs,
         ),
       );
-      await legacy.transport.close().catch(() => {});
+      await legacy.transport.close().catch(() => undefined);
     }
     await listChecks(client, checks);
     if (exitedOnItsOwn(observation)) {
@@ -87,7 +87,7 @@ export async function diagnoseStdio(target: StdioTarget, timeoutMs: number, chec
     checks.add(stdoutCheck(observation));
     checks.add(stderrCheck(observation));
   } finally {
-    await client.close().catch(() => {});
-    await transport.close().catch(() => {});
+    await client.close().catch(() => undefined);
+    await transport.close().catch(() => undefined);
   }
 }

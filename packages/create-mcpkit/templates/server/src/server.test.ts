@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { connectInMemory } from "mcpkit/testing";
+import { connectInMemory, lint } from "mcpkit/testing";
 import createAppServer from "./server.js";
 
 // The definition under test, with a real client connected in memory.
@@ -41,4 +41,12 @@ test("the server lists its tool, its resource and its prompt", async () => {
   } finally {
     await close();
   }
+});
+
+test("lint finds nothing in the server that would break a client", async () => {
+  const problems = await lint(createAppServer());
+  assert.deepEqual(
+    problems.filter((problem) => problem.severity === "error"),
+    [],
+  );
 });

@@ -20,10 +20,15 @@ export interface LintRuleInfo {
 
 /** One thing wrong, on one target: `tool:NAME`, `prompt:NAME`, `resource:URI`, `template:URI_TEMPLATE` or `server`. */
 export interface LintProblem {
+  /** The id of the rule that found it. */
   rule: string;
+  /** The rule's severity: an error breaks a client or the spec. */
   severity: LintSeverity;
+  /** What it is about: `tool:NAME`, `prompt:NAME`, `resource:URI`, `template:URI_TEMPLATE`, `server`. */
   target: string;
+  /** What is wrong, in words. */
   message: string;
+  /** How to fix it. */
   fix?: string;
 }
 
@@ -32,9 +37,13 @@ export interface LintProblem {
  * what lint must see), each undefined when the server does not offer it.
  */
 export interface RawLists {
+  /** tools/list's entries, every page. */
   tools?: unknown[];
+  /** prompts/list's entries, every page. */
   prompts?: unknown[];
+  /** resources/list's entries, every page. */
   resources?: unknown[];
+  /** resources/templates/list's entries, every page. */
   resourceTemplates?: unknown[];
   /** The size of the tools the server listed, as JSON, in bytes (every page). */
   toolsBytes?: number;
@@ -46,10 +55,13 @@ export interface RawLists {
 
 /** A tool call lint makes to check its result (`mcpkit lint --call name=JSON`). */
 export interface LintCall {
+  /** The tool to call. */
   name: string;
+  /** Its arguments (default: none). */
   arguments?: Record<string, unknown>;
 }
 
+/** A call lint made, and what it answered. */
 export interface LintCallResult extends LintCall {
   /** The result as sent; undefined when the call failed. */
   result?: unknown;
@@ -57,6 +69,7 @@ export interface LintCallResult extends LintCall {
   error?: string;
 }
 
+/** How lint judges what it reads. */
 export interface LintOptions {
   /** A tools/list larger than this, in bytes, is a warning (default 100,000). */
   maxListBytes?: number;
