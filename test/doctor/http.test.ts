@@ -119,9 +119,36 @@ describe("doctor over HTTP", () => {
     open.push(site);
     const report = await diagnose({ kind: "http", url: site.url, headers: {} });
     expect(check(report, "endpoint").message).toBe(
-      `${site.url} is not an MCP endpoint: it answers HTTP 200 (text/html): <!doctype html><title>Acme</title><h1>Welcome</h1>. Neither /mcp nor /sse of ${site.origin} answers MCP either`,
+      `${site.url} is not an MCP endpoint: it answers HTTP 200 (text/html): <!doctype html><title>Acme</title><h1>Welcome</h1>. No other path of ${site.origin} answers MCP either (tried /sse)`,
     );
     expect(report.ok).toBe(false);
+    const root = await diagnose({ kind: "http", url: `${site.origin}/`, headers: {} });
+    expect(check(root, "endpoint").message).toContain("(tried /mcp, /sse)");
+  });
+
+  it("a server that fails on the request (5xx): its own error, not a wrong address", async () => {
+    const broken = await httpServer((_request, response) => {
+      response.writeHead(502, { "content-type": "text/html" });
+      response.end("<h1>Bad Gateway</h1>");
+    });
+    open.push(broken);
+    const report = await diagnose({ kind: "http", url: broken.url, headers: {} });
+    const endpoint = check(report, "endpoint");
+    expect(endpoint.message).toBe(
+      `${broken.url} fails: it answers HTTP 502 (text/html): <h1>Bad Gateway</h1>. No other path of ${broken.origin} answers MCP either (tried /sse)`,
+    );
+    expect(endpoint.fix).toContain("a 5xx is its own error");
+  });
+
+  it("https:// to a server that speaks plain HTTP: says so, and the URL to use", async () => {
+    const { url } = await serve(mcpServer());
+    const report = await diagnose({ kind: "http", url: `https://${url.host}/mcp`, headers: {} });
+    expect(outline(report)).toEqual(["reachable: error"]);
+    const reachable = check(report, "reachable");
+    expect(reachable.message).toMatch(
+      new RegExp(`^TLS with ${url.host} failed \\(ERR_SSL_\\w+\\): the server seems to speak plain HTTP$`),
+    );
+    expect(reachable.fix).toBe(`Use http://${url.host}/mcp: the server does not speak TLS on that port.`);
   });
 
   it("nothing listening: the connection is refused, in those words", async () => {

@@ -59,7 +59,13 @@ export function connectFailure(error: unknown, elapsedMs: number): CheckResult[]
   const message = printable(error instanceof Error ? error.message : String(error));
   if (isRevisionFailure(error))
     return [passed(handshake, `The server answered in ${elapsedMs} ms`), failed(revision, message)];
-  return [failed(handshake, `The handshake failed: ${message}`)];
+  return [
+    failed(
+      handshake,
+      `The handshake failed: ${message}`,
+      "Answer initialize (basic/lifecycle), or server/discover for 2026-07-28, with a result: the message above is what the client got instead; a stdio server's stderr may say more.",
+    ),
+  ];
 }
 
 /** The first answer and the revision of a connection that succeeded. */

@@ -36,17 +36,19 @@ export async function probe(
   }
 }
 
-/** The same origin's /mcp, then /sse (the usual places), whichever answers first; never the URL already tried. */
+/** The same origin's /mcp, then /sse (the usual places): the first that answers, and the paths tried. */
 export async function otherPaths(
   url: URL,
   headers: Record<string, string>,
   timeoutMs: number,
-): Promise<Answering | undefined> {
+): Promise<{ found?: Answering; tried: string[] }> {
+  const tried: string[] = [];
   for (const path of ["/mcp", "/sse"]) {
     const candidate = new URL(path, url.origin);
     if (candidate.pathname === url.pathname.replace(/\/+$/, "")) continue;
+    tried.push(path);
     const found = await probe(candidate, headers, timeoutMs);
-    if (found) return found;
+    if (found) return { found, tried };
   }
-  return undefined;
+  return { tried };
 }

@@ -44,16 +44,20 @@ function networkCause(exchange: Exchange, url: URL): { message: string; fix?: st
     case "ECONNRESET":
       return { message: `${where} closed the connection without answering (${exchange.code})` };
     default: {
-      const tls = /certificate|CERT_|SSL|TLS|wrong version number|EPROTO/i.test(`${exchange.code} ${exchange.error}`);
-      return {
-        message: `${where} could not be reached: ${printable(exchange.error ?? "the request failed")}${exchange.code ? ` (${exchange.code})` : ""}`,
-        ...(tls && {
-          fix:
-            url.protocol === "https:"
-              ? "The TLS handshake failed: use a certificate the client trusts (NODE_EXTRA_CA_CERTS for a private CA), or http:// if the server speaks plain HTTP."
-              : "Use https:// if the server speaks TLS.",
-        }),
-      };
+      const code = exchange.code ? ` (${exchange.code})` : "";
+      if (/certificate|CERT_|SSL|TLS|wrong version number|EPROTO/i.test(`${exchange.code} ${exchange.error}`)) {
+        // OpenSSL's words for an answer that is not TLS at all (they changed between versions).
+        const plain = /wrong version number|WRONG_VERSION|packet length too long|PACKET_LENGTH/i.test(
+          `${exchange.code} ${exchange.error}`,
+        );
+        return {
+          message: `TLS with ${where} failed${code}${plain ? ": the server seems to speak plain HTTP" : ""}`,
+          fix: plain
+            ? `Use http://${url.host}${url.pathname}: the server does not speak TLS on that port.`
+            : "Use a certificate the client trusts (NODE_EXTRA_CA_CERTS names a private CA), with the host name the URL gives.",
+        };
+      }
+      return { message: `${where} could not be reached: ${printable(exchange.error ?? "the request failed")}${code}` };
     }
   }
 }
@@ -88,9 +92,24 @@ export function answerText(exchange: Exchange): string {
 }
 
 /** The URL answered, but not MCP: which other path of the origin does, if one does. */
-export function notMcp(url: URL, first: Exchange, other: Answering | undefined): CheckResult {
-  const message = `${url.href} is not an MCP endpoint: it answers ${answerText(first)}`;
-  if (!other) return failed(endpoint, `${message}. Neither /mcp nor /sse of ${url.origin} answers MCP either`);
+export function notMcp(url: URL, first: Exchange, others: { found?: Answering; tried: string[] }): CheckResult {
+  const failing = (first.status ?? 0) >= 500;
+  const message = failing
+    ? `${url.href} fails: it answers ${answerText(first)}`
+    : `${url.href} is not an MCP endpoint: it answers ${answerText(first)}`;
+  const other = others.found;
+  if (!other) {
+    const tried = others.tried.length
+      ? `. No other path of ${url.origin} answers MCP either (tried ${others.tried.join(", ")})`
+      : "";
+    return failed(
+      endpoint,
+      `${message}${tried}`,
+      failing
+        ? "The server failed on the request (a 5xx is its own error, not a wrong address): its log says why."
+        : endpoint.fix,
+    );
+  }
   const what =
     other.mode === "sse"
       ? "MCP over the HTTP+SSE transport (2024-11-05)"
