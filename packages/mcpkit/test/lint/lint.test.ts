@@ -123,6 +123,16 @@ describe("lint(server)", () => {
     expect(out).toBe("The outputSchema is not valid JSON Schema 2020-12: /required: must be array");
   });
 
+  it("a schema nested too deeply to check is a problem, not a crash", async () => {
+    let deep: object = { type: "object" };
+    for (let i = 0; i < 1000; i++) deep = { type: "object", properties: { a: deep } };
+    const problems = await lint(serverSending({ "tools/list": { tools: [tool("deep", { inputSchema: deep })] } }));
+    expect(rulesOf(problems)).toEqual(["error tool-input-schema tool:deep"]);
+    expect(problems[0]?.message).toBe(
+      "The inputSchema is not valid JSON Schema 2020-12: it is nested too deeply to check, as a client's validator would be (Maximum call stack size exceeded)",
+    );
+  });
+
   it("schema-dialect: a $schema clients need not support is a warning, and is not checked", async () => {
     const problems = await lint(
       serverSending({

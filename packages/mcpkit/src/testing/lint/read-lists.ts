@@ -3,6 +3,10 @@ import { isRecord, type LintCall, type LintCallResult, type RawLists } from "./r
 
 /** The most pages one list may take before lint gives up on it. */
 const MAX_PAGES = 1000;
+/** The most JSON one list may hold, every page together (a real one is a fraction of this). */
+const MAX_LIST_BYTES = 64 * 1024 * 1024;
+
+const bytesOf = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).length;
 
 /**
  * Reads the lists a server's capabilities offer, raw, page by page (`client.request`, not
@@ -16,6 +20,7 @@ export async function readLists(client: Client): Promise<RawLists> {
   const read = async (method: string, field: string): Promise<unknown[] | undefined> => {
     const items: unknown[] = [];
     const seen = new Set<string>();
+    let bytes = 0;
     let cursor: string | undefined;
     for (let page = 0; ; page++) {
       if (page >= MAX_PAGES) {
@@ -35,6 +40,14 @@ export async function readLists(client: Client): Promise<RawLists> {
         return items.length > 0 ? items : undefined;
       }
       items.push(...entries);
+      bytes += bytesOf(entries);
+      if (bytes > MAX_LIST_BYTES) {
+        lists.failures.push({
+          list: method,
+          message: `it holds more than ${MAX_LIST_BYTES / 1024 / 1024} MiB; lint stopped there`,
+        });
+        return items;
+      }
       const next = isRecord(result) ? result.nextCursor : undefined;
       if (next === undefined || next === null) return items;
       if (typeof next !== "string" || seen.has(next)) {
@@ -50,7 +63,7 @@ export async function readLists(client: Client): Promise<RawLists> {
   };
   if (capabilities.tools) {
     lists.tools = await read("tools/list", "tools");
-    if (lists.tools) lists.toolsBytes = new TextEncoder().encode(JSON.stringify(lists.tools)).length;
+    if (lists.tools) lists.toolsBytes = bytesOf(lists.tools);
   }
   if (capabilities.prompts) lists.prompts = await read("prompts/list", "prompts");
   if (capabilities.resources) {

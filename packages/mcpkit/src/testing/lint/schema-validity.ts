@@ -71,7 +71,14 @@ export async function schemaInvalidity(
   const ajv = await ajvFor(dialect);
   // The dialect is chosen above; the instance checks against its own meta-schema.
   const { $schema: _declared, ...body } = schema;
-  if (!ajv.validateSchema(body)) {
+  let valid: boolean;
+  try {
+    valid = ajv.validateSchema(body) === true;
+  } catch (error) {
+    // Ajv walks a schema recursively: one nested a thousand levels deep exhausts the stack.
+    return `it is nested too deeply to check, as a client's validator would be (${(error as Error).message})`;
+  }
+  if (!valid) {
     // Ajv reports a keyword's failure once per branch of the meta-schema: keep the first per place.
     const byPlace = new Map<string, string>();
     for (const error of ajv.errors ?? []) {
