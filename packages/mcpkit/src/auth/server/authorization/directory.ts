@@ -1,7 +1,8 @@
+import type { ClientMetadataOptions } from "./client-metadata.js";
 import { ClientMetadataError, fetchClientMetadata, isMetadataDocumentId } from "./client-metadata.js";
 import type { ClientRecord } from "./clients.js";
 import type { Core } from "./core.js";
-import { admitClient, admitDocument, type Refusal } from "./limits.js";
+import type { AuthorizationStore } from "./store.js";
 
 /** A client id could not be resolved; the message says why, for the person or developer. */
 export class UnknownClientError extends Error {
@@ -51,17 +52,13 @@ export async function findClient(core: Core, clientId: string): Promise<ClientRe
   return found;
 }
 
-/**
- * Saves a registered client for the server's client lifetime, when the clients kept (in
- * total, and registered by `caller`) leave room; else the refusal.
- */
-export async function saveClient(
-  core: Core,
-  client: ClientRecord,
-  caller: string | undefined,
-): Promise<Refusal | undefined> {
-  const refused = await admitClient(core.store, core.limits, client.client_id, caller, core.ttl.clientMs);
-  if (refused) return refused;
-  await core.store.put("client", client.client_id, JSON.stringify(client), core.ttl.clientMs);
-  return undefined;
+/** Counts a fetched client metadata document among those kept (1000 by default); false when as many are kept (it is then not). */
+async function admitDocument(
+  store: AuthorizationStore,
+  maxCached: ClientMetadataOptions["maxCached"],
+  clientId: string,
+  ttlMs: number,
+): Promise<boolean> {
+  if (maxCached === false) return true;
+  return (await store.admit(clientId, [{ group: "documents", max: maxCached ?? 1000, ttlMs }])).admitted;
 }

@@ -44,6 +44,21 @@ export interface AuthorizationStore {
    */
   admit(member: string, counts: GroupLimit[]): Promise<Admission>;
 
+  /**
+   * Puts `member` of `owner` into a pool of records the server keeps for a while (unused
+   * registrations, sign-ins under way, requests counted against a rate), atomically across
+   * every handle; it leaves `ttlMs` after. A pool never refuses for want of room, so that
+   * callers from many addresses cannot lock newcomers out: when `owner` already holds
+   * `maxPerOwner`, its own oldest member gives way ("evict") or, for a rate, the new one is
+   * refused ("refuse", with when its oldest leaves); when the pool holds `max`, the oldest
+   * member of the owner holding the most gives way. Oldest is first enlisted. The evicted
+   * are returned, for the server to delete their records. A member already in the pool is
+   * enlisted anew (as the newest, of `owner`).
+   */
+  enlist(member: string, owner: string, limit: PoolLimit): Promise<Enlistment>;
+  /** Takes a member out of its pool (its record was used or ended): whether it was there, unexpired. */
+  leave(pool: string, member: string): Promise<boolean>;
+
   /** Every signing key, oldest first. */
   signingKeys(): Promise<SigningKeyRecord[]>;
   addSigningKey(key: SigningKeyRecord): Promise<void>;
@@ -59,6 +74,18 @@ export interface GroupLimit {
   max: number;
   ttlMs: number;
 }
+
+/** A pool `enlist` keeps members in: at most `max` in all, and `maxPerOwner` of one owner (absent: no share of its own). */
+export interface PoolLimit {
+  pool: string;
+  max: number;
+  maxPerOwner?: number;
+  ttlMs: number;
+  /** What an owner already holding `maxPerOwner` gets: its own oldest evicted, or the new member refused. */
+  atShare: "evict" | "refuse";
+}
+
+export type Enlistment = { admitted: true; evicted: string[] } | { admitted: false; retryAfterMs: number };
 
 export type Admission = { admitted: true } | { admitted: false; group: string; retryAfterMs: number };
 

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { crowdAddress, newcomerSignsIn, registrationFlood, signInFlood } from "./flood.js";
+import { setup } from "./in-process.js";
+
+// The flood of issue 34 against the default limits, in memory (the Redis run is
+// packages/redis/test/authorization-flood.test.ts): a crowd of addresses, each within its
+// rate, cannot lock a new address out, no answer says to come back later than an hour, and
+// what the server holds stays within its caps however long the crowd goes on.
+
+/** The largest record a registration or sign-in keeps, characters: what the caps multiply (generous). */
+const LARGEST_RECORD = 2000;
+
+describe("a crowd of addresses flooding registrations and sign-ins (default limits, in memory)", () => {
+  it("cannot lock a new address out, and what the server holds stays within its caps", async () => {
+    const server = setup();
+    await registrationFlood(server);
+    // 10,000 registrations, all unused: the cap of unused ones, no more.
+    const afterRegistrations = server.memory.held();
+    expect(afterRegistrations.records).toBe(10_000);
+    await newcomerSignsIn(server, "192.0.2.1");
+
+    const crowdClient = await server.from(crowdAddress(999)).registered();
+    await signInFlood(server, crowdClient);
+    await newcomerSignsIn(server, "192.0.2.2");
+
+    const held = server.memory.held();
+    // Records: at most 10,000 unused registrations, 10,000 sign-ins under way (their consent
+    // decisions), the newcomers' used clients and codes.
+    expect(held.records).toBeLessThanOrEqual(20_010);
+    expect(held.characters).toBeLessThanOrEqual(held.records * LARGEST_RECORD);
+    // Pool members: those records', and the requests each rate remembers (20,000 each at most).
+    expect(held.pooled).toBeLessThanOrEqual(20_010 + 2 * 20_000);
+
+    // The crowd comes back when its rates allow, 10 minutes on: what it left has expired,
+    // and the server holds no more than before.
+    server.advance(600);
+    await signInFlood(server, await server.from(crowdAddress(998)).registered());
+    server.advance(3000);
+    await registrationFlood(server);
+    await newcomerSignsIn(server, "192.0.2.3");
+    const later = server.memory.held();
+    expect(later.records).toBeLessThanOrEqual(held.records + 1000);
+    expect(later.pooled).toBeLessThanOrEqual(held.pooled + 1000);
+  }, 180_000);
+});
