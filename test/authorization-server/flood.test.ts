@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { crowdAddress, newcomerSignsIn, registrationFlood, signInFlood } from "./flood.js";
-import { setup } from "./in-process.js";
+import { crowdAddress, flood, newcomerSignsIn, registrationFlood, signInFlood } from "./flood.js";
+import { refusedAsJson, setup, times } from "./in-process.js";
 
 // The flood of issue 34 against the default limits, in memory (the Redis run is
 // packages/redis/test/authorization-flood.test.ts): a crowd of addresses, each within its
@@ -42,4 +42,18 @@ describe("a crowd of addresses flooding registrations and sign-ins (default limi
     expect(later.records).toBeLessThanOrEqual(held.records + 1000);
     expect(later.pooled).toBeLessThanOrEqual(held.pooled + 1000);
   }, 180_000);
+});
+
+describe("a crowd of ever more addresses, each sending one request", () => {
+  it("costs each rate no more than the 20,000 requests it remembers, and a caller sending more than the rest is still refused", async () => {
+    const server = setup();
+    const answers = await flood(25_000, 25, (i) => server.from(`10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`).revoke());
+    // Each is refused for what it is (an unknown client), none for a rate.
+    expect(answers.statuses).toEqual({ 401: 25_000 });
+    expect(server.memory.held()).toMatchObject({ records: 0, pooled: 20_000 });
+    const heavy = server.from("203.0.113.7");
+    await times(60, () => heavy.revoke());
+    expect((await refusedAsJson(await heavy.revoke())).retryAfter).toBe(60);
+    expect(server.memory.held().pooled).toBe(20_000);
+  }, 60_000);
 });

@@ -3,7 +3,7 @@ import type { Enlistment, PoolLimit } from "mcpkit/auth";
 
 /**
  * AuthorizationStore's pools in Redis, four keys a pool (KEYS in this order): its members
- * scored by when they leave (a sorted set), each member's place (a hash: member → place),
+ * scored by when they leave (a sorted set: with one ttl a pool, also the oldest first), each member's place (a hash: member → place),
  * its owners scored by how many members each holds (a sorted set), and the places (a
  * sorted set read by name: `owner:enlisted-at:member`, so an owner's oldest is the first
  * name after `owner:`). Owners are hex-encoded, so no owner's name runs into another's.
@@ -32,7 +32,7 @@ for _, m in ipairs(redis.call('zrangebyscore', KEYS[1], '-inf', now)) do drop(m)
 `;
 
 /**
- * ARGV: member, owner (hex), max, maxPerOwner (0: none), ttl ms, "refuse" or "evict".
+ * ARGV: member, owner (hex), max, maxPerOwner (0: none), ttl ms, "rate" or "records".
  * Returns {1, evicted…}, or {0, ms until the owner's oldest leaves}.
  */
 const ENLIST = `${COMMON}
@@ -44,12 +44,14 @@ if redis.call('zscore', KEYS[1], member) then
 else
   if share > 0 and tonumber(redis.call('zscore', KEYS[3], owner) or '0') >= share then
     local own = oldest(owner)
-    if ARGV[6] == 'refuse' then return {0, tonumber(redis.call('zscore', KEYS[1], own)) - now} end
+    if ARGV[6] == 'rate' then return {0, tonumber(redis.call('zscore', KEYS[1], own)) - now} end
     drop(own)
     table.insert(evicted, own)
   end
   if redis.call('zcard', KEYS[1]) >= max then
-    local other = oldest(redis.call('zrevrange', KEYS[3], 0, 0)[1])
+    local other
+    if ARGV[6] == 'rate' then other = redis.call('zrange', KEYS[1], 0, 0)[1]
+    else other = oldest(redis.call('zrevrange', KEYS[3], 0, 0)[1]) end
     if other then
       drop(other)
       table.insert(evicted, other)
@@ -92,7 +94,7 @@ export async function enlistIn(
     limit.max,
     limit.maxPerOwner ?? 0,
     Math.max(1, Math.round(limit.ttlMs)),
-    limit.atShare,
+    limit.rate ? "rate" : "records",
   )) as [number, ...(string | number)[]];
   const [admitted, ...rest] = result;
   if (admitted === 0) return { admitted: false, retryAfterMs: Number(rest[0] ?? 0) };

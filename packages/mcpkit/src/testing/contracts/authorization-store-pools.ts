@@ -34,7 +34,6 @@ export function poolContract(
     pool: `p-${id()}`,
     max: 5,
     ttlMs: 60_000,
-    atShare: "evict",
     ...overrides,
   });
   return [
@@ -68,7 +67,7 @@ export function poolContract(
         }),
     },
     {
-      name: "an owner at its share gives way itself (evict), or its newcomer is refused until its oldest leaves (refuse); other owners are not touched",
+      name: "an owner at its share gives way itself, or, in a rate, its newcomer is refused until its oldest leaves; other owners are not touched",
       run: () =>
         withPair(async ({ a, b }) => {
           const own = limit({ max: 100, maxPerOwner: 2 });
@@ -77,7 +76,7 @@ export function poolContract(
           await b.enlist("a2", "A", own);
           assert.deepEqual(evicted(await a.enlist("a3", "A", own)), ["a1"]);
           assert.deepEqual(evicted(await a.enlist("b2", "B", own)), []);
-          const rate = limit({ max: 100, maxPerOwner: 2, atShare: "refuse" });
+          const rate = limit({ max: 100, maxPerOwner: 2, rate: true });
           await a.enlist("r1", "A", rate);
           await b.enlist("r2", "A", rate);
           const refused = await a.enlist("r3", "A", rate);
@@ -91,6 +90,20 @@ export function poolContract(
           assert.equal(await a.leave(rate.pool, "r1"), true);
           assert.deepEqual(evicted(await b.enlist("r4", "A", rate)), []);
           assert.equal((await a.enlist("r5", "A", rate)).admitted, false);
+        }),
+    },
+    {
+      name: "a rate at its max forgets its oldest request, so an owner sending more than the rest is still refused at its share",
+      run: () =>
+        withPair(async ({ a, b }) => {
+          const rate = limit({ max: 5, maxPerOwner: 3, rate: true });
+          for (const owner of ["o1", "o2", "o3"]) await a.enlist(`${owner}-1`, owner, rate);
+          await b.enlist("x1", "X", rate);
+          await a.enlist("x2", "X", rate);
+          // Full: X's third makes room by forgetting the oldest request (o1's), not one of X's own.
+          assert.deepEqual(evicted(await b.enlist("x3", "X", rate)), ["o1-1"]);
+          assert.equal((await a.enlist("x4", "X", rate)).admitted, false);
+          assert.deepEqual(await held(b, rate.pool, ["x1", "x2", "x3", "o1-1"]), ["x1", "x2", "x3"]);
         }),
     },
     {

@@ -80,13 +80,12 @@ export function memoryPools(now: () => number) {
       else {
         if (limit.maxPerOwner !== undefined && pool.counts.of(owner) >= limit.maxPerOwner) {
           const oldest = oldestOf(pool, owner) as string;
-          if (limit.atShare === "refuse")
-            return { admitted: false, retryAfterMs: (pool.members.get(oldest)?.until ?? now()) - now() };
+          if (limit.rate) return { admitted: false, retryAfterMs: (pool.members.get(oldest)?.until ?? now()) - now() };
           drop(pool, oldest);
           evicted.push(oldest);
         }
         if (pool.members.size >= limit.max) {
-          const oldest = oldestOf(pool, pool.counts.largest());
+          const oldest = limit.rate ? pool.members.keys().next().value : oldestOf(pool, pool.counts.largest());
           if (oldest !== undefined) {
             drop(pool, oldest);
             evicted.push(oldest);

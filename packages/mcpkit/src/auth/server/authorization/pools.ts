@@ -35,7 +35,6 @@ export async function keepUnusedClient(core: Core, client: ClientRecord, caller:
     max: core.limits.maxUnusedClients ?? NO_CAP,
     ...(caller !== undefined && core.limits.maxClientsPerCaller && { maxPerOwner: core.limits.maxClientsPerCaller }),
     ttlMs: core.ttl.unusedClientMs,
-    atShare: "evict",
   });
   await Promise.all(evictedOf(enlisted).map((id) => core.store.delete("client", id)));
   await core.store.put("client", client.client_id, JSON.stringify(client), core.ttl.unusedClientMs);
@@ -51,7 +50,6 @@ export async function clientUsed(core: Core, client: ClientRecord, subject: stri
     pool: POOL.clients,
     max: core.limits.maxClients ?? NO_CAP,
     ttlMs: core.ttl.clientMs,
-    atShare: "evict",
   });
   await Promise.all(evictedOf(enlisted).map((id) => core.store.delete("client", id)));
   await core.store.put("client", client.client_id, JSON.stringify(client), core.ttl.clientMs);
@@ -64,7 +62,6 @@ export async function startSignIn(core: Core, id: string, caller: string | undef
     max: core.limits.maxSignIns ?? NO_CAP,
     ...(caller !== undefined && core.limits.maxSignInsPerCaller && { maxPerOwner: core.limits.maxSignInsPerCaller }),
     ttlMs: core.ttl.signInMs,
-    atShare: "evict",
   });
   await Promise.all(evictedOf(enlisted).map((gone) => deleteSignIn(core, gone)));
 }

@@ -20,8 +20,9 @@ export const refusedPage = (refusal: Refusal) =>
 
 /**
  * How many requests each endpoint's rate remembers, of every caller together: a flood from
- * ever more addresses costs the server no more than this. Beyond it, the oldest request of
- * the caller with the most is forgotten (that caller is let in a little sooner).
+ * ever more addresses costs the server no more than this. Beyond it, the oldest request is
+ * forgotten (its caller is let in a little sooner), so a caller sending more than the rest
+ * is still refused at its rate.
  */
 export const RATE_MEMORY = 20_000;
 
@@ -63,7 +64,7 @@ export async function overRate(
     max: RATE_MEMORY,
     maxPerOwner: rate.max,
     ttlMs: rate.windowSec * 1000,
-    atShare: "refuse",
+    rate: true,
   });
   if (enlisted.admitted) return undefined;
   const retryAfterSec = Math.max(1, Math.ceil(enlisted.retryAfterMs / 1000));

@@ -45,14 +45,15 @@ export interface AuthorizationStore {
   admit(member: string, counts: GroupLimit[]): Promise<Admission>;
 
   /**
-   * Puts `member` of `owner` into a pool of records the server keeps for a while (unused
+   * Puts `member` of `owner` into a pool of what the server keeps for a while (unused
    * registrations, sign-ins under way, requests counted against a rate), atomically across
    * every handle; it leaves `ttlMs` after. A pool never refuses for want of room, so that
-   * callers from many addresses cannot lock newcomers out: when `owner` already holds
-   * `maxPerOwner`, its own oldest member gives way ("evict") or, for a rate, the new one is
-   * refused ("refuse", with when its oldest leaves); when the pool holds `max`, the oldest
-   * member of the owner holding the most gives way. Oldest is first enlisted. The evicted
-   * are returned, for the server to delete their records. A member already in the pool is
+   * callers from many addresses cannot lock newcomers out. Records: when `owner` already
+   * holds `maxPerOwner`, its own oldest gives way; when the pool holds `max`, the oldest of
+   * the owner holding the most. A rate (`rate: true`): when `owner` already holds
+   * `maxPerOwner`, the new member is refused (with when its oldest leaves); when the pool
+   * holds `max`, its oldest member is forgotten. Oldest is first enlisted. The evicted are
+   * returned, for the server to delete their records. A member already in the pool is
    * enlisted anew (as the newest, of `owner`).
    */
   enlist(member: string, owner: string, limit: PoolLimit): Promise<Enlistment>;
@@ -81,8 +82,8 @@ export interface PoolLimit {
   max: number;
   maxPerOwner?: number;
   ttlMs: number;
-  /** What an owner already holding `maxPerOwner` gets: its own oldest evicted, or the new member refused. */
-  atShare: "evict" | "refuse";
+  /** Requests counted against a rate, not records kept: an owner over its share is refused, and at `max` the oldest is forgotten. */
+  rate?: boolean;
 }
 
 export type Enlistment = { admitted: true; evicted: string[] } | { admitted: false; retryAfterMs: number };
