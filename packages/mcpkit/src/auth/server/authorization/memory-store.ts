@@ -13,7 +13,9 @@ export interface HeldByStore {
   records: number;
   /** Characters of the records' values and the grants' sealed details. */
   characters: number;
+  /** Grants. */
   grants: number;
+  /** Refresh tokens (each issued, spent ones included) naming their grant. */
   refreshTokens: number;
   /** Members of admit's groups (metadata documents kept). */
   counted: number;
@@ -23,6 +25,7 @@ export interface HeldByStore {
 
 /** An AuthorizationStore in this process, which says what it holds (to measure a server's memory). */
 export interface MemoryAuthorizationStore extends AuthorizationStore {
+  /** What it holds now, expired entries not yet dropped included: the memory they take. */
   held(): HeldByStore;
 }
 

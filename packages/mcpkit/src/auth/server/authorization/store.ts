@@ -78,14 +78,19 @@ export interface GroupLimit {
 
 /** A pool `enlist` keeps members in: at most `max` in all, and `maxPerOwner` of one owner (absent: no share of its own). */
 export interface PoolLimit {
+  /** The pool's name (`sign-ins`, `rate:register`…). */
   pool: string;
+  /** The most members it holds. */
   max: number;
+  /** The most members of one owner (absent: none of its own). */
   maxPerOwner?: number;
+  /** How long the member stays. */
   ttlMs: number;
   /** Requests counted against a rate, not records kept: an owner over its share is refused, and at `max` the oldest is forgotten. */
   rate?: boolean;
 }
 
+/** A member enlisted, with those that gave way for it; or, in a rate, refused until the owner's oldest leaves. */
 export type Enlistment = { admitted: true; evicted: string[] } | { admitted: false; retryAfterMs: number };
 
 export type Admission = { admitted: true } | { admitted: false; group: string; retryAfterMs: number };
