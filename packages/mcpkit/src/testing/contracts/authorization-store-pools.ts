@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import type { AuthorizationStore, Enlistment, PoolLimit } from "../../auth/server/authorization/store.js";
-import type { AuthorizationStorePair } from "./authorization-store.js";
 import type { ContractCase } from "./case.js";
 
 const id = () => randomBytes(16).toString("base64url");
@@ -28,7 +27,7 @@ async function held(store: AuthorizationStore, pool: string, members: string[]):
  * cases at scale: an attacker's many addresses cannot push out a newcomer who holds less.
  */
 export function poolContract(
-  withPair: (run: (pair: AuthorizationStorePair) => Promise<void>) => Promise<void>,
+  withPair: (run: (pair: { a: AuthorizationStore; b: AuthorizationStore }) => Promise<void>) => Promise<void>,
 ): ContractCase[] {
   const limit = (overrides: Partial<PoolLimit> = {}): PoolLimit => ({
     pool: `p-${id()}`,
