@@ -47,6 +47,10 @@ describe("registrations never used", () => {
     expect(await known(caller, unused)).toBe(true);
     advance(1);
     expect(await known(caller, unused)).toBe(false);
+    // The person is told why, and what the application must do.
+    expect(await (await caller.authorize(unused)).text()).toContain(
+      "A registration no token was issued to is kept 10 minutes: the application must register again.",
+    );
     expect((await caller.signIn(used)).ok).toBe(true);
     // Used, it lasts registration.clientTtlSec (90 days) from its first token.
     advance(90 * 86_400 - 601);

@@ -12,6 +12,8 @@ export class UnknownClientError extends Error {
   }
 }
 
+const minutes = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000} minutes` : `${Math.ceil(ms / 1000)} seconds`);
+
 /** Concurrent requests for one metadata document share one fetch. */
 const fetching = new WeakMap<Core, Map<string, Promise<ClientRecord>>>();
 
@@ -27,7 +29,7 @@ export async function findClient(core: Core, clientId: string): Promise<ClientRe
   if (stored) return JSON.parse(stored) as ClientRecord;
   if (!core.clientMetadata || !isMetadataDocumentId(clientId, core.development))
     throw new UnknownClientError(
-      `The client ${clientId} is not registered here${core.clientMetadata ? " (a client ID metadata document is named by an https URL with a path)" : ""}`,
+      `The client ${clientId} is not registered here${core.clientMetadata ? " (a client ID metadata document is named by an https URL with a path)" : ""}.${core.registration ? ` A registration no token was issued to is kept ${minutes(core.ttl.unusedClientMs)}: the application must register again.` : ""}`,
     );
   let pending = fetching.get(core);
   if (!pending) {
