@@ -1,5 +1,8 @@
+import { type AuthorizationServer, createAuthorizationServer, developmentUpstream } from "mcpkit/auth";
+import { listen, routeByPath } from "mcpkit/http";
 import { describe, expect, it } from "vitest";
 import { crowdAddress, flood, newcomerSignsIn, registrationFlood, signInFlood } from "./flood.js";
+import { type Harness, rawClient, registerFrom } from "./harness.js";
 import { refusedAsJson, setup, times } from "./in-process.js";
 
 // The flood of issue 34 against the default limits, in memory (the Redis run is
@@ -55,5 +58,44 @@ describe("a crowd of ever more addresses, each sending one request", () => {
     await times(60, () => heavy.revoke());
     expect((await refusedAsJson(await heavy.revoke())).retryAfter).toBe(60);
     expect(server.memory.held().pooled).toBe(20_000);
+  }, 60_000);
+});
+
+describe("the crowd over a real listener, behind a proxy it trusts", () => {
+  it("is counted by the addresses the proxy forwards, and a new address still registers and signs in", async () => {
+    let as: AuthorizationServer | undefined;
+    const listening = await listen(
+      routeByPath((path) => (as?.handles(path) ? as : undefined)),
+      { trustProxy: { proxies: ["127.0.0.1"] } },
+    );
+    try {
+      const issuer = listening.url.href.replace(/\/$/, "");
+      const resource = `${issuer}/mcp`;
+      as = createAuthorizationServer({
+        issuer,
+        resources: [resource],
+        upstream: developmentUpstream(),
+        limits: { maxUnusedClients: 200 },
+        onError: () => {},
+      });
+      // 50 addresses × 20 registrations, each forwarded by the proxy (127.0.0.1): all registered, 200 kept.
+      const statuses: number[] = [];
+      for (let batch = 0; batch < 50; batch++)
+        for (const answer of await Promise.all(
+          Array.from({ length: 20 }, () =>
+            registerFrom("127.0.0.1", issuer, { "x-forwarded-for": crowdAddress(batch) }),
+          ),
+        ))
+          statuses.push(answer.status);
+      expect(statuses).toEqual(Array(1000).fill(201));
+      // Each of them is over its rate now, as counted by its forwarded address.
+      expect((await registerFrom("127.0.0.1", issuer, { "x-forwarded-for": crowdAddress(7) })).status).toBe(429);
+      // A new address (the proxy's own, here) registers, and its person signs in to a token.
+      const client = rawClient({ issuer, resource } as Harness);
+      const tokens = await client.signIn(await client.register());
+      expect(tokens.token_type).toBe("Bearer");
+    } finally {
+      await listening.close();
+    }
   }, 60_000);
 });
