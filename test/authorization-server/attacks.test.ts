@@ -58,17 +58,23 @@ describe("a replayed authorization code", () => {
   });
 });
 
+/** An authorization request refused on the server's own page (400), the client's redirect URI never reached. */
+function refusedOnPage(result: { callback?: URL; status: number }, error: string) {
+  expect(result.callback).toBeUndefined();
+  expect(result.status).toBe(400);
+  expect(client.browser.page).toContain(`(${error})`);
+  return client.browser.page;
+}
+
 describe("PKCE", () => {
-  it("is required: an authorization request without a challenge gets invalid_request", async () => {
+  it("is required: an authorization request without a challenge is refused (invalid_request)", async () => {
     const registered = await client.register();
     for (const params of [
       { code_challenge: undefined, code_challenge_method: undefined },
       { code_challenge: pkce().challenge, code_challenge_method: undefined },
     ]) {
       const result = await client.browser.authorize(client.authorizationUrl(registered, params), { until: REDIRECT });
-      expect(result.callback?.searchParams.get("error")).toBe("invalid_request");
-      expect(result.callback?.searchParams.get("error_description")).toMatch(/PKCE/);
-      expect(result.callback?.searchParams.get("iss")).toBe(h.issuer);
+      expect(refusedOnPage(result, "invalid_request")).toMatch(/PKCE/);
     }
   });
 
@@ -79,8 +85,7 @@ describe("PKCE", () => {
       client.authorizationUrl(registered, { code_challenge: verifier, code_challenge_method: "plain" }),
       { until: REDIRECT },
     );
-    expect(result.callback?.searchParams.get("error")).toBe("invalid_request");
-    expect(result.callback?.searchParams.get("error_description")).toContain("S256");
+    expect(refusedOnPage(result, "invalid_request")).toContain("S256");
   });
 
   it("binds the code: a missing or wrong verifier gets invalid_grant", async () => {
@@ -119,7 +124,7 @@ describe("resources (RFC 8707)", () => {
       }),
       { until: REDIRECT },
     );
-    expect(result.callback?.searchParams.get("error")).toBe("invalid_target");
+    expect(refusedOnPage(result, "invalid_target")).toContain("elsewhere.example");
   });
 
   it("a token for another resource is refused by the MCP server", async () => {

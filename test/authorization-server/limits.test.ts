@@ -1,145 +1,20 @@
-import {
-  type AuthorizationServerOptions,
-  createAuthorizationServer,
-  developmentUpstream,
-  type UpstreamProvider,
-} from "mcpkit/auth";
+import { type AuthorizationServerOptions, createAuthorizationServer, developmentUpstream } from "mcpkit/auth";
 import { listen, routeByPath } from "mcpkit/http";
 import { describe, expect, it } from "vitest";
-import { Browser } from "./browser.js";
-import { pkce, REDIRECT, registerFrom } from "./harness.js";
+import { registerFrom } from "./harness.js";
+import { refusedAsJson, refusedAsPage, setup, signIn, times } from "./in-process.js";
 
-// The authorization server's own limits, on by default: a rate per caller (its IP address,
-// an IPv6 address by its /64) for every endpoint that does work or keeps a record, and caps
-// on the clients and sign-ins kept in total. A caller over its rate is refused with 429 and
-// Retry-After while every other caller goes on; a full store with 503 (or, in a sign-in,
-// temporarily_unavailable sent back to the client). The server's clock is injected: a
-// window passes when the test says so, never by sleeping.
-
-// Requests are handed to the server in-process, so this address is never listened on.
-const ISSUER = "http://127.0.0.1:9";
-const RESOURCE = `${ISSUER}/mcp`;
-
-function setup(options: Partial<AuthorizationServerOptions> = {}) {
-  let clock = Date.parse("2026-12-01T09:00:00Z");
-  const as = createAuthorizationServer({
-    issuer: ISSUER,
-    resources: [RESOURCE],
-    upstream: developmentUpstream(),
-    onError: () => {},
-    now: () => clock,
-    ...options,
-  });
-  /** Everything one caller does, from `address` (none: a runtime that does not say). */
-  const from = (address?: string) => {
-    const send = (url: string, init: RequestInit = {}) =>
-      as.fetch(new Request(url, init), address === undefined ? undefined : { clientAddress: address });
-    const post = (path: string, body: string, headers: Record<string, string> = {}) =>
-      send(`${ISSUER}${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
-        body,
-      });
-    return {
-      send,
-      register: (headers: Record<string, string> = {}) =>
-        send(`${ISSUER}/register`, {
-          method: "POST",
-          headers: { "content-type": "application/json", ...headers },
-          body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" }),
-        }),
-      authorize: (clientId: string, challenge = pkce().challenge) =>
-        send(authorizationUrl(clientId, challenge), { redirect: "manual" }),
-      callback: () => send(`${ISSUER}/callback?state=unknown&code=x`),
-      consent: () => post("/consent", "decision=unknown&answer=approve", { origin: ISSUER }),
-      token: () => post("/token", "grant_type=authorization_code&code=unknown&client_id=nobody"),
-      revoke: () => post("/revoke", "token=unknown&client_id=nobody"),
-      /** A person's browser at this address. */
-      browser: () => new Browser(send),
-    };
-  };
-  return {
-    as,
-    from,
-    /** Moves the server's clock on. */
-    advance: (seconds: number) => {
-      clock += seconds * 1000;
-    },
-    /** A client registered from an address of its own, for the sign-in tests. */
-    client: async () => {
-      const response = await from("192.0.2.250").register();
-      expect(response.status).toBe(201);
-      return ((await response.json()) as { client_id: string }).client_id;
-    },
-  };
-}
-
-function authorizationUrl(clientId: string, challenge: string): string {
-  const url = new URL(`${ISSUER}/authorize`);
-  for (const [k, v] of Object.entries({
-    response_type: "code",
-    client_id: clientId,
-    redirect_uri: REDIRECT,
-    code_challenge: challenge,
-    code_challenge_method: "S256",
-    state: "st-1",
-    resource: RESOURCE,
-  }))
-    url.searchParams.set(k, v);
-  return url.href;
-}
-
-/** A 429 or 503 OAuth error answer: temporarily_unavailable, Retry-After, never cached. */
-async function refusedAsJson(response: Response, status: 429 | 503) {
-  expect(response.status).toBe(status);
-  expect(response.headers.get("cache-control")).toBe("no-store");
-  const body = (await response.json()) as { error: string; error_description: string };
-  expect(body.error).toBe("temporarily_unavailable");
-  return { retryAfter: Number(response.headers.get("retry-after")), description: body.error_description };
-}
-
-/** A 429 page for the person's browser, with Retry-After. */
-async function refusedAsPage(response: Response) {
-  expect(response.status).toBe(429);
-  expect(response.headers.get("content-type")).toContain("text/html");
-  return { retryAfter: Number(response.headers.get("retry-after")), page: await response.text() };
-}
-
-/** Does `times` requests and expects none refused by a limit. */
-async function times(n: number, request: () => Promise<Response>) {
-  for (let i = 0; i < n; i++) {
-    const response = await request();
-    expect(response.status, `request ${i + 1} of ${n}`).not.toBe(429);
-    expect(response.status, `request ${i + 1} of ${n}`).not.toBe(503);
-    await response.body?.cancel();
-  }
-}
-
-/** The whole sign-in of a public client in `browser`: authorize, consent, token. */
-async function signIn(send: (url: string, init?: RequestInit) => Promise<Response>, clientId: string) {
-  const { verifier, challenge } = pkce();
-  const result = await new Browser(send).authorize(authorizationUrl(clientId, challenge), { until: REDIRECT });
-  const code = result.callback?.searchParams.get("code");
-  if (!code) return { ok: false, at: result };
-  const response = await send(`${ISSUER}/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      grant_type: "authorization_code",
-      code,
-      code_verifier: verifier,
-      redirect_uri: REDIRECT,
-      client_id: clientId,
-    }),
-  });
-  return { ok: response.status === 200, at: result };
-}
+// The authorization server's rates, on by default: a rate per caller (its IP address, an
+// IPv6 address by its /64) for every endpoint that does work or keeps a record. A caller
+// over its rate is refused with 429 and Retry-After (an hour at most) while every other
+// caller goes on. What is kept is bounded apart (kept.test.ts, flood.test.ts). The
+// server's clock is injected: a window passes when the test says so, never by sleeping.
 
 describe("rates per caller, on by default", () => {
   it("refuses the 21st registration from one address within an hour, with 429 and Retry-After; another address still registers", async () => {
     const { from } = setup();
     await times(20, () => from("203.0.113.7").register());
-    const refused = await refusedAsJson(await from("203.0.113.7").register(), 429);
+    const refused = await refusedAsJson(await from("203.0.113.7").register());
     expect(refused.retryAfter).toBe(3600);
     expect(refused.description).toBe(
       "Too many registrations from your address (at most 20 in an hour): try again in 60 minutes",
@@ -153,7 +28,7 @@ describe("rates per caller, on by default", () => {
     advance(1800);
     await times(10, () => from("203.0.113.7").register());
     advance(1799);
-    expect((await refusedAsJson(await from("203.0.113.7").register(), 429)).retryAfter).toBe(1);
+    expect((await refusedAsJson(await from("203.0.113.7").register())).retryAfter).toBe(1);
     advance(1);
     await times(10, () => from("203.0.113.7").register());
     expect((await from("203.0.113.7").register()).status).toBe(429);
@@ -171,7 +46,11 @@ describe("rates per caller, on by default", () => {
   });
 
   it("limits each sign-in step per address (/authorize, /callback, /consent) with a 429 page, until the window passes", async () => {
-    const { from, advance, client } = setup({ limits: { signIn: { max: 2, windowSec: 600 } } });
+    const { from, advance, client } = setup({
+      limits: { signIn: { max: 2, windowSec: 600 } },
+      // The client is never used here: kept past the window all the same.
+      registration: { unusedClientTtlSec: 3600 },
+    });
     const clientId = await client();
     const steps: ((c: ReturnType<typeof from>) => Promise<Response>)[] = [
       (c) => c.authorize(clientId),
@@ -197,12 +76,12 @@ describe("rates per caller, on by default", () => {
     });
     const a = from("203.0.113.7");
     await times(3, () => a.token());
-    expect(await refusedAsJson(await a.token(), 429)).toEqual({
+    expect(await refusedAsJson(await a.token())).toEqual({
       retryAfter: 60,
       description: "Too many token requests from your address (at most 3 in a minute): try again in 60 seconds",
     });
     await times(2, () => a.revoke());
-    expect((await refusedAsJson(await a.revoke(), 429)).description).toContain("Too many revocations");
+    expect((await refusedAsJson(await a.revoke())).description).toContain("Too many revocations");
     const b = from("198.51.100.7");
     await times(3, () => b.token());
     await times(2, () => b.revoke());
@@ -232,10 +111,11 @@ describe("turning limits off, and naming the address", () => {
     await times(130, () => none.from("203.0.113.7").token());
   });
 
-  it("without the client's address (a runtime that does not say), only the totals apply", async () => {
-    const { from } = setup({ limits: { maxClients: 22 } });
-    await times(22, () => from(undefined).register());
-    await refusedAsJson(await from(undefined).register(), 503);
+  it("without the client's address (a runtime that does not say), no rate applies, and such callers are one owner of what is kept", async () => {
+    const { from, memory } = setup({ limits: { maxUnusedClients: 22, maxClientsPerCaller: 2 } });
+    // 30 registrations, none refused: no rate, and no share of 2 (callers that cannot be told apart are many).
+    await times(30, () => from(undefined).register());
+    expect(memory.held().records).toBe(22);
   });
 
   it("never takes the address from X-Forwarded-For unless told to", async () => {
@@ -302,7 +182,13 @@ describe("turning limits off, and naming the address", () => {
     const make = (limits: AuthorizationServerOptions["limits"]) => () => setup({ limits });
     expect(make({ register: { max: 0, windowSec: 60 } })).toThrow("limits.register.max must be a whole number");
     expect(make({ token: { max: 5, windowSec: 0 } })).toThrow("limits.token.windowSec must be a positive number");
+    // No Retry-After over an hour: no window is longer.
+    expect(make({ register: { max: 5, windowSec: 86_400 } })).toThrow(
+      "limits.register.windowSec must be a positive number of seconds, an hour (3600) at most",
+    );
+    expect(make({ signIn: { max: 5, windowSec: 3600 } })).not.toThrow();
     expect(make({ maxClients: 1.5 })).toThrow("limits.maxClients must be a whole number");
+    expect(make({ maxSignInsPerCaller: 0 })).toThrow("limits.maxSignInsPerCaller must be a whole number");
     expect(() => setup({ clientMetadataDocuments: { maxCached: 0 } })).toThrow(
       "clientMetadataDocuments.maxCached must be a whole number from 1",
     );
@@ -318,79 +204,6 @@ describe("turning limits off, and naming the address", () => {
     );
   });
 });
-
-describe("caps on what is kept, in total", () => {
-  it("keeps at most maxClients registered clients: beyond, 503 with Retry-After until the oldest expires", async () => {
-    const { from, advance } = setup({ limits: { maxClients: 3 }, registration: { clientTtlSec: 100 } });
-    for (const n of [1, 2, 3]) expect((await from(`203.0.113.${n}`).register()).status).toBe(201);
-    const refused = await refusedAsJson(await from("203.0.113.4").register(), 503);
-    expect(refused).toEqual({
-      retryAfter: 100,
-      description: "This server keeps 3 registered clients and has that many: try again in 100 seconds",
-    });
-    advance(100);
-    expect((await from("203.0.113.4").register()).status).toBe(201);
-  });
-
-  it("keeps at most maxClientsPerCaller clients registered from one address; other addresses still register", async () => {
-    const { from, advance } = setup({
-      limits: { register: false, maxClientsPerCaller: 2 },
-      registration: { clientTtlSec: 1000 },
-    });
-    await times(2, () => from("203.0.113.7").register());
-    const refused = await refusedAsJson(await from("203.0.113.7").register(), 429);
-    expect(refused.retryAfter).toBe(1000);
-    expect(refused.description).toContain("Your address has registered 2 clients that are still kept");
-    expect((await from("198.51.100.7").register()).status).toBe(201);
-    advance(1000);
-    expect((await from("203.0.113.7").register()).status).toBe(201);
-  });
-
-  it("keeps at most maxSignIns sign-ins under way: the next is sent back to the client with temporarily_unavailable", async () => {
-    const { from, advance, client } = setup({ limits: { maxSignIns: 2 } });
-    const clientId = await client();
-    expect((await from("203.0.113.1").authorize(clientId)).status).toBe(200);
-    expect((await from("203.0.113.2").authorize(clientId)).status).toBe(200);
-    const refused = await from("203.0.113.3").authorize(clientId);
-    expect(refused.status).toBe(302);
-    const back = new URL(refused.headers.get("location") as string);
-    expect(back.origin + back.pathname).toBe(REDIRECT);
-    expect(Object.fromEntries(back.searchParams)).toEqual({
-      error: "temporarily_unavailable",
-      error_description: "Too many sign-ins are under way on this server: try again in 10 minutes",
-      state: "st-1",
-      iss: ISSUER,
-    });
-    advance(600);
-    expect((await from("203.0.113.3").authorize(clientId)).status).toBe(200);
-  });
-
-  it("counts a sign-in through an upstream provider once, from /authorize to the consent page", async () => {
-    const { from, client } = setup({ limits: { maxSignIns: 1 }, upstream: redirectingUpstream() });
-    const clientId = await client();
-    const browser = from("203.0.113.1").browser();
-    const started = await browser.request(authorizationUrl(clientId, pkce().challenge));
-    const atProvider = new URL(started.headers.get("location") as string);
-    expect(atProvider.origin).toBe("https://idp.example");
-    // Another sign-in finds no room...
-    const other = await from("203.0.113.2").authorize(clientId);
-    expect(new URL(other.headers.get("location") as string).searchParams.get("error")).toBe("temporarily_unavailable");
-    // ...while the one under way reaches its consent page.
-    const back = await browser.request(`${ISSUER}/callback?code=ok&state=${atProvider.searchParams.get("state")}`);
-    expect(back.status).toBe(200);
-    expect(await back.text()).toContain('name="decision"');
-  });
-});
-
-/** An identity provider that sends the person away to sign in, and signs in Ada when they come back. */
-function redirectingUpstream(): UpstreamProvider {
-  return {
-    id: "idp",
-    title: "Example IdP",
-    begin: async ({ state }) => ({ url: new URL(`https://idp.example/login?state=${state}`), kept: {} }),
-    finish: async () => ({ identity: { subject: "ada", name: "Ada" } }),
-  };
-}
 
 describe("the Node adapter tells the server the client's address", () => {
   /** The server on a real listener (port 0), with `listen`'s options and the server's limits. */

@@ -41,7 +41,7 @@ describe("dynamic client registration", () => {
 
   it.each([
     [{ redirect_uris: [] }, "invalid_redirect_uri", /1 to 20/],
-    [{ redirect_uris: ["http://app.example/cb"] }, "invalid_redirect_uri", /not on loopback/],
+    [{ redirect_uris: ["http://app.example/cb"] }, "invalid_redirect_uri", /http but not to this machine/],
     [{ redirect_uris: ["javascript:alert(1)"] }, "invalid_redirect_uri", /javascript:/],
     [{ redirect_uris: ["https://app.example/cb#x"] }, "invalid_redirect_uri", /fragment/],
     [{ redirect_uris: ["/relative"] }, "invalid_redirect_uri", /absolute/],

@@ -2,12 +2,15 @@ import type { Redis } from "ioredis";
 import type {
   Admission,
   AuthorizationStore,
+  Enlistment,
   GrantRecord,
   GroupLimit,
+  PoolLimit,
   RecordKind,
   Rotation,
   SigningKeyRecord,
 } from "mcpkit/auth";
+import { enlistIn, leaveFrom } from "./authorization-pools.js";
 
 export interface RedisAuthorizationStoreOptions {
   /** Prefix of every key (default "mcpkit:"): deployments sharing a Redis use different ones. */
@@ -77,8 +80,10 @@ return {0}`;
  * a hash (the record and its current refresh token's hash) expiring at the grant's end,
  * and each refresh token ever issued an index key naming its grant, expiring with it; the
  * signing keys one hash; each group `admit` counts in a sorted set of its members by when
- * they leave, expiring with the last. What it holds is hashes and sealed text (the server seals before
- * storing). Costs: put = SET + DEL, consume, admit = one script call, rotate = GET + one script call.
+ * they leave, expiring with the last; each pool `enlist` keeps in four keys
+ * (authorization-pools.ts). What it holds is hashes and sealed text (the server seals before
+ * storing). Costs: put = SET + DEL, consume, admit, enlist, leave = one script call, rotate =
+ * GET + one script call.
  */
 export class RedisAuthorizationStore implements AuthorizationStore {
   private readonly redis: Redis;
@@ -183,6 +188,14 @@ export class RedisAuthorizationStore implements AuthorizationStore {
     ];
     if (full === 0) return { admitted: true };
     return { admitted: false, group: (counts[full - 1] as GroupLimit).group, retryAfterMs: retryAfterMs ?? 0 };
+  }
+
+  enlist(member: string, owner: string, limit: PoolLimit): Promise<Enlistment> {
+    return enlistIn(this.redis, this.prefix, member, owner, limit);
+  }
+
+  leave(pool: string, member: string): Promise<boolean> {
+    return leaveFrom(this.redis, this.prefix, pool, member);
   }
 
   async signingKeys(): Promise<SigningKeyRecord[]> {

@@ -80,7 +80,7 @@ describe("an authorization server on two nodes sharing Redis", () => {
     }
   });
 
-  it("counts a caller's requests and the clients kept across nodes: a limit reached on one holds on the other", async () => {
+  it("counts a caller's requests and the registrations kept across nodes: a limit reached on one holds on the other", async () => {
     const issuer = "http://127.0.0.1:9";
     const prefix = `limits-${Date.now()}:`;
     const nodes = [0, 1].map(() => {
@@ -92,11 +92,12 @@ describe("an authorization server on two nodes sharing Redis", () => {
         upstream: developmentUpstream(),
         secret: "a secret both nodes share, 32 bytes or more",
         store: new RedisAuthorizationStore(connection, { prefix }),
-        limits: { register: { max: 3, windowSec: 60 }, maxClients: 5 },
+        limits: { register: { max: 3, windowSec: 60 }, maxUnusedClients: 5 },
         onError: () => {},
       });
     });
     let turn = 0;
+    const ids: string[] = [];
     /** A registration from `address`, on the node whose turn it is. */
     const register = async (address: string) => {
       const node = nodes[turn++ % 2] as (typeof nodes)[number];
@@ -111,16 +112,29 @@ describe("an authorization server on two nodes sharing Redis", () => {
         }),
         { clientAddress: address },
       );
+      if (response.status === 201) ids.push(((await response.json()) as { client_id: string }).client_id);
       return response.status;
+    };
+    /** Whether a node knows the client: /authorize goes on to sign in rather than saying it is not registered. */
+    const known = async (clientId: string) => {
+      const node = nodes[turn++ % 2] as (typeof nodes)[number];
+      const url = new URL(`${issuer}/authorize`);
+      url.searchParams.set("client_id", clientId);
+      return !(await (await node.fetch(new Request(url), { clientAddress: "192.0.2.1" })).text()).includes(
+        "is not registered here",
+      );
     };
     const one = [];
     for (let i = 0; i < 4; i++) one.push(await register("203.0.113.7"));
     expect(one).toEqual([201, 201, 201, 429]);
     expect(await register("203.0.113.7")).toBe(429);
-    // Five clients kept in all: the sixth is refused, on whichever node.
+    // Five unused registrations kept in all: the sixth is registered, and the oldest of the
+    // address holding the most (203.0.113.7, three) gives way, on whichever node.
     expect([await register("198.51.100.1"), await register("198.51.100.2"), await register("198.51.100.3")]).toEqual([
-      201, 201, 503,
+      201, 201, 201,
     ]);
-    expect(await register("198.51.100.4")).toBe(503);
+    const [oldest, ...rest] = ids;
+    expect(await known(oldest as string)).toBe(false);
+    for (const id of rest) expect(await known(id)).toBe(true);
   });
 });

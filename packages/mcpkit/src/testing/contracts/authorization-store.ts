@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import type { AuthorizationStore, GrantRecord, SigningKeyRecord } from "../../auth/server/authorization/store.js";
+import { poolContract } from "./authorization-store-pools.js";
 import type { ContractCase } from "./case.js";
 
 /**
@@ -54,8 +55,8 @@ async function goneAt(gone: () => Promise<boolean>, withinMs: number, what: stri
  * state: records and grants seen through either handle, expiring on time with no sweeper,
  * a code or sign-in used exactly once however many nodes race for it, refresh tokens
  * rotated atomically with a replay ending the whole family, signing keys shared, and the
- * counts behind the server's limits agreeing across nodes (a caller's rate, the clients
- * and sign-ins kept), all or none, exact under concurrency.
+ * counts behind the server's limits agreeing across nodes, all or none, exact under
+ * concurrency; and the pools that bound what is kept (authorization-store-pools.ts).
  */
 export function authorizationStoreContract(
   make: () => AuthorizationStorePair | Promise<AuthorizationStorePair>,
@@ -307,5 +308,6 @@ export function authorizationStoreContract(
           assert.equal((await b.signingKeys()).length, before);
         }),
     },
+    ...poolContract((run) => withPair(make, run)),
   ];
 }

@@ -40,13 +40,18 @@ export interface AuthorizationServerOptions {
   keyRotationSec?: number;
   /** Client ID metadata documents (default on): clients named by an https URL, fetched with SSRF protection. `false` turns them off. */
   clientMetadataDocuments?: boolean | ClientMetadataOptions;
-  /** Dynamic Client Registration (RFC 7591, default on); `clientTtlSec` is how long a registration lasts (default 90 days). */
-  registration?: boolean | { clientTtlSec?: number };
+  /**
+   * Dynamic Client Registration (RFC 7591, default on). A registration no token was issued
+   * to yet lasts `unusedClientTtlSec` (default 600: 10 minutes), one that was used
+   * `clientTtlSec` from its first token (default 90 days).
+   */
+  registration?: boolean | { clientTtlSec?: number; unusedClientTtlSec?: number };
   /** DPoP-bound tokens for clients that send a proof (RFC 9449, default on); `false` issues Bearer tokens only. */
   dpop?: boolean | TokenDPoPOptions;
   /**
    * Rates per caller (its IP address) for each endpoint, and caps on the clients and
-   * sign-ins kept (default on: limits.ts gives each default); `false` turns them all off.
+   * sign-ins kept, at which the oldest of whoever holds the most gives way (default on:
+   * limits.ts gives each default); `false` turns them all off.
    */
   limits?: AuthorizationLimits | false;
   /** The name on its pages (default "mcpkit"). */

@@ -3,7 +3,8 @@ import { redirect } from "./http.js";
 
 /**
  * The authorization response (RFC 6749 §4.1.2, §4.1.2.1): to the client's checked redirect
- * URI, with `state` as sent and `iss` (RFC 9207), for a code or an error alike.
+ * URI, with `state` as sent and `iss` (RFC 9207), for a code or an error alike. Sent only
+ * once the person decided on the consent page (consent.ts).
  */
 export function backToClient(
   core: Core,

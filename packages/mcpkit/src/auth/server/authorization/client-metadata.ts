@@ -1,5 +1,6 @@
-import { type ClientRecord, redirectUriProblem } from "./clients.js";
+import type { ClientRecord } from "./clients.js";
 import { type FetchLimits, FetchRefused, guardedFetchJson } from "./guarded-fetch.js";
+import { redirectUriProblem } from "./redirect-uris.js";
 
 /** How client ID metadata documents are fetched (createAuthorizationServer's `clientMetadataDocuments`). */
 export interface ClientMetadataOptions {

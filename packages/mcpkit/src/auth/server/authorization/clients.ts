@@ -1,4 +1,3 @@
-import { isLoopbackUrl } from "../../../transports/http/localhost.js";
 import { hashSecret, sameSecret } from "./seal.js";
 
 export type ClientAuthMethod = "none" | "client_secret_basic" | "client_secret_post";
@@ -37,62 +36,6 @@ export function staticClient(client: StaticClient): ClientRecord {
     ...(client.client_secret && { secret_hash: hashSecret(client.client_secret) }),
     source: "configuration",
   };
-}
-
-const FORBIDDEN_SCHEMES = new Set([
-  "javascript:",
-  "data:",
-  "file:",
-  "vbscript:",
-  "about:",
-  "blob:",
-  "ws:",
-  "wss:",
-  "ftp:",
-]);
-
-/**
- * Why a redirect URI cannot be registered, or undefined when it can: an absolute URI
- * without fragment (RFC 6749 §3.1.2), https, http on loopback only (RFC 8252 §7.3), or a
- * private-use scheme of a native app (RFC 8252 §7.1).
- */
-export function redirectUriProblem(value: unknown): string | undefined {
-  if (typeof value !== "string" || value.length > 2000)
-    return "a redirect URI must be a string of at most 2000 characters";
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return `${value} is not an absolute URI`;
-  }
-  if (url.hash || value.includes("#")) return `${value} has a fragment`;
-  if (FORBIDDEN_SCHEMES.has(url.protocol)) return `${value} uses the ${url.protocol} scheme`;
-  if (url.protocol === "http:" && !isLoopbackUrl(value))
-    return `${value} is http but not on loopback: use https (or http://127.0.0.1 for a native app)`;
-  return undefined;
-}
-
-/**
- * Whether `requested` is one of the client's redirect URIs: exactly, or, for a loopback
- * http URI, the same but for the port, which a native app picks when it runs (RFC 8252 §7.3).
- */
-export function redirectAllowed(client: ClientRecord, requested: string): boolean {
-  if (client.redirect_uris.includes(requested)) return true;
-  if (!requested.startsWith("http://") || !isLoopbackUrl(requested)) return false;
-  const portless = (value: string) => {
-    const url = new URL(value);
-    url.port = "";
-    return url.href;
-  };
-  let wanted: string;
-  try {
-    wanted = portless(requested);
-  } catch {
-    return false;
-  }
-  return client.redirect_uris.some(
-    (uri) => uri.startsWith("http://") && isLoopbackUrl(uri) && portless(uri) === wanted,
-  );
 }
 
 /** The credentials a token or revocation request presents (RFC 6749 §2.3.1): Basic, or in the form. */

@@ -1,11 +1,11 @@
 import { backToClient, errorToClient } from "./back-to-client.js";
-import { sameBrowser } from "./browser.js";
+import { forgetBrowser, sameBrowser } from "./browser.js";
 import type { ClientRecord } from "./clients.js";
 import { type CodeRecord, type Core, PURPOSE, type SignIn, subjectOf } from "./core.js";
 import { findClient, UnknownClientError } from "./directory.js";
 import { readForm } from "./http.js";
-import { admitSignIn } from "./limits.js";
 import { consentPage, errorPage } from "./pages.js";
+import { consentKey, endSignIn } from "./pools.js";
 import { hashSecret, newId, newSecret } from "./seal.js";
 
 const START_AGAIN = "Start again from your application.";
@@ -17,23 +17,19 @@ function identityOf(client: ClientRecord): string {
 
 /**
  * The consent page: the person signed in, now asked whether this client may act for them
- * at this resource. The decision is a one-time record that expires with the sign-in.
- * `started` is the id of the sign-in's first record (one through an upstream provider):
- * the sign-in is counted once among those under way.
+ * at this resource. The decision is kept (under consentKey(id)) until the sign-in expires;
+ * the page's form names sign-in `id`, which the browser's cookie for it must match.
  */
 export async function showConsent(
   core: Core,
   client: ClientRecord,
+  id: string,
   signIn: SignIn,
   headers: Record<string, string> = {},
-  started?: string,
 ): Promise<Response> {
-  const decision = newId();
   const ttl = signIn.expiresAt - core.now();
   if (ttl <= 0) return errorPage("This sign-in expired", `It took too long. ${START_AGAIN}`);
-  const refused = await admitSignIn(core.store, core.limits, started ?? decision, ttl);
-  if (refused) return errorToClient(core, signIn, "temporarily_unavailable", refused.message, headers);
-  await core.store.put("request", decision, core.sealer.seal(PURPOSE.signIn, signIn), ttl);
+  await core.store.put("request", consentKey(id), core.sealer.seal(PURPOSE.signIn, signIn), ttl);
   const identity = signIn.identity;
   const page = consentPage({
     server: core.serverName,
@@ -44,7 +40,7 @@ export async function showConsent(
     scopes: signIn.scopes,
     person: identity?.name ?? identity?.email ?? identity?.subject ?? "you",
     provider: core.upstream.title,
-    decision,
+    decision: id,
     action: core.endpoints.consent,
   });
   for (const [name, value] of Object.entries(headers)) page.headers.set(name, value);
@@ -52,9 +48,11 @@ export async function showConsent(
 }
 
 /**
- * The person's answer (POST from the consent page): once, from the browser that signed
- * in, before the sign-in expires. Allowed, the client gets a code bound to its PKCE
- * challenge, redirect URI, resource and (with dpop_jkt) key; denied, access_denied.
+ * The person's answer (POST from the consent page): from the browser the page was shown in
+ * (its cookie for this sign-in; a request from any other spends nothing), once, before the
+ * sign-in expires. This is the one place the client's redirect URI is sent to: allowed, with
+ * a code bound to its PKCE challenge, redirect URI, resource and (with dpop_jkt) key;
+ * denied, with access_denied.
  */
 export async function decide(core: Core, request: Request): Promise<Response> {
   // A form posted from another site: refused whatever it carries (the cookie is SameSite=Lax as well).
@@ -63,19 +61,23 @@ export async function decide(core: Core, request: Request): Promise<Response> {
     return errorPage("Refused", "This answer was sent from another site.", 403);
   const form = await readForm(request);
   if (typeof form === "string") return errorPage("Cannot continue", form);
-  const decision = form.get("decision");
+  const id = form.get("decision");
   const answer = form.get("answer");
-  if (!decision || (answer !== "approve" && answer !== "deny"))
+  if (!id || (answer !== "approve" && answer !== "deny"))
     return errorPage("Cannot continue", "The answer is incomplete.");
-  const used = await core.store.consume("request", decision);
-  if (!used) return errorPage("This sign-in expired", `It is unknown or took too long. ${START_AGAIN}`);
-  if (!used.first) return errorPage("Already answered", `This question was answered before. ${START_AGAIN}`);
-  const signIn = core.sealer.open<SignIn>(PURPOSE.signIn, used.value);
-  if (!signIn?.identity) return errorPage("Cannot continue", START_AGAIN);
-  if (!sameBrowser(core, request, signIn.browser))
+  const sealed = await core.store.get("request", consentKey(id));
+  const signIn = sealed === undefined ? undefined : core.sealer.open<SignIn>(PURPOSE.signIn, sealed);
+  if (!signIn?.identity)
+    return errorPage("This sign-in expired", `It is unknown, was answered before, or took too long. ${START_AGAIN}`);
+  // Checked before the decision is used: an answer from another browser leaves it to the person's.
+  if (!sameBrowser(core, request, id, signIn.browser))
     return errorPage("Refused", "This sign-in was started in another browser.", 403);
   if (signIn.expiresAt <= core.now()) return errorPage("This sign-in expired", `It took too long. ${START_AGAIN}`);
-  if (answer === "deny") return errorToClient(core, signIn, "access_denied", "The person declined");
+  const used = await core.store.consume("request", consentKey(id));
+  if (!used?.first) return errorPage("Already answered", `This question was answered before. ${START_AGAIN}`);
+  await endSignIn(core, id);
+  const done = { "set-cookie": forgetBrowser(core, id) };
+  if (answer === "deny") return errorToClient(core, signIn, "access_denied", "The person declined", done);
 
   // The client may have gone meanwhile (its registration expired): no code for it.
   try {
@@ -102,5 +104,5 @@ export async function decide(core: Core, request: Request): Promise<Response> {
     expiresAt: core.now() + core.ttl.codeMs,
   };
   await core.store.put("code", hashSecret(code), core.sealer.seal(PURPOSE.code, record), core.ttl.codeMs);
-  return backToClient(core, signIn, { code });
+  return backToClient(core, signIn, { code }, done);
 }

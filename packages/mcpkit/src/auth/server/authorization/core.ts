@@ -27,7 +27,16 @@ export interface Core {
   resources: string[];
   /** Scopes clients may ask for, offline_access included. */
   scopes: string[];
-  ttl: { accessSec: number; refreshMs: number; codeMs: number; signInMs: number; clientMs: number };
+  ttl: {
+    accessSec: number;
+    refreshMs: number;
+    codeMs: number;
+    signInMs: number;
+    /** A registered client once a token was issued to it. */
+    clientMs: number;
+    /** A registration no token was issued to yet. */
+    unusedClientMs: number;
+  };
   /** Loopback issuer with the development provider: http client metadata documents on loopback are accepted. */
   development: boolean;
   clientMetadata: ClientMetadataOptions | undefined;
@@ -49,7 +58,11 @@ export interface UpstreamPart {
   tokens?: UpstreamTokens;
 }
 
-/** A sign-in under way, from /authorize to the person's decision (sealed in the store as a "request"). */
+/**
+ * A sign-in under way, from /authorize to the person's decision, sealed in the store as a
+ * "request": under its id until the person is back from the upstream provider, then under
+ * consentKey(id) until they decide.
+ */
 export interface SignIn {
   clientId: string;
   redirectUri: string;
@@ -59,7 +72,7 @@ export interface SignIn {
   scopes: string[];
   /** RFC 9449 §10: the key the code must be redeemed with. */
   dpopJkt?: string;
-  /** The hash of the browser's cookie: the sign-in continues in the browser that started it only. */
+  /** The hash of the browser's cookie for this sign-in (browser.ts): it continues in that browser only. */
   browser: string;
   expiresAt: number;
   /** What the upstream provider needs back (PKCE verifier, nonce). */

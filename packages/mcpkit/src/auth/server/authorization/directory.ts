@@ -1,7 +1,8 @@
+import type { ClientMetadataOptions } from "./client-metadata.js";
 import { ClientMetadataError, fetchClientMetadata, isMetadataDocumentId } from "./client-metadata.js";
 import type { ClientRecord } from "./clients.js";
 import type { Core } from "./core.js";
-import { admitClient, admitDocument, type Refusal } from "./limits.js";
+import type { AuthorizationStore } from "./store.js";
 
 /** A client id could not be resolved; the message says why, for the person or developer. */
 export class UnknownClientError extends Error {
@@ -10,6 +11,8 @@ export class UnknownClientError extends Error {
     this.name = "UnknownClientError";
   }
 }
+
+const minutes = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000} minutes` : `${Math.ceil(ms / 1000)} seconds`);
 
 /** Concurrent requests for one metadata document share one fetch. */
 const fetching = new WeakMap<Core, Map<string, Promise<ClientRecord>>>();
@@ -26,7 +29,7 @@ export async function findClient(core: Core, clientId: string): Promise<ClientRe
   if (stored) return JSON.parse(stored) as ClientRecord;
   if (!core.clientMetadata || !isMetadataDocumentId(clientId, core.development))
     throw new UnknownClientError(
-      `The client ${clientId} is not registered here${core.clientMetadata ? " (a client ID metadata document is named by an https URL with a path)" : ""}`,
+      `The client ${clientId} is not registered here${core.clientMetadata ? " (a client ID metadata document is named by an https URL with a path)" : ""}.${core.registration ? ` A registration no token was issued to is kept ${minutes(core.ttl.unusedClientMs)}: the application must register again.` : ""}`,
     );
   let pending = fetching.get(core);
   if (!pending) {
@@ -51,17 +54,13 @@ export async function findClient(core: Core, clientId: string): Promise<ClientRe
   return found;
 }
 
-/**
- * Saves a registered client for the server's client lifetime, when the clients kept (in
- * total, and registered by `caller`) leave room; else the refusal.
- */
-export async function saveClient(
-  core: Core,
-  client: ClientRecord,
-  caller: string | undefined,
-): Promise<Refusal | undefined> {
-  const refused = await admitClient(core.store, core.limits, client.client_id, caller, core.ttl.clientMs);
-  if (refused) return refused;
-  await core.store.put("client", client.client_id, JSON.stringify(client), core.ttl.clientMs);
-  return undefined;
+/** Counts a fetched client metadata document among those kept (1000 by default); false when as many are kept (it is then not). */
+async function admitDocument(
+  store: AuthorizationStore,
+  maxCached: ClientMetadataOptions["maxCached"],
+  clientId: string,
+  ttlMs: number,
+): Promise<boolean> {
+  if (maxCached === false) return true;
+  return (await store.admit(clientId, [{ group: "documents", max: maxCached ?? 1000, ttlMs }])).admitted;
 }

@@ -8,13 +8,14 @@ import { upstreamCallback } from "./callback.js";
 import { staticClient } from "./clients.js";
 import { decide } from "./consent.js";
 import type { Core } from "./core.js";
-import { saveClient } from "./directory.js";
 import { json, preflight } from "./http.js";
 import { signingKeys } from "./keys.js";
-import { callerOf, overRate, type RateName, refusedJson, refusedPage, resolveLimits } from "./limits.js";
+import { callerOf, type RateName, resolveLimits } from "./limits.js";
 import { memoryAuthorizationStore } from "./memory-store.js";
 import { metadataDocument } from "./metadata.js";
 import { errorPage } from "./pages.js";
+import { keepUnusedClient } from "./pools.js";
+import { overRate, refusedJson, refusedPage } from "./rates.js";
 import { register } from "./register.js";
 import { revoke } from "./revoke.js";
 import { sealer } from "./seal.js";
@@ -94,6 +95,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   const store = options.store ?? memoryAuthorizationStore({ now });
   const seal = sealer(options.secret ?? randomBytes(32));
   const accessSec = options.accessTokenTtlSec ?? 300;
+  const signInSec = options.signInTtlSec ?? 600;
   const registration = options.registration ?? true;
   const metadataDocs = options.clientMetadataDocuments ?? true;
   const dpop = options.dpop ?? true;
@@ -134,8 +136,9 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       accessSec,
       refreshMs: (options.refreshTokenTtlSec ?? 30 * DAY) * 1000,
       codeMs: (options.codeTtlSec ?? 60) * 1000,
-      signInMs: (options.signInTtlSec ?? 600) * 1000,
+      signInMs: signInSec * 1000,
       clientMs: ((typeof registration === "object" ? registration.clientTtlSec : undefined) ?? 90 * DAY) * 1000,
+      unusedClientMs: ((typeof registration === "object" ? registration.unusedClientTtlSec : undefined) ?? 600) * 1000,
     },
     development,
     clientMetadata: metadataDocs === false ? undefined : metadataDocs === true ? {} : metadataDocs,
@@ -145,7 +148,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     dpop: dpop === false ? undefined : tokenEndpointDPoP(dpop === true ? {} : dpop, url(paths.token)),
     cookie: {
       name: "mcpkit-sign-in",
-      attributes: `Path=${base || "/"}; HttpOnly; SameSite=Lax; Max-Age=86400${issuerUrl.protocol === "https:" ? "; Secure" : ""}`,
+      attributes: `Path=${base || "/"}; HttpOnly; SameSite=Lax; Max-Age=${Math.ceil(signInSec)}${issuerUrl.protocol === "https:" ? "; Secure" : ""}`,
     },
     serverName: options.name ?? "mcpkit",
     now,
@@ -175,7 +178,10 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
         serve: async () => json(200, await core.keys.jwks(), { "cache-control": "max-age=300" }),
       },
     ],
-    [base + paths.authorization, { method: "GET", open: false, rate: "signIn", serve: (r) => authorize(core, r) }],
+    [
+      base + paths.authorization,
+      { method: "GET", open: false, rate: "signIn", serve: (r, caller) => authorize(core, r, caller) },
+    ],
     [base + paths.callback, { method: "GET", open: false, rate: "signIn", serve: (r) => upstreamCallback(core, r) }],
     [base + paths.consent, { method: "POST", open: false, rate: "signIn", serve: (r) => decide(core, r) }],
     [base + paths.token, { method: "POST", open: true, rate: "token", serve: (r) => token(core, r) }],
@@ -186,7 +192,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       method: "POST",
       open: true,
       rate: "register",
-      serve: (r, caller) => register(r, (client) => saveClient(core, client, caller), now),
+      serve: (r, caller) => register(r, (client) => keepUnusedClient(core, client, caller), now),
     });
 
   return {
@@ -226,12 +232,14 @@ export type { AuthorizationServerOptions } from "./authorization-options.js";
 export type { ClientMetadataOptions } from "./client-metadata.js";
 export type { ClientAuthMethod, StaticClient } from "./clients.js";
 export { type AuthorizationLimits, DEFAULT_LIMITS, type RateLimit } from "./limits.js";
-export { memoryAuthorizationStore } from "./memory-store.js";
+export { type HeldByStore, type MemoryAuthorizationStore, memoryAuthorizationStore } from "./memory-store.js";
 export type {
   Admission,
   AuthorizationStore,
+  Enlistment,
   GrantRecord,
   GroupLimit,
+  PoolLimit,
   RecordKind,
   Rotation,
   SigningKeyRecord,

@@ -1,3 +1,4 @@
+import { memoryPools } from "./memory-pools.js";
 import type { Admission, AuthorizationStore, GrantRecord, RecordKind, Rotation, SigningKeyRecord } from "./store.js";
 
 interface Entry {
@@ -6,11 +7,33 @@ interface Entry {
   used: boolean;
 }
 
+/** What a memoryAuthorizationStore holds now: entries by kind, and the characters of what it keeps for the server. */
+export interface HeldByStore {
+  /** Clients, sign-ins under way, codes. */
+  records: number;
+  /** Characters of the records' values and the grants' sealed details. */
+  characters: number;
+  /** Grants. */
+  grants: number;
+  /** Refresh tokens (each issued, spent ones included) naming their grant. */
+  refreshTokens: number;
+  /** Members of admit's groups (metadata documents kept). */
+  counted: number;
+  /** Members of enlist's pools (unused registrations, sign-ins, used clients, requests counted against a rate). */
+  pooled: number;
+}
+
+/** An AuthorizationStore in this process, which says what it holds (to measure a server's memory). */
+export interface MemoryAuthorizationStore extends AuthorizationStore {
+  /** What it holds now, expired entries not yet dropped included: the memory they take. */
+  held(): HeldByStore;
+}
+
 /**
  * An AuthorizationStore in this process: for one node, and for tests. Expired entries are
  * dropped as they are met and, every thousand writes, all at once.
  */
-export function memoryAuthorizationStore(options: { now?: () => number } = {}): AuthorizationStore {
+export function memoryAuthorizationStore(options: { now?: () => number } = {}): MemoryAuthorizationStore {
   const now = options.now ?? Date.now;
   const records = new Map<string, Entry>();
   const grants = new Map<string, GrantRecord & { current: string }>();
@@ -18,10 +41,12 @@ export function memoryAuthorizationStore(options: { now?: () => number } = {}): 
   const keys = new Map<string, SigningKeyRecord>();
   /** admit's groups: member → when it leaves. */
   const groups = new Map<string, Map<string, number>>();
+  const pools = memoryPools(now);
   let writes = 0;
 
   const sweep = () => {
     if (++writes % 1000 !== 0) return;
+    pools.sweep();
     const t = now();
     for (const [k, e] of records) if (e.until <= t) records.delete(k);
     for (const [k, g] of grants) if (g.expiresAt <= t) grants.delete(k);
@@ -122,6 +147,28 @@ export function memoryAuthorizationStore(options: { now?: () => number } = {}): 
         members.set(member, now() + ttlMs);
       }
       return { admitted: true };
+    },
+    async enlist(member, owner, limit) {
+      sweep();
+      return pools.enlist(member, owner, limit);
+    },
+    async leave(pool, member) {
+      return pools.leave(pool, member);
+    },
+    held() {
+      let characters = 0;
+      for (const entry of records.values()) characters += entry.value.length;
+      for (const grant of grants.values()) characters += grant.sealed.length;
+      let counted = 0;
+      for (const members of groups.values()) counted += members.size;
+      return {
+        records: records.size,
+        characters,
+        grants: grants.size,
+        refreshTokens: refresh.size,
+        counted,
+        pooled: pools.size(),
+      };
     },
     async signingKeys() {
       return [...keys.values()].sort((a, b) => a.createdAt - b.createdAt);

@@ -73,7 +73,7 @@ export function consentPage(view: ConsentView): Response {
   );
 }
 
-/** Something went wrong that cannot be sent back to the client (RFC 6749 §4.1.2.1: no redirect to an unchecked URI). */
+/** Something went wrong, said to the person: nothing goes back to a client before the person decided (RFC 9700 §4.11.2). */
 export function errorPage(
   title: string,
   message: string,

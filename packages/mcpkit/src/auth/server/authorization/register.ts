@@ -1,19 +1,19 @@
-import { CLIENT_AUTH_METHODS, type ClientAuthMethod, type ClientRecord, redirectUriProblem } from "./clients.js";
+import { CLIENT_AUTH_METHODS, type ClientAuthMethod, type ClientRecord } from "./clients.js";
 import { json, readBody } from "./http.js";
-import { type Refusal, refusedJson } from "./limits.js";
+import { redirectUriProblem } from "./redirect-uris.js";
 import { hashSecret, newId, newSecret } from "./seal.js";
 
 const GRANTS = ["authorization_code", "refresh_token"];
+const MAX_REDIRECT_CHARACTERS = 4000;
 
 /**
  * Dynamic Client Registration (RFC 7591 §3): checks the metadata, stores the client and
  * answers its id (and a secret, for a confidential client). Unsupported values are
- * refused with invalid_client_metadata or invalid_redirect_uri, saying which; a client
- * the store has no room for, with temporarily_unavailable and Retry-After.
+ * refused with invalid_client_metadata or invalid_redirect_uri, saying which.
  */
 export async function register(
   request: Request,
-  save: (client: ClientRecord) => Promise<Refusal | undefined>,
+  save: (client: ClientRecord) => Promise<void>,
   now: () => number,
 ): Promise<Response> {
   const refuse = (error: string, description: string) =>
@@ -35,6 +35,12 @@ export async function register(
     const problem = redirectUriProblem(uri);
     if (problem) return refuse("invalid_redirect_uri", problem);
   }
+  // What a registration keeps is bounded, so that the registrations kept are (pools.ts).
+  if (uris.join("").length > MAX_REDIRECT_CHARACTERS)
+    return refuse(
+      "invalid_redirect_uri",
+      `redirect_uris hold more than ${MAX_REDIRECT_CHARACTERS} characters together`,
+    );
   const method = (metadata.token_endpoint_auth_method ?? "client_secret_basic") as ClientAuthMethod;
   if (!CLIENT_AUTH_METHODS.includes(method))
     return refuse(
@@ -59,8 +65,7 @@ export async function register(
     ...(secret && { secret_hash: hashSecret(secret) }),
     source: "registration",
   };
-  const refused = await save(client);
-  if (refused) return refusedJson(refused);
+  await save(client);
   return json(
     201,
     {

@@ -44,6 +44,22 @@ export interface AuthorizationStore {
    */
   admit(member: string, counts: GroupLimit[]): Promise<Admission>;
 
+  /**
+   * Puts `member` of `owner` into a pool of what the server keeps for a while (unused
+   * registrations, sign-ins under way, requests counted against a rate), atomically across
+   * every handle; it leaves `ttlMs` after. A pool never refuses for want of room, so that
+   * callers from many addresses cannot lock newcomers out. Records: when `owner` already
+   * holds `maxPerOwner`, its own oldest gives way; when the pool holds `max`, the oldest of
+   * the owner holding the most. A rate (`rate: true`): when `owner` already holds
+   * `maxPerOwner`, the new member is refused (with when its oldest leaves); when the pool
+   * holds `max`, its oldest member is forgotten. Oldest is first enlisted. The evicted are
+   * returned, for the server to delete their records. A member already in the pool is
+   * enlisted anew (as the newest, of `owner`).
+   */
+  enlist(member: string, owner: string, limit: PoolLimit): Promise<Enlistment>;
+  /** Takes a member out of its pool (its record was used or ended): whether it was there, unexpired. */
+  leave(pool: string, member: string): Promise<boolean>;
+
   /** Every signing key, oldest first. */
   signingKeys(): Promise<SigningKeyRecord[]>;
   addSigningKey(key: SigningKeyRecord): Promise<void>;
@@ -59,6 +75,23 @@ export interface GroupLimit {
   max: number;
   ttlMs: number;
 }
+
+/** A pool `enlist` keeps members in: at most `max` in all, and `maxPerOwner` of one owner (absent: no share of its own). */
+export interface PoolLimit {
+  /** The pool's name (`sign-ins`, `rate:register`…). */
+  pool: string;
+  /** The most members it holds. */
+  max: number;
+  /** The most members of one owner (absent: none of its own). */
+  maxPerOwner?: number;
+  /** How long the member stays. */
+  ttlMs: number;
+  /** Requests counted against a rate, not records kept: an owner over its share is refused, and at `max` the oldest is forgotten. */
+  rate?: boolean;
+}
+
+/** A member enlisted, with those that gave way for it; or, in a rate, refused until the owner's oldest leaves. */
+export type Enlistment = { admitted: true; evicted: string[] } | { admitted: false; retryAfterMs: number };
 
 export type Admission = { admitted: true } | { admitted: false; group: string; retryAfterMs: number };
 

@@ -4,6 +4,7 @@ import { authenticates, type ClientRecord, presentedCredentials } from "./client
 import { type CodeRecord, type Core, type GrantDetails, PURPOSE } from "./core.js";
 import { findClient, UnknownClientError } from "./directory.js";
 import { json, NO_STORE, oauthError, readForm } from "./http.js";
+import { clientUsed } from "./pools.js";
 import { hashSecret, newSecret } from "./seal.js";
 import type { GrantRecord } from "./store.js";
 import type { ProofOutcome } from "./token-dpop.js";
@@ -104,6 +105,7 @@ async function codeGrant(core: Core, client: ClientRecord, form: URLSearchParams
     sealed: core.sealer.seal(PURPOSE.grant, details),
   };
   const refresh = newSecret();
+  await clientUsed(core, client, record.subject);
   await core.store.createGrant(grant, hashSecret(refresh));
   return issued(core, client, grant, details, details.scopes, refresh);
 }
