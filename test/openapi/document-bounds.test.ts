@@ -4,7 +4,8 @@ import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadOpenApiDocument, openApiServer } from "mcpkit/openapi";
+import { addOpenApiTools, loadOpenApiDocument, openApiServer } from "mcpkit/openapi";
+import { createServer as createMcpServer } from "mcpkit/server";
 import { connectInMemory } from "mcpkit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -178,6 +179,15 @@ describe("references", () => {
       "over maxSchemaBytes (1048576)",
     );
     await expect(openApiServer({ document: big(2000), baseUrl: "http://127.0.0.1:9" })).resolves.toBeDefined();
+    // Added to a server of yours: a refused document registers none of its tools.
+    const mine = createMcpServer({ name: "mine", version: "1" });
+    const document = big(2000);
+    const small = { get: { operationId: "small", responses: { "204": { description: "ok" } } } };
+    const withSmallFirst = { ...document, paths: { "/small": small, ...document.paths } };
+    await expect(
+      addOpenApiTools(mine, { document: withSmallFirst, baseUrl: "http://127.0.0.1:9", maxSchemaBytes: 10_000 }),
+    ).rejects.toThrow("(tool big)");
+    expect(mine.definitions().tools).toEqual([]);
   });
 
   it("refuses to validate a document whose references would expand beyond the bound", async () => {

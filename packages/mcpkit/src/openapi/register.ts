@@ -79,12 +79,17 @@ export async function addOpenApiTools(server: McpServer, options: OpenApiOptions
   const templates: string[] = [];
   const maxSchemaBytes = options.maxSchemaBytes ?? DEFAULT_MAX_SCHEMA_BYTES;
   const operations = listOperations(document, options.include, options.exclude);
-  for (const info of operations) {
+  // Every tool planned (and its schemas' size checked) before any is registered: a refused
+  // document leaves the server as it was.
+  const planned = operations.map((info) => {
     const name = names.name(info.operation.operationId, info.method, info.path);
     const input = planInput(info, document, converter.run("request"));
     const output = options.outputSchemas === false ? undefined : planOutput(info, document, converter.run("response"));
     checkSize("inputSchema", input.schema, info, name, maxSchemaBytes);
     if (output) checkSize("outputSchema", output.schema, info, name, maxSchemaBytes);
+    return { info, name, input, output };
+  });
+  for (const { info, name, input, output } of planned) {
     let validate: Validator | undefined;
     const handle = server.tool(
       name,
