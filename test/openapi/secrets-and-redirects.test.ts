@@ -87,8 +87,14 @@ const document = {
   components: { securitySchemes: { key: { type: "apiKey", in: "query", name: "api_key" } } },
 };
 
-async function serve(credentials: ApiCredentials) {
-  const server = await openApiServer({ document, baseUrl: `${base}/v2`, credentials, outputSchemas: false });
+async function serve(credentials: ApiCredentials, headers?: Record<string, string>) {
+  const server = await openApiServer({
+    document,
+    baseUrl: `${base}/v2`,
+    credentials,
+    outputSchemas: false,
+    ...(headers && { headers }),
+  });
   return connectInMemory(server);
 }
 
@@ -126,6 +132,21 @@ describe("the API's credentials", () => {
       }
       await close();
     }
+  });
+
+  it("never come back when given as fixed headers whose names say they are secret (mcpkit serve openapi -H)", async () => {
+    const { client, close } = await serve(
+      {},
+      { Authorization: `Bearer ${TOKEN}`, "X-Api-Key": KEY, "User-Agent": "agent/1.0" },
+    );
+    const result = await client.callTool("echo", {});
+    expect(hits.at(-1)?.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    const seen = JSON.stringify(result);
+    expect(seen).not.toContain(TOKEN);
+    expect(seen).not.toContain(KEY);
+    // A header that is no secret is left as it is.
+    expect(seen).toContain("agent/1.0");
+    await close();
   });
 
   it("never come back in an error about a redirect", async () => {

@@ -14,9 +14,20 @@ const MIN_SECRET = 6;
 
 export type Redact = (text: string) => string;
 
-/** A redactor for these credentials (the identity when there are none). */
-export function redactor(credentials: ApiCredentials | undefined): Redact {
+/** Headers of `options.headers` whose names say they carry a secret (an `-H "Authorization: …"` on the command line). */
+const SECRET_HEADER = /auth|cookie|token|key|secret|passw|session|signature/i;
+
+/**
+ * A redactor for these credentials, and for the values of fixed headers whose names say
+ * they are secret (the identity when there are none).
+ */
+export function redactor(
+  credentials: ApiCredentials | undefined,
+  headers: Readonly<Record<string, string>> = {},
+): Redact {
   const values: string[] = [];
+  for (const [name, value] of Object.entries(headers))
+    if (SECRET_HEADER.test(name)) values.push(value, value.replace(/^\S+\s+/, "")); // "Bearer t": t too
   if (credentials?.bearer) values.push(credentials.bearer);
   if (credentials?.basic) {
     const { username, password } = credentials.basic;

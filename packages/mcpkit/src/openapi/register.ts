@@ -158,7 +158,7 @@ function makeCaller(options: OpenApiOptions, settings: RequestSettings, limits: 
     const credentials: ApiCredentials | undefined =
       typeof options.credentials === "function" ? await options.credentials(ctx) : options.credentials;
     // What comes back to the client never holds the credentials (redact.ts).
-    const redact = redactor(credentials);
+    const redact = redactor(credentials, settings.headers);
     try {
       const request = buildRequest(plan, args, settings, credentials);
       const response = await send(fetchImpl, request, limits, ctx.signal, settings.base);
