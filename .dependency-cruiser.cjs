@@ -28,6 +28,12 @@ module.exports = {
       to: { circular: true },
     },
     only("jsonrpc-is-a-leaf", "jsonrpc/ knows no MCP and no I/O.", "jsonrpc/", ["jsonrpc/"]),
+    only(
+      "address-guard-is-a-leaf",
+      "address-guard/ judges the addresses a fetch made on someone else's say-so may reach: node's own modules only.",
+      "address-guard/",
+      ["address-guard/"],
+    ),
     only("protocol-above-jsonrpc", "protocol/ builds on jsonrpc/ only.", "protocol/", ["jsonrpc/", "protocol/"]),
     only("schema-above-protocol", "schema/ validates; it knows no session or server.", "schema/", [
       "protocol/",
@@ -105,7 +111,7 @@ module.exports = {
       "openapi-builds-on-server",
       "openapi/ turns a document into tools of a server: server/ and what it stands on, no transport or client.",
       "openapi/",
-      ["jsonrpc/", "protocol/", "schema/", "connection/", "server/", "openapi/", "content\\.ts$"],
+      ["jsonrpc/", "protocol/", "schema/", "connection/", "server/", "openapi/", "address-guard/", "content\\.ts$"],
     ),
     {
       name: "openapi-parser-only-in-openapi",
@@ -122,6 +128,7 @@ module.exports = {
         "jsonrpc/",
         "protocol/",
         "auth/",
+        "address-guard/",
         "transports/transport\\.ts$",
         "transports/http/localhost\\.ts$",
         "transports/http/client-address\\.ts$",

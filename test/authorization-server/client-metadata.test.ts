@@ -143,6 +143,24 @@ describe("server-side request forgery, outside development", () => {
     ["https://[::ffff:127.0.0.1]/client.json", "private or reserved address"],
     ["https://[fd00::1]/client.json", "private or reserved address"],
     ["https://127.0.0.1/client.json", "private or reserved address"],
+    // IPv4 carried in IPv6, and the special ranges the guard once missed (one address guard: address-guard/).
+    ["https://[::7f00:1]/client.json", "IPv4-compatible address (::/96) of 127.0.0.1: loopback"],
+    ["https://[::ffff:0:7f00:1]/client.json", "IPv4-translated address (::ffff:0:0:0/96) of 127.0.0.1: loopback"],
+    ["https://[64:ff9b::a9fe:a9fe]/client.json", "NAT64 address (64:ff9b::/96) of 169.254.169.254: link-local"],
+    ["https://[2002:a00:1::1]/client.json", "6to4 address (2002::/16) of 10.0.0.1: private"],
+    [
+      "https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/client.json",
+      "Teredo address (2001::/32) whose client is 127.0.0.1",
+    ],
+    ["https://[fec0::1]/client.json", "site-local, fec0::/10"],
+    ["https://[2001:db8::1]/client.json", "documentation, 2001:db8::/32"],
+    ["https://[ff02::1]/client.json", "multicast, ff00::/8"],
+    ["https://100.64.0.1/client.json", "carrier-grade NAT"],
+    ["https://198.18.0.1/client.json", "benchmarking, 198.18.0.0/15"],
+    ["https://192.0.0.8/client.json", "IETF protocol assignments, 192.0.0.0/24"],
+    ["https://0x7f.1/client.json", "loopback, 127.0.0.0/8"],
+    ["https://2130706433/client.json", "loopback, 127.0.0.0/8"],
+    ["https://0.0.0.0/client.json", "this network, 0.0.0.0/8"],
   ])("refuses %s without connecting", async (clientId, why) => {
     h = await startHarness({ upstream });
     const page = await authorizePage(clientId);

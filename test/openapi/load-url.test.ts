@@ -7,8 +7,10 @@ import { loadOpenApiDocument } from "mcpkit/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // A document named by URL: read from its origin (this machine's, here, as a local API under
-// development would be), with the files it references there, and never from this
-// machine's disk however it asks.
+// development would be), with the files it references there and that origin's redirects,
+// and never from this machine's disk however it asks. Everything else it names, and every
+// redirect off its origin, goes through the address guard: names judged by what they
+// resolve to, addresses by their bytes, whatever the spelling.
 
 const dir = mkdtempSync(join(tmpdir(), "mcpkit-openapi-url-"));
 const SECRET = join(dir, "secret.json");
@@ -79,24 +81,64 @@ describe("an OpenAPI document named by URL", () => {
     await expect(loading).rejects.not.toThrow(/the-secret-on-disk/);
   });
 
-  it("does not fetch what it references on another origin that is internal", async () => {
-    // localhost is another origin than 127.0.0.1, and an internal one.
+  it("follows its own origin's redirects (the origin you named is yours, even on this machine)", async () => {
+    const moving = await start(
+      { "/v3/openapi.json": JSON.stringify(documentWith({ type: "object" })) },
+      { "/openapi.json": (port) => `http://127.0.0.1:${port}/v3/openapi.json` },
+    );
+    await expect(loadOpenApiDocument(`${moving.url}/openapi.json`)).resolves.toBeDefined();
+    expect(moving.requested).toEqual(["/openapi.json", "/v3/openapi.json"]);
+  });
+
+  it("does not fetch what it references by a name that resolves to an internal address (judged after the lookup)", async () => {
+    // localhost is another origin than 127.0.0.1: a name, judged by what it resolves to.
     const other = await start({ "/pet.json": JSON.stringify({ type: "object" }) });
     const port = new URL(other.url).port;
     const pointing = await start({
       "/openapi.json": JSON.stringify(documentWith({ $ref: `http://localhost:${port}/pet.json` })),
     });
-    await expect(loadOpenApiDocument(`${pointing.url}/openapi.json`)).rejects.toThrow(/Cannot load/);
+    await expect(loadOpenApiDocument(`${pointing.url}/openapi.json`)).rejects.toThrow(
+      "localhost resolves to a private or reserved address: 127.0.0.1 (loopback, 127.0.0.0/8)",
+    );
     expect(other.requested).toEqual([]);
   });
 
-  it("does not follow its origin's redirect to another origin that is internal", async () => {
+  it("does not fetch what it references by another spelling of an internal address", async () => {
+    const other = await start({ "/pet.json": JSON.stringify({ type: "object" }) });
+    const port = new URL(other.url).port;
+    for (const host of ["[::ffff:7f00:1]", "[::7f00:1]", "[::ffff:0:7f00:1]", "[64:ff9b::7f00:1]", "[fec0::1]"]) {
+      const pointing = await start({
+        "/openapi.json": JSON.stringify(documentWith({ $ref: `http://${host}:${port}/pet.json` })),
+      });
+      await expect(loadOpenApiDocument(`${pointing.url}/openapi.json`), host).rejects.toThrow(
+        "is a private or reserved address",
+      );
+    }
+    expect(other.requested).toEqual([]);
+  });
+
+  it("does not follow its origin's redirect to a name that resolves to an internal address", async () => {
     // localhost is another origin than 127.0.0.1, on the same machine.
     const other = await start({ "/openapi.json": JSON.stringify(documentWith({ type: "object" })) });
     const port = new URL(other.url).port;
     const moving = await start({}, { "/openapi.json": () => `http://localhost:${port}/openapi.json` });
     await expect(loadOpenApiDocument(`${moving.url}/openapi.json`)).rejects.toThrow(
-      /redirects to another origin \(http:\/\/localhost:\d+\/openapi\.json\), which is not followed/,
+      "localhost resolves to a private or reserved address: 127.0.0.1 (loopback, 127.0.0.0/8)",
+    );
+    expect(moving.requested).toEqual(["/openapi.json"]);
+    expect(other.requested).toEqual([]);
+  });
+
+  it("does not follow a referenced file's redirect back into this machine", async () => {
+    // The document's origin redirects its referenced file to another origin that is internal.
+    const other = await start({ "/pet.json": JSON.stringify({ type: "object", description: "internal" }) });
+    const port = new URL(other.url).port;
+    const pointing = await start(
+      { "/openapi.json": JSON.stringify(documentWith({ $ref: "./pet.json" })) },
+      { "/pet.json": () => `http://localhost:${port}/pet.json` },
+    );
+    await expect(loadOpenApiDocument(`${pointing.url}/openapi.json`)).rejects.toThrow(
+      "localhost resolves to a private or reserved address",
     );
     expect(other.requested).toEqual([]);
   });

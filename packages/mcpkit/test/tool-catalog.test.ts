@@ -106,13 +106,36 @@ describe("search_tools", () => {
     await close();
   });
 
-  it("says so when nothing matches, and refuses a call without a query", async () => {
+  it("says so when nothing matches, without repeating the query, and refuses a call without a query", async () => {
     const { client, close } = await connectInMemory(catalogServer(300));
     const none = await client.callTool("search_tools", { query: "zzzz qqqq" });
-    expect(none.content[0]).toMatchObject({ text: 'No tool matches "zzzz qqqq". Try other words.' });
+    expect(none.content[0]).toMatchObject({ text: "No tool matches the query. Try other words." });
+    expect(JSON.stringify(none)).not.toContain("zzzz");
     const bad = await client.callTool("search_tools", {});
     expect(bad.isError).toBe(true);
     await close();
+  });
+
+  it("refuses a query over 1000 characters with -32602 naming the limit, in every era, and never echoes it", async () => {
+    for (const revision of ["2025-06-18", "2025-11-25", "2026-07-28"] as const) {
+      const { client, close } = await connectInMemory(catalogServer(300), { protocolVersion: revision });
+      // 3 MB, as the attack sent: refused on its length, before any search or validation quotes it.
+      const query = `${"alpha records ".repeat(220_000)}MARK-OF-THE-QUERY`;
+      const refused = await client.callTool("search_tools", { query }).then(
+        (result) => result,
+        (error: unknown) => error,
+      );
+      expect(refused, revision).toMatchObject({ code: -32602 });
+      const message = (refused as Error).message;
+      expect(message).toContain("at most 1000 characters");
+      expect(message.length).toBeLessThan(300);
+      expect(JSON.stringify(refused)).not.toContain("MARK-OF-THE-QUERY");
+      expect(JSON.stringify(refused)).not.toContain("alpha records");
+      // At the limit it is served.
+      const atLimit = await client.callTool("search_tools", { query: `alpha ${"x".repeat(994)}` });
+      expect(atLimit.isError).toBeFalsy();
+      await close();
+    }
   });
 });
 

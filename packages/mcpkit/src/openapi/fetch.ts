@@ -5,7 +5,7 @@ export interface CallLimits {
   timeoutMs: number;
   /** The most body bytes read; a larger answer is refused. */
   maxResponseBytes: number;
-  /** Same-origin redirects followed; a redirect to another origin is never followed. */
+  /** Redirects followed while they stay under the base URL; one leaving it is never followed. */
   maxRedirects: number;
 }
 
@@ -25,15 +25,38 @@ export class CallError extends Error {
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /**
+ * Where a redirect may lead: the base URL's origin, under its path (`servers[].url`'s path is
+ * part of what the operator named: an API at /v2 cannot send its caller, credentials and
+ * all, to /admin of the same host), with no segment that decodes to a dot segment or holds
+ * an encoded slash.
+ */
+export function redirectProblem(next: URL, base: URL): string | undefined {
+  if (next.origin !== base.origin) return `The API redirected to another origin (${next.origin}); not followed`;
+  const basePath = base.pathname.replace(/\/+$/, "");
+  const under = next.pathname === basePath || next.pathname.startsWith(`${basePath}/`);
+  const segments = next.pathname.split("/").map((s) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  });
+  if (!under || segments.some((s) => s === "." || s === ".." || /[/\\]/.test(s)))
+    return `The API redirected outside its base URL (${basePath}/); not followed`;
+  return undefined;
+}
+
+/**
  * Sends one request with the limits: the timeout covers redirects and the body; the body
  * is read up to `maxResponseBytes`; redirects are followed by hand, and only while they
- * stay on the request's origin (credentials must not travel to a host the API names).
+ * stay under the base URL (credentials must not travel anywhere the API names).
  */
 export async function send(
   fetchImpl: typeof fetch,
   request: ApiRequest,
   limits: CallLimits,
   cancel: AbortSignal,
+  base: URL,
 ): Promise<ApiResponse> {
   const timeout = AbortSignal.timeout(limits.timeoutMs);
   const signal = AbortSignal.any([cancel, timeout]);
@@ -45,7 +68,6 @@ export async function send(
     throw new CallError(`Cannot reach the API: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
   };
   let { url, method, body } = request;
-  const origin = url.origin;
   try {
     for (let hops = 0; ; hops++) {
       const response = await fetchImpl(url, { method, headers: request.headers, body, redirect: "manual", signal });
@@ -61,8 +83,8 @@ export async function send(
       }
       await response.body?.cancel();
       const next = new URL(location, url);
-      if (next.origin !== origin)
-        throw new CallError(`The API redirected to another origin (${next.origin}); not followed`);
+      const problem = redirectProblem(next, base);
+      if (problem) throw new CallError(problem);
       if (hops >= limits.maxRedirects) throw new CallError(`More than ${limits.maxRedirects} redirects`);
       // RFC 9110 §15.4: 303 (and, as browsers do, 301/302 after POST) continue with GET.
       if (response.status === 303 || (method === "POST" && response.status <= 302)) {

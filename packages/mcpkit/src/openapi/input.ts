@@ -96,11 +96,9 @@ export function planInput(
     body = { arg, mediaType, kind, required: requestBody.required === true, binaryParts };
   }
 
-  const schema: SchemaObject = { type: "object", properties, additionalProperties: false };
-  if (required.length > 0) schema.required = required;
-  const defs = run.definitions();
-  if (defs) schema.$defs = defs;
-  return { plan: { method: info.method, path: info.path, params, body }, schema };
+  const root: SchemaObject = { type: "object", properties, additionalProperties: false };
+  if (required.length > 0) root.required = required;
+  return { plan: { method: info.method, path: info.path, params, body }, schema: run.finish(root) };
 }
 
 function annotate(schema: SchemaObject, description: string | undefined, deprecated?: boolean): SchemaObject {
@@ -150,11 +148,12 @@ function bodySchema(
   // Multipart: a file part is sent as bytes; the model passes them base64-encoded.
   const properties: Record<string, SchemaObject> = {};
   for (const [name, part] of Object.entries(schema.properties as Record<string, SchemaObject>)) {
-    if (isBinary(part)) {
+    const described = { ...run.target(part), ...part };
+    if (isBinary(described)) {
       binaryParts.add(name);
       properties[name] = {
         ...BASE64,
-        description: `${part.description ? `${part.description} ` : ""}(a file part: its bytes, base64-encoded)`,
+        description: `${described.description ? `${described.description} ` : ""}(a file part: its bytes, base64-encoded)`,
       };
     } else properties[name] = part;
   }

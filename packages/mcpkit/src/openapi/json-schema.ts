@@ -1,59 +1,46 @@
 import { isReference, type OpenApiDocument, resolvePointer, type SchemaObject } from "./document.js";
+import {
+  type Converted,
+  defsRef,
+  placeDefinitions,
+  SCHEMA_KEYWORDS,
+  SCHEMA_LISTS,
+  SCHEMA_MAPS,
+} from "./schema-defs.js";
 
 /**
  * OpenAPI Schema Objects as the JSON Schema 2020-12 a tool publishes (server/tools
  * §inputSchema, §outputSchema):
- *  - references are inlined; a recursive one becomes `$ref: "#/$defs/<name>"`, with the
- *    definition in the root's `$defs`, so every schema stands alone;
+ *  - every reference is converted once per document and direction, as `$ref:
+ *    "#/$defs/<name>"`; when a tool's schema is finished (schema-defs.ts), one used once
+ *    is put in its place, one used more than once or recursively stays in the root's
+ *    `$defs`, so a schema never holds two copies of a definition and its size is bounded by
+ *    the document's (a document of nested references cannot expand exponentially);
  *  - 3.0's `nullable`, boolean `exclusiveMinimum`/`exclusiveMaximum` and `example` become
  *    their 2020-12 forms; `discriminator`, `xml`, `externalDocs` and `x-` extensions go;
  *  - a request drops `readOnly` properties, a response drops `writeOnly` ones (OAS §4.8.24).
  */
 export type Direction = "request" | "response";
 
-const SCHEMA_KEYWORDS = [
-  "items",
-  "additionalProperties",
-  "not",
-  "contains",
-  "propertyNames",
-  "if",
-  "then",
-  "else",
-  "unevaluatedItems",
-  "unevaluatedProperties",
-  "additionalItems",
-] as const;
-const SCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"] as const;
-const SCHEMA_MAPS = ["properties", "patternProperties", "dependentSchemas"] as const;
 const DROPPED = new Set(["discriminator", "xml", "externalDocs", "nullable", "example", "$schema", "$id"]);
+const MAX_CHAIN = 32;
 
-/** Converts schemas of one document; remembers conversions that do not recurse, shared across tools. */
+/** Converts schemas of one document; each reference once per direction, shared by every tool. */
 export class SchemaConverter {
-  private readonly cache = new Map<string, SchemaObject>();
+  private readonly converted = new Map<string, Converted>();
+  private readonly names = new Map<string, string>();
+  private readonly refsByName = new Map<string, string>();
 
   constructor(private readonly document: OpenApiDocument) {}
 
-  private get legacy(): boolean {
-    return this.document.openapi.startsWith("3.0");
-  }
-
-  /**
-   * Starts one root schema (a tool's input or output): convert its parts with `node`,
-   * then put `definitions()` in the root's `$defs`, where `#/$defs/...` points.
-   */
+  /** Starts one root schema (a tool's input or output): convert its parts with `node`, then `finish` the root. */
   run(direction: Direction): SchemaRun {
     return new SchemaRun(this, direction);
   }
 
   /** @internal */
-  cached(key: string): SchemaObject | undefined {
-    return this.cache.get(key);
-  }
-
-  /** @internal */
-  remember(key: string, schema: SchemaObject): void {
-    this.cache.set(key, schema);
+  get is30(): boolean {
+    return this.document.openapi.startsWith("3.0");
   }
 
   /** @internal */
@@ -61,75 +48,116 @@ export class SchemaConverter {
     return resolvePointer(this.document, ref);
   }
 
-  /** @internal */
-  get is30(): boolean {
-    return this.legacy;
+  /** @internal The `$defs` name of a reference: the same for every tool of the document. */
+  nameOf(ref: string): string {
+    const known = this.names.get(ref);
+    if (known) return known;
+    const base = (ref.split("/").at(-1) ?? "def").replace(/[^A-Za-z0-9_.-]/g, "_") || "def";
+    let name = base;
+    for (let n = 2; this.refsByName.has(name); n++) name = `${base}_${n}`;
+    this.names.set(ref, name);
+    this.refsByName.set(name, ref);
+    return name;
+  }
+
+  /** @internal What a reference's target converts to, references inside it left as references. */
+  definition(direction: Direction, ref: string): Converted {
+    const key = `${direction}:${ref}`;
+    let done = this.converted.get(key);
+    if (!done) {
+      const walk = new Walk(this, direction);
+      done = { schema: walk.node(this.resolve(ref)), refs: walk.refs };
+      this.converted.set(key, done);
+    }
+    return done;
+  }
+
+  /** @internal The definition a `$defs` name stands for. */
+  byName(direction: Direction, name: string): Converted | undefined {
+    const ref = this.refsByName.get(name);
+    return ref === undefined ? undefined : this.definition(direction, ref);
   }
 }
 
-/** One root's conversion: the references being expanded, and the definitions it needs. */
+/** One root's conversion: the references its parts use, whose definitions `finish` places. */
 export class SchemaRun {
-  private readonly needed = new Map<string, string>(); // ref -> definition name
-  private readonly names = new Set<string>();
-  private recursed = false;
+  private readonly refs = new Set<string>();
 
   constructor(
     private readonly converter: SchemaConverter,
     private readonly direction: Direction,
   ) {}
 
-  definitions(): Record<string, SchemaObject> | undefined {
-    if (this.needed.size === 0) return undefined;
-    const defs: Record<string, SchemaObject> = {};
-    // Converting one definition may need another: loop until every needed one is done.
-    for (let done = 0; done < this.needed.size; ) {
-      const [ref, name] = [...this.needed.entries()][done] as [string, string];
-      defs[name] = this.node(this.converter.resolve(ref), [ref]);
-      done++;
+  /**
+   * One part of the root (a parameter's schema, a body, a response). A part that is a
+   * reference is its target's schema, so that what the part is (an object, its properties)
+   * shows at the top; references further in stay references until `finish`.
+   */
+  node(schema: unknown): SchemaObject {
+    let raw = schema;
+    let last: string | undefined;
+    for (let hops = 0; isReference(raw); hops++) {
+      if (hops >= MAX_CHAIN) throw new Error(`Reference loop at ${(schema as { $ref: string }).$ref}`);
+      last = raw.$ref;
+      raw = this.converter.resolve(last);
     }
-    return defs;
+    let out: SchemaObject;
+    if (last !== undefined) {
+      const done = this.converter.definition(this.direction, last);
+      for (const ref of done.refs) this.refs.add(ref);
+      out = done.schema;
+    } else {
+      const walk = new Walk(this.converter, this.direction);
+      out = walk.node(raw);
+      for (const ref of walk.refs) this.refs.add(ref);
+    }
+    const description = referenceDescription(schema, this.converter.is30);
+    return description === undefined ? out : { ...out, description };
   }
 
-  node(schema: unknown, stack: string[] = []): SchemaObject {
+  /** A part's schema with a `$ref` into `$defs` followed (to read what the part is, not to publish). */
+  target(schema: SchemaObject): SchemaObject {
+    const name = typeof schema.$ref === "string" ? /^#\/\$defs\/(.+)$/.exec(schema.$ref)?.[1] : undefined;
+    return (name !== undefined && this.converter.byName(this.direction, name)?.schema) || schema;
+  }
+
+  /** The root with every definition it needs put in place or in its `$defs` (schema-defs.ts). */
+  finish(root: SchemaObject): SchemaObject {
+    return placeDefinitions(root, this.refs, (ref) => ({
+      name: this.converter.nameOf(ref),
+      ...this.converter.definition(this.direction, ref),
+    }));
+  }
+}
+
+/** 3.1 lets a reference carry its own description beside `$ref`. */
+function referenceDescription(schema: unknown, is30: boolean): string | undefined {
+  if (is30 || !isReference(schema)) return undefined;
+  const description = (schema as { description?: unknown }).description;
+  return typeof description === "string" ? description : undefined;
+}
+
+/** Converts one schema, references inside it becoming `$ref`s into `$defs` (and collected). */
+class Walk {
+  readonly refs = new Set<string>();
+
+  constructor(
+    private readonly converter: SchemaConverter,
+    private readonly direction: Direction,
+  ) {}
+
+  node(schema: unknown): SchemaObject {
     if (typeof schema === "boolean") return schema ? {} : { not: {} };
     if (typeof schema !== "object" || schema === null) return {};
-    if (isReference(schema)) return this.reference(schema as SchemaObject & { $ref: string }, stack);
-    return this.object(schema as SchemaObject, stack);
-  }
-
-  private reference(schema: SchemaObject & { $ref: string }, stack: string[]): SchemaObject {
-    const ref = schema.$ref;
-    // 3.1 lets a reference carry its own description and summary beside $ref.
-    const siblings: SchemaObject = {};
-    if (!this.converter.is30 && typeof schema.description === "string") siblings.description = schema.description;
-    if (stack.includes(ref) || this.needed.has(ref)) {
-      this.recursed = true;
-      return { $ref: `#/$defs/${this.defName(ref)}`, ...siblings };
+    if (isReference(schema)) {
+      this.refs.add(schema.$ref);
+      const description = referenceDescription(schema, this.converter.is30);
+      return { $ref: defsRef(this.converter.nameOf(schema.$ref)), ...(description !== undefined && { description }) };
     }
-    const key = `${this.direction}:${ref}`;
-    const known = this.converter.cached(key);
-    if (known) return Object.keys(siblings).length ? { ...known, ...siblings } : known;
-    const before = this.recursed;
-    this.recursed = false;
-    const out = this.node(this.converter.resolve(ref), [...stack, ref]);
-    // Only a conversion that never pointed into $defs stands alone, and can be shared.
-    if (!this.recursed) this.converter.remember(key, out);
-    this.recursed ||= before;
-    return Object.keys(siblings).length ? { ...out, ...siblings } : out;
+    return this.object(schema as SchemaObject);
   }
 
-  private defName(ref: string): string {
-    const existing = this.needed.get(ref);
-    if (existing) return existing;
-    const base = (ref.split("/").at(-1) ?? "def").replace(/[^A-Za-z0-9_.-]/g, "_") || "def";
-    let name = base;
-    for (let n = 2; this.names.has(name); n++) name = `${base}_${n}`;
-    this.names.add(name);
-    this.needed.set(ref, name);
-    return name;
-  }
-
-  private object(schema: SchemaObject, stack: string[]): SchemaObject {
+  private object(schema: SchemaObject): SchemaObject {
     const out: SchemaObject = {};
     for (const [key, value] of Object.entries(schema)) {
       if (DROPPED.has(key) || key.startsWith("x-")) continue;
@@ -145,14 +173,14 @@ export class SchemaRun {
       }
       if ((SCHEMA_KEYWORDS as readonly string[]).includes(key)) {
         out[key] = Array.isArray(value)
-          ? value.map((v) => this.node(v, stack)) // 3.0-era tuple `items`
+          ? value.map((v) => this.node(v)) // 3.0-era tuple `items`
           : typeof value === "boolean"
             ? value
-            : this.node(value, stack);
+            : this.node(value);
       } else if ((SCHEMA_LISTS as readonly string[]).includes(key) && Array.isArray(value)) {
-        out[key] = value.map((v) => this.node(v, stack));
+        out[key] = value.map((v) => this.node(v));
       } else if ((SCHEMA_MAPS as readonly string[]).includes(key) && typeof value === "object" && value !== null) {
-        out[key] = this.map(key, value as Record<string, unknown>, stack);
+        out[key] = this.map(key, value as Record<string, unknown>);
       } else {
         out[key] = value;
       }
@@ -174,13 +202,13 @@ export class SchemaRun {
     return out;
   }
 
-  private map(key: string, value: Record<string, unknown>, stack: string[]): SchemaObject {
+  private map(key: string, value: Record<string, unknown>): SchemaObject {
     const out: SchemaObject = {};
     const hidden = this.direction === "request" ? "readOnly" : "writeOnly";
     for (const [name, sub] of Object.entries(value)) {
       const resolved = isReference(sub) ? this.peek(sub.$ref) : sub;
       if (key === "properties" && (resolved as SchemaObject | undefined)?.[hidden] === true) continue;
-      out[name] = this.node(sub, stack);
+      out[name] = this.node(sub);
     }
     return out;
   }

@@ -1,5 +1,10 @@
 import type { OpenApiDocument } from "./document.js";
-import { originResolver } from "./document-origin.js";
+import { documentResolver } from "./document-origin.js";
+import { expandedSize } from "./expansion.js";
+import { yamlParser } from "./yaml-parser.js";
+
+/** What `validate` may expand a document to (GitHub's 1,200 operations: about 2 million). */
+const MAX_EXPANDED_VALUES = 10_000_000;
 
 /** Where a document comes from: a file path, an http(s) or file URL, or the parsed object. */
 export type OpenApiSource = string | URL | Record<string, unknown>;
@@ -7,7 +12,9 @@ export type OpenApiSource = string | URL | Record<string, unknown>;
 export interface LoadOptions {
   /**
    * Checks the document against the OpenAPI schema before use (default false: documents
-   * in the wild often deviate in ways that do not matter for calling them).
+   * in the wild often deviate in ways that do not matter for calling them). Validation
+   * expands every reference, so a document that would expand to more than 10 million JSON
+   * values is refused rather than validated.
    */
   validate?: boolean;
   /** Timeout for fetching the document and the files it references by URL, ms (default 30 000). */
@@ -26,15 +33,18 @@ export async function loadDocument(source: OpenApiSource, options: LoadOptions =
   const input = source instanceof URL ? (source.protocol === "file:" ? source.pathname : source.href) : source;
   const fromUrl = typeof input === "string" && /^https?:\/\//i.test(input);
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const origin = fromUrl ? originResolver(input, timeoutMs) : undefined;
+  const remote = fromUrl ? documentResolver(input, timeoutMs) : undefined;
+  const yaml = yamlParser();
   const parserOptions = {
-    resolve: origin
+    // YAML with its aliases bounded; no text or binary files, which no schema can be.
+    parse: { yaml, text: false, binary: false },
+    resolve: remote
       ? {
           external: true,
-          // Its own origin as you named it; other origins only where they are public
-          // (the parser's guard); never this machine's files (document-origin.ts).
-          origin,
-          http: { timeout: timeoutMs, redirects: 5 },
+          // Every http(s) file through the address guard: its own origin as you named it,
+          // other origins only where public (document-origin.ts); never this machine's files.
+          remote,
+          http: false,
           file: false,
         }
       : // A local document's references stay on this disk.
@@ -45,10 +55,18 @@ export async function loadDocument(source: OpenApiSource, options: LoadOptions =
     // The parser mutates an object it is given: hand it a copy.
     const api = typeof input === "string" ? input : structuredClone(input);
     bundled = await SwaggerParser.bundle(api as never, parserOptions as never);
-    if (options.validate) await SwaggerParser.validate(structuredClone(bundled) as never, parserOptions as never);
+    if (options.validate) {
+      // Validation walks the document with every reference copied in: bounded first.
+      if (expandedSize(bundled as OpenApiDocument, MAX_EXPANDED_VALUES) > MAX_EXPANDED_VALUES)
+        throw new Error(
+          `validate needs the document with its references expanded, and this one expands to more than ${MAX_EXPANDED_VALUES} JSON values; load it without validate`,
+        );
+      await SwaggerParser.validate(structuredClone(bundled) as never, parserOptions as never);
+    }
   } catch (error) {
     const what = typeof input === "string" ? input : "the OpenAPI document";
-    const reason = origin?.failure ?? error;
+    // The parser reports a plugin's failure without its message: the plugin kept it.
+    const reason = remote?.failure ?? yaml.failure ?? error;
     throw new Error(`Cannot load ${what}: ${reason instanceof Error ? reason.message : String(reason)}`, {
       cause: reason,
     });

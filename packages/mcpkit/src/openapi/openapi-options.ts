@@ -26,8 +26,13 @@ export interface OpenApiOptions extends LoadOptions {
   timeoutMs?: number;
   /** The largest answer read, bytes (default 5 MiB). */
   maxResponseBytes?: number;
-  /** Same-origin redirects followed (default 5); another origin's never are. */
+  /** Redirects followed while they stay under `baseUrl`, its path included (default 5); others never are. */
   maxRedirects?: number;
+  /**
+   * The largest inputSchema or outputSchema a tool may publish, bytes of JSON (default 1 MiB).
+   * An operation whose schema is larger fails the load, naming it: exclude it, or raise this.
+   */
+  maxSchemaBytes?: number;
   /** Publishes outputSchema and structuredContent from JSON success responses (default true). */
   outputSchemas?: boolean;
   /**

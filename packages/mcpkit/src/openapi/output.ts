@@ -32,7 +32,5 @@ export function planOutput(info: OperationInfo, document: OpenApiDocument, run: 
   const root: SchemaObject = wrapped
     ? { type: "object", properties: { result: schema }, required: ["result"] }
     : { ...schema };
-  const defs = run.definitions();
-  if (defs) root.$defs = { ...(root.$defs as object | undefined), ...defs };
-  return { schema: root, wrapped };
+  return { schema: run.finish(root), wrapped };
 }

@@ -13,6 +13,7 @@ import { ToolNames } from "./names.js";
 import type { OpenApiOptions } from "./openapi-options.js";
 import { listOperations, type OperationInfo } from "./operations.js";
 import { type OutputPlan, planOutput } from "./output.js";
+import { redactor, redactResult } from "./redact.js";
 import { buildRequest, type RequestSettings } from "./request.js";
 import { toToolResult } from "./result.js";
 import { ArgumentError } from "./serialize.js";
@@ -76,11 +77,19 @@ export async function addOpenApiTools(server: McpServer, options: OpenApiOptions
   const names = new ToolNames(options.names);
   const tools: OpenApiTool[] = [];
   const templates: string[] = [];
+  const maxSchemaBytes = options.maxSchemaBytes ?? DEFAULT_MAX_SCHEMA_BYTES;
   const operations = listOperations(document, options.include, options.exclude);
-  for (const info of operations) {
+  // Every tool planned (and its schemas' size checked) before any is registered: a refused
+  // document leaves the server as it was.
+  const planned = operations.map((info) => {
     const name = names.name(info.operation.operationId, info.method, info.path);
     const input = planInput(info, document, converter.run("request"));
     const output = options.outputSchemas === false ? undefined : planOutput(info, document, converter.run("response"));
+    checkSize("inputSchema", input.schema, info, name, maxSchemaBytes);
+    if (output) checkSize("outputSchema", output.schema, info, name, maxSchemaBytes);
+    return { info, name, input, output };
+  });
+  for (const { info, name, input, output } of planned) {
     let validate: Validator | undefined;
     const handle = server.tool(
       name,
@@ -116,6 +125,18 @@ export async function addOpenApiTools(server: McpServer, options: OpenApiOptions
   return { document, tools, templates };
 }
 
+const DEFAULT_MAX_SCHEMA_BYTES = 1024 * 1024;
+
+/** A tool's schema past the cap is refused, naming the cap and the operation, before any client pays for it. */
+function checkSize(which: string, schema: object, info: OperationInfo, name: string, max: number): void {
+  const bytes = Buffer.byteLength(JSON.stringify(schema));
+  if (bytes > max)
+    throw new Error(
+      `The ${which} of ${info.method.toUpperCase()} ${info.path} (tool ${name}) is ${bytes} bytes of JSON, over maxSchemaBytes (${max}): ` +
+        "exclude the operation (exclude: { operations: [...] }) or raise maxSchemaBytes",
+    );
+}
+
 function describe(info: OperationInfo): string {
   const { summary, description } = info.operation;
   const parts = [summary, description].filter((p): p is string => typeof p === "string" && p.trim() !== "");
@@ -136,13 +157,15 @@ function makeCaller(options: OpenApiOptions, settings: RequestSettings, limits: 
   return async (plan, output, validate, args, ctx) => {
     const credentials: ApiCredentials | undefined =
       typeof options.credentials === "function" ? await options.credentials(ctx) : options.credentials;
+    // What comes back to the client never holds the credentials (redact.ts).
+    const redact = redactor(credentials, settings.headers);
     try {
       const request = buildRequest(plan, args, settings, credentials);
-      const response = await send(fetchImpl, request, limits, ctx.signal);
-      return await toToolResult(response, output, validate);
+      const response = await send(fetchImpl, request, limits, ctx.signal, settings.base);
+      return redactResult(await toToolResult(response, output, validate), redact);
     } catch (error) {
       if (error instanceof ArgumentError || error instanceof CallError)
-        return { content: [{ type: "text", text: error.message }], isError: true };
+        return { content: [{ type: "text", text: redact(error.message) }], isError: true };
       throw error;
     }
   };

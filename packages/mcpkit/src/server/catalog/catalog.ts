@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { ErrorCode, invalidParams, McpError } from "../../jsonrpc/errors.js";
 import type { CallToolResult, ListToolsResult, Tool } from "../../protocol/types/features.js";
 import type { CreateTaskResult } from "../../protocol/types/server-results.js";
 import { visible } from "../dispatch/authorization.js";
@@ -10,6 +10,8 @@ import { CALL_TOOL, SEARCH_TOOLS } from "./catalog-options.js";
 import { ToolIndex } from "./search.js";
 
 const MAX_LIMIT = 50;
+/** A request in words is a sentence or two; a longer query is refused before any work (and never echoed). */
+export const MAX_QUERY_LENGTH = 1000;
 
 /** The pieces made once per catalog: its index, and the two tools' entries without a handler. */
 interface Built {
@@ -47,6 +49,7 @@ function build(tools: readonly ToolEntry[], limit: number): Built {
         properties: {
           query: {
             type: "string",
+            maxLength: MAX_QUERY_LENGTH,
             description: "What you want to do, in words (e.g. 'list open issues of a repository')",
           },
           limit: { type: "integer", minimum: 1, maximum: MAX_LIMIT, description: `How many tools (default ${limit})` },
@@ -107,6 +110,15 @@ export function catalogTool(name: string, call: Call, callTool: CallTool): ToolE
   if (name === SEARCH_TOOLS)
     return {
       ...catalog.search,
+      // Before the schema's validator, whose message might quote the query: a protocol error in every revision.
+      validateInput: (args) => {
+        const { query } = args as { query?: unknown };
+        if (typeof query === "string" && query.length > MAX_QUERY_LENGTH)
+          throw invalidParams(
+            `${SEARCH_TOOLS} takes a query of at most ${MAX_QUERY_LENGTH} characters (this one has ${query.length}): describe the task in a few words`,
+          );
+        return catalog.search.validateInput ? catalog.search.validateInput(args) : { ok: true, value: args };
+      },
       handler: (args) =>
         searchTools(catalog, String(args.query), typeof args.limit === "number" ? args.limit : undefined, call),
     };
@@ -135,7 +147,8 @@ function searchTools(catalog: Built, query: string, limit: number | undefined, c
     });
   }
   const structuredContent = { tools: found };
-  const text = found.length === 0 ? `No tool matches "${query}". Try other words.` : JSON.stringify(structuredContent);
+  // The query is not repeated: the caller has it, and a peer's text echoed back is a channel for it.
+  const text = found.length === 0 ? "No tool matches the query. Try other words." : JSON.stringify(structuredContent);
   return { content: [{ type: "text" as const, text }], structuredContent };
 }
 

@@ -1,4 +1,5 @@
 import * as oauth from "oauth4webapi";
+import { guardedFetch } from "../../../../address-guard/fetch.js";
 import {
   authorizationUrl,
   exchangeCode,
@@ -22,6 +23,11 @@ export interface OidcUpstreamOptions {
   scopes?: string[];
   /** More authorization request parameters (Google's access_type=offline, say). */
   authorizationParams?: Record<string, string>;
+  /**
+   * What reaches the provider. Default: the issuer's origin as you named it, and the
+   * endpoints its discovery document names on other origins only where they are public
+   * (global unicast, checked after the lookup); pass your own to reach such endpoints.
+   */
   fetch?: typeof fetch;
 }
 
@@ -46,6 +52,11 @@ export function issuerOf(value: string | URL): URL {
  */
 export function oidcUpstream(options: OidcUpstreamOptions): UpstreamProvider {
   const issuer = issuerOf(options.issuer);
+  // The issuer is yours to name, wherever it is; the endpoints its discovery document names
+  // on other origins are the provider's say-so, reached only where they are public.
+  const fetchImpl =
+    options.fetch ??
+    guardedFetch({ trusted: (url) => url.origin === issuer.origin, maxBytes: 1024 * 1024, timeoutMs: 15_000 });
   let discovered: { client: UpstreamClient; at: number } | undefined;
 
   const client = async (): Promise<UpstreamClient> => {
@@ -54,7 +65,7 @@ export function oidcUpstream(options: OidcUpstreamOptions): UpstreamProvider {
       as: { issuer: issuer.href },
       clientId: options.clientId,
       clientSecret: options.clientSecret,
-      fetch: options.fetch,
+      fetch: fetchImpl,
     };
     let as: oauth.AuthorizationServer;
     try {
