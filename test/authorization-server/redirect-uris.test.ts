@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createAuthorizationServer, developmentUpstream } from "mcpkit/auth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, pkce, REDIRECT, rawClient, startHarness } from "./harness.js";
 
@@ -44,7 +45,7 @@ const REFUSED: [string, RegExp][] = [
   ["blob:https://app.example/0d1e", /blob: scheme/],
   ["ftp://app.example/cb", /ftp: scheme/],
   ["wss://app.example/cb", /wss: scheme/],
-  ["cursor://anysphere/cb", /cursor: scheme/],
+  ["zed://anysphere/cb", /zed: scheme/],
   ["x-apple.systempreferences:com.apple.preference.security", /x-apple.systempreferences: scheme/],
   ["https://app.example/cb#access_token", /fragment/],
   ["https://app.example/cb#", /fragment/],
@@ -89,6 +90,49 @@ describe("registration (RFC 7591)", () => {
     const answer = await register(allowed);
     expect(answer.status).toBe(201);
     expect(answer.body.redirect_uris).toEqual(allowed);
+  });
+});
+
+describe("MCP clients' own schemes (appSchemes)", () => {
+  // Cursor registers these three in one request (its desktop app, its agents, its loopback).
+  const CURSOR = [
+    "cursor://anysphere.cursor-mcp/oauth/callback",
+    "https://www.cursor.com/agents/mcp/oauth/callback",
+    "http://localhost:8787/callback",
+  ];
+
+  it("registers Cursor's redirect URIs by default", async () => {
+    const answer = await register(CURSOR);
+    expect(answer.status).toBe(201);
+    expect(answer.body.redirect_uris).toEqual(CURSOR);
+  });
+
+  it("refuses them with appSchemes: [] (reverse-domain schemes only)", async () => {
+    const strict = await startHarness({ limits: { register: false }, appSchemes: [] });
+    try {
+      const response = await fetch(`${strict.issuer}/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ redirect_uris: CURSOR, token_endpoint_auth_method: "none" }),
+      });
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error_description: string }).error_description).toMatch(/cursor: scheme/);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it("never admits a scheme the operating system runs programs with, even when listed", async () => {
+    const withSchemes = (appSchemes: string[]) => () =>
+      createAuthorizationServer({
+        issuer: "http://127.0.0.1:9",
+        resources: ["http://127.0.0.1:9/mcp"],
+        upstream: developmentUpstream(),
+        appSchemes,
+      });
+    expect(withSchemes(["ms-msdt"])).toThrow(/"ms-msdt:" cannot be a private-use/);
+    expect(withSchemes(["javascript"])).toThrow(/cannot be a private-use/);
+    expect(withSchemes(["Bad Scheme"])).toThrow(/is not a URI scheme/);
   });
 });
 

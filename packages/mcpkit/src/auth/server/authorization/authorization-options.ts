@@ -46,6 +46,14 @@ export interface AuthorizationServerOptions {
    * `clientTtlSec` from its first token (default 90 days).
    */
   registration?: boolean | { clientTtlSec?: number; unusedClientTtlSec?: number };
+  /**
+   * Private-use schemes accepted in redirect URIs though not in reverse-domain form (RFC 8252
+   * §7.1 asks for `com.example.app:`): those of MCP clients that register them (default
+   * `DEFAULT_APP_SCHEMES`: `cursor`, `vscode`, `vscode-insiders`). `[]` accepts reverse-domain
+   * schemes only. A scheme an operating system hands to a program of its own (`ms-msdt`,
+   * `search-ms`, `file`, `javascript`…) is refused here whatever you list.
+   */
+  appSchemes?: string[];
   /** DPoP-bound tokens for clients that send a proof (RFC 9449, default on); `false` issues Bearer tokens only. */
   dpop?: boolean | TokenDPoPOptions;
   /**

@@ -54,7 +54,7 @@ export async function authorize(core: Core, request: Request, caller: string | u
       "The application asked to return to an address it did not register (redirect_uri); nothing was sent to it.",
     );
   // A client kept from before today's rules (or a cached document) is held to them as well; configured ones are the operator's.
-  const problem = client.source === "configuration" ? undefined : redirectUriProblem(redirectUri);
+  const problem = client.source === "configuration" ? undefined : redirectUriProblem(redirectUri, core.appSchemes);
   if (problem) return errorPage("Cannot sign in", `The application's address is not allowed: ${problem}.`);
   const refuse = (error: string, description: string) =>
     errorPage(

@@ -49,6 +49,7 @@ export async function fetchClientMetadata(
   clientId: string,
   options: ClientMetadataOptions,
   development: boolean,
+  appSchemes: ReadonlySet<string>,
 ): Promise<{ client: ClientRecord; ttlMs: number }> {
   const url = new URL(clientId);
   if (url.hash || /\/\.\.?(\/|$)/.test(url.pathname))
@@ -76,7 +77,7 @@ export async function fetchClientMetadata(
   if (!Array.isArray(uris) || uris.length === 0 || uris.length > 20)
     throw new ClientMetadataError(`The client metadata document at ${clientId} needs 1 to 20 redirect_uris`);
   for (const uri of uris) {
-    const problem = redirectUriProblem(uri);
+    const problem = redirectUriProblem(uri, appSchemes);
     if (problem) throw new ClientMetadataError(`The client metadata document at ${clientId}: ${problem}`);
   }
   const method = doc.token_endpoint_auth_method ?? "none";

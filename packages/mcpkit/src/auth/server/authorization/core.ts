@@ -43,6 +43,8 @@ export interface Core {
   /** Rates per caller and caps on what is kept (limits.ts). */
   limits: Limits;
   registration: boolean;
+  /** Private-use schemes accepted beside reverse-domain ones (redirect-uris.ts). */
+  appSchemes: ReadonlySet<string>;
   staticClients: Map<string, ClientRecord>;
   dpop: TokenDPoP | undefined;
   cookie: { name: string; attributes: string };

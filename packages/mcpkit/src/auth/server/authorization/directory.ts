@@ -40,7 +40,12 @@ export async function findClient(core: Core, clientId: string): Promise<ClientRe
   if (!found) {
     found = (async () => {
       try {
-        const { client, ttlMs } = await fetchClientMetadata(clientId, core.clientMetadata ?? {}, core.development);
+        const { client, ttlMs } = await fetchClientMetadata(
+          clientId,
+          core.clientMetadata ?? {},
+          core.development,
+          core.appSchemes,
+        );
         if (await admitDocument(core.store, core.clientMetadata?.maxCached, clientId, ttlMs))
           await core.store.put("client", clientId, JSON.stringify(client), ttlMs);
         return client;

@@ -16,6 +16,7 @@ import { metadataDocument } from "./metadata.js";
 import { errorPage } from "./pages.js";
 import { keepUnusedClient } from "./pools.js";
 import { overRate, refusedJson, refusedPage } from "./rates.js";
+import { appSchemes } from "./redirect-uris.js";
 import { register } from "./register.js";
 import { revoke } from "./revoke.js";
 import { sealer } from "./seal.js";
@@ -144,6 +145,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     clientMetadata: metadataDocs === false ? undefined : metadataDocs === true ? {} : metadataDocs,
     limits: resolveLimits(options.limits),
     registration: registration !== false,
+    appSchemes: appSchemes(options.appSchemes),
     staticClients: new Map((options.clients ?? []).map((c) => [c.client_id, staticClient(c)])),
     dpop: dpop === false ? undefined : tokenEndpointDPoP(dpop === true ? {} : dpop, url(paths.token)),
     cookie: {
@@ -192,7 +194,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       method: "POST",
       open: true,
       rate: "register",
-      serve: (r, caller) => register(r, (client) => keepUnusedClient(core, client, caller), now),
+      serve: (r, caller) => register(r, (client) => keepUnusedClient(core, client, caller), now, core.appSchemes),
     });
 
   return {
@@ -233,6 +235,7 @@ export type { ClientMetadataOptions } from "./client-metadata.js";
 export type { ClientAuthMethod, StaticClient } from "./clients.js";
 export { type AuthorizationLimits, DEFAULT_LIMITS, type RateLimit } from "./limits.js";
 export { type HeldByStore, type MemoryAuthorizationStore, memoryAuthorizationStore } from "./memory-store.js";
+export { DEFAULT_APP_SCHEMES } from "./redirect-uris.js";
 export type {
   Admission,
   AuthorizationStore,

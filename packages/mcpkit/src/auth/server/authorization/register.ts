@@ -15,6 +15,7 @@ export async function register(
   request: Request,
   save: (client: ClientRecord) => Promise<void>,
   now: () => number,
+  appSchemes: ReadonlySet<string>,
 ): Promise<Response> {
   const refuse = (error: string, description: string) =>
     json(400, { error, error_description: description }, { "cache-control": "no-store" });
@@ -32,7 +33,7 @@ export async function register(
   if (!Array.isArray(uris) || uris.length === 0 || uris.length > 20)
     return refuse("invalid_redirect_uri", "redirect_uris must list 1 to 20 URIs");
   for (const uri of uris) {
-    const problem = redirectUriProblem(uri);
+    const problem = redirectUriProblem(uri, appSchemes);
     if (problem) return refuse("invalid_redirect_uri", problem);
   }
   // What a registration keeps is bounded, so that the registrations kept are (pools.ts).
