@@ -22,7 +22,7 @@ export {
   supportsApps,
 } from "./apps.js";
 export type { ToolCatalogOptions } from "./catalog/catalog-options.js";
-export type { Mount } from "./compose/mount.js";
+export type { Mount, MountedAs, MountItem, MountOptions } from "./compose/mount.js";
 export { ClientRequestError } from "./dispatch/request-context.js";
 export {
   type EventBus,

@@ -4,7 +4,7 @@ import type { Implementation } from "../protocol/types/common.js";
 import type { Prompt, Resource, ResourceTemplate, Tool } from "../protocol/types/features.js";
 import type { SchemaInput } from "../schema/standard.js";
 import type { Transport } from "../transports/transport.js";
-import { type Mount, mountServer } from "./compose/mount.js";
+import { type Mount, type MountOptions, mountServer } from "./compose/mount.js";
 import { ServerDefinition } from "./definition.js";
 import { type Handle, register } from "./entry-handle.js";
 import type { ListKind, PublishOptions } from "./events.js";
@@ -172,10 +172,11 @@ export class McpServer {
    * `prefix`: tools and prompts as `prefix_name`, URIs as `scheme://prefix/rest` (or
    * `prefix+uri` for URIs without an authority); the empty prefix keeps its names and URIs
    * as they are. Its changes and resource updates reach this server's clients; `unmount()`
-   * takes it out again.
+   * takes it out again. `options` choose another separator, which tools and prompts are
+   * served and under what names, and who sees them (docs/composition.md).
    */
-  mount(prefix: string, server: McpServer): Mount {
-    return mountServer(this.#definition, prefix, server.#definition);
+  mount(prefix: string, server: McpServer, options?: MountOptions): Mount {
+    return mountServer(this.#definition, prefix, server.#definition, options);
   }
 
   /**

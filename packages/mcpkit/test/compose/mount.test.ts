@@ -192,3 +192,87 @@ for (const { era, revision } of ERAS) {
     });
   });
 }
+
+for (const { era, revision } of ERAS) {
+  describe(`server.mount with options, seen by a ${era} client`, () => {
+    async function connect(parent: ReturnType<typeof createServer>, name = "test-client") {
+      const connected = await connectInMemory(parent, { name, ...(revision && { protocolVersion: revision }) });
+      closers.push(connected.close);
+      return connected.client;
+    }
+
+    it("joins prefix and name with another separator, and refuses one that would not make a tool name", async () => {
+      const parent = createServer({ name: "hub", version: "1" });
+      parent.mount("wx", weatherServer().server, { separator: "." });
+      const client = await connect(parent);
+      expect((await client.tools()).map((t) => t.name)).toEqual(["wx.forecast"]);
+      expect((await client.prompts()).map((p) => p.name)).toEqual(["wx.brief"]);
+      // URIs keep the prefix rule whatever joins names.
+      expect((await client.resources()).map((r) => r.uri)).toContain("weather://wx/stations");
+      expect(() => parent.mount("x", weatherServer().server, { separator: "/" })).toThrow(/separator/);
+      expect(() => parent.mount("x", weatherServer().server, { separator: "" })).toThrow(/separator/);
+    });
+
+    it("serves what select keeps, under the names and texts it gives", async () => {
+      const { server: child } = weatherServer();
+      child.tool("alerts", { description: "Alerts of the day" }, () => "none");
+      const parent = createServer({ name: "hub", version: "1" });
+      const seen: string[] = [];
+      parent.mount("wx", child, {
+        select: (item) => {
+          seen.push(`${item.kind} ${item.key} ${item.served}`);
+          if (item.key === "alerts") return false;
+          if (item.key === "forecast") return { name: "weather", description: "Tomorrow's sky" };
+          return true;
+        },
+      });
+      expect(seen).toEqual(["tool alerts wx_alerts", "tool forecast wx_forecast", "prompt brief wx_brief"]);
+      const client = await connect(parent);
+      const tools = await client.tools();
+      expect(tools.map((t) => [t.name, t.description])).toEqual([["weather", "Tomorrow's sky"]]);
+      // The renamed tool is the mounted server's, arguments checked by it.
+      expect((await client.callTool("weather", { city: "Oslo" })).structuredContent).toEqual({
+        city: "Oslo",
+        sky: "clear",
+      });
+      await expect(client.callTool("wx_forecast", { city: "Oslo" })).rejects.toMatchObject({ code: -32602 });
+      await expect(client.callTool("wx_alerts")).rejects.toMatchObject({ code: -32602 });
+      await expect(client.callTool("alerts")).rejects.toMatchObject({ code: -32602 });
+      expect((await client.prompts()).map((p) => p.name)).toEqual(["wx_brief"]);
+    });
+
+    it("shows what it mounts only to the viewers `visible` lets see it: hidden is neither listed nor usable", async () => {
+      const parent = createServer({ name: "hub", version: "1" });
+      parent.mount("wx", weatherServer().server, {
+        visible: (viewer, item) =>
+          viewer.clientInfo?.name === "staff" || (item.kind === "tool" && item.key === "forecast"),
+      });
+      const staff = await connect(parent, "staff");
+      const guest = await connect(parent, "guest");
+      expect((await staff.tools()).map((t) => t.name)).toEqual(["wx_forecast"]);
+      expect((await staff.resources()).map((r) => r.uri)).toContain("weather://wx/stations");
+      expect((await staff.getPrompt("wx_brief", { city: "Oslo" })).messages).toHaveLength(1);
+
+      expect((await guest.tools()).map((t) => t.name)).toEqual(["wx_forecast"]);
+      expect(await guest.resources()).toEqual([]);
+      expect(await guest.resourceTemplates()).toEqual([]);
+      expect(await guest.prompts()).toEqual([]);
+      await expect(guest.readResource("weather://wx/stations")).rejects.toThrow(/not found/i);
+      await expect(guest.readResource("weather://wx/cities/Oslo")).rejects.toThrow(/not found/i);
+      await expect(guest.getPrompt("wx_brief", { city: "Oslo" })).rejects.toMatchObject({ code: -32602 });
+    });
+
+    it("keeps the mounted definition's own rule beside the mount's", async () => {
+      const child = createServer({ name: "child", version: "1" });
+      child.tool("secret", { visible: (viewer) => viewer.clientInfo?.name === "owner" }, () => "s");
+      child.tool("open", {}, () => "o");
+      const parent = createServer({ name: "hub", version: "1" });
+      parent.mount("c", child, { visible: (viewer) => viewer.clientInfo?.name !== "banned" });
+      expect((await (await connect(parent, "owner")).tools()).map((t) => t.name)).toEqual(["c_open", "c_secret"]);
+      expect((await (await connect(parent, "guest")).tools()).map((t) => t.name)).toEqual(["c_open"]);
+      const banned = await connect(parent, "banned");
+      expect(await banned.tools()).toEqual([]);
+      await expect(banned.callTool("c_open")).rejects.toMatchObject({ code: -32602 });
+    });
+  });
+}

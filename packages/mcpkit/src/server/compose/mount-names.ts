@@ -1,8 +1,8 @@
 /**
  * How a mounted server's names and URIs are namespaced under its prefix:
  *
- * - tools and prompts: `prefix_name` (`weather` + `forecast` → `weather_forecast`), which
- *   stays a valid tool name;
+ * - tools and prompts: `prefix_name` (`weather` + `forecast` → `weather_forecast`; another
+ *   separator may join them), which stays a valid tool name;
  * - URIs with an authority (`scheme://rest`): the prefix becomes the first segment after
  *   `://` (`docs://guide/intro` → `docs://weather/guide/intro`, `file:///a` → `file://weather//a`);
  * - other URIs (`urn:x:y`, `mailto:…`): the prefix joins the scheme (`weather+urn:x:y`).
@@ -30,16 +30,22 @@ const ROOT: Namespace = {
   innerUri: (uri) => uri,
 };
 
-export function namespace(prefix: string): Namespace {
+/** What may join a prefix and a name: one to three of `_`, `-` and `.`, so names stay valid tool names. */
+const SEPARATOR = /^[_.-]{1,3}$/;
+
+export function namespace(prefix: string, separator = "_"): Namespace {
   if (prefix === "") return ROOT;
   if (!PREFIX.test(prefix))
     throw new TypeError(
       `Mount prefix "${prefix}" must start with a letter or digit and hold only letters, digits, "." and "-"`,
     );
+  if (!SEPARATOR.test(separator))
+    throw new TypeError(`Mount separator "${separator}" must be one to three of "_", "-" and "."`);
+  const head = prefix + separator;
   return {
     prefix,
-    name: (name) => `${prefix}_${name}`,
-    innerName: (name) => (name.startsWith(`${prefix}_`) ? name.slice(prefix.length + 1) : undefined),
+    name: (name) => head + name,
+    innerName: (name) => (name.startsWith(head) ? name.slice(head.length) : undefined),
     uri(uri) {
       const scheme = SCHEME.exec(uri)?.[1];
       if (scheme === undefined) throw new TypeError(`"${uri}" has no URI scheme to namespace`);

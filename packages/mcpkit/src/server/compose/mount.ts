@@ -5,8 +5,43 @@ import type { PromptEntry } from "../registry/prompt.js";
 import type { Registry } from "../registry/registry.js";
 import { type ReadReturn, type ResourceEntry, type TemplateEntry, toReadResult } from "../registry/resource.js";
 import type { ToolEntry } from "../registry/tool.js";
+import type { Viewer, VisibilityRule } from "../visibility.js";
 import { type Namespace, namespace } from "./mount-names.js";
 import { type Mirrored, MirroredSet } from "./sync.js";
+
+/** One of the mounted server's definitions, as `MountOptions` see it. */
+export interface MountItem {
+  readonly kind: "tool" | "prompt" | "resource" | "template";
+  /** Its key in the mounted server: a tool's or prompt's name, a URI, a URI template. */
+  readonly key: string;
+  /** The key it is served under. */
+  readonly served: string;
+}
+
+/** A tool or prompt served under another name, or with another title or description. */
+export interface MountedAs {
+  name?: string;
+  title?: string;
+  description?: string;
+}
+
+/** What a mount serves of the mounted server, and to whom. */
+export interface MountOptions {
+  /** Joins the prefix and a tool's or prompt's name: one to three of "_", "-" and "." (default "_"). */
+  separator?: string;
+  /**
+   * Which of the mounted server's tools and prompts are served, and as what: false leaves
+   * one out, true serves it as `served` says, `{ name, title, description }` serves it under
+   * another name or with another text. Resources and templates are always served under the
+   * prefix, so their URIs follow one rule.
+   */
+  select?: (item: MountItem) => boolean | MountedAs;
+  /**
+   * Who sees what is mounted, beside each definition's own rule: a viewer it refuses is
+   * neither shown the definition nor let use it (docs/visibility.md). A rule that throws hides.
+   */
+  visible?: (viewer: Viewer, item: MountItem) => boolean;
+}
 
 /** A server mounted into another under a prefix. */
 export interface Mount {
@@ -34,9 +69,23 @@ const sameSource = (a: Mirrored, b: Mirrored) =>
  * change in the child (registered, removed, enabled, disabled) is mirrored, and clients
  * of the parent are told; resource updates are passed on under the namespaced URI.
  */
-export function mountServer(parent: MountHost, prefix: string, child: Registry): Mount {
+export function mountServer(parent: MountHost, prefix: string, child: Registry, options: MountOptions = {}): Mount {
   if ((child as object) === parent) throw new TypeError("A server cannot be mounted into itself");
-  const ns = namespace(prefix);
+  const ns = namespace(prefix, options.separator);
+  /** The tools or prompts `select` keeps, under their served names, shown as `visible` says. */
+  const named = <T extends ToolEntry | PromptEntry>(
+    kind: "tool" | "prompt",
+    entries: T[],
+    mounted: (entry: T, name: string, as: MountedAs) => FromSource<T>,
+  ): FromSource<T>[] =>
+    entries.flatMap((entry) => {
+      const item: MountItem = { kind, key: entry.key, served: ns.name(entry.key) };
+      const chosen = options.select ? options.select(item) : true;
+      if (chosen === false) return [];
+      const as = chosen === true ? {} : chosen;
+      const served = { ...item, served: as.name ?? item.served };
+      return [shown(mounted(entry, served.served, as), served, options.visible)];
+    });
   const onError = (error: unknown) => parent.onError(error);
   const tools = new MirroredSet(parent.tools, "Tool", sameSource);
   const prompts = new MirroredSet(parent.prompts, "Prompt", sameSource);
@@ -44,23 +93,22 @@ export function mountServer(parent: MountHost, prefix: string, child: Registry):
   const templates = new MirroredSet(parent.templates, "Resource template", sameSource);
   const sync = (kind: ListKind) => {
     if (kind === "tools")
-      tools.sync(
-        child.tools.enabled().map((e) => mountedTool(e, ns)),
-        onError,
-      );
-    else if (kind === "prompts")
-      prompts.sync(
-        child.prompts.enabled().map((e) => mountedPrompt(e, ns)),
-        onError,
-      );
+      tools.sync(named("tool", child.tools.enabled(), mountedTool), onError);
+    else if (kind === "prompts") prompts.sync(named("prompt", child.prompts.enabled(), mountedPrompt), onError);
     else {
       resources.sync(
-        child.resources.enabled().map((e) => mountedResource(e, ns)),
+        child.resources.enabled().map((e) => {
+          const mounted = mountedResource(e, ns);
+          return shown(mounted, { kind: "resource", key: e.key, served: mounted.key }, options.visible);
+        }),
         onError,
       );
       const usable = child.templates.enabled().filter((t) => canNamespace(t.key, ns, parent));
       templates.sync(
-        usable.map((e) => mountedTemplate(e, ns)),
+        usable.map((e) => {
+          const mounted = mountedTemplate(e, ns);
+          return shown(mounted, { kind: "template", key: e.key, served: mounted.key }, options.visible);
+        }),
         onError,
       );
     }
@@ -91,14 +139,29 @@ function canNamespace(uriTemplate: string, ns: Namespace, parent: Registry): boo
   }
 }
 
-function mountedTool(entry: ToolEntry, ns: Namespace): FromSource<ToolEntry> {
-  const name = ns.name(entry.key);
-  return { ...entry, key: name, definition: { ...entry.definition, name }, source: entry };
+/** The title and description a mount gives instead of the definition's own. */
+const texts = (as: MountedAs) => ({
+  ...(as.title !== undefined && { title: as.title }),
+  ...(as.description !== undefined && { description: as.description }),
+});
+
+function mountedTool(entry: ToolEntry, name: string, as: MountedAs): FromSource<ToolEntry> {
+  return { ...entry, key: name, definition: { ...entry.definition, name, ...texts(as) }, source: entry };
 }
 
-function mountedPrompt(entry: PromptEntry, ns: Namespace): FromSource<PromptEntry> {
-  const name = ns.name(entry.key);
-  return { ...entry, key: name, definition: { ...entry.definition, name }, source: entry };
+function mountedPrompt(entry: PromptEntry, name: string, as: MountedAs): FromSource<PromptEntry> {
+  return { ...entry, key: name, definition: { ...entry.definition, name, ...texts(as) }, source: entry };
+}
+
+/** The entry shown to the viewers both its own rule and the mount's let see it. */
+function shown<T extends Mirrored & { readonly visible?: VisibilityRule | undefined }>(
+  entry: T,
+  item: MountItem,
+  visible: MountOptions["visible"],
+): T {
+  if (!visible) return entry;
+  const own = entry.visible;
+  return { ...entry, visible: (viewer: Viewer) => visible(viewer, item) && (!own || own(viewer)) };
 }
 
 function mountedResource(entry: ResourceEntry, ns: Namespace): FromSource<ResourceEntry> {
