@@ -32,6 +32,10 @@ export interface UpstreamAccess {
   readonly provider: string;
   /** The person's subject at that provider. */
   readonly subject: string;
+  /** Their email address, as the provider gave it at sign-in. */
+  readonly email?: string;
+  /** Their groups, as the provider gave them at sign-in (an OpenID Connect `groups` claim). */
+  readonly groups?: readonly string[];
   /** A current access token at the provider, refreshed when it expired and a refresh token is kept. */
   token(): Promise<string>;
 }

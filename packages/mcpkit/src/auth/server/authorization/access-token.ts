@@ -99,6 +99,8 @@ function upstreamAccess(core: Core, grantId: string, part: GrantDetails["upstrea
   return {
     provider: part.provider,
     subject: part.subject,
+    ...(part.email !== undefined && { email: part.email }),
+    ...(part.groups && { groups: part.groups }),
     async token() {
       const grant = await core.store.grant(grantId);
       const details = grant && core.sealer.open<GrantDetails>(PURPOSE.grant, grant.sealed);

@@ -99,6 +99,8 @@ export async function decide(core: Core, request: Request): Promise<Response> {
     upstream: {
       provider: core.upstream.id,
       subject: signIn.identity.subject,
+      ...(signIn.identity.email !== undefined && { email: signIn.identity.email }),
+      ...(signIn.identity.groups && { groups: signIn.identity.groups }),
       ...(signIn.tokens && { tokens: signIn.tokens }),
     },
     expiresAt: core.now() + core.ttl.codeMs,

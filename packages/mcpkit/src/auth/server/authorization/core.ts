@@ -57,6 +57,9 @@ export interface Core {
 export interface UpstreamPart {
   provider: string;
   subject: string;
+  /** What the provider said of them: their email address and groups. */
+  email?: string;
+  groups?: string[];
   tokens?: UpstreamTokens;
 }
 

@@ -130,5 +130,6 @@ export function identityOfClaims(claims: oauth.IDToken): UpstreamIdentity {
     subject: claims.sub,
     ...(typeof name === "string" && { name }),
     ...(typeof claims.email === "string" && { email: claims.email }),
+    ...(Array.isArray(claims.groups) && { groups: claims.groups.filter((g): g is string => typeof g === "string") }),
   };
 }

@@ -5,6 +5,8 @@ export interface UpstreamIdentity {
   /** A name to show on the consent page. */
   name?: string;
   email?: string;
+  /** The groups the provider says they belong to (an OpenID Connect `groups` claim), for policies over them. */
+  groups?: string[];
 }
 
 /** The person's tokens at the provider: kept sealed on the server, never given to MCP clients. */
