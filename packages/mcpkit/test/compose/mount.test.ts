@@ -68,6 +68,17 @@ describe("the namespace of a mount", () => {
   it("refuses a prefix that would not make valid names", () => {
     expect(() => namespace("a b")).toThrow(/must start with a letter or digit/);
     expect(() => namespace("a/b")).toThrow(TypeError);
+    expect(() => namespace("_a")).toThrow(TypeError);
+  });
+
+  it(`takes a prefix with "_" and another separator, and writes the "_" as "-" where a URI scheme would hold it`, () => {
+    const ns = namespace("my_db", ".");
+    expect(ns.name("query")).toBe("my_db.query");
+    expect(ns.innerName("my_db.query")).toBe("query");
+    expect(ns.uri("db://tables/a")).toBe("db://my_db/tables/a");
+    expect(ns.innerUri("db://my_db/tables/a")).toBe("db://tables/a");
+    expect(ns.uri("urn:db:a")).toBe("my-db+urn:db:a");
+    expect(ns.innerUri("my-db+urn:db:a")).toBe("urn:db:a");
   });
 });
 

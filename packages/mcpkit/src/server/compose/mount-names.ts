@@ -5,7 +5,8 @@
  *   separator may join them), which stays a valid tool name;
  * - URIs with an authority (`scheme://rest`): the prefix becomes the first segment after
  *   `://` (`docs://guide/intro` → `docs://weather/guide/intro`, `file:///a` → `file://weather//a`);
- * - other URIs (`urn:x:y`, `mailto:…`): the prefix joins the scheme (`weather+urn:x:y`).
+ * - other URIs (`urn:x:y`, `mailto:…`): the prefix joins the scheme (`weather+urn:x:y`; a
+ *   "_" of the prefix is "-" there, which a scheme can hold).
  *
  * Every mapping is reversible: the mounted server sees its own names and URIs. The empty
  * prefix mounts at the root: names and URIs stay as the mounted server has them.
@@ -19,7 +20,7 @@ export interface Namespace {
   innerUri(uri: string): string | undefined;
 }
 
-const PREFIX = /^[A-Za-z0-9][A-Za-z0-9.-]*$/;
+const PREFIX = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
 
 const ROOT: Namespace = {
@@ -37,11 +38,13 @@ export function namespace(prefix: string, separator = "_"): Namespace {
   if (prefix === "") return ROOT;
   if (!PREFIX.test(prefix))
     throw new TypeError(
-      `Mount prefix "${prefix}" must start with a letter or digit and hold only letters, digits, "." and "-"`,
+      `Mount prefix "${prefix}" must start with a letter or digit and hold only letters, digits, "_", "." and "-"`,
     );
   if (!SEPARATOR.test(separator))
     throw new TypeError(`Mount separator "${separator}" must be one to three of "_", "-" and "."`);
   const head = prefix + separator;
+  // A URI scheme cannot hold "_" (RFC 3986 §3.1): joined to one, the prefix has "-" instead.
+  const joined = `${prefix.replace(/_/g, "-")}+`;
   return {
     prefix,
     name: (name) => head + name,
@@ -50,12 +53,12 @@ export function namespace(prefix: string, separator = "_"): Namespace {
       const scheme = SCHEME.exec(uri)?.[1];
       if (scheme === undefined) throw new TypeError(`"${uri}" has no URI scheme to namespace`);
       const rest = uri.slice(scheme.length + 1);
-      return rest.startsWith("//") ? `${scheme}://${prefix}/${rest.slice(2)}` : `${prefix}+${uri}`;
+      return rest.startsWith("//") ? `${scheme}://${prefix}/${rest.slice(2)}` : joined + uri;
     },
     innerUri(uri) {
-      const joined = uri.startsWith(`${prefix}+`) ? uri.slice(prefix.length + 1) : undefined;
+      const inner = uri.startsWith(joined) ? uri.slice(joined.length) : undefined;
       // The joined form is used only for URIs without an authority.
-      if (joined !== undefined && !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(joined)) return joined;
+      if (inner !== undefined && !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(inner)) return inner;
       const scheme = SCHEME.exec(uri)?.[1];
       if (scheme === undefined) return undefined;
       const head = `${scheme}://${prefix}/`;
