@@ -37,12 +37,18 @@ export function check(node: Node, field: Field, path: string, problems: Problems
   const wrong = () => problems.add(node, path, `must be ${TYPE_NAMES[field.type]}, not ${describe(node)}`);
   switch (field.type) {
     case "string":
-      if (kind !== "string") return wrong();
+      if (kind !== "string") {
+        wrong();
+        return;
+      }
       if (field.oneOf && !field.oneOf.includes(node.value as string))
         problems.add(node, path, `must be one of ${field.oneOf.map((v) => `"${v}"`).join(", ")}`);
       return;
     case "number": {
-      if (kind !== "number") return wrong();
+      if (kind !== "number") {
+        wrong();
+        return;
+      }
       const value = node.value as number;
       if (field.integer && !Number.isInteger(value)) problems.add(node, path, "must be a whole number");
       else if (field.min !== undefined && value < field.min) problems.add(node, path, `must be at least ${field.min}`);
@@ -53,22 +59,34 @@ export function check(node: Node, field: Field, path: string, problems: Problems
       if (kind !== "boolean") wrong();
       return;
     case "strings":
-      if (kind !== "array") return wrong();
+      if (kind !== "array") {
+        wrong();
+        return;
+      }
       for (const [i, item] of (node.children ?? []).entries())
         if (item.type !== "string") problems.add(item, `${path}[${i}]`, `must be a string, not ${describe(item)}`);
       return;
     case "list":
-      if (kind !== "array") return wrong();
+      if (kind !== "array") {
+        wrong();
+        return;
+      }
       for (const [i, item] of (node.children ?? []).entries())
         if (field.values) check(item, field.values, `${path}[${i}]`, problems);
       return;
     case "map":
-      if (kind !== "object") return wrong();
+      if (kind !== "object") {
+        wrong();
+        return;
+      }
       for (const [key, value] of propertiesOf(node))
         if (field.values) check(value, field.values, join(path, key), problems);
       return;
     case "object": {
-      if (kind !== "object") return wrong();
+      if (kind !== "object") {
+        wrong();
+        return;
+      }
       const fields = field.fields ?? {};
       const seen = new Set<string>();
       for (const [key, value, property] of propertiesOf(node)) {

@@ -160,7 +160,7 @@ describe("reading a gateway configuration", () => {
 
   it("says which variable is missing, where it is used", () => {
     expect(problemsOf(`{ "mcpServers": { "a": { "command": "a", "env": { "T": "\${API_TOKEN}" } } } }`)).toEqual([
-      "1:56 mcpServers.a.env.T: ${API_TOKEN} refers to API_TOKEN, which is not set in the gateway's environment",
+      `1:56 mcpServers.a.env.T: \${API_TOKEN} refers to API_TOKEN, which is not set in the gateway's environment`,
     ]);
   });
 

@@ -67,7 +67,7 @@ export const SERVER_ENTRY: Field = {
     env: {
       type: "map",
       help: "variables for the command (it gets only PATH, HOME and the like besides)",
-      values: { type: "string", help: "a value; `${VAR}` reads the gateway's environment" },
+      values: { type: "string", help: `a value; \`\${VAR}\` reads the gateway's environment` },
     },
     envFile: { type: "string", help: "KEY=VALUE lines for the command, relative to the file" },
     cwd: { type: "string", help: "its working directory, relative to the file", default: "the file's folder" },
@@ -81,7 +81,7 @@ export const SERVER_ENTRY: Field = {
     headers: {
       type: "map",
       help: "headers for every request to the server's origin (never another's)",
-      values: { type: "string", help: "a value; `${VAR}` reads the gateway's environment" },
+      values: { type: "string", help: `a value; \`\${VAR}\` reads the gateway's environment` },
     },
     disabled: { type: "boolean", help: "leave the server out", default: "false" },
   },
