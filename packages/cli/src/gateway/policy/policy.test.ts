@@ -19,7 +19,13 @@ const bob = claimsOf({
   subject: "oidc:bob",
   scopes: [],
   claims: {},
-  upstream: { provider: "oidc", subject: "bob", email: "bob@contractor.io", groups: ["support"], token: async () => "" },
+  upstream: {
+    provider: "oidc",
+    subject: "bob",
+    email: "bob@contractor.io",
+    groups: ["support"],
+    token: async () => "",
+  },
 });
 const anonymous = claimsOf(undefined);
 

@@ -32,7 +32,8 @@ export function compilePolicy(rules: readonly PolicyRule[] | undefined): Policy 
     allows(claims, target) {
       let known = decisions.get(claims);
       if (!known) decisions.set(claims, (known = new Map()));
-      const key = target.kind === "resource" ? `${target.server}\0` : `${target.server}\0${target.kind}\0${target.name}`;
+      const key =
+        target.kind === "resource" ? `${target.server}\0` : `${target.server}\0${target.kind}\0${target.name}`;
       let allowed = known.get(key);
       if (allowed === undefined) {
         allowed = decide(rules, claims, target);

@@ -1,0 +1,170 @@
+import { createServer, type McpServer, type ServerOptions } from "mcpkit/server";
+import type { LogEmitter } from "./audit/audit-log.js";
+import { Auditor } from "./audit/auditor.js";
+import { type ConfigDiff, diffConfigs } from "./config/diff.js";
+import type { GatewayConfig, UpstreamConfig } from "./config/types.js";
+import { type GatewayHealth, healthOf } from "./health.js";
+import { type GatewayState, gatewayMiddleware } from "./middleware.js";
+import { compilePolicy } from "./policy/policy.js";
+import { Surface } from "./surface.js";
+import { createUpstream, type Upstream } from "./upstream/upstream.js";
+import { GATEWAY_CAPABILITIES, virtualServer } from "./virtual.js";
+
+export interface GatewayOptions {
+  /** How the gateway names itself to clients and upstreams (default mcpkit-gateway). */
+  name?: string;
+  version?: string;
+  /** The gateway's log: an upstream's stderr, its exits and restarts, what it could not serve (default: stderr). */
+  log?: (line: string) => void;
+  /** Where audit records go besides the file: an OpenTelemetry Logger. */
+  auditLogger?: LogEmitter;
+  /** Server options every served server takes (a cluster's event bus and request-state key). */
+  server?: Partial<Pick<ServerOptions, "eventBus" | "requestStateKey" | "tasks">>;
+}
+
+export interface Gateway {
+  /** The gateway's server: every upstream's tools, prompts and resources, as the policy lets each principal see them. */
+  readonly server: McpServer;
+  /** The virtual servers, by path. Changes on reload. */
+  virtualServers(): ReadonlyMap<string, McpServer>;
+  readonly config: GatewayConfig;
+  health(): GatewayHealth;
+  /** Starts every upstream now instead of on first use. */
+  start(): Promise<void>;
+  /** Applies a new configuration: adds, removes and changes upstreams while serving; calls in flight finish. */
+  reload(config: GatewayConfig): Promise<ConfigDiff>;
+  close(): Promise<void>;
+}
+
+/**
+ * One MCP server in front of a team's servers, from a configuration read by
+ * `readGatewayConfig`: each upstream's tools and prompts under `<server>_<name>`,
+ * resources under its prefix, shown to the principals the policy allows; upstreams
+ * started on first use and restarted with backoff; one audit line per call.
+ */
+export async function gatewayServer(config: GatewayConfig, options: GatewayOptions = {}): Promise<Gateway> {
+  const name = options.name ?? "mcpkit-gateway";
+  const version = options.version ?? "0.1.0";
+  const log = options.log ?? ((line: string) => process.stderr.write(`mcpkit gateway: ${line}\n`));
+  const onError = (error: unknown) => log(error instanceof Error ? error.message : String(error));
+  const auditor = new Auditor(options.auditLogger);
+  await auditor.configure(config);
+  const upstreams = new Map<string, Upstream>();
+  /** The upstream whose proxy is mounted now, by name: the one a call runs on (a replacement may be starting). */
+  const serving = new Map<string, Upstream>();
+  let current = config;
+  let started = false;
+
+  let surface!: Surface;
+  const state: GatewayState = {
+    get surface() {
+      return surface;
+    },
+    upstream: (n) => serving.get(n) ?? upstreams.get(n),
+    ensureStarted: () => startAll(),
+    auditor,
+    policy: compilePolicy(config.policy),
+    rateLimit: config.rateLimit,
+  };
+  const middleware = gatewayMiddleware(state);
+  const serverOptions = { ...options.server, middleware, onError };
+  const server = createServer({ name, version, capabilities: GATEWAY_CAPABILITIES, ...serverOptions });
+  surface = new Surface(server, { policy: state.policy, separator: config.separator, onError });
+  const virtuals = new Map<string, McpServer>();
+  const makeVirtuals = () => {
+    for (const vs of current.virtualServers)
+      virtuals.set(vs.path, virtualServer(vs, server, { name, version, ...serverOptions }));
+  };
+  makeVirtuals();
+
+  /** An upstream of `upstreamConfig`, served once up; `replaces` is stopped then (its calls finish first). */
+  const add = (upstreamConfig: UpstreamConfig, replaces?: Upstream) => {
+    const upstream = createUpstream(
+      upstreamConfig,
+      { startTimeoutMs: current.startTimeoutMs, client: { name, version } },
+      {
+        log,
+        onError,
+        onReady: (proxy) => {
+          if (upstreams.get(upstreamConfig.name) !== upstream) return;
+          surface.serve(upstream.config, proxy);
+          serving.set(upstreamConfig.name, upstream);
+          if (replaces) void replaces.stop();
+          replaces = undefined;
+        },
+      },
+    );
+    upstreams.set(upstreamConfig.name, upstream);
+    return upstream;
+  };
+  for (const upstreamConfig of config.upstreams) add(upstreamConfig);
+
+  let starting: Promise<void> | undefined;
+  function startAll(): Promise<void> {
+    if (!started) {
+      started = true;
+      starting = Promise.all([...upstreams.values()].map((u) => u.ensureStarted())).then(() => {});
+    }
+    return starting ?? Promise.resolve();
+  }
+
+  return {
+    server,
+    get config() {
+      return current;
+    },
+    virtualServers: () => virtuals,
+    health: () => healthOf([...upstreams.values()].map((u) => u.health())),
+    start: startAll,
+    async reload(next) {
+      const diff = diffConfigs(current, next);
+      current = next;
+      for (const removed of diff.removed) {
+        const upstream = upstreams.get(removed.name);
+        upstreams.delete(removed.name);
+        surface.remove(removed.name);
+        const live = serving.get(removed.name);
+        serving.delete(removed.name);
+        void live?.stop();
+        if (upstream !== live) void upstream?.stop();
+      }
+      const fresh: Upstream[] = [];
+      for (const added of diff.added) fresh.push(add(added));
+      // Started anew beside the one serving, which keeps serving until the new one is up.
+      for (const changed of diff.restarted) {
+        const replaced = upstreams.get(changed.name);
+        // A replacement that never came up is dropped; the one serving is replaced once the new one is up.
+        if (replaced && replaced !== serving.get(changed.name)) void replaced.stop(0);
+        fresh.push(add(changed, serving.get(changed.name)));
+      }
+      if (diff.separator) surface.setSeparator(next.separator);
+      for (const upstream of serving.values()) {
+        const proxy = upstream.proxy;
+        const reselected = diff.reselected.find((u) => u.name === upstream.config.name);
+        if (reselected) upstream.reconfigure(reselected);
+        if (proxy && (reselected || diff.separator)) surface.serve(upstream.config, proxy);
+      }
+      if (diff.policy) {
+        state.policy = compilePolicy(next.policy);
+        surface.setPolicy(state.policy);
+      }
+      state.rateLimit = next.rateLimit;
+      if (diff.audit) await auditor.configure(next);
+      if (diff.virtualServers) {
+        const old = [...virtuals.values()];
+        virtuals.clear();
+        makeVirtuals();
+        await Promise.all(old.map((s) => s.close()));
+      }
+      // Clients are being served: what was added starts now, so they hear of its tools.
+      if (started) await Promise.all(fresh.map((u) => u.ensureStarted()));
+      return diff;
+    },
+    async close() {
+      await Promise.all([...virtuals.values()].map((s) => s.close()));
+      await server.close();
+      await Promise.all([...upstreams.values()].map((u) => u.stop(0)));
+      await auditor.close();
+    },
+  };
+}
