@@ -55,7 +55,7 @@ export function readGatewayConfig(text: string, options: ReadOptions): GatewayCo
   if (badSeparator) problems.add(child(gateway, "separator"), "gateway.separator", badSeparator);
   const expansion = { folder: dirname(file), home: options.home ?? homedir(), env: options.env ?? process.env };
   const upstreams = servers
-    ? readUpstreams(servers, key, child(gateway, "servers"), separator, expansion, problems)
+    ? readUpstreams(servers, key, child(gateway, "servers"), badSeparator ? "_" : separator, expansion, problems)
     : [];
   const policyNode = child(gateway, "policy");
   const policy = policyNode && readPolicy(policyNode, upstreams, problems);

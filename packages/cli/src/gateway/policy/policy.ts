@@ -31,7 +31,10 @@ export function compilePolicy(rules: readonly PolicyRule[] | undefined): Policy 
     active: true,
     allows(claims, target) {
       let known = decisions.get(claims);
-      if (!known) decisions.set(claims, (known = new Map()));
+      if (!known) {
+        known = new Map();
+        decisions.set(claims, known);
+      }
       const key =
         target.kind === "resource" ? `${target.server}\0` : `${target.server}\0${target.kind}\0${target.name}`;
       let allowed = known.get(key);
