@@ -52,7 +52,7 @@ export const chainHash = (previous: string, line: string) =>
  */
 export function fileAuditSink(path: string): AuditSink {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const fd = openSync(path, "a", 0o600);
+  const fd = openSync(path, "a+", 0o600);
   let { seq, hash } = lastLink(fd);
   let closed = false;
   return {

@@ -1,0 +1,125 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor } from "@opentelemetry/sdk-logs";
+import { describe, expect, it } from "vitest";
+import { verifyAuditLog } from "../../packages/cli/src/gateway/audit/audit-log.js";
+import { clientOf, notesEntry, startGateway, tempDir, textOf, writeConfig } from "./helpers.js";
+
+// The audit log: one JSON line per call (time, principal, session, upstream, what was
+// called, the arguments' digest or redacted arguments, outcome, duration) in a file and in
+// OpenTelemetry logs; secrets never written; each line chained to the one before.
+
+const linesOf = (file: string) =>
+  readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+describe("the audit log", () => {
+  it("writes one line per call, with the arguments' digest by default", async () => {
+    const dir = tempDir();
+    const path = writeConfig(dir, { mcpServers: { notes: notesEntry("notes") }, gateway: { audit: "logs/audit.jsonl" } });
+    const { gateway } = await startGateway(path);
+    const client = await clientOf(gateway);
+    await client.tools();
+    await client.callTool("notes_echo", { a: 1, b: "two" });
+    await client.callTool("notes_echo", { b: "two", a: 1 });
+    await client.getPrompt("notes_summary", { topic: "work" });
+    await client.readResource("notes://notes/all");
+    await client.callTool("notes_missing").catch(() => {});
+
+    const file = join(dir, "logs", "audit.jsonl");
+    const lines = linesOf(file);
+    expect(lines.map((l) => [l.method, l.upstream, l.tool ?? l.prompt ?? l.resource, l.outcome])).toEqual([
+      ["tools/call", "notes", "echo", "ok"],
+      ["tools/call", "notes", "echo", "ok"],
+      ["prompts/get", "notes", "summary", "ok"],
+      ["resources/read", "notes", "notes://notes/all", "ok"],
+      ["tools/call", undefined, undefined, "error"],
+    ]);
+    const [first, second] = lines;
+    // In memory there is no session id (over HTTP there is: test/gateway/http.test.ts).
+    expect(first).toMatchObject({ served: "notes_echo", seq: 1 });
+    expect(first?.time).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(typeof first?.durationMs).toBe("number");
+    // The same arguments, whatever their order, have the same digest; nothing of them is written.
+    expect(first?.argumentsDigest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(second?.argumentsDigest).toBe(first?.argumentsDigest);
+    expect(readFileSync(file, "utf8")).not.toContain("two");
+    expect(lines[4]?.error).toMatchObject({ code: -32602 });
+    expect(verifyAuditLog(readFileSync(file, "utf8"))).toEqual({ ok: true, lines: 5 });
+  });
+
+  it("writes arguments with redaction when asked, and never a secret the configuration holds", async () => {
+    const dir = tempDir();
+    const secret = "s3cr3t-api-key-value";
+    writeFileSync(join(dir, "notes.env"), `NOTES_KEY=${secret}\n`);
+    const path = writeConfig(dir, {
+      mcpServers: { notes: { ...notesEntry("notes"), envFile: "notes.env" } },
+      gateway: { audit: "audit.jsonl", auditArguments: "redacted", redact: ["customer-id"] },
+    });
+    const { gateway } = await startGateway(path);
+    const client = await clientOf(gateway);
+    await client.callTool("notes_echo", {
+      query: "open issues",
+      password: "hunter2",
+      githubToken: "ghp_abc",
+      nested: { Authorization: "Bearer xyz", customer_id: 42, note: `uses ${secret} inside` },
+    });
+    const text = readFileSync(join(dir, "audit.jsonl"), "utf8");
+    expect(linesOf(join(dir, "audit.jsonl"))[0]?.arguments).toEqual({
+      query: "open issues",
+      password: "[redacted]",
+      githubToken: "[redacted]",
+      nested: { Authorization: "[redacted]", customer_id: "[redacted]", note: "uses [redacted] inside" },
+    });
+    for (const leaked of ["hunter2", "ghp_abc", "xyz", secret]) expect(text).not.toContain(leaked);
+  });
+
+  it("shows a line edited, removed or inserted afterwards, and continues the chain of a file it finds", async () => {
+    const dir = tempDir();
+    const path = writeConfig(dir, { mcpServers: { notes: notesEntry("notes") }, gateway: { audit: "audit.jsonl" } });
+    const file = join(dir, "audit.jsonl");
+    {
+      const { gateway } = await startGateway(path);
+      const client = await clientOf(gateway);
+      for (let i = 0; i < 3; i++) await client.callTool("notes_list_notes");
+      await gateway.close();
+    }
+    {
+      // Another run of the gateway appends to the same chain.
+      const { gateway } = await startGateway(path);
+      const client = await clientOf(gateway);
+      await client.callTool("notes_list_notes");
+      await gateway.close();
+    }
+    const text = readFileSync(file, "utf8");
+    expect(verifyAuditLog(text)).toEqual({ ok: true, lines: 4 });
+    const lines = text.split("\n").filter(Boolean);
+    const edited = [...lines];
+    edited[1] = (edited[1] as string).replace('"outcome":"ok"', '"outcome":"error"');
+    expect(verifyAuditLog(edited.join("\n"))).toMatchObject({ ok: false, line: 2 });
+    expect(verifyAuditLog([lines[0], lines[2], lines[3]].join("\n"))).toMatchObject({ ok: false, line: 2 });
+    expect(verifyAuditLog([lines[0], lines[1], lines[2]].join("\n"))).toEqual({ ok: true, lines: 3 });
+  });
+
+  it("sends each line to OpenTelemetry logs as well", async () => {
+    const exporter = new InMemoryLogRecordExporter();
+    const provider = new LoggerProvider({ processors: [new SimpleLogRecordProcessor({ exporter })] });
+    const path = writeConfig(tempDir(), { mcpServers: { notes: notesEntry("notes") } });
+    const { gateway } = await startGateway(path, { auditLogger: provider.getLogger("mcpkit-gateway") });
+    const client = await clientOf(gateway);
+    expect(textOf(await client.callTool("notes_echo", { token: "t0k3n" }))).toContain("t0k3n");
+    const [record] = exporter.getFinishedLogRecords();
+    expect(record?.attributes).toMatchObject({
+      "event.name": "mcpkit.gateway.call",
+      "mcp.method.name": "tools/call",
+      "gen_ai.tool.name": "echo",
+      "mcpkit.gateway.upstream": "notes",
+      "mcpkit.gateway.outcome": "ok",
+    });
+    expect(record?.severityText).toBe("INFO");
+    expect(String(record?.body)).not.toContain("t0k3n");
+    await provider.shutdown();
+  });
+});
