@@ -11,6 +11,7 @@ export const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   doctor: async () => (await import("./commands/doctor/index.js")).doctorCommand(),
   lint: async () => (await import("./commands/lint/index.js")).lintCommand(),
   servers: async () => (await import("./commands/servers/index.js")).serversCommand(),
+  gateway: async () => (await import("./commands/gateway/index.js")).gatewayCommand(),
   install: async () => (await import("./commands/install/index.js")).installCommand(),
   dev: async () => (await import("./commands/dev/index.js")).devCommand(),
   bundle: async () => (await import("./commands/bundle/index.js")).bundleCommand(),

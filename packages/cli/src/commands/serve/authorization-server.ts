@@ -128,6 +128,8 @@ export interface RunningAuthorization {
   as: AuthorizationServer;
   resource: ResourceServer;
   upstream: UpstreamProvider;
+  /** The resource server for another of `also`'s endpoints (a gateway's virtual server). */
+  resourceFor(endpoint: string): ResourceServer;
 }
 
 /**
@@ -138,7 +140,13 @@ export interface RunningAuthorization {
 export async function startAuthorization(
   choice: UpstreamChoice,
   flags: AuthorizationServerFlags & { publicUrl?: string; requiredScope?: string[] },
-  options: { endpoint: string; upstreamScopes?: string[] | undefined; cluster?: Cluster | undefined },
+  options: {
+    endpoint: string;
+    upstreamScopes?: string[] | undefined;
+    cluster?: Cluster | undefined;
+    /** Other endpoints on the same origin it issues tokens for (each its own audience). */
+    also?: string[];
+  },
 ): Promise<RunningAuthorization> {
   const { createAuthorizationServer, protectedResource } = await import("mcpkit/auth");
   const resource = flags.publicUrl ?? options.endpoint;
@@ -152,22 +160,20 @@ export async function startAuthorization(
   const scopes = flags.requiredScope;
   const as = createAuthorizationServer({
     issuer,
-    resources: [resource],
+    resources: [resource, ...(options.also ?? [])],
     upstream,
     ...(flags.authorizationSecret && { secret: flags.authorizationSecret }),
     ...(store && { store }),
     ...(scopes && { scopes }),
     onError: (error) => process.stderr.write(`mcpkit: authorization server: ${(error as Error).message ?? error}\n`),
   });
-  return {
-    as,
-    upstream,
-    resource: protectedResource({
-      verifier: as.verifier(resource),
-      resource,
+  const resourceFor = (endpoint: string) =>
+    protectedResource({
+      verifier: as.verifier(endpoint),
+      resource: endpoint,
       authorizationServers: [as.issuer],
       dpop: true,
       ...(scopes && { requiredScopes: scopes, scopesSupported: scopes }),
-    }),
-  };
+    });
+  return { as, upstream, resource: resourceFor(resource), resourceFor };
 }

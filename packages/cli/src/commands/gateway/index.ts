@@ -1,0 +1,161 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { Command, Option } from "commander";
+import { describeDiff } from "../../gateway/config/diff.js";
+import { GatewayConfigError } from "../../gateway/config/problems.js";
+import { readGatewayConfig } from "../../gateway/config/read.js";
+import { gatewayServer } from "../../gateway/gateway.js";
+import { watchConfig } from "../../gateway/watch.js";
+import { VERSION } from "../../version.js";
+import { durationMs } from "../duration.js";
+import { type AuthFlags, authOptions, checkAuthFlags } from "../serve/auth-flags.js";
+import {
+  type AuthorizationServerFlags,
+  authorizationServerOptions,
+  checkAuthorizationServerFlags,
+} from "../serve/authorization-server.js";
+import { type Cluster, joinCluster, stateKey } from "../serve/cluster.js";
+import { httpLimits, portNumber } from "../serve/limits.js";
+import { shutdownOnSignals } from "../serve/shutdown.js";
+import { serveStdio } from "../serve/stdio.js";
+import { trustProxyFlag } from "../serve/trust-proxy.js";
+import { COMMAND_SUMMARIES } from "../summaries.js";
+import { USAGE_EXIT, UsageError } from "../usage-error.js";
+import { auditLogger } from "./audit-logger.js";
+
+interface GatewayFlags extends AuthFlags, AuthorizationServerFlags {
+  config: string;
+  stdio?: boolean;
+  port?: string;
+  host: string;
+  maxSessions?: string;
+  idleTimeout?: string;
+  redis?: string;
+  stateKey?: string;
+  trustProxy?: string[];
+  shutdownTimeout?: string;
+  watch: boolean;
+}
+
+const write = (line: string) => process.stderr.write(`${line}\n`);
+
+export function gatewayCommand(): Command {
+  const command = new Command("gateway")
+    .description(COMMAND_SUMMARIES.gateway.description)
+    .requiredOption(
+      "--config <file>",
+      "the team's MCP configuration (.mcp.json: mcpServers, and a gateway section; JSON with comments)",
+    )
+    .addOption(new Option("--stdio", "speak MCP on stdin/stdout (the default without --port)"))
+    .addOption(new Option("--port <port>", "serve Streamable HTTP on http://HOST:PORT/mcp").conflicts("stdio"))
+    .addOption(new Option("--host <host>", "the address to bind with --port").default("127.0.0.1"))
+    .addOption(new Option("--max-sessions <n>", "with --port: sessions held at once (default 10000)"))
+    .addOption(
+      new Option("--idle-timeout <duration>", "with --port: end a session idle this long: 90s, 15m, 2h (default 30m)"),
+    )
+    .addOption(
+      new Option(
+        "--redis <url>",
+        "run as one node of a cluster sharing sessions through Redis (needs --port; each node reads its own --config)",
+      ),
+    )
+    .addOption(
+      new Option("--state-key <key>", "with --redis: the key signing request state, the same on every node").env(
+        "MCPKIT_STATE_KEY",
+      ),
+    )
+    .addOption(
+      new Option(
+        "--trust-proxy <proxies>",
+        "with --port: reverse proxies whose X-Forwarded-For names the client (addresses, CIDR ranges; repeatable)",
+      ).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]),
+    )
+    .addOption(new Option("--shutdown-timeout <duration>", "how long SIGINT/SIGTERM may take to stop (default 10s)"))
+    .addOption(new Option("--no-watch", "do not reload the configuration file when it changes"));
+  for (const option of [...authOptions(), ...authorizationServerOptions()]) command.addOption(option);
+  command.exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT));
+  return command.action(async (flags: GatewayFlags) => runGateway(flags));
+}
+
+async function runGateway(flags: GatewayFlags): Promise<void> {
+  const http = flags.port !== undefined;
+  const port = http ? portNumber(flags.port as string) : undefined;
+  const limits = httpLimits(flags);
+  const trustProxy = await trustProxyFlag(flags.trustProxy, flags.port);
+  const choice = checkAuthorizationServerFlags(flags, { http, host: flags.host, cluster: flags.redis !== undefined });
+  const authorized = checkAuthFlags(flags, http);
+  if (flags.stateKey !== undefined) stateKey(flags.stateKey);
+  const file = resolve(flags.config);
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new UsageError(`--config ${file} cannot be read: ${(error as NodeJS.ErrnoException).code ?? error}`);
+  }
+  let config: ReturnType<typeof readGatewayConfig>;
+  try {
+    config = readGatewayConfig(text, { file });
+  } catch (error) {
+    if (error instanceof GatewayConfigError)
+      throw new UsageError(`The configuration cannot be used:\n${error.message}`);
+    throw error;
+  }
+  const cluster: Cluster | undefined = flags.redis === undefined ? undefined : await joinCluster(flags);
+  const gateway = await gatewayServer(config, {
+    version: VERSION,
+    log: (line) => write(`mcpkit gateway: ${line}`),
+    ...(await auditLogger()),
+    ...(cluster && {
+      server: { eventBus: cluster.eventBus, ...(flags.stateKey && { requestStateKey: flags.stateKey }) },
+    }),
+  });
+  const shutdownMs =
+    flags.shutdownTimeout === undefined ? 10_000 : durationMs(flags.shutdownTimeout, "--shutdown-timeout");
+  const shutdown = shutdownOnSignals({ timeoutMs: shutdownMs });
+  let code = 0;
+  let listening: Awaited<ReturnType<typeof import("./http.js").listenGateway>> | undefined;
+  const watch = flags.watch
+    ? watchConfig(gateway, {
+        onReload: (diff) => {
+          write(`mcpkit gateway: reloaded ${file}: ${describeDiff(diff)}`);
+          if (diff.virtualServers) void listening?.sync();
+        },
+        onRefused: (error) =>
+          write(
+            `mcpkit gateway: ${file} changed but cannot be used; the last good configuration serves:\n${error.message}`,
+          ),
+      })
+    : undefined;
+  try {
+    if (!http) await serveStdio(gateway.server, "gateway", shutdown.requested);
+    else {
+      const { isLocal, listenGateway } = await import("./http.js");
+      if (!isLocal(flags.host) && !authorized && !choice)
+        write(
+          `mcpkit: warning: --host ${flags.host} serves every upstream to the network without sign-in (see --authorization-server)`,
+        );
+      listening = await listenGateway(gateway, {
+        port: port as number,
+        host: flags.host,
+        ...(authorized && { auth: flags }),
+        ...(choice && { authorization: { choice, flags } }),
+        limits,
+        ...(trustProxy && { trustProxy }),
+        ...(cluster && { cluster }),
+        write,
+      });
+      write(`  Ctrl+C stops it`);
+      await shutdown.requested;
+    }
+  } catch (error) {
+    write(`mcpkit: ${error instanceof Error ? error.message : String(error)}`);
+    code = 1;
+  } finally {
+    shutdown.begin();
+    watch?.close();
+    await listening?.close();
+    await gateway.close();
+    await cluster?.close();
+  }
+  shutdown.finish(code);
+}
