@@ -18,7 +18,10 @@ const linesOf = (file: string) =>
 describe("the audit log", () => {
   it("writes one line per call, with the arguments' digest by default", async () => {
     const dir = tempDir();
-    const path = writeConfig(dir, { mcpServers: { notes: notesEntry("notes") }, gateway: { audit: "logs/audit.jsonl" } });
+    const path = writeConfig(dir, {
+      mcpServers: { notes: notesEntry("notes") },
+      gateway: { audit: "logs/audit.jsonl" },
+    });
     const { gateway } = await startGateway(path);
     const client = await clientOf(gateway);
     await client.tools();
