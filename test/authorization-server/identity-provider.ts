@@ -14,8 +14,8 @@ export interface IdentityProvider {
   issuer: string;
   clientId: string;
   clientSecret: string;
-  /** Who signs in next (account id = `sub`). */
-  person: { id: string; name: string; email: string };
+  /** Who signs in next (account id = `sub`), and the groups the provider names them in, if any. */
+  person: { id: string; name: string; email: string; groups?: string[] };
   /** Sign-ins finished (interactions completed), in order. */
   signIns: string[];
   /** Starts serving, with the redirect URIs of its one client (the MCP authorization server's callback). */
@@ -39,6 +39,8 @@ export async function startIdentityProvider(options: { accessTokenTtlSec?: numbe
     },
     close: async () => {},
   };
+  /** Everyone who signed in, for the claims of their tokens. */
+  const people = new Map<string, IdentityProvider["person"]>();
   const serving = (redirectUris: string[]) => {
     const provider = new Provider(issuer, {
       clients: [
@@ -51,10 +53,11 @@ export async function startIdentityProvider(options: { accessTokenTtlSec?: numbe
         },
       ],
       async findAccount(_ctx: KoaContextWithOIDC, id: string) {
-        const person = id === idp.person.id ? idp.person : { id, name: id, email: `${id}@example.com` };
-        return { accountId: id, claims: async () => ({ sub: id, name: person.name, email: person.email }) };
+        const person: IdentityProvider["person"] = people.get(id) ?? (id === idp.person.id ? idp.person : { id, name: id, email: `${id}@example.com` });
+        const groups = person.groups ? { groups: person.groups } : {};
+        return { accountId: id, claims: async () => ({ sub: id, name: person.name, email: person.email, ...groups }) };
       },
-      claims: { openid: ["sub"], profile: ["name"], email: ["email"] },
+      claims: { openid: ["sub"], profile: ["name", "groups"], email: ["email"] },
       scopes: ["openid", "offline_access", "profile", "email"],
       features: { devInteractions: { enabled: false } },
       interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
@@ -71,6 +74,7 @@ export async function startIdentityProvider(options: { accessTokenTtlSec?: numbe
         const details = await provider.interactionDetails(req, res);
         if (details.prompt.name === "login") {
           idp.signIns.push(idp.person.id);
+          people.set(idp.person.id, idp.person);
           await provider.interactionFinished(
             req,
             res,

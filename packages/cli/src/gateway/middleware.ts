@@ -7,6 +7,7 @@ import { claimsOf } from "./policy/claims.js";
 import type { Policy } from "./policy/policy.js";
 import type { Surface } from "./surface.js";
 import { caller } from "./upstream/caller.js";
+import { tokenRefusal } from "./upstream/person-token.js";
 import type { Upstream } from "./upstream/upstream.js";
 
 /** What the gateway's middleware reads; its fields change on reload. */
@@ -143,6 +144,10 @@ function calls(state: GatewayState): ServerMiddleware {
     const call = callOf(ctx, state);
     const upstream = call && state.upstream(call.upstream);
     if (!call || !upstream) return caller.run({ auth: ctx.principal }, next);
+    // An upstream that acts with each person's own token: refused here, before anything is sent to it.
+    const token = upstream.config.token;
+    const refused = token && tokenRefusal(ctx.principal, call.upstream, token);
+    if (refused) throw refused;
     const proxy = upstream.proxy;
     return upstream.track(async () => {
       try {

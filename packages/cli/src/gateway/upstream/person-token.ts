@@ -9,19 +9,26 @@ import type { PersonToken } from "../config/types.js";
  * gateway, and an upstream given it could act as the person anywhere that token is taken.
  */
 export async function personToken(auth: unknown, server: string, token: PersonToken): Promise<string> {
+  const refused = tokenRefusal(auth, server, token);
+  if (refused) throw refused;
+  return ((auth as AuthInfo).upstream as NonNullable<AuthInfo["upstream"]>).token();
+}
+
+/** Why the caller has no token for this upstream (signed in elsewhere, or not at all), or undefined. */
+export function tokenRefusal(auth: unknown, server: string, token: PersonToken): McpError | undefined {
   const upstream = (auth as AuthInfo | undefined)?.upstream;
   if (!upstream || typeof upstream.token !== "function")
-    throw new McpError(
+    return new McpError(
       ErrorCode.InvalidRequest,
       `The "${server}" server acts with each person's own ${token.provider} sign-in: sign in to this gateway with ${token.provider}`,
     );
   // A person signed in elsewhere has no token this upstream takes: theirs is never sent to it.
   if (upstream.provider !== token.provider)
-    throw new McpError(
+    return new McpError(
       ErrorCode.InvalidRequest,
       `The "${server}" server acts with each person's own ${token.provider} sign-in, and you signed in with ${upstream.provider}`,
     );
-  return upstream.token();
+  return undefined;
 }
 
 /** The header that carries the person's token to an HTTP upstream. */
