@@ -1,6 +1,7 @@
 import { type FSWatcher, readFileSync, watch } from "node:fs";
 import { basename, dirname } from "node:path";
 import type { ConfigDiff } from "./config/diff.js";
+import { fileAccessProblem } from "./config/file-access.js";
 import { readGatewayConfig } from "./config/read.js";
 import type { Gateway } from "./gateway.js";
 
@@ -41,6 +42,8 @@ export function watchConfig(gateway: Gateway, options: WatchOptions): ConfigWatc
     lastText = text;
     let config: ReturnType<typeof readGatewayConfig>;
     try {
+      const access = fileAccessProblem(file);
+      if (access) throw new Error(access);
       config = readGatewayConfig(text, { file, ...(options.env && { env: options.env }) });
     } catch (error) {
       options.onRefused(error as Error);

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Command, Option } from "commander";
 import { describeDiff } from "../../gateway/config/diff.js";
+import { fileAccessProblem } from "../../gateway/config/file-access.js";
 import { GatewayConfigError } from "../../gateway/config/problems.js";
 import { readGatewayConfig } from "../../gateway/config/read.js";
 import { gatewayServer } from "../../gateway/gateway.js";
@@ -92,6 +93,8 @@ async function runGateway(flags: GatewayFlags): Promise<void> {
   } catch (error) {
     throw new UsageError(`--config ${file} cannot be read: ${(error as NodeJS.ErrnoException).code ?? error}`);
   }
+  const access = fileAccessProblem(file);
+  if (access) throw new UsageError(access);
   let config: ReturnType<typeof readGatewayConfig>;
   try {
     config = readGatewayConfig(text, { file });

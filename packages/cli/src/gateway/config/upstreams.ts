@@ -3,6 +3,7 @@ import { getNodeValue, type Node } from "jsonc-parser";
 import { nameProblem, prefixProblem, servedName, serverPrefix } from "../naming.js";
 import { child, propertiesOf } from "./check.js";
 import { type Expansion, expand, readEnvFile } from "./expand.js";
+import { fileAccessProblem } from "./file-access.js";
 import type { Problems } from "./problems.js";
 import type { PersonToken, Selection, UpstreamConfig, UpstreamTarget } from "./types.js";
 
@@ -133,7 +134,11 @@ function readTarget(
     const value = x(file, where);
     if (value === undefined) continue;
     try {
-      Object.assign(env, readEnvFile(isAbsolute(value) ? value : resolve(expansion.folder, value)));
+      const envFile = isAbsolute(value) ? value : resolve(expansion.folder, value);
+      const values = readEnvFile(envFile);
+      const access = fileAccessProblem(envFile, "the environment a command runs in");
+      if (access) throw new Error(access);
+      Object.assign(env, values);
     } catch (error) {
       problems.add(file, where, (error as Error).message);
     }
