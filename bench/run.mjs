@@ -15,6 +15,7 @@ import { redisUrl } from "./lib/redis.mjs";
 import { renderMarkdown, updateDocs } from "./lib/report.mjs";
 import { clusterSuite } from "./suites/cluster.mjs";
 import { footprintSuite } from "./suites/footprint.mjs";
+import { gatewaySuite } from "./suites/gateway.mjs";
 import { httpSuite } from "./suites/http.mjs";
 import { memorySuite } from "./suites/memory.mjs";
 import { startupSuite } from "./suites/startup.mjs";
@@ -67,6 +68,13 @@ const config = {
     latencyCalls: num("BENCH_LATENCY_CALLS", 1000, 200),
     nodeArgs: (process.env.BENCH_CLUSTER_NODE_ARGS ?? "").split(" ").filter(Boolean),
   },
+  gateway: {
+    connections: 32,
+    warmupSeconds: num("BENCH_GATEWAY_WARMUP_SECONDS", 3, 1),
+    seconds: num("BENCH_GATEWAY_SECONDS", 3, 1),
+    latencyCalls: num("BENCH_LATENCY_CALLS", 1000, 200),
+    nodeArgs: (process.env.BENCH_GATEWAY_NODE_ARGS ?? "").split(" ").filter(Boolean),
+  },
   workload: {
     clients: 50,
     warmupSeconds: num("BENCH_WORKLOAD_WARMUP_SECONDS", 3, 1),
@@ -75,7 +83,7 @@ const config = {
   startup: { runs: num("BENCH_STARTUP_RUNS", 20, 3) },
   footprint: { installs: num("BENCH_INSTALLS", 3, 1) },
 };
-const ALL_SUITES = ["stdio", "http", "memory", "validation", "cluster", "workload", "startup", "footprint"];
+const ALL_SUITES = ["stdio", "http", "memory", "validation", "cluster", "gateway", "workload", "startup", "footprint"];
 const argSuites = process.argv.slice(2).filter((a) => !a.startsWith("-"));
 const SUITES = (argSuites.length > 0 ? argSuites : undefined) ?? list("BENCH_ONLY") ?? ALL_SUITES;
 for (const suite of SUITES) {
@@ -216,6 +224,7 @@ const RUN = {
   memory: () => memorySuite({ ...context, impls: IMPLEMENTATIONS }),
   validation: () => validationSuite(context),
   cluster: () => clusterSuite(context),
+  gateway: () => gatewaySuite(context),
   workload: () => workloadSuite({ ...context, impls: IMPLEMENTATIONS }),
   startup: () => startupSuite(context),
   footprint: () => footprintSuite(context),
