@@ -163,7 +163,7 @@ export const GATEWAY_SECTION: Field = {
     },
     redact: {
       type: "strings",
-      help: "argument keys written as `[redacted]` (beside password, secret, token, key, authorization, cookie…)",
+      help: "argument keys written as `[redacted]`, beside those naming a password, secret, token, API key, authorization, cookie or credential",
     },
     servers: { type: "map", help: "per upstream, by its name in mcpServers", values: UPSTREAM_OPTIONS },
     policy: {
