@@ -93,7 +93,7 @@ function audit(state: GatewayState): ServerMiddleware {
       return result;
     } catch (error) {
       const code = error instanceof McpError ? error.code : ErrorCode.InternalError;
-      const message = error instanceof McpError ? error.message : "Internal error";
+      const message = state.auditor.message(error instanceof McpError ? error.message : "Internal error");
       state.auditor.write(record(outcomeOf(ctx, state, code), { code, message }));
       throw error;
     }

@@ -44,6 +44,11 @@ export class Auditor {
     return { arguments: redactArguments(args, { keys: this.keys, secrets: this.secrets }) };
   }
 
+  /** An error's message as the log keeps it: the configuration's credentials replaced wherever they appear. */
+  message(text: string): string {
+    return redactArguments(text, { keys: [], secrets: this.secrets }) as string;
+  }
+
   write(record: AuditRecord): void {
     for (const sink of this.sinks) sink.write(record);
   }
