@@ -52,7 +52,10 @@ async function startSetup(setup, { server, config }) {
   try {
     const [command, args] =
       setup.kind === "proxy"
-        ? [["serve", "proxy"], ["--", process.execPath, upstream]]
+        ? [
+            ["serve", "proxy"],
+            ["--", process.execPath, upstream],
+          ]
         : [["gateway"], ["--config", gatewayConfig(dir, upstream), ...(redis ? ["--redis", redis.url] : [])]];
     const options = { env: { MCPKIT_STATE_KEY: STATE_KEY }, nodeArgs: config.gateway.nodeArgs };
     for (let i = 0; i < setup.nodes; i++) nodes.push(await startMcpkit(command, args, options));

@@ -53,7 +53,8 @@ export async function startIdentityProvider(options: { accessTokenTtlSec?: numbe
         },
       ],
       async findAccount(_ctx: KoaContextWithOIDC, id: string) {
-        const person: IdentityProvider["person"] = people.get(id) ?? (id === idp.person.id ? idp.person : { id, name: id, email: `${id}@example.com` });
+        const person: IdentityProvider["person"] =
+          people.get(id) ?? (id === idp.person.id ? idp.person : { id, name: id, email: `${id}@example.com` });
         const groups = person.groups ? { groups: person.groups } : {};
         return { accountId: id, claims: async () => ({ sub: id, name: person.name, email: person.email, ...groups }) };
       },

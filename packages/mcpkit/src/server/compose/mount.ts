@@ -92,8 +92,7 @@ export function mountServer(parent: MountHost, prefix: string, child: Registry, 
   const resources = new MirroredSet(parent.resources, "Resource", sameSource);
   const templates = new MirroredSet(parent.templates, "Resource template", sameSource);
   const sync = (kind: ListKind) => {
-    if (kind === "tools")
-      tools.sync(named("tool", child.tools.enabled(), mountedTool), onError);
+    if (kind === "tools") tools.sync(named("tool", child.tools.enabled(), mountedTool), onError);
     else if (kind === "prompts") prompts.sync(named("prompt", child.prompts.enabled(), mountedPrompt), onError);
     else {
       resources.sync(
