@@ -89,7 +89,7 @@ export async function gatewayServer(config: GatewayConfig, options: GatewayOptio
           if (upstreams.get(upstreamConfig.name) !== upstream) return;
           surface.serve(upstream.config, proxy);
           serving.set(upstreamConfig.name, upstream);
-          if (replaces) void replaces.stop();
+          if (replaces) void replaces.stop().catch(onError);
           replaces = undefined;
         },
       },
@@ -125,8 +125,8 @@ export async function gatewayServer(config: GatewayConfig, options: GatewayOptio
         surface.remove(removed.name);
         const live = serving.get(removed.name);
         serving.delete(removed.name);
-        void live?.stop();
-        if (upstream !== live) void upstream?.stop();
+        live?.stop().catch(onError);
+        if (upstream !== live) upstream?.stop().catch(onError);
       }
       const fresh: Upstream[] = [];
       for (const added of diff.added) fresh.push(add(added));
@@ -134,7 +134,7 @@ export async function gatewayServer(config: GatewayConfig, options: GatewayOptio
       for (const changed of diff.restarted) {
         const replaced = upstreams.get(changed.name);
         // A replacement that never came up is dropped; the one serving is replaced once the new one is up.
-        if (replaced && replaced !== serving.get(changed.name)) void replaced.stop(0);
+        if (replaced && replaced !== serving.get(changed.name)) replaced.stop(0).catch(onError);
         fresh.push(add(changed, serving.get(changed.name)));
       }
       if (diff.separator) surface.setSeparator(next.separator);

@@ -95,7 +95,7 @@ export async function listenGateway(gateway: Gateway, serving: GatewayServing): 
       if (wanted.get(path) === endpoint.server) continue;
       endpoints.delete(path);
       if (endpoint.resource) metadata.delete(endpoint.resource.metadataPath);
-      void endpoint.handler.close();
+      endpoint.handler.close().catch((error: unknown) => write(`mcpkit gateway: ${(error as Error).message}`));
     }
     for (const [path, server] of wanted) {
       if (endpoints.has(path)) continue;

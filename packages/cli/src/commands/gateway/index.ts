@@ -121,7 +121,8 @@ async function runGateway(flags: GatewayFlags): Promise<void> {
     ? watchConfig(gateway, {
         onReload: (diff) => {
           write(`mcpkit gateway: reloaded ${file}: ${describeDiff(diff)}`);
-          if (diff.virtualServers) void listening?.sync();
+          if (diff.virtualServers)
+            listening?.sync().catch((error: unknown) => write(`mcpkit gateway: ${(error as Error).message}`));
         },
         onRefused: (error) =>
           write(

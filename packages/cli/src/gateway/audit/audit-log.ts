@@ -80,13 +80,9 @@ function lastLink(fd: number): { seq: number; hash: string } {
   const buffer = Buffer.alloc(length);
   readSync(fd, buffer, 0, length, size - length);
   const lines = buffer.toString("utf8").split("\n").filter(Boolean);
-  try {
-    const last = JSON.parse(lines.at(-1) ?? "") as { seq?: unknown; hash?: unknown };
-    if (typeof last.seq === "number" && typeof last.hash === "string") return { seq: last.seq, hash: last.hash };
-  } catch {
-    // A last line that is not ours (cut short by a crash): a new chain starts after it.
-  }
-  return { seq: 0, hash: "" };
+  // A last line that is not ours (cut short by a crash): a new chain starts after it.
+  const last = /"seq":(\d+),"hash":"([0-9a-f]{64})"\}$/.exec(lines.at(-1) ?? "");
+  return last ? { seq: Number(last[1]), hash: last[2] as string } : { seq: 0, hash: "" };
 }
 
 /** Where the chain of an audit log breaks: the first line (1-based) that is not what its predecessor promised. */

@@ -107,13 +107,15 @@ export function createUpstream(initial: UpstreamConfig, settings: UpstreamSettin
       proxy.upstreamClosed.then((reason) => reason?.message ?? "closed the connection"),
     );
     hooks.onReady(proxy);
-    void previous?.close().catch(hooks.onError);
-    void proxy.upstreamClosed.then((reason) => {
-      if (state === "stopped" || current !== proxy) return;
-      if (Date.now() - readyAt >= STABLE_MS) failures = 0;
-      fail(`stopped: ${reason?.message ?? "it closed the connection"}; restarting it`);
-      schedule();
-    });
+    previous?.close().catch(hooks.onError);
+    proxy.upstreamClosed
+      .then((reason) => {
+        if (state === "stopped" || current !== proxy) return;
+        if (Date.now() - readyAt >= STABLE_MS) failures = 0;
+        fail(`stopped: ${reason?.message ?? "it closed the connection"}; restarting it`);
+        schedule();
+      })
+      .catch(hooks.onError);
   }
 
   function schedule() {
@@ -123,7 +125,7 @@ export function createUpstream(initial: UpstreamConfig, settings: UpstreamSettin
     timer = setTimeout(() => {
       timer = undefined;
       restarts += 1;
-      void attempt();
+      attempt().catch(hooks.onError);
     }, backoffMs(failures));
     timer.unref();
   }
@@ -138,7 +140,8 @@ export function createUpstream(initial: UpstreamConfig, settings: UpstreamSettin
     return new Promise((resolve, reject) => {
       const late = setTimeout(() => {
         reject(new Error(`it did not answer within ${settings.startTimeoutMs} ms`));
-        void making.then((p) => p.close()).catch(() => {});
+        // One that connects after all is closed; one that fails has nothing to close.
+        making.then((p) => p.close(), () => undefined).catch(hooks.onError);
       }, settings.startTimeoutMs);
       making.then(
         (proxy) => {

@@ -11,6 +11,7 @@ import { type Mirrored, MirroredSet } from "./sync.js";
 
 /** One of the mounted server's definitions, as `MountOptions` see it. */
 export interface MountItem {
+  /** What it is. */
   readonly kind: "tool" | "prompt" | "resource" | "template";
   /** Its key in the mounted server: a tool's or prompt's name, a URI, a URI template. */
   readonly key: string;
@@ -20,8 +21,11 @@ export interface MountItem {
 
 /** A tool or prompt served under another name, or with another title or description. */
 export interface MountedAs {
+  /** The name it is served under, instead of `prefix_name`. */
   name?: string;
+  /** The title served instead of its own. */
   title?: string;
+  /** The description served instead of its own. */
   description?: string;
 }
 
