@@ -28,7 +28,9 @@ function configFile(config: object | string, mode = 0o600) {
   return path;
 }
 
-const run = (args: string[]) => spawnSync(process.execPath, [MCPKIT_BIN, "gateway", ...args], { encoding: "utf8" });
+// Bounded: a gateway that starts serving instead of refusing fails the test rather than hanging it.
+const run = (args: string[]) =>
+  spawnSync(process.execPath, [MCPKIT_BIN, "gateway", ...args], { encoding: "utf8", timeout: 20_000 });
 
 async function gatewayOf(path: string, args: string[] = []): Promise<GatewayProcess> {
   const gateway = await startGatewayProcess(path, args);
