@@ -29,11 +29,13 @@ export function openRecordingFile(
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
   let fd: number | undefined = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
-  const startedAt = options.startedAt ?? performance.now();
+  // The clock starts at the first message written, unless told when the recording began.
+  let startedAt = options.startedAt;
   return {
     path,
     write(from, message, at = performance.now()) {
       if (fd === undefined) return;
+      startedAt ??= at;
       const entry = { t: Math.max(0, Math.round(at - startedAt)), from, message: redact(message, options) };
       try {
         writeSync(fd, formatEntry(entry));

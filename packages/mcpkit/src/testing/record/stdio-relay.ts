@@ -19,6 +19,8 @@ export interface StdioRecordOptions extends RedactOptions {
   output?: Writable;
   /** How long the server may take to exit once its stdin closed, before SIGTERM, then SIGKILL (ms, default 2000 each). */
   killTimeoutMs?: number;
+  /** Told the server's process once it started (to end it when the relay is told to stop). */
+  onSpawn?: (server: { readonly pid?: number | undefined; kill(signal?: NodeJS.Signals): boolean }) => void;
   /** What went wrong beside the relay: a line that is not JSON, the recording failing to write. */
   onError?: (error: Error) => void;
 }
@@ -87,6 +89,7 @@ export function recordStdio(options: StdioRecordOptions): Promise<StdioRecordRes
       reject(new Error(`Could not start ${options.command}: ${error.message}`));
     });
     child.once("spawn", () => {
+      options.onSpawn?.(child);
       input.on("data", onInput);
       input.once("end", onInputEnd);
     });
