@@ -51,6 +51,29 @@ export interface HistoryItem {
   method: TestableMethod;
   params: Record<string, unknown>;
   outcome: { result: Record<string, unknown> } | { error: { code: number; message: string } };
+  /** What the client answered when the server asked during the request. */
+  answers?: ClientAnswers;
+}
+
+/** The answers a test's client gives (its `client:` key). */
+export interface ClientAnswers {
+  roots?: unknown[];
+  elicitation?: Record<string, unknown>;
+  sampling?: Record<string, unknown>;
+}
+
+/** The server's requests a client answers, and where each answer goes in `client:`. */
+const ASKS: Record<string, keyof ClientAnswers> = {
+  "elicitation/create": "elicitation",
+  "sampling/createMessage": "sampling",
+  "roots/list": "roots",
+};
+
+function note(answers: ClientAnswers, method: string, answer: unknown): void {
+  const key = ASKS[method];
+  if (!key || !isObject(answer)) return;
+  if (key === "roots") answers.roots = Array.isArray(answer.roots) ? answer.roots : [];
+  else answers[key] = answer;
 }
 
 /**
@@ -59,30 +82,53 @@ export interface HistoryItem {
  * by its retry's final answer (the retry's request state and input responses dropped).
  */
 export function historyFromLog(log: readonly LoggedMessage[]): HistoryItem[] {
-  const pending = new Map<
-    string | number,
-    { method: TestableMethod; params: Record<string, unknown>; order: number }
-  >();
+  type Pending = { method: TestableMethod; params: Record<string, unknown>; order: number; answers: ClientAnswers };
+  const pending = new Map<string | number, Pending>();
+  let latest: Pending | undefined;
+  /** The server's own requests (up to 2025-11-25), by id: what each asked. */
+  const asked = new Map<string | number, string>();
+  /** The input requests of 2026-07-28 results, by key: what each asked. */
+  const inputs = new Map<string, string>();
   const items: [number, HistoryItem][] = [];
   log.forEach((entry, order) => {
     const m = entry.message;
     if (entry.truncated || !isObject(m)) return;
     const id = typeof m.id === "string" || typeof m.id === "number" ? m.id : undefined;
     if (id === undefined) return;
+    if (entry.dir === "in" && typeof m.method === "string") {
+      asked.set(id, m.method);
+      return;
+    }
+    if (entry.dir === "out" && m.method === undefined) {
+      // The client's answer to the server's request: it belongs to the request under way.
+      const method = asked.get(id);
+      if (method && latest) note(latest.answers, method, m.result);
+      return;
+    }
     if (entry.dir === "out" && typeof m.method === "string" && m.method in TESTABLE) {
       const { _meta, requestState, inputResponses, ...params } = isObject(m.params) ? m.params : {};
-      pending.set(id, { method: m.method as TestableMethod, params, order });
+      const answers: ClientAnswers = {};
+      if (isObject(inputResponses))
+        for (const [key, answer] of Object.entries(inputResponses)) note(answers, inputs.get(key) ?? "", answer);
+      latest = { method: m.method as TestableMethod, params, order, answers };
+      pending.set(id, latest);
       return;
     }
     if (entry.dir !== "in") return;
     const request = pending.get(id);
     if (!request) return;
     pending.delete(id);
-    if (isObject(m.result) && m.result.resultType === "input_required") return;
+    if (isObject(m.result) && m.result.resultType === "input_required") {
+      if (isObject(m.result.inputRequests))
+        for (const [key, ask] of Object.entries(m.result.inputRequests))
+          if (isObject(ask) && typeof ask.method === "string") inputs.set(key, ask.method);
+      return;
+    }
     const outcome = isObject(m.error)
       ? { error: { code: Number(m.error.code), message: String(m.error.message) } }
       : { result: isObject(m.result) ? m.result : {} };
-    items.push([request.order, { method: request.method, params: request.params, outcome }]);
+    const answers = Object.keys(request.answers).length > 0 ? { answers: request.answers } : {};
+    items.push([request.order, { method: request.method, params: request.params, outcome, ...answers }]);
   });
   return items.sort((a, b) => a[0] - b[0]).map(([, item]) => item);
 }
@@ -112,6 +158,7 @@ export async function testFileFromHistory(
     return {
       name: n === 1 ? base : `${base} (${n})`,
       ...requestOf(item),
+      ...(item.answers && { client: item.answers }),
       expect: expectationOf(item),
     };
   });

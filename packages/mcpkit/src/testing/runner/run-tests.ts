@@ -1,9 +1,11 @@
 import { resolve } from "node:path";
+import type { ClientOptions } from "../../client/client-options.js";
+import type { CreateMessageResult, ElicitResult, Root } from "../../protocol/types/features.js";
 import { type Connected, connectClient } from "../target/connect-client.js";
 import { type ResolvedTarget, resolveTarget, type ServerTarget } from "../target/server-target.js";
 import { loadTestFile } from "./load.js";
 import { type Listening, runTest, type TestResult, type WireSeen } from "./run-test.js";
-import { type TestFile, TestFileError } from "./test-file.js";
+import { type ClientAnswers, type TestFile, TestFileError } from "./test-file.js";
 
 export interface FileReport {
   /** The test file, as given. */
@@ -99,6 +101,23 @@ async function runFile(
     else if (m.method === undefined && typeof m.error?.code === "number") seen.errorCodes.push(m.error.code);
   };
 
+  // The answers the running test gives the server's requests: its own, else the file's.
+  let answers: ClientAnswers = file.client ?? {};
+  const all = [file.client, ...file.tests.map((t) => t.client)];
+  const declares = (key: keyof ClientAnswers) => all.some((a) => a?.[key] !== undefined);
+  const handlers: Partial<ClientOptions> = {
+    ...(declares("elicitation") && {
+      elicitation: () => (answers.elicitation ?? { action: "decline" }) as unknown as ElicitResult,
+    }),
+    ...(declares("sampling") && {
+      sampling: () => {
+        if (!answers.sampling) throw new Error("This test gives no answer to sampling (client.sampling)");
+        return answers.sampling as unknown as CreateMessageResult;
+      },
+    }),
+    ...(declares("roots") && { listRoots: () => (answers.roots ?? file.client?.roots ?? []) as Root[] }),
+  };
+
   const results: TestResult[] = [];
   let connected: Connected | undefined;
   // A server that cannot be reached fails the rest of its file for the same reason: no retry each time.
@@ -111,6 +130,7 @@ async function runFile(
         try {
           connected = await connectClient(target, {
             client: {
+              ...handlers,
               ...(file.protocol && { protocolVersion: file.protocol }),
               timeoutMs: file.timeoutMs,
               validateToolOutput: false,
@@ -122,6 +142,7 @@ async function runFile(
           unreachable = (error as Error).message;
         }
       }
+      answers = { ...file.client, ...test.client };
       const result = connected
         ? await runTest(connected.client, test, listening, file.timeoutMs)
         : { name: test.name, ok: false, ms: 0, failures: [unreachable as string] };

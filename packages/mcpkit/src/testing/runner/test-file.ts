@@ -15,6 +15,8 @@ export interface TestFile {
   dir: string;
   server?: ServerEntry;
   protocol?: Revision;
+  /** How the client answers the server's requests, for every test (a test may say otherwise). */
+  client?: ClientAnswers;
   /** How long one request may take before it fails, ms. */
   timeoutMs: number;
   tests: TestCase[];
@@ -55,6 +57,20 @@ export interface TestCase {
   name: string;
   request: Request;
   expect: Expect;
+  /** How the client answers the server's requests during this test (over the file's). */
+  client?: ClientAnswers;
+}
+
+/**
+ * What the client answers when the server asks (client/elicitation, client/sampling,
+ * client/roots): given, the client declares the capability; not given, it does not.
+ */
+export interface ClientAnswers {
+  roots?: { uri: string; name?: string }[];
+  /** The answer to every elicitation/create: `{ action, content }`. */
+  elicitation?: Record<string, unknown>;
+  /** The answer to every sampling/createMessage: `{ role, content, model }`. */
+  sampling?: Record<string, unknown>;
 }
 
 /** A test file that cannot be run as written: a usage mistake (exit 2), never a failed test. */
@@ -62,8 +78,8 @@ export class TestFileError extends Error {
   override name = "TestFileError";
 }
 
-const FILE_KEYS = ["server", "protocol", "timeout", "tests"];
-const TEST_KEYS = ["name", "call", "read", "prompt", "complete", "list", "arguments", "expect"];
+const FILE_KEYS = ["server", "protocol", "timeout", "client", "tests"];
+const TEST_KEYS = ["name", "call", "read", "prompt", "complete", "list", "arguments", "client", "expect"];
 const REQUEST_KEYS = ["call", "read", "prompt", "complete", "list"] as const;
 export const EXPECT_KEYS = [
   "error",
@@ -95,6 +111,7 @@ export function readTestFile(value: unknown, path: string, dir: string): TestFil
       fail(`protocol: ${JSON.stringify(value.protocol)} is not a revision; choose one of ${REVISIONS.join(", ")}`);
     file.protocol = value.protocol as Revision;
   }
+  if (value.client !== undefined) file.client = clientAnswers(value.client, (m) => fail(`client${m}`));
   if (value.timeout !== undefined) {
     if (typeof value.timeout !== "number" || !(value.timeout > 0))
       fail("timeout: give the milliseconds one request may take, a number above 0");
@@ -151,13 +168,30 @@ function serverEntry(value: unknown, fail: (m: string) => never): ServerEntry {
   return fail("server: give { command, args }, { url }, or a name");
 }
 
+function clientAnswers(value: unknown, fail: (m: string) => never): ClientAnswers {
+  if (!isObject(value)) return fail(": give { roots, elicitation, sampling }");
+  unknownKeys(value, ["roots", "elicitation", "sampling"], "", fail);
+  const answers: ClientAnswers = {};
+  if (value.roots !== undefined) {
+    if (!Array.isArray(value.roots) || !value.roots.every((r) => isObject(r) && typeof r.uri === "string"))
+      fail(".roots: give a list of { uri, name }");
+    answers.roots = value.roots as ClientAnswers["roots"];
+  }
+  for (const key of ["elicitation", "sampling"] as const) {
+    if (value[key] === undefined) continue;
+    if (!isObject(value[key])) fail(`.${key}: give the answer, a mapping`);
+    answers[key] = value[key] as Record<string, unknown>;
+  }
+  return answers;
+}
+
 function testCase(value: unknown, fail: (m: string) => never): TestCase {
   if (!isObject(value))
     return fail(": a test is a mapping with `name`, a request (call, read, prompt, complete, list) and `expect`");
   unknownKeys(value, TEST_KEYS, "", fail);
   if (typeof value.name !== "string" || value.name.trim() === "") fail(": give the test a `name`");
   const name = value.name as string;
-  const at = (message: string) => fail(` (${name}) ${message}`);
+  const at = (message: string) => fail(` (${name}) ${message.replace(/^[\s:]+/, "")}`);
   const given = REQUEST_KEYS.filter((key) => value[key] !== undefined);
   if (given.length !== 1)
     at(
@@ -166,7 +200,8 @@ function testCase(value: unknown, fail: (m: string) => never): TestCase {
         : `: one request per test, not ${given.join(" and ")}`,
     );
   const request = requestOf(given[0] as (typeof REQUEST_KEYS)[number], value, at);
-  return { name, request, expect: expectOf(value.expect, at) };
+  const client = value.client === undefined ? undefined : clientAnswers(value.client, (m) => at(`client${m}`));
+  return { name, request, expect: expectOf(value.expect, at), ...(client && { client }) };
 }
 
 function requestOf(
