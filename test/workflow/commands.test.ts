@@ -19,7 +19,21 @@ beforeAll(() => {
 });
 afterAll(() => space.remove());
 
-const COMMANDS = ["serve", "call", "inspect", "servers", "install", "dev", "bundle", "completion"];
+const COMMANDS = [
+  "serve",
+  "call",
+  "inspect",
+  "servers",
+  "install",
+  "dev",
+  "bundle",
+  "test",
+  "record",
+  "replay",
+  "snapshot",
+  "diff",
+  "completion",
+];
 
 /** The files under packages/cli/dist/commands/ that running `mcpkit ARGS…` imported. */
 async function commandsLoaded(args: string[]): Promise<string[]> {
@@ -54,6 +68,8 @@ describe("each command is loaded only when it runs", () => {
       ["dev", "serve"],
     ], // dev serves through serve's HTTP and stdio code
     [["bundle", "--help"], ["bundle"]],
+    [["snapshot", "--help"], ["snapshot"]],
+    [["diff", "--help"], ["diff"]],
   ])("mcpkit %j loads %j", async (args, expected) => {
     expect(await commandsLoaded(args)).toEqual(expected);
   });
