@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CHANGE_KINDS } from "mcpkit/testing";
+import { CHANGE_KINDS, EXPECT_KEYS } from "mcpkit/testing";
 import { describe, expect, it } from "vitest";
 import { COMMANDS } from "../../packages/cli/src/program.js";
-import { EXPECT_KEYS } from "../../packages/mcpkit/src/testing/runner/test-file.js";
+
 import { REPO_ROOT } from "../cli-call/helpers.js";
 
 // docs/testing.md moves with the code: its table of diff kinds is CHANGE_KINDS, and it

@@ -6,12 +6,14 @@ export {
   historyFromLog,
   type LoggedMessage,
   recordingFromLog,
+  type TestableMethod,
   type TestFileServer,
   testFileFromHistory,
 } from "./convert/from-log.js";
 export { asSnapshot, diff, SnapshotError } from "./diff/diff.js";
 export { diffJson, formatDiff } from "./diff/format.js";
 export { CHANGE_KINDS, type Change, type ChangeKind, type SnapshotDiff } from "./diff/kinds.js";
+export type { JsonPath } from "./json/pointer.js";
 export { type Mismatch, matchSubset } from "./match/subset.js";
 export { type HttpRecorder, type HttpRecordOptions, startHttpRecorder } from "./record/http-relay.js";
 export { REDACTED, type RedactOptions, redact } from "./record/redact.js";
@@ -31,6 +33,15 @@ export { loadTestFile, parseTestFile } from "./runner/load.js";
 export { formatReport, REPORTERS, type ReporterName, summaryLine, textLine } from "./runner/reporters.js";
 export type { TestResult } from "./runner/run-test.js";
 export { type FileReport, type RunTestsOptions, runTests, type TestReport } from "./runner/run-tests.js";
-export { type TestFile, TestFileError } from "./runner/test-file.js";
+export {
+  type ClientAnswers,
+  EXPECT_KEYS,
+  type Expect,
+  type ServerEntry,
+  type TestCase,
+  type TestFile,
+  TestFileError,
+  type TestRequest,
+} from "./runner/test-file.js";
 export { formatSnapshot, type Snapshot, type SnapshotOptions, snapshot } from "./snapshot/snapshot.js";
 export type { CommandTarget, ServerTarget, UrlTarget } from "./target/server-target.js";

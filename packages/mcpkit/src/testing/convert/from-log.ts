@@ -1,6 +1,7 @@
 import { isObject } from "../json/sorted.js";
 import { type RedactOptions, redact } from "../record/redact.js";
 import { formatEntry, type RecordingEntry } from "../replay/recording.js";
+import type { ClientAnswers } from "../runner/test-file.js";
 import { stringifyYaml } from "../yaml.js";
 
 /**
@@ -37,14 +38,16 @@ export function recordingFromLog(
   return { text: entries.map(formatEntry).join(""), entries, skipped: log.length - kept.length };
 }
 
-/** The requests a test can make, and the key of the test file that makes each. */
-const TESTABLE = {
+/** The requests a test file can make. */
+export type TestableMethod = "tools/call" | "resources/read" | "prompts/get" | "completion/complete";
+
+/** The key of the test file that makes each request. */
+const TESTABLE: Record<TestableMethod, string> = {
   "tools/call": "call",
   "resources/read": "read",
   "prompts/get": "prompt",
   "completion/complete": "complete",
-} as const;
-type TestableMethod = keyof typeof TESTABLE;
+};
 
 /** One request a client made and how it ended: a test waiting to be written. */
 export interface HistoryItem {
@@ -53,13 +56,6 @@ export interface HistoryItem {
   outcome: { result: Record<string, unknown> } | { error: { code: number; message: string } };
   /** What the client answered when the server asked during the request. */
   answers?: ClientAnswers;
-}
-
-/** The answers a test's client gives (its `client:` key). */
-export interface ClientAnswers {
-  roots?: unknown[];
-  elicitation?: Record<string, unknown>;
-  sampling?: Record<string, unknown>;
 }
 
 /** The server's requests a client answers, and where each answer goes in `client:`. */
@@ -72,7 +68,7 @@ const ASKS: Record<string, keyof ClientAnswers> = {
 function note(answers: ClientAnswers, method: string, answer: unknown): void {
   const key = ASKS[method];
   if (!key || !isObject(answer)) return;
-  if (key === "roots") answers.roots = Array.isArray(answer.roots) ? answer.roots : [];
+  if (key === "roots") answers.roots = (Array.isArray(answer.roots) ? answer.roots : []) as ClientAnswers["roots"];
   else answers[key] = answer;
 }
 

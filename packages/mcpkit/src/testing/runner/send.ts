@@ -1,7 +1,7 @@
 import type { Client } from "../../client/client.js";
 import type { Progress } from "../../connection/connection-options.js";
 import type { CompleteParams } from "../../protocol/types/features.js";
-import type { ListName, Request } from "./test-file.js";
+import type { ListName, TestRequest } from "./test-file.js";
 
 /** The method each list is read with, and the key of its items. */
 const LISTS: Record<ListName, [method: string, key: string]> = {
@@ -21,7 +21,7 @@ export interface SendOptions {
 }
 
 /** Sends a test's request the way a client would: tools through callTool (headers, tasks), lists every page. */
-export function send(client: Client, request: Request, options: SendOptions): Promise<object> {
+export function send(client: Client, request: TestRequest, options: SendOptions): Promise<object> {
   switch (request.kind) {
     case "call":
       return client.callTool(request.name, request.arguments, options);

@@ -28,7 +28,7 @@ export type ServerEntry =
   | { url: string; headers: Record<string, string> }
   | { name: string };
 
-export type Request =
+export type TestRequest =
   | { kind: "call"; name: string; arguments: Record<string, unknown> }
   | { kind: "read"; uri: string }
   | { kind: "prompt"; name: string; arguments: Record<string, string> }
@@ -55,7 +55,7 @@ export interface Expect {
 
 export interface TestCase {
   name: string;
-  request: Request;
+  request: TestRequest;
   expect: Expect;
   /** How the client answers the server's requests during this test (over the file's). */
   client?: ClientAnswers;
@@ -208,7 +208,7 @@ function requestOf(
   key: (typeof REQUEST_KEYS)[number],
   value: Record<string, unknown>,
   at: (m: string) => never,
-): Request {
+): TestRequest {
   const args = value.arguments ?? {};
   if (!isObject(args)) at("arguments: give a mapping");
   const target = value[key];
@@ -232,7 +232,7 @@ function requestOf(
 }
 
 /** `complete: { ref, argument, context }`; `ref` as the protocol writes it, or `{ prompt: NAME }` / `{ resource: URI }`. */
-function completeOf(value: unknown, at: (m: string) => never): Request {
+function completeOf(value: unknown, at: (m: string) => never): TestRequest {
   if (!isObject(value)) return at("complete: give { ref, argument: { name, value } }");
   unknownKeys(value, ["ref", "argument", "context"], " complete", at);
   const ref = value.ref;

@@ -47,12 +47,8 @@ const stringMap = (value: unknown): value is Record<string, string> =>
   isObject(value) && Object.values(value).every((item) => typeof item === "string");
 
 function url(value: string | URL): URL {
-  try {
-    const parsed = new URL(value);
-    if (parsed.protocol === "http:" || parsed.protocol === "https:") return parsed;
-  } catch {
-    // Said below, with what was given.
-  }
+  const parsed = URL.canParse(String(value)) ? new URL(value) : undefined;
+  if (parsed?.protocol === "http:" || parsed?.protocol === "https:") return parsed;
   throw new TypeError(`"${String(value)}" is not an http:// or https:// URL`);
 }
 
