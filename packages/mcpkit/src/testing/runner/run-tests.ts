@@ -32,18 +32,21 @@ export interface RunTestsOptions {
 }
 
 /**
- * Runs test files (docs/testing.md): every file is read and checked first, so a mistake
- * in one is reported (a TestFileError) before any server starts; then each file's server
+ * Runs test files (docs/testing.md): every file is read and checked, and its server
+ * resolved, first, so a mistake in one is reported (a TestFileError) before any server starts; then each file's server
  * is started once and its tests run in order. A server that cannot be reached fails the
  * tests of its file, with why.
  */
 export async function runTests(files: string | readonly string[], options: RunTestsOptions = {}): Promise<TestReport> {
   const paths = typeof files === "string" ? [files] : [...files];
-  const loaded: [string, TestFile][] = [];
-  for (const path of paths) loaded.push([path, await loadTestFile(path)]);
+  // Every file read and every server resolved first: a mistake is reported before anything runs.
+  const loaded: [string, TestFile, ResolvedTarget][] = [];
+  for (const path of paths) {
+    const file = await loadTestFile(path);
+    loaded.push([path, file, await targetOf(file, options)]);
+  }
   const report: TestReport = { files: [], passed: 0, failed: 0 };
-  for (const [path, file] of loaded) {
-    const target = await targetOf(file, options);
+  for (const [path, file, target] of loaded) {
     const tests = await runFile(file, target, options, (result) => options.onResult?.(path, result));
     report.files.push({ file: path, tests });
     for (const test of tests) test.ok ? report.passed++ : report.failed++;
