@@ -159,6 +159,18 @@ describe("the stdio relay", () => {
     ]);
   });
 
+  it("ends the server, and records what it said, when the client stops reading (a broken pipe, no crash)", async () => {
+    const dir = tempDir();
+    const [out, log] = [join(dir, "gone.jsonl"), join(dir, "gone.log")];
+    const running = relay(out, log);
+    running.child.stdout.destroy();
+    running.child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+    // The server's answer meets the closed pipe: the relay closes the server's stdin, which ends it.
+    expect(await running.exited).toBe(5);
+    expect(running.stderr()).not.toMatch(/Error|at .*\.js/);
+    expect(parseRecording(readFileSync(out, "utf8")).map((e) => e.from)).toEqual(["client", "server"]);
+  });
+
   it("ends a server that keeps running after its stdin closed", async () => {
     const dir = tempDir();
     const running = relay(join(dir, "r.jsonl"), join(dir, "r.log"), "--ignore-eof");

@@ -77,6 +77,18 @@ export function recordStdio(options: StdioRecordOptions): Promise<StdioRecordRes
         stopping = setTimeout(() => child.kill("SIGKILL"), killTimeout).unref();
       }, killTimeout).unref();
     };
+    // The client stopped reading (EPIPE): it is gone, as when it closes its side. What the
+    // server still writes is recorded, and no longer forwarded.
+    let gone = false;
+    const onOutputError = () => {
+      if (gone) return;
+      gone = true;
+      input.off("data", onInput);
+      child.stdout.off("data", onOutput).on("data", fromServer).resume();
+      if (!child.stdin.writableEnded) onInputEnd();
+    };
+    // Kept after the server closed: a write that fails later must not throw either.
+    output.on("error", onOutputError);
     // The server stopped reading: what the client still sends cannot be delivered.
     child.stdin.on("error", (error) =>
       options.onError?.(new Error(`The server stopped reading its stdin (${error.message})`)),

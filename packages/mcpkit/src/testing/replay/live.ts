@@ -31,7 +31,8 @@ export class LiveServer {
         this.wake();
       },
       close: (reason) => {
-        this.closed = reason ?? "closed";
+        // The transport's reason says most (how the process ended), even after a failed send.
+        this.closed = reason ?? this.closed ?? "closed";
         this.wake();
       },
     });
@@ -39,7 +40,13 @@ export class LiveServer {
 
   send(message: Record<string, unknown>): void {
     if (this.closed) return;
-    this.transport.send(message as unknown as JsonRpcMessage);
+    try {
+      this.transport.send(message as unknown as JsonRpcMessage);
+    } catch (error) {
+      // The server is gone before the transport said so (a process that just exited).
+      this.closed = error as Error;
+      this.wake();
+    }
   }
 
   private receive(message: unknown): void {
