@@ -149,9 +149,11 @@ tests:
     expect(failures.slow?.[0]).toMatch(/^took \d+ ms, more than maxMs 5$/);
   });
 
-  it("notifications: methods, or methods with params, that came during the request", async () => {
-    const failures = await run(`
-protocol: "2025-11-25"
+  it.each(["2025-11-25", "2026-07-28"])(
+    "notifications (%s): methods, or methods with params, that came during the request",
+    async (revision) => {
+      const failures = await run(`
+protocol: "${revision}"
 tests:
   - { name: progress and log, call: count, arguments: { n: 2 }, expect: { notifications: [notifications/progress, notifications/message] } }
   - name: with params
@@ -161,13 +163,14 @@ tests:
   - { name: wrong params, call: count, arguments: { n: 1 }, expect: { notifications: [{ method: notifications/progress, params: { progress: 5 } }] } }
   - { name: none came, call: greet, arguments: { name: A }, expect: { notifications: [notifications/progress] } }
 `);
-    expect(failures["progress and log"]).toEqual([]);
-    expect(failures["with params"]).toEqual([]);
-    expect(failures["wrong params"]).toEqual([
-      'no notifications/progress matched {"progress":5}: at /progress: expected 5, got 1',
-    ]);
-    expect(failures["none came"]).toEqual(["no notifications/progress came during the request (none came)"]);
-  });
+      expect(failures["progress and log"]).toEqual([]);
+      expect(failures["with params"]).toEqual([]);
+      expect(failures["wrong params"]).toEqual([
+        'no notifications/progress matched {"progress":5}: at /progress: expected 5, got 1',
+      ]);
+      expect(failures["none came"]).toEqual(["no notifications/progress came during the request (none came)"]);
+    },
+  );
 });
 
 describe("the client's answers", () => {

@@ -121,6 +121,10 @@ async function runFile(
     ...(declares("roots") && { listRoots: () => (answers.roots ?? file.client?.roots ?? []) as Root[] }),
   };
 
+  const wantsLogs = file.tests.some((t) =>
+    t.expect.notifications?.some((n) => (typeof n === "string" ? n : n.method) === "notifications/message"),
+  );
+
   const results: TestResult[] = [];
   let connected: Connected | undefined;
   // A server that cannot be reached fails the rest of its file for the same reason: no retry each time.
@@ -141,6 +145,8 @@ async function runFile(
             taps: { received },
             ...(options.inheritStderr && { inheritStderr: true }),
           });
+          // A test that expects log messages asks for all of them (2026-07-28 servers send none unless asked).
+          if (wantsLogs && connected.description.capabilities?.logging) await connected.client.setLogLevel("debug");
         } catch (error) {
           unreachable = (error as Error).message;
         }
