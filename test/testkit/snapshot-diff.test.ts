@@ -52,6 +52,21 @@ describe("mcpkit snapshot", () => {
     }
   });
 
+  it("takes a server by its name in the project's .mcp.json, and says how to give one it cannot find", async () => {
+    writeFileSync(
+      join(dir, ".mcp.json"),
+      JSON.stringify({ mcpServers: { calc: { command: process.execPath, args: [CALC] } } }),
+    );
+    const named = await run(["snapshot", "calc"]);
+    expect(named.code).toBe(0);
+    expect(named.stdout).toBe(readFileSync(join(dir, "v1.json"), "utf8"));
+    const unknown = await run(["snapshot", "nowhere"]);
+    expect(unknown.stderr).toContain(
+      '"nowhere" is not a URL; to start a server over stdio, put its command after -- (mcpkit snapshot -- nowhere …)',
+    );
+    expect(unknown.code).toBe(2);
+  });
+
   it("speaks the revision --protocol names", async () => {
     const legacy = await run(["snapshot", "--protocol", "2025-06-18", "--", ...calc()]);
     expect(JSON.parse(legacy.stdout).protocolVersion).toBe("2025-06-18");

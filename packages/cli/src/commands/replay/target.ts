@@ -1,6 +1,6 @@
 import type { CommandTarget, UrlTarget } from "mcpkit/testing";
-import { findServer, ServerNotFound } from "../../config/index.js";
 import type { Target } from "../../inspector/target.js";
+import { namedTarget } from "../inspect/named.js";
 import { type TargetFlags, targetFromCommandLine } from "../inspect/target.js";
 import { UsageError } from "../usage-error.js";
 
@@ -11,8 +11,8 @@ export interface ServerFlags extends TargetFlags {
 }
 
 /**
- * The server a command line names, as `mcpkit inspect` reads it: `URL`, `NAME` from an
- * MCP configuration file (config/resolve.ts), or `-- COMMAND [ARGS…]`; a named server's
+ * The server a command line names, as `mcpkit inspect` reads it (its code): `URL`, `NAME`
+ * from an MCP configuration file (config/resolve.ts), or `-- COMMAND [ARGS…]`; a named server's
  * headers and variables first, the command line's winning. `argv` is the raw command line
  * (commander drops the `--`).
  */
@@ -25,27 +25,15 @@ export function serverFromCommandLine(
   return targetFromCommandLine(words, argv, flags, (name) => named(command, name, flags.config));
 }
 
+/** A NAME as `mcpkit inspect` reads it; its advice names the command in use. */
 function named(command: string, name: string, config: string | undefined): Target {
-  let found: ReturnType<typeof findServer>;
   try {
-    found = findServer(name, config === undefined ? {} : { config });
+    return namedTarget(name, config);
   } catch (error) {
-    if (error instanceof ServerNotFound)
-      throw new UsageError(
-        `"${name}" is not a URL; to start a server over stdio, put its command after -- (mcpkit ${command} … -- ${name} …). ${error.message}`,
-      );
+    if (error instanceof UsageError)
+      throw new UsageError(error.message.replaceAll("mcpkit inspect", `mcpkit ${command}`));
     throw error;
   }
-  const { spec } = found;
-  if (spec.transport === "stdio")
-    return {
-      kind: "stdio",
-      command: spec.command,
-      args: spec.args,
-      env: spec.env,
-      ...(spec.cwd !== undefined && { cwd: spec.cwd }),
-    };
-  return { kind: "http", url: spec.url, headers: spec.headers };
 }
 
 /** The target as mcpkit/testing takes it. */
