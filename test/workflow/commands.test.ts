@@ -19,7 +19,23 @@ beforeAll(() => {
 });
 afterAll(() => space.remove());
 
-const COMMANDS = ["serve", "call", "inspect", "doctor", "lint", "servers", "install", "dev", "bundle", "completion"];
+const COMMANDS = [
+  "serve",
+  "call",
+  "inspect",
+  "doctor",
+  "lint",
+  "servers",
+  "install",
+  "dev",
+  "bundle",
+  "test",
+  "record",
+  "replay",
+  "snapshot",
+  "diff",
+  "completion",
+];
 
 /** The files under packages/cli/dist/commands/ that running `mcpkit ARGS…` imported. */
 async function commandsLoaded(args: string[]): Promise<string[]> {
@@ -56,6 +72,8 @@ describe("each command is loaded only when it runs", () => {
     [["bundle", "--help"], ["bundle"]],
     [["doctor", "--help"], ["doctor"]],
     [["lint", "--help"], ["lint"]],
+    [["snapshot", "--help"], ["snapshot"]],
+    [["diff", "--help"], ["diff"]],
   ])("mcpkit %j loads %j", async (args, expected) => {
     expect(await commandsLoaded(args)).toEqual(expected);
   });

@@ -14,6 +14,11 @@ export const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   install: async () => (await import("./commands/install/index.js")).installCommand(),
   dev: async () => (await import("./commands/dev/index.js")).devCommand(),
   bundle: async () => (await import("./commands/bundle/index.js")).bundleCommand(),
+  test: async () => (await import("./commands/test/index.js")).testCommand(),
+  record: async () => (await import("./commands/record/index.js")).recordCommand(),
+  replay: async () => (await import("./commands/replay/index.js")).replayCommand(),
+  snapshot: async () => (await import("./commands/snapshot/index.js")).snapshotCommand(),
+  diff: async () => (await import("./commands/diff/index.js")).diffCommand(),
   completion: async () => (await import("./commands/completion/index.js")).completionCommand(),
 };
 

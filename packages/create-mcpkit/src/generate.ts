@@ -109,6 +109,9 @@ function manifest(project: Project): Record<string, unknown> {
       ...(main && { start: `node ${main}` }),
       dev: "mcpkit dev src/server.ts",
       test: "tsc && node --test",
+      // The YAML tests against the server as a client starts it; its surface, to diff the next release with.
+      "test:mcp": "mcpkit test",
+      snapshot: "mcpkit snapshot --out mcp-snapshot.json -- mcpkit serve src/server.ts",
       bundle: "mcpkit bundle src/server.ts",
       // How the package's own command serves, for the registry: stdio, or HTTP on $PORT.
       ...(main && {
