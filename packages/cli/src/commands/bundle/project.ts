@@ -79,7 +79,8 @@ function normalizeRepository(url: string): string {
 
 /**
  * Who the bundle names as its author: package.json's author, else the git user of the
- * project's folder (user.name and user.email, as a commit would name them). Never the
+ * project's folder (GIT_AUTHOR_NAME, else user.name, and the email likewise: as a commit
+ * would name them). Never the
  * account running mcpkit (in a container, "root"): without either, the bundle is refused
  * until one is given.
  */
@@ -89,9 +90,10 @@ export function bundleAuthor(project: Project): NonNullable<Project["author"]> {
     const run = spawnSync("git", ["config", "--get", key], { cwd: project.root, encoding: "utf8" });
     return run.status === 0 && run.stdout.trim() !== "" ? run.stdout.trim() : undefined;
   };
-  const name = git("user.name");
+  // Git's own order: GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL before the configuration.
+  const name = process.env.GIT_AUTHOR_NAME?.trim() || git("user.name");
   if (name) {
-    const email = git("user.email");
+    const email = process.env.GIT_AUTHOR_EMAIL?.trim() || git("user.email");
     return { name, ...(email && { email }) };
   }
   throw new UsageError(
