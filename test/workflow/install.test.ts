@@ -166,16 +166,59 @@ describe("mcpkit install: the file it writes, and what it leaves alone", () => {
     expect(json(join(project, ".mcp.json")).mcpServers.app.args).toEqual([join(project, "dist/main.js"), "--other"]);
   });
 
-  it("writes through a link to the file it points to, and keeps the link", async () => {
-    mkdirSync(join(home, "dotfiles"));
-    writeFileSync(join(home, "dotfiles/mcp.json"), '{ "mcpServers": {} }\n');
-    symlinkSync(join(home, "dotfiles/mcp.json"), join(project, ".mcp.json"));
-    const run = ok(await install(["claude-code", "--", "node", "dist/main.js"]));
-    expect(run.stdout).toContain(
-      `(a link: written to ${join(home, "dotfiles/mcp.json")}; the file as it was: ${join(project, ".mcp.json")}.bak)`,
+  it("edits no project file that links out of the project without --follow-links, and keeps the backup beside the file edited", async () => {
+    // A cloned repository's .mcp.json planted as a link to the user's own ~/.claude.json.
+    const claude = join(home, ".claude.json");
+    const secret = '{ "oauthAccount": { "token": "sk-ant-secret" }, "mcpServers": {} }\n';
+    writeFileSync(claude, secret);
+    symlinkSync(claude, join(project, ".mcp.json"));
+    const refused = await install(["claude-code", "--", "node", "dist/main.js"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      `${join(project, ".mcp.json")} leads to ${claude}, outside this project (${project}): a cloned repository can plant such a link`,
+    );
+    expect(refused.stderr).toContain("pass --follow-links if you made the link yourself");
+    expect(readFileSync(claude, "utf8")).toBe(secret);
+    expect(readdirSync(project).sort()).toEqual([".mcp.json", "dist", "package.json"]);
+
+    // Said so, it is edited where it is; the file as it was is kept there, never in the project.
+    const run = ok(await install(["claude-code", "--follow-links", "--", "node", "dist/main.js"]));
+    expect(run.stdout).toContain(`(a link: written to ${claude}; the file as it was: ${claude}.bak)`);
+    expect(lstatSync(join(project, ".mcp.json")).isSymbolicLink()).toBe(true);
+    expect(Object.keys(json(claude).mcpServers)).toEqual(["notes-app"]);
+    expect(readFileSync(`${claude}.bak`, "utf8")).toBe(secret);
+    expect(readdirSync(project).sort()).toEqual([".mcp.json", "dist", "package.json"]);
+  });
+
+  it("treats a linked folder on the way as a link: .vscode -> a folder outside the project", async () => {
+    mkdirSync(join(home, "elsewhere"));
+    symlinkSync(join(home, "elsewhere"), join(project, ".vscode"));
+    const refused = await install(["vscode", "docs", "--", "https://docs.example/mcp"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`leads to ${join(home, "elsewhere/mcp.json")}, outside this project`);
+    expect(existsSync(join(home, "elsewhere/mcp.json"))).toBe(false);
+  });
+
+  it("writes through a link inside the project, and a user's file that links to a dotfiles folder, keeping the links", async () => {
+    mkdirSync(join(project, "config"));
+    writeFileSync(join(project, "config/mcp.json"), '{ "mcpServers": {} }\n');
+    symlinkSync("config/mcp.json", join(project, ".mcp.json"));
+    const inside = ok(await install(["claude-code", "--", "node", "dist/main.js"]));
+    expect(inside.stdout).toContain(
+      `(a link: written to ${join(project, "config/mcp.json")}; the file as it was: ${join(project, "config/mcp.json")}.bak)`,
     );
     expect(lstatSync(join(project, ".mcp.json")).isSymbolicLink()).toBe(true);
-    expect(Object.keys(json(join(home, "dotfiles/mcp.json")).mcpServers)).toEqual(["notes-app"]);
+    expect(Object.keys(json(join(project, "config/mcp.json")).mcpServers)).toEqual(["notes-app"]);
+
+    mkdirSync(join(home, "dotfiles"));
+    writeFileSync(join(home, "dotfiles/cursor.json"), '{ "mcpServers": {} }\n');
+    mkdirSync(join(home, ".cursor"));
+    symlinkSync(join(home, "dotfiles/cursor.json"), join(home, ".cursor/mcp.json"));
+    const user = ok(await install(["cursor", "docs", "--", "https://docs.example/mcp"]));
+    expect(user.stdout).toContain(
+      `(a link: written to ${join(home, "dotfiles/cursor.json")}; the file as it was: ${join(home, "dotfiles/cursor.json")}.bak)`,
+    );
+    expect(lstatSync(join(home, ".cursor/mcp.json")).isSymbolicLink()).toBe(true);
   });
 
   it("keeps the file's permissions, leaves no temporary file, and never writes the backup through a link", async () => {

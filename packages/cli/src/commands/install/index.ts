@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the clients' own syntax for a variable, ${NAME}, is text here
 import { existsSync, readFileSync } from "node:fs";
-import { basename } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { Command, Option } from "commander";
 import {
   CLIENTS,
@@ -12,6 +12,7 @@ import {
   mergeEntry,
   type Scope,
 } from "../../config/index.js";
+import { isInside, realLocation } from "../../files/real-location.js";
 import { ChangedMeanwhile, fileBehind, replaceFile } from "../../files/replace-file.js";
 import { mcpkitCommand } from "../../self.js";
 import { unifiedDiff } from "../../servers/workspace/files/diff.js";
@@ -26,6 +27,7 @@ interface InstallOptions {
   header?: string[];
   npx?: boolean;
   force?: boolean;
+  followLinks?: boolean;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -46,6 +48,9 @@ Files written (--scope; the default is marked *):
 
 The entry is edited into the file in place (comments, layout and the other servers kept),
 through a temporary file renamed over it; the file as it was is kept beside it as FILE.bak.
+A project's file that is a link leading out of the project is not edited without
+--follow-links (a cloned repository can plant one); a file reached through a link is
+edited where it is, and its .bak made there.
 A server of the same name is replaced only with --force. Paths among the server's words are
 made absolute, since clients start servers from their own folder; mcpkit itself is written
 as this Node and this installation's script (--npx: npx -y @mcpkit/cli instead). Values
@@ -73,6 +78,10 @@ export function installCommand(): Command {
     .option("-H, --header <header>", 'an HTTP header for a server at a URL, "Name: value" (repeatable)', collect)
     .option("--npx", "start mcpkit with npx -y @mcpkit/cli instead of this installation's path")
     .option("--force", "replace a server of the same name in the file")
+    .option(
+      "--follow-links",
+      "edit a project's file that is a link (or in a linked folder) leading out of the project, as mcpkit will not otherwise",
+    )
     .addHelpText("after", HELP)
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT))
     .action((client: string, words: string[], options: InstallOptions) => {
@@ -110,9 +119,22 @@ function install(client: ClientName, words: string[], options: InstallOptions): 
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  // A project's file that leads out of the project (a link a cloned repository may have
+  // planted, to ~/.claude.json say) is edited only when the user says so.
+  const real = realLocation(file.path);
+  if (file.project !== undefined && !isInside(real, realLocation(file.project)) && !options.followLinks)
+    throw new UsageError(
+      `${file.path} leads to ${real}, outside this project (${file.project}): a cloned repository can plant such a link ` +
+        "to have a file of yours edited. Nothing was written; pass --follow-links if you made the link yourself",
+    );
   const entry = clientEntry(client, described.spec, mcpkit);
   const secrets = inClear(env, headers);
-  const backup = `${file.path}.bak`;
+  // Through a link of its own or of a folder on the way (the folders above the project, or
+  // above a user's file, are as they are).
+  const base = file.project ?? dirname(file.path);
+  const linked = real !== join(realLocation(base), relative(base, file.path));
+  // Beside the file actually edited: never a copy of a file from elsewhere left in the project.
+  const backup = `${real}.bak`;
   // A client may write its file while we do: then the edit is made again on what it wrote.
   for (let attempt = 1; ; attempt++) {
     const before = existsSync(behind.file) ? readFileSync(behind.file, "utf8") : undefined;
@@ -156,7 +178,7 @@ function install(client: ClientName, words: string[], options: InstallOptions): 
     }
     const how = merged.change === "added" ? "Added" : "Replaced";
     const notes = [
-      ...(behind.link ? [`a link: written to ${behind.file}`] : []),
+      ...(linked ? [`a link: written to ${real}`] : []),
       ...(before !== undefined ? [`the file as it was: ${backup}`] : []),
     ];
     const noted = notes.length > 0 ? ` (${notes.join("; ")})` : "";
