@@ -1,5 +1,14 @@
 import { execFile, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -63,6 +72,30 @@ describe("create-mcpkit's command line", () => {
     expect(refused.stderr).toContain("is not empty: choose another directory, or pass --force");
     expect(await create(["taken", "--no-install", "--force"])).toMatchObject({ code: 0 });
     expect(read("taken", "notes.txt")).toBe("mine\n");
+  });
+
+  it("--force writes through no link planted in the folder: a file link is replaced, a folder link refused", async () => {
+    const victims = join(space.dir, "victims");
+    mkdirSync(join(victims, "outside"), { recursive: true });
+    writeFileSync(join(victims, ".bashrc"), "mine\n");
+    const planted = join(space.dir, "planted");
+    mkdirSync(planted);
+    symlinkSync(join(victims, ".bashrc"), join(planted, "package.json"));
+    symlinkSync(join(victims, "outside"), join(planted, "src"));
+    const refused = await create(["planted", "--no-install", "--force"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `create-mcpkit: ${join(planted, "src")} is a link to ${join(victims, "outside")}: create-mcpkit writes only inside ${planted}`,
+    );
+    expect(readdirSync(join(victims, "outside"))).toEqual([]);
+    // The file link: replaced by the project's own file, the file it pointed to untouched.
+    rmSync(join(planted, "src"));
+    expect((await create(["planted", "--no-install", "--force"])).code).toBe(0);
+    expect(readFileSync(join(victims, ".bashrc"), "utf8")).toBe("mine\n");
+    expect(lstatSync(join(planted, "package.json")).isSymbolicLink()).toBe(false);
+    expect(JSON.parse(read("planted", "package.json")).name).toBe("planted");
+    // No temporary file left behind.
+    expect(readdirSync(planted).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
 
   it("names the package after the folder as npm allows a name, and says so when that changed it", async () => {

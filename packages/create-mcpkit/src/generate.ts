@@ -1,8 +1,9 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, extname, join, relative } from "node:path";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { extname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { TEMPLATES, type TemplateName } from "./templates.js";
 import { VERSIONS } from "./versions.js";
+import { writeInside } from "./write-file.js";
 
 /** What a project is made from. */
 export interface Project {
@@ -52,11 +53,8 @@ export function generate(project: Project): string[] {
   }
   files.set("README.md", readme);
   files.set("package.json", `${JSON.stringify(manifest(project), null, 2)}\n`);
-  for (const [path, content] of files) {
-    const target = join(project.directory, path);
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, content);
-  }
+  mkdirSync(project.directory, { recursive: true });
+  for (const [path, content] of files) writeInside(project.directory, path, content);
   return [...files.keys()].sort();
 }
 
