@@ -9,6 +9,8 @@ import { COMMAND_SUMMARIES } from "../summaries.js";
 import { USAGE_EXIT, UsageError } from "../usage-error.js";
 import { DevHost } from "./host.js";
 import { openInspector } from "./inspector.js";
+import { reloadsFor } from "./reload-filter.js";
+import { RELOAD_LIMIT, reloadLimit } from "./reload-limit.js";
 import { watchFiles } from "./watch.js";
 
 interface DevOptions {
@@ -34,10 +36,11 @@ export function devCommand(): Command {
       "after",
       `
 Each version of the module runs in a child process of its own (mcpkit serve MODULE --stdio);
-a change anywhere in the module's folder (node_modules and dot folders aside) starts the
-next one, and once it has loaded its tools, resources and prompts replace the last one's:
-clients get list_changed. A version that does not load is reported, and the last one that
-loaded keeps serving.
+a change to a file the module imports (its own import graph, packages aside) or under a
+--watch path starts the next one, and once it has loaded its tools, resources and prompts
+replace the last one's: clients get list_changed. What else changes beside it (a log the
+server writes) reloads nothing. A version that does not load is reported, and the last one
+that loaded keeps serving. More than 20 reloads in 10 s stop the reloading, saying why.
 
 Examples:
   $ mcpkit dev src/server.ts
@@ -64,15 +67,28 @@ async function dev(module: string, port: number | undefined, options: DevOptions
   for (const dir of dirs) if (!existsSync(dir)) throw new UsageError(`--watch ${dir}: no such file or folder`);
   const shown = relative(process.cwd(), module) || module;
   const host = await DevHost.start(module, shown, log);
+  const limit = reloadLimit();
   const stopWatching = watchFiles(
     dirs,
     (files) => {
       const names = files.map((file) => relative(process.cwd(), file) || file);
-      void host.reload(
-        `${names.slice(0, 3).join(", ")}${names.length > 3 ? ` and ${names.length - 3} more` : ""} changed`,
-      );
+      const changed = `${names.slice(0, 3).join(", ")}${names.length > 3 ? ` and ${names.length - 3} more` : ""}`;
+      if (!limit.record()) {
+        stopWatching();
+        log.info(
+          `mcpkit dev: more than ${RELOAD_LIMIT.max} reloads in ${RELOAD_LIMIT.windowMs / 1000} s (the last for ${changed}): ` +
+            "something keeps changing the files it watches. Reloading is stopped and the last version that loaded keeps serving; " +
+            "fix what writes them and start mcpkit dev again",
+        );
+        return;
+      }
+      void host.reload(`${changed} changed`);
     },
     {
+      counts: reloadsFor(
+        host.imports,
+        (options.watch ?? []).map((path) => resolve(path)),
+      ),
       onTooMany: (root, max) =>
         log.info(
           `mcpkit dev: ${relative(process.cwd(), root) || root} holds more than ${max} folders: only ${max} are watched, ` +
