@@ -1,5 +1,5 @@
 import type { McpServer } from "mcpkit/server";
-import { stdioServerTransport } from "mcpkit/stdio";
+import { servingLibrary } from "../../module/library.js";
 import { mcpkitCommand } from "../../self.js";
 import { failWhen } from "./ended.js";
 import { firstSignal } from "./shutdown.js";
@@ -29,7 +29,8 @@ export async function serveStdio(
         `Waiting for JSON-RPC messages on stdin (Ctrl+D to quit).\n`,
     );
   }
-  const session = await server.connect(stdioServerTransport());
+  // The transport of the copy of mcpkit that made the server (a module's own: module/library.ts).
+  const session = await server.connect(servingLibrary(server).stdio.stdioServerTransport());
   try {
     await Promise.race([session.closed, stop, failWhen(ended)]);
   } finally {
