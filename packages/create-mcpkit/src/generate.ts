@@ -12,6 +12,8 @@ export interface Project {
   name: string;
   description: string;
   mcpName?: string;
+  /** package.json's author ("Name <email>"), from the git configuration, when there is one. */
+  author?: string;
   /** Where mcpkit's own packages come from, when not the registry: `file:` specs of their tarballs. */
   localPackages?: Partial<Record<"mcpkit" | "@mcpkit/cli", string>>;
 }
@@ -97,6 +99,7 @@ function manifest(project: Project): Record<string, unknown> {
     name: project.name,
     version: "0.1.0",
     description: project.description,
+    ...(project.author !== undefined && { author: project.author }),
     ...(project.mcpName !== undefined && { mcpName: project.mcpName }),
     type: "module",
     ...(main && { bin: { [slugOf(project.name)]: main } }),

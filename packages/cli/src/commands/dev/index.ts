@@ -13,8 +13,14 @@ import { reloadsFor } from "./reload-filter.js";
 import { RELOAD_LIMIT, reloadLimit } from "./reload-limit.js";
 import { watchFiles } from "./watch.js";
 
+/**
+ * Where `mcpkit dev` serves unless told: not 3000, which a project's own `npm start` (the
+ * HTTP templates, PORT's default) and `mcpkit serve --port 3000` take.
+ */
+export const DEV_PORT = 3100;
+
 interface DevOptions {
-  port: string;
+  port?: string;
   host: string;
   stdio?: boolean;
   watch?: string[];
@@ -27,7 +33,12 @@ export function devCommand(): Command {
   return new Command("dev")
     .description(COMMAND_SUMMARIES.dev.description)
     .argument("<module>", "your server module (./server.ts or .js): its default export, as mcpkit serve takes it")
-    .addOption(new Option("--port <port>", "serve Streamable HTTP on http://HOST:PORT/mcp").default("3000"))
+    .addOption(
+      new Option(
+        "--port <port>",
+        `serve Streamable HTTP on http://HOST:PORT/mcp (default ${DEV_PORT}, or a free port when it is taken)`,
+      ),
+    )
     .addOption(new Option("--host <host>", "the address to bind").default("127.0.0.1"))
     .addOption(new Option("--stdio", "speak MCP on stdin/stdout instead, for a client that starts mcpkit dev"))
     .option("--watch <path>", "a folder or file to watch besides the module's folder (repeatable)", collect)
@@ -52,7 +63,7 @@ Examples:
     .action(async (module: string, options: DevOptions) => {
       if (!isModulePath(module) || !existsSync(module))
         throw new UsageError(`No such module: ${module} (give your server module's path, such as src/server.ts)`);
-      const port = options.stdio ? undefined : portNumber(options.port);
+      const port = options.stdio ? undefined : options.port === undefined ? DEV_PORT : portNumber(options.port);
       if (options.stdio && options.inspect) throw new UsageError("--inspect needs HTTP: leave out --stdio");
       await dev(resolve(module), port, options);
     });
@@ -99,14 +110,24 @@ async function dev(module: string, port: number | undefined, options: DevOptions
   let closeInspector: (() => Promise<void>) | undefined;
   try {
     if (port === undefined) await serveStdio(host.server, "dev");
-    else
-      await serveHttp(host.server, {
-        port,
-        host: options.host,
-        onListening: async (url) => {
-          if (options.inspect) closeInspector = await openInspector(url);
-        },
-      });
+    else {
+      const serve = (at: number) =>
+        serveHttp(host.server, {
+          port: at,
+          host: options.host,
+          onListening: async (url) => {
+            if (options.inspect) closeInspector = await openInspector(url);
+          },
+        });
+      try {
+        await serve(port);
+      } catch (error) {
+        // The default port taken (another mcpkit dev): a free one, said with the URL it serves on.
+        if (options.port !== undefined || !String((error as Error).message).startsWith(`Port ${port} `)) throw error;
+        log.info(`mcpkit dev: port ${port} is in use: serving on a free port instead (--port chooses one)`);
+        await serve(0);
+      }
+    }
   } finally {
     stopWatching();
     await closeInspector?.();
