@@ -24,11 +24,14 @@ let project = "";
 const desktopFile = () => join(home, ".config/Claude/claude_desktop_config.json");
 const install = (args: string[]) => mcpkit(["install", ...args], { cwd: project, env: homeEnv(home) });
 const json = (file: string) => JSON.parse(readFileSync(file, "utf8"));
-const ok = (run: Run) => {
-  expect(run.stderr).toBe("");
+/** Exit 0, and on stderr only the notes given. */
+const ok = (run: Run, ...notes: string[]) => {
+  expect(run.stderr).toBe(notes.map((note) => `mcpkit install: note: ${note}\n`).join(""));
   expect(run.code).toBe(0);
   return run;
 };
+/** What a user's file is told: it has no working folder, so its paths are this machine's. */
+const ABSOLUTE = "a user's file has no working folder: its paths are written absolute, as on this machine";
 
 beforeEach(() => {
   requireBuild();
@@ -44,7 +47,7 @@ afterEach(() => space.remove());
 
 describe("mcpkit install claude-desktop", () => {
   it("creates the file with the server, naming it after the package and making its paths absolute", async () => {
-    const run = ok(await install(["claude-desktop", "--", "node", "dist/main.js", "--verbose"]));
+    const run = ok(await install(["claude-desktop", "--", "node", "dist/main.js", "--verbose"]), ABSOLUTE);
     expect(run.stdout).toContain(`Added "notes-app" in ${desktopFile()}`);
     expect(json(desktopFile())).toEqual({
       mcpServers: { "notes-app": { command: "node", args: [join(project, "dist/main.js"), "--verbose"] } },
@@ -56,7 +59,7 @@ describe("mcpkit install claude-desktop", () => {
     mkdirSync(join(home, ".config/Claude"), { recursive: true });
     const before = `${JSON.stringify({ theme: "dark", mcpServers: { mine: { command: "mine" } } }, null, 2)}\n`;
     writeFileSync(desktopFile(), before);
-    ok(await install(["claude-desktop", "-e", "GREETING=hi", "--", "workspace", "--root", "."]));
+    ok(await install(["claude-desktop", "-e", "GREETING=hi", "--", "workspace", "--root", "."]), ABSOLUTE);
     expect(json(desktopFile())).toEqual({
       theme: "dark",
       mcpServers: {
@@ -74,7 +77,7 @@ describe("mcpkit install claude-desktop", () => {
   });
 
   it("--dry-run prints the change as a diff and writes nothing", async () => {
-    const run = ok(await install(["claude-desktop", "notes", "--dry-run", "--", "node", "dist/main.js"]));
+    const run = ok(await install(["claude-desktop", "notes", "--dry-run", "--", "node", "dist/main.js"]), ABSOLUTE);
     expect(run.stdout).toContain(`Would add "notes" in ${desktopFile()}:`);
     expect(run.stdout).toContain("+++ b/claude_desktop_config.json");
     expect(run.stdout).toContain('+    "notes": {');
@@ -99,7 +102,7 @@ describe("mcpkit install claude-desktop", () => {
   });
 
   it("installs the user's own module, served by mcpkit serve", async () => {
-    ok(await install(["claude-desktop", "envy", "--", join(FIXTURES, "env-server.mjs")]));
+    ok(await install(["claude-desktop", "envy", "--", join(FIXTURES, "env-server.mjs")]), ABSOLUTE);
     expect(json(desktopFile()).mcpServers.envy).toEqual({
       command: process.execPath,
       args: [CLI_BIN, "serve", join(FIXTURES, "env-server.mjs"), "--stdio"],
@@ -109,11 +112,12 @@ describe("mcpkit install claude-desktop", () => {
 
 describe("mcpkit install for the other clients", () => {
   it("writes Claude Code's .mcp.json and VS Code's .vscode/mcp.json in the project, Cursor's in the home", async () => {
+    // A project's file: paths relative to the project, where Claude Code starts its servers.
     ok(await install(["claude-code", "--", "node", "dist/main.js"]));
     expect(json(join(project, ".mcp.json")).mcpServers["notes-app"]).toEqual({
       type: "stdio",
       command: "node",
-      args: [join(project, "dist/main.js")],
+      args: ["dist/main.js"],
     });
     ok(await install(["vscode", "docs", "--", "https://docs.example/mcp"]));
     expect(json(join(project, ".vscode/mcp.json"))).toEqual({
@@ -161,9 +165,9 @@ describe("mcpkit install: the file it writes, and what it leaves alone", () => {
     const dry = ok(await install(["claude-code", "app", "--dry-run", "--", "node", "dist/main.js", "--other"]));
     expect(dry.stdout).toContain('Would replace "app"');
     expect(dry.stdout).toContain("Without --force nothing would be written");
-    expect(json(join(project, ".mcp.json")).mcpServers.app.args).toEqual([join(project, "dist/main.js")]);
+    expect(json(join(project, ".mcp.json")).mcpServers.app.args).toEqual(["dist/main.js"]);
     ok(await install(["claude-code", "app", "--force", "--", "node", "dist/main.js", "--other"]));
-    expect(json(join(project, ".mcp.json")).mcpServers.app.args).toEqual([join(project, "dist/main.js"), "--other"]);
+    expect(json(join(project, ".mcp.json")).mcpServers.app.args).toEqual(["dist/main.js", "--other"]);
   });
 
   it("edits no project file that links out of the project without --follow-links, and keeps the backup beside the file edited", async () => {

@@ -1,15 +1,17 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the clients' own syntax for a variable, ${NAME}, is text here
 import { existsSync, readFileSync } from "node:fs";
-import { basename, dirname, join, relative } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { Command, Option } from "commander";
 import {
-  CLIENTS,
-  type ClientName,
   clientEntry,
   DEFAULT_SCOPE,
   herePlace,
+  INSTALL_CLIENT_INFO,
+  INSTALL_CLIENTS,
+  type InstallClient,
   installFile,
-  mergeEntry,
+  mergeInto,
+  placeSpec,
   type Scope,
 } from "../../config/index.js";
 import { isInside, realLocation } from "../../files/real-location.js";
@@ -28,6 +30,7 @@ interface InstallOptions {
   npx?: boolean;
   force?: boolean;
   followLinks?: boolean;
+  envFile?: string;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -68,7 +71,7 @@ export function installCommand(): Command {
   return new Command("install")
     .description(COMMAND_SUMMARIES.install.description)
     .usage("<client> [name] [options] -- <server…>")
-    .argument("<client>", `the client: ${CLIENTS.join(", ")}`)
+    .argument("<client>", `the client: ${INSTALL_CLIENTS.join(", ")}`)
     .argument("[words...]", "the entry's name (default: the server's or the package's), then -- and the server")
     .addOption(
       new Option("--scope <scope>", "this project's file or yours (default: per client)").choices(["project", "user"]),
@@ -76,7 +79,11 @@ export function installCommand(): Command {
     .option("--dry-run", "print the change to the file and write nothing")
     .option("-e, --env <KEY=VALUE>", "a variable for a server started by a command (repeatable)", collect)
     .option("-H, --header <header>", 'an HTTP header for a server at a URL, "Name: value" (repeatable)', collect)
-    .option("--npx", "start mcpkit with npx -y @mcpkit/cli instead of this installation's path")
+    .option("--npx", "start mcpkit with npx -y @mcpkit/cli (once it is published) instead of this installation's path")
+    .option(
+      "--env-file <file>",
+      "a file of variables the server is started with: VS Code reads it itself (envFile); for a server Node starts (node, mcpkit), node --env-file does",
+    )
     .option("--force", "replace a server of the same name in the file")
     .option(
       "--follow-links",
@@ -85,13 +92,13 @@ export function installCommand(): Command {
     .addHelpText("after", HELP)
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT))
     .action((client: string, words: string[], options: InstallOptions) => {
-      if (!(CLIENTS as readonly string[]).includes(client))
-        throw new UsageError(`Unknown client "${client}": choose one of ${CLIENTS.join(", ")}`);
-      install(client as ClientName, words, options);
+      if (!(INSTALL_CLIENTS as readonly string[]).includes(client))
+        throw new UsageError(`Unknown client "${client}": choose one of ${INSTALL_CLIENTS.join(", ")}`);
+      install(client as InstallClient, words, options);
     });
 }
 
-function install(client: ClientName, words: string[], options: InstallOptions): void {
+function install(client: InstallClient, words: string[], options: InstallOptions): void {
   // commander drops the `--`: the words after it are the server.
   const dash = process.argv.indexOf("--");
   const serverWords = dash === -1 ? [] : process.argv.slice(dash + 1);
@@ -114,8 +121,17 @@ function install(client: ClientName, words: string[], options: InstallOptions): 
   let file: ReturnType<typeof installFile>;
   let behind: ReturnType<typeof fileBehind>;
   try {
-    file = installFile(client, scope, place);
+    file = installFile(client, scope, place, name);
     behind = fileBehind(file.path);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const envFile = options.envFile === undefined ? undefined : resolve(options.envFile);
+  if (envFile !== undefined && !existsSync(envFile))
+    throw new UsageError(`--env-file ${options.envFile}: no such file (${envFile})`);
+  let placed: ReturnType<typeof placeSpec>;
+  try {
+    placed = placeSpec(described.spec, file, { mcpkit, ...(envFile !== undefined && { envFile }) });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -127,7 +143,7 @@ function install(client: ClientName, words: string[], options: InstallOptions): 
       `${file.path} leads to ${real}, outside this project (${file.project}): a cloned repository can plant such a link ` +
         "to have a file of yours edited. Nothing was written; pass --follow-links if you made the link yourself",
     );
-  const entry = clientEntry(client, described.spec, mcpkit);
+  const entry = clientEntry(client, placed.spec, name, placed.envFile);
   const secrets = inClear(env, headers);
   // Through a link of its own or of a folder on the way (the folders above the project, or
   // above a user's file, are as they are).
@@ -138,9 +154,9 @@ function install(client: ClientName, words: string[], options: InstallOptions): 
   // A client may write its file while we do: then the edit is made again on what it wrote.
   for (let attempt = 1; ; attempt++) {
     const before = existsSync(behind.file) ? readFileSync(behind.file, "utf8") : undefined;
-    let merged: ReturnType<typeof mergeEntry>;
+    let merged: ReturnType<typeof mergeInto>;
     try {
-      merged = mergeEntry(before, file.key, name, entry);
+      merged = mergeInto(file, before, name, entry);
     } catch (error) {
       throw new Error(
         `Cannot add "${name}" to ${file.path}: ${(error as Error).message}. Nothing was written: fix the file, or move it away, and run this again`,
@@ -158,6 +174,7 @@ function install(client: ClientName, words: string[], options: InstallOptions): 
       process.stdout.write(`Would ${merged.change === "added" ? "add" : "replace"} "${name}" in ${file.path}:\n`);
       process.stdout.write(unifiedDiff(before ?? "", merged.text, basename(file.path)));
       if (taken) process.stdout.write(`Without --force nothing would be written: ${taken}\n`);
+      sayPlaced(placed.notes);
       warnInClear(secrets, file.path, client, scope);
       return;
     }
@@ -182,7 +199,8 @@ function install(client: ClientName, words: string[], options: InstallOptions): 
       ...(before !== undefined ? [`the file as it was: ${backup}`] : []),
     ];
     const noted = notes.length > 0 ? ` (${notes.join("; ")})` : "";
-    process.stdout.write(`${how} "${name}" in ${file.path}${noted}.\n${restartHint(client)}\n`);
+    process.stdout.write(`${how} "${name}" in ${file.path}${noted}.\n${INSTALL_CLIENT_INFO[client].next}\n`);
+    sayPlaced(placed.notes);
     warnInClear(secrets, file.path, client, scope);
     return;
   }
@@ -201,31 +219,22 @@ function inClear(env: Record<string, string>, headers: Record<string, string>): 
  * reads the file reads it (and a project's file is often committed): said on stderr, with
  * the client's way to refer to a variable instead.
  */
-function warnInClear(secrets: string[], path: string, client: ClientName, scope: Scope): void {
+function warnInClear(secrets: string[], path: string, client: InstallClient, scope: Scope): void {
   if (secrets.length === 0) return;
-  const reference = {
-    "claude-code": "${NAME}",
-    vscode: "${env:NAME} (or an input with password: true)",
-    cursor: "${env:NAME}",
-    "claude-desktop": undefined,
-  }[client];
+  const { title, variable } = INSTALL_CLIENT_INFO[client];
   const them = secrets.length === 1 ? "it" : "them";
-  const instead = reference
-    ? `To keep ${them} out, write a reference to a variable instead, such as ${reference}, set where ${client} starts.`
-    : "Claude Desktop reads no variables in its file: keep the file to yourself.";
+  const instead = variable
+    ? `To keep ${them} out, write a reference to a variable instead, such as ${variable}, set where ${title} starts.`
+    : `${title} reads no variables in its file: keep the file to yourself, or use --env-file.`;
   const project = scope === "project" ? " It is this project's file: keep it out of version control." : "";
   process.stderr.write(
     `mcpkit install: note: ${secrets.join(", ")} ${secrets.length === 1 ? "is" : "are"} written as given into ${path}, for anyone who can read the file.${project} ${instead}\n`,
   );
 }
 
-function restartHint(client: ClientName): string {
-  return {
-    "claude-desktop": "Restart Claude Desktop to start it.",
-    "claude-code": "Claude Code asks to approve a project's servers the next time it starts here.",
-    cursor: "Cursor picks it up in Settings → MCP.",
-    vscode: "VS Code lists it under MCP: List Servers.",
-  }[client];
+/** What placing the command for this file decided that the user should know (placement.ts). */
+function sayPlaced(notes: string[]): void {
+  for (const note of notes) process.stderr.write(`mcpkit install: note: ${note}\n`);
 }
 
 function pairs(values: string[], separator: string, usage: string): Record<string, string> {
