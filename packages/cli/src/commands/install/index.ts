@@ -37,33 +37,46 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 
 const HELP = `
 The server, after --:
-  URL                        a server over Streamable HTTP (Claude Desktop reaches it
-                             through mcpkit serve proxy)
+  URL                        a server over Streamable HTTP (Claude Desktop, Cline and Zed
+                             reach it through mcpkit serve proxy)
   SERVER [FLAGS…]            a built-in server: everything, workspace, weather, github, proxy
   ./server.js|.ts [FLAGS…]   your module, served by mcpkit serve (a default-exported server)
   COMMAND [ARGS…]            any command that speaks MCP on stdin and stdout
 
 Files written (--scope; the default is marked *):
+  claude-code     project*  .mcp.json                user: ~/.claude.json
+  vscode          project*  .vscode/mcp.json         user: VS Code's user mcp.json
+  cursor          user*     ~/.cursor/mcp.json       project: .cursor/mcp.json
   claude-desktop  user*     claude_desktop_config.json in Claude's settings folder
-  claude-code     project*  .mcp.json here           user: ~/.claude.json
-  cursor          user*     ~/.cursor/mcp.json       project: .cursor/mcp.json here
-  vscode          project*  .vscode/mcp.json here    user: VS Code's user mcp.json
+  windsurf        user*     ~/.codeium/windsurf/mcp_config.json
+  cline           user*     cline_mcp_settings.json in VS Code's global storage
+  gemini          project*  .gemini/settings.json    user: ~/.gemini/settings.json
+  zed             user*     ~/.config/zed/settings.json (context_servers)   project: .zed/settings.json
+  codex           user*     ~/.codex/config.toml ($CODEX_HOME)              project: .codex/config.toml
+  goose           user*     ~/.config/goose/config.yaml (extensions)
+  continue        project*  .continue/mcpServers/NAME.yaml                  user: ~/.continue/config.yaml
 
 The entry is edited into the file in place (comments, layout and the other servers kept),
 through a temporary file renamed over it; the file as it was is kept beside it as FILE.bak.
 A project's file that is a link leading out of the project is not edited without
 --follow-links (a cloned repository can plant one); a file reached through a link is
-edited where it is, and its .bak made there.
-A server of the same name is replaced only with --force. Paths among the server's words are
-made absolute, since clients start servers from their own folder; mcpkit itself is written
-as this Node and this installation's script (--npx: npx -y @mcpkit/cli instead). Values
-given with -e and -H are written in clear: prefer a reference to a variable for a secret.
+edited where it is, and its .bak made there. A server of the same name is replaced only
+with --force.
+
+Paths: in a project's file, those inside the project are written relative to it (Claude
+Code, Gemini CLI) or with \${workspaceFolder} (VS Code, Cursor), and mcpkit is the project's
+own node_modules/.bin/mcpkit, so the entry works in a teammate's clone; in a user's file
+(and Zed's, Codex's and Continue's project files, which name no folder to start in) they are
+absolute, as on this machine, and mcpkit is this Node and this installation's script (--npx:
+npx -y @mcpkit/cli, once it is published). Values given with -e and -H are written in clear:
+prefer a reference to a variable, or --env-file.
 
 Examples:
   $ mcpkit install claude-desktop -- workspace --root ~/notes
   $ mcpkit install claude-desktop my-server -- node dist/main.js
-  $ mcpkit install claude-code -- ./src/server.ts
+  $ mcpkit install claude-code --env-file .env -- ./src/server.ts
   $ mcpkit install vscode docs -H "Authorization: Bearer \${env:DOCS_TOKEN}" -- https://example.com/mcp
+  $ mcpkit install codex -- ./src/server.ts
   $ mcpkit install cursor --dry-run -- everything
 `;
 
