@@ -1,5 +1,5 @@
 import type { McpServer } from "mcpkit/server";
-import { servingLibrary } from "../../module/library.js";
+import { servingStdio } from "../../module/library.js";
 import { mcpkitCommand } from "../../self.js";
 import { failWhen } from "./ended.js";
 import { firstSignal } from "./shutdown.js";
@@ -30,7 +30,8 @@ export async function serveStdio(
     );
   }
   // The transport of the copy of mcpkit that made the server (a module's own: module/library.ts).
-  const session = await server.connect(servingLibrary(server).stdio.stdioServerTransport());
+  const { stdioServerTransport } = await servingStdio(server);
+  const session = await server.connect(stdioServerTransport());
   try {
     await Promise.race([session.closed, stop, failWhen(ended)]);
   } finally {
