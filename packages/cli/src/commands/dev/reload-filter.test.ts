@@ -27,6 +27,13 @@ describe("reloadsFor", () => {
     expect(counts(join(dir, "src/data.json"))).toBe(false);
   });
 
+  it("reloads for a folder of imported files removed or made again, not for another folder", () => {
+    const counts = reloadsFor(() => new Set([join(dir, "src/lib/suffix.ts")]), []);
+    expect(counts(join(dir, "src/lib"))).toBe(true);
+    expect(counts(join(dir, "src/li"))).toBe(false);
+    expect(counts(join(dir, "shared"))).toBe(false);
+  });
+
   it("reloads for anything under a --watch path", () => {
     const counts = reloadsFor(() => new Set([join(dir, "src/server.ts")]), [join(dir, "shared")]);
     expect(counts(join(dir, "shared/x.md"))).toBe(true);
