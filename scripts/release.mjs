@@ -62,6 +62,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       "\nInstall from them:\n" +
       `  npm install ${file("mcpkit")}                        # the library\n` +
       `  npm install -g ${file("@mcpkit/cli")} ${file("mcpkit")}   # the mcpkit command\n` +
-      `  npx --package=${file("create-mcpkit")} create-mcpkit my-server --from ${out}   # a new project, mcpkit from here\n`,
+      `  npx --yes --package=${file("create-mcpkit")} create-mcpkit my-server --from ${out} --yes   # a new project, mcpkit from here\n`,
   );
 }

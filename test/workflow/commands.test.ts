@@ -138,7 +138,14 @@ printf '%s\\n' "\${COMPREPLY[@]}"`;
     expect(await bash("mcpkit", "se")).toEqual(["serve", "servers"]);
     expect(await bash("mcpkit", "serve", "we")).toEqual(["weather"]);
     expect(await bash("mcpkit", "serve", "--units", "")).toEqual(["imperial", "metric"]);
-    expect(await bash("mcpkit", "install", "c")).toEqual(["claude-code", "claude-desktop", "cursor"]);
+    expect(await bash("mcpkit", "install", "c")).toEqual([
+      "claude-code",
+      "claude-desktop",
+      "cline",
+      "codex",
+      "continue",
+      "cursor",
+    ]);
     expect(await bash("mcpkit", "install", "--scope", "")).toEqual(["project", "user"]);
     expect(await bash("mcpkit", "call", "--log")).toEqual(["--log-level"]);
     expect(await bash("mcpkit", "call", "no")).toEqual(["notes"]);

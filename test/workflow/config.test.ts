@@ -12,6 +12,7 @@ import {
   mergeEntry,
   type Place,
   parseJsonc,
+  placeSpec,
 } from "../../packages/cli/src/config/index.js";
 import { ChangedMeanwhile, replaceFile } from "../../packages/cli/src/files/replace-file.js";
 
@@ -249,15 +250,16 @@ describe("writing an entry (mcpkit install)", () => {
   it("writes each client's own shape, and reaches a URL from Claude Desktop through mcpkit's proxy", () => {
     const http = { transport: "http" as const, url: "https://x/mcp", headers: { A: "b" } };
     const command = { transport: "stdio" as const, command: "node", args: ["s.js"], env: {} };
-    const mcpkit = ["/usr/bin/node", "/opt/mcpkit.js"];
-    expect(clientEntry("claude-desktop", http, mcpkit)).toEqual({
-      command: "/usr/bin/node",
+    const mcpkit = [process.execPath, "/opt/mcpkit.js"];
+    const desktop = installFile("claude-desktop", "user", place);
+    expect(clientEntry("claude-desktop", placeSpec(http, desktop, { mcpkit }).spec, "x")).toEqual({
+      command: process.execPath,
       args: ["/opt/mcpkit.js", "serve", "proxy", "https://x/mcp", "--header", "A: b"],
     });
-    expect(clientEntry("cursor", http, mcpkit)).toEqual({ url: "https://x/mcp", headers: { A: "b" } });
-    expect(clientEntry("vscode", http, mcpkit)).toEqual({ type: "http", url: "https://x/mcp", headers: { A: "b" } });
-    expect(clientEntry("claude-code", command, mcpkit)).toEqual({ type: "stdio", command: "node", args: ["s.js"] });
-    expect(clientEntry("claude-desktop", command, mcpkit)).toEqual({ command: "node", args: ["s.js"] });
+    expect(clientEntry("cursor", http, "x")).toEqual({ url: "https://x/mcp", headers: { A: "b" } });
+    expect(clientEntry("vscode", http, "x")).toEqual({ type: "http", url: "https://x/mcp", headers: { A: "b" } });
+    expect(clientEntry("claude-code", command, "x")).toEqual({ type: "stdio", command: "node", args: ["s.js"] });
+    expect(clientEntry("claude-desktop", command, "x")).toEqual({ command: "node", args: ["s.js"] });
   });
 
   it("writes each client's file for this project or this user", () => {

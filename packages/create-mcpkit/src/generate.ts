@@ -1,8 +1,9 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, extname, join, relative } from "node:path";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { extname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { TEMPLATES, type TemplateName } from "./templates.js";
 import { VERSIONS } from "./versions.js";
+import { writeInside } from "./write-file.js";
 
 /** What a project is made from. */
 export interface Project {
@@ -11,6 +12,8 @@ export interface Project {
   name: string;
   description: string;
   mcpName?: string;
+  /** package.json's author ("Name <email>"), from the git configuration, when there is one. */
+  author?: string;
   /** Where mcpkit's own packages come from, when not the registry: `file:` specs of their tarballs. */
   localPackages?: Partial<Record<"mcpkit" | "@mcpkit/cli", string>>;
 }
@@ -52,11 +55,8 @@ export function generate(project: Project): string[] {
   }
   files.set("README.md", readme);
   files.set("package.json", `${JSON.stringify(manifest(project), null, 2)}\n`);
-  for (const [path, content] of files) {
-    const target = join(project.directory, path);
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, content);
-  }
+  mkdirSync(project.directory, { recursive: true });
+  for (const [path, content] of files) writeInside(project.directory, path, content);
   return [...files.keys()].sort();
 }
 
@@ -99,6 +99,7 @@ function manifest(project: Project): Record<string, unknown> {
     name: project.name,
     version: "0.1.0",
     description: project.description,
+    ...(project.author !== undefined && { author: project.author }),
     ...(project.mcpName !== undefined && { mcpName: project.mcpName }),
     type: "module",
     ...(main && { bin: { [slugOf(project.name)]: main } }),

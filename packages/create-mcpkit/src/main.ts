@@ -52,6 +52,7 @@ async function main(argv: string[]): Promise<number> {
     name,
     description: answers.description ?? TEMPLATES[template].description,
     ...(answers.mcpName !== undefined && { mcpName: answers.mcpName }),
+    ...authorOf(directory),
     ...(answers.from !== undefined && { localPackages: localPackages(answers.from) }),
   });
   const where = relative(process.cwd(), directory) || ".";
@@ -81,6 +82,25 @@ async function main(argv: string[]): Promise<number> {
   ].filter((step): step is string => step !== undefined);
   process.stderr.write(`\nNext:\n  ${steps.join("\n  ")}\nREADME.md says the rest (${slugOf(name)}).\n`);
   return 0;
+}
+
+/**
+ * package.json's author, as git names a commit's author in that folder (GIT_AUTHOR_NAME or
+ * user.name, with the email likewise): what mcpkit bundle writes into a bundle. Nothing when
+ * git has no name (the OS account is never taken for one).
+ */
+function authorOf(directory: string): { author?: string } {
+  const git = (key: string) => {
+    const run = spawnSync("git", ["config", "--get", key], {
+      cwd: existsSync(directory) ? directory : process.cwd(),
+      encoding: "utf8",
+    });
+    return run.status === 0 && run.stdout.trim() !== "" ? run.stdout.trim() : undefined;
+  };
+  const name = process.env.GIT_AUTHOR_NAME?.trim() || git("user.name");
+  if (!name) return {};
+  const email = process.env.GIT_AUTHOR_EMAIL?.trim() || git("user.email");
+  return { author: email ? `${name} <${email}>` : name };
 }
 
 /** The package's name from the directory's, said when npm's rules changed it. */

@@ -32,7 +32,8 @@ export const COMMAND_SUMMARIES = {
   },
   install: {
     term: "install [options] <client> [words...]",
-    description: "Add a server to an MCP client's configuration: Claude Desktop, Claude Code, Cursor or VS Code",
+    description:
+      "Add a server to an MCP client's configuration: Claude Code, VS Code, Cursor, Claude Desktop, Windsurf, Cline, Gemini CLI, Zed, Codex, Goose or Continue",
   },
   dev: {
     term: "dev [options] <module>",
