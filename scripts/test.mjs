@@ -85,6 +85,7 @@ count(
     tsc,
     "-b",
     "packages/mcpkit",
+    "packages/servers",
     "packages/cli",
     "packages/redis",
     "packages/create-mcpkit",

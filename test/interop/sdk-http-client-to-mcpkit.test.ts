@@ -1,3 +1,4 @@
+import { everythingServer } from "@mcpkit/servers/everything";
 import { Client as SdkClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -9,11 +10,10 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { createSseHandler, createStreamableHttpHandler, type Listening, listen } from "mcpkit/http";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createEverythingServer } from "../../packages/cli/src/servers/everything/index.js";
 
 /** The everything server on 127.0.0.1, Streamable HTTP on /mcp and HTTP+SSE on /sse. */
 async function serveEverything(): Promise<{ listening: Listening; base: URL }> {
-  const server = createEverythingServer();
+  const server = everythingServer().server;
   const streamable = createStreamableHttpHandler(server, { retryMs: 100 });
   const legacy = createSseHandler(server);
   const listening = await listen({

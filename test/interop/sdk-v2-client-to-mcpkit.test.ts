@@ -1,9 +1,9 @@
 import { fileURLToPath } from "node:url";
+import { everythingServer } from "@mcpkit/servers/everything";
 import { Client as SdkClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createStreamableHttpHandler, type Listening, listen } from "mcpkit/http";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createEverythingServer } from "../../packages/cli/src/servers/everything/index.js";
 
 /**
  * The official v2 client (@modelcontextprotocol/client 2.4, a 2026-07-28 implementation)
@@ -13,7 +13,7 @@ import { createEverythingServer } from "../../packages/cli/src/servers/everythin
 let listening: Listening;
 let clients: SdkClient[] = [];
 beforeEach(async () => {
-  const handler = createStreamableHttpHandler(createEverythingServer());
+  const handler = createStreamableHttpHandler(everythingServer().server);
   listening = await listen({ fetch: (r) => handler.fetch(r), close: () => handler.close() });
 });
 afterEach(async () => {

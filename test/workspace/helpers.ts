@@ -69,8 +69,10 @@ export function seedDatabase(file: string, sql: string): void {
 }
 
 export function assertBuilt(): void {
-  if (!existsSync(join(REPO_ROOT, "packages/cli/dist/servers/workspace/index.js")))
-    throw new Error("packages/cli/dist is missing the workspace server: run `npx tsc -b packages/mcpkit packages/cli`");
+  if (!existsSync(join(REPO_ROOT, "packages/servers/dist/workspace/index.js")))
+    throw new Error(
+      "packages/servers/dist is missing the workspace server: run `npx tsc -b packages/mcpkit packages/servers packages/cli`",
+    );
 }
 
 // The shared waits of the library's process tests.

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { SERVER_NAMES } from "../../servers/catalog.js";
+import { SERVER_NAMES } from "../../built-in/catalog.js";
 
 /** What a shell completes for mcpkit: its commands, their options, and what their operands are. */
 export interface CompletionModel {
