@@ -79,7 +79,7 @@ const flagOf = (option: Option) => option.long ?? option.flags;
  * option, or the default. Only the common options are known at this point, so a value after
  * another flag is skipped when it is not a server's name.
  */
-export function pickServer(args: string[], common: Option[]): string {
+export function pickServer(args: readonly string[], common: readonly Option[]): string {
   const takesValue = new Set(common.filter((o) => o.required || o.optional).map(flagOf));
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;

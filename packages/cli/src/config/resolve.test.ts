@@ -1,19 +1,10 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: configuration files hold ${VAR} as text, which is under test
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  clientEntry,
-  configFiles,
-  findServer,
-  installFile,
-  listServers,
-  mergeEntry,
-  type Place,
-  parseJsonc,
-} from "../../packages/cli/src/config/index.js";
-import { ChangedMeanwhile, replaceFile } from "../../packages/cli/src/files/replace-file.js";
+import type { Place } from "./locations.js";
+import { configFiles, findServer, listServers } from "./resolve.js";
 
 // Where mcpkit finds the servers a user has named, in the order docs/workflow.md gives:
 // each test builds a home and a project in a temporary folder, on every platform's layout.
@@ -188,108 +179,5 @@ describe("an entry, read as a client reads it", () => {
       url: "https://cursor.example/mcp",
     });
     expect(findServer("filed", { place }).spec).toMatchObject({ env: { KEY: "from-file", OTHER: "3" } });
-  });
-});
-
-describe("writing an entry (mcpkit install)", () => {
-  it("adds a server and leaves every other server, setting and the indentation alone", () => {
-    const before =
-      '{\n    "globalShortcut": "Ctrl+Space",\n    "mcpServers": {\n        "old": { "command": "old" }\n    }\n}\n';
-    const merged = mergeEntry(before, "mcpServers", "new", { command: "new", args: [] });
-    expect(merged.change).toBe("added");
-    expect(JSON.parse(merged.text)).toEqual({
-      globalShortcut: "Ctrl+Space",
-      mcpServers: { old: { command: "old" }, new: { command: "new", args: [] } },
-    });
-    expect(merged.text).toContain('\n    "globalShortcut"');
-    expect(mergeEntry(merged.text, "mcpServers", "new", { command: "new", args: [] }).change).toBe("unchanged");
-    expect(mergeEntry(merged.text, "mcpServers", "new", { command: "newer", args: [] }).change).toBe("replaced");
-    expect(JSON.parse(mergeEntry(undefined, "servers", "a", { url: "u" }).text)).toEqual({
-      servers: { a: { url: "u" } },
-    });
-  });
-
-  it("edits the text only where the entry goes: another entry's layout, comments and line endings stay", () => {
-    const before =
-      '{\r\n  // mine\r\n  "servers": {\r\n    "old": { "url": "o" }, /* kept */\r\n  },\r\n  "x": [1,2]\r\n}\r\n';
-    const added = mergeEntry(before, "servers", "docs", { url: "u" });
-    expect(added.text).toBe(
-      '{\r\n  // mine\r\n  "servers": {\r\n    "old": { "url": "o" },\r\n    "docs": {\r\n      "url": "u"\r\n    }, /* kept */\r\n  },\r\n  "x": [1,2]\r\n}\r\n',
-    );
-    const replaced = mergeEntry(added.text, "servers", "old", { url: "v" });
-    expect(replaced).toMatchObject({ change: "replaced", previous: { url: "o" } });
-    expect(replaced.text).toContain('    "old": {\r\n      "url": "v"\r\n    },\r\n    "docs"');
-    expect(mergeEntry('{\n\t"x": 1\n}\n', "servers", "a", { url: "u" }).text).toBe(
-      '{\n\t"x": 1,\n\t"servers": {\n\t\t"a": {\n\t\t\t"url": "u"\n\t\t}\n\t}\n}\n',
-    );
-  });
-
-  it("keeps a byte order mark, and writes a name such as __proto__ as a key like any other", () => {
-    const merged = mergeEntry('\uFEFF{"mcpServers": {}}', "mcpServers", "__proto__", { command: "x" });
-    expect(merged.text.startsWith("\uFEFF{\n")).toBe(true);
-    expect(JSON.parse(merged.text.slice(1))).toEqual(JSON.parse('{"mcpServers": {"__proto__": {"command": "x"}}}'));
-    expect(mergeEntry(merged.text, "mcpServers", "__proto__", { command: "x" }).change).toBe("unchanged");
-  });
-
-  it("says where a file is not JSON: line and column", () => {
-    expect(() => mergeEntry('{\n  "a": 1\n  "b": 2\n}', "mcpServers", "a", {})).toThrow(
-      'line 3, column 3: a "," (or the closing bracket) was expected',
-    );
-    expect(() => parseJsonc('{\n  "a": [1, 2\n}')).toThrow(
-      'line 3, column 1: a "," (or the closing bracket) was expected',
-    );
-    expect(() => parseJsonc("{ 'a': 1 }")).toThrow("line 1, column 3: a character JSON does not allow here");
-  });
-
-  it("refuses a file that is not an object of servers", () => {
-    expect(() => mergeEntry("[1]", "mcpServers", "a", {})).toThrow(/does not hold a JSON object/);
-    expect(() => mergeEntry('{"mcpServers": []}', "mcpServers", "a", {})).toThrow(/not an object of servers/);
-  });
-
-  it("writes each client's own shape, and reaches a URL from Claude Desktop through mcpkit's proxy", () => {
-    const http = { transport: "http" as const, url: "https://x/mcp", headers: { A: "b" } };
-    const command = { transport: "stdio" as const, command: "node", args: ["s.js"], env: {} };
-    const mcpkit = ["/usr/bin/node", "/opt/mcpkit.js"];
-    expect(clientEntry("claude-desktop", http, mcpkit)).toEqual({
-      command: "/usr/bin/node",
-      args: ["/opt/mcpkit.js", "serve", "proxy", "https://x/mcp", "--header", "A: b"],
-    });
-    expect(clientEntry("cursor", http, mcpkit)).toEqual({ url: "https://x/mcp", headers: { A: "b" } });
-    expect(clientEntry("vscode", http, mcpkit)).toEqual({ type: "http", url: "https://x/mcp", headers: { A: "b" } });
-    expect(clientEntry("claude-code", command, mcpkit)).toEqual({ type: "stdio", command: "node", args: ["s.js"] });
-    expect(clientEntry("claude-desktop", command, mcpkit)).toEqual({ command: "node", args: ["s.js"] });
-  });
-
-  it("writes each client's file for this project or this user", () => {
-    expect(installFile("claude-code", "project", place)).toMatchObject({ path: join(place.cwd, ".mcp.json") });
-    expect(installFile("claude-code", "user", place)).toMatchObject({ path: join(dir, "home/.claude.json") });
-    expect(installFile("vscode", "project", place)).toMatchObject({
-      path: join(place.cwd, ".vscode/mcp.json"),
-      key: "servers",
-    });
-    expect(installFile("cursor", "user", place)).toMatchObject({ path: join(dir, "home/.cursor/mcp.json") });
-    expect(() => installFile("claude-desktop", "project", place)).toThrow(/no per-project configuration/);
-  });
-
-  it("replaces nothing when the file changed after it was read (its client wrote it meanwhile)", () => {
-    const file = join(dir, "mcp.json");
-    writeFileSync(file, '{ "mcpServers": { "theirs": {} } }');
-    expect(() => replaceFile(file, "{}", { expected: '{ "mcpServers": {} }', backup: `${file}.bak` })).toThrow(
-      ChangedMeanwhile,
-    );
-    expect(readFileSync(file, "utf8")).toBe('{ "mcpServers": { "theirs": {} } }');
-    expect(readdirSync(dir).sort()).toEqual(["home", "mcp.json", "work"]); // no backup, no temporary file
-    expect(() => replaceFile(join(dir, "new.json"), "{}", { expected: undefined })).not.toThrow();
-    writeFileSync(join(dir, "made-meanwhile.json"), "{}");
-    expect(() => replaceFile(join(dir, "made-meanwhile.json"), "[]", { expected: undefined })).toThrow(
-      ChangedMeanwhile,
-    );
-  });
-
-  it("reads JSON with comments as VS Code does", () => {
-    expect(parseJsonc('{"a": "http://x // not a comment", /* b */ "c": [1,],}')).toEqual({
-      a: "http://x // not a comment",
-      c: [1],
-    });
   });
 });
