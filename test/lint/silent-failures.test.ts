@@ -197,7 +197,7 @@ const ALLOWED: Allowed[] = [
   },
   {
     file: "packages/mcpkit/src/compose/proxy.ts",
-    code: "void sessions?.open(session)",
+    code: "void state.sessions?.open(session)",
     reason: "open() reports a connection that fails to open (onError) and closes the session",
   },
   {
