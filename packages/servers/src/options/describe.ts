@@ -19,6 +19,8 @@ interface Described<T> {
   defaultText?: string;
   /** What help calls the value (`<n>`); by default one word for its type. */
   placeholder?: string;
+  /** What the docs say of it, where a line of help is too short; `help` when absent. */
+  details?: string;
 }
 
 /** Any text. */

@@ -9,9 +9,17 @@ export const weatherOptions = describeOptions({
     type: "choice",
     choices: ["offline", "open-meteo"],
     help: "offline (built-in sample data) or open-meteo (live, needs the network)",
+    details: "`offline` (sample data for 17 cities) or `open-meteo` (any place Open-Meteo's geocoding finds).",
     default: "offline",
   },
-  units: { type: "choice", choices: UNITS, placeholder: "units", help: "metric or imperial", default: "metric" },
+  units: {
+    type: "choice",
+    choices: UNITS,
+    placeholder: "units",
+    help: "metric or imperial",
+    details: "`metric` (°C, km/h, mm) or `imperial` (°F, mph, in), when a call names none.",
+    default: "metric",
+  },
   cacheTtlMs: {
     type: "duration",
     flag: "--cache-ttl",
@@ -24,6 +32,7 @@ export const weatherOptions = describeOptions({
     flag: "--provider-timeout",
     bare: "ms",
     help: "how long one request to the provider may take: ms, or 10s",
+    details: "How long one request to Open-Meteo may take: milliseconds, or `10s`.",
     default: 10_000,
   },
   forecastUrl: {
