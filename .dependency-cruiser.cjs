@@ -46,6 +46,14 @@ module.exports = {
     packageImports("cli-imports-servers-mcpkit-redis", "cli", ["mcpkit", "@mcpkit/servers", "@mcpkit/redis"]),
     packageImports("create-imports-no-package", "create-mcpkit", []),
     {
+      name: "cli-modules-import-no-command",
+      comment:
+        "In the CLI, commands stand on its modules (built-in/, config/, module/, the inspector…), never the reverse; a command's usage error is everyone's.",
+      severity: "error",
+      from: { path: "^packages/cli/src/", pathNot: ["^packages/cli/src/(commands/|program\\.ts$|main\\.ts$)", "\\.test\\.ts$"] },
+      to: { path: "^packages/cli/src/commands/", pathNot: "^packages/cli/src/commands/usage-error\\.ts$" },
+    },
+    {
       name: "no-reaching-into-another-package",
       comment: "A package uses another through its name and exports, never its files by a relative path.",
       severity: "error",

@@ -27,7 +27,7 @@ export const flags = defineFlags({
     const [{ githubServer, MissingPackageError }, { fileStorage }, { configDir }] = await Promise.all([
       import("@mcpkit/servers/github"),
       import("mcpkit/auth"),
-      import("../commands/call/auth.js"),
+      import("../config/config-dir.js"),
     ]);
     const { allowWrite, apiUrl } = values;
     const common = { allowWrite, ...(apiUrl && { apiUrl }), ...(cluster && { cluster: shared }) };
