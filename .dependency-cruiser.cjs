@@ -50,7 +50,10 @@ module.exports = {
       comment:
         "In the CLI, commands stand on its modules (built-in/, config/, module/, the inspector…), never the reverse; a command's usage error is everyone's.",
       severity: "error",
-      from: { path: "^packages/cli/src/", pathNot: ["^packages/cli/src/(commands/|program\\.ts$|main\\.ts$)", "\\.test\\.ts$"] },
+      from: {
+        path: "^packages/cli/src/",
+        pathNot: ["^packages/cli/src/(commands/|program\\.ts$|main\\.ts$)", "\\.test\\.ts$"],
+      },
       to: { path: "^packages/cli/src/commands/", pathNot: "^packages/cli/src/commands/usage-error\\.ts$" },
     },
     {

@@ -17,7 +17,13 @@ describe("the docs' option tables", () => {
 
   it("say each option's flag, its name in code, its meaning and its default", () => {
     const table = optionsTable({
-      cacheTtlMs: { type: "duration", flag: "--cache-ttl", min: 0, help: "how long answers are kept", default: 600_000 },
+      cacheTtlMs: {
+        type: "duration",
+        flag: "--cache-ttl",
+        min: 0,
+        help: "how long answers are kept",
+        default: 600_000,
+      },
       token: { type: "text", secret: true, env: ["A_TOKEN"], help: "a token" },
     });
     expect(table.split("\n")).toEqual([
