@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
  * of its files is newer than the built page; a fresh build costs one stat per file.
  */
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const PACKAGES = ["packages/mcpkit", "packages/cli", "packages/redis", "packages/create-mcpkit"];
+const PACKAGES = ["packages/mcpkit", "packages/servers", "packages/cli", "packages/redis", "packages/create-mcpkit"];
 
 const UI_SOURCES = join(ROOT, "packages/cli/src/inspector/ui");
 const UI_BUILT = join(ROOT, "packages/cli/dist/inspector-ui/app.js");

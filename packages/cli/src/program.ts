@@ -49,7 +49,7 @@ export function program(commands: Command[]): Command {
 Install: not on the npm registry yet, so \`npm install -g @mcpkit/cli\` and \`npx @mcpkit/cli\`
 answer E404 until it is published. What works today, from a clone of mcpkit:
   npm install && npm run release       # release/*.tgz, with SHA256SUMS
-  npm install -g release/mcpkit-cli-${VERSION}.tgz release/mcpkit-${VERSION}.tgz
+  npm install -g release/mcpkit-cli-${VERSION}.tgz release/mcpkit-servers-${VERSION}.tgz release/mcpkit-${VERSION}.tgz
 Start a server project: mcpkit's docs/workflow.md.`,
     )
     .showHelpAfterError()

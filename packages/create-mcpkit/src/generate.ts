@@ -15,7 +15,7 @@ export interface Project {
   /** package.json's author ("Name <email>"), from the git configuration, when there is one. */
   author?: string;
   /** Where mcpkit's own packages come from, when not the registry: `file:` specs of their tarballs. */
-  localPackages?: Partial<Record<"mcpkit" | "@mcpkit/cli", string>>;
+  localPackages?: Partial<Record<"mcpkit" | "@mcpkit/cli" | "@mcpkit/servers", string>>;
 }
 
 const TEMPLATE_ROOT = fileURLToPath(new URL("../templates/", import.meta.url));
@@ -121,7 +121,13 @@ function manifest(project: Project): Record<string, unknown> {
       ...(project.template === "workers" && { deploy: "npx wrangler deploy" }),
     },
     dependencies: pick(template.dependencies),
-    devDependencies: pick(template.devDependencies),
+    devDependencies: {
+      ...pick(template.devDependencies),
+      // From tarballs, @mcpkit/cli's own dependency on @mcpkit/servers comes from one too, not the registry.
+      ...(project.localPackages?.["@mcpkit/servers"] && {
+        "@mcpkit/servers": project.localPackages["@mcpkit/servers"],
+      }),
+    },
     // @mcpkit/cli's optional dependencies build at install: esbuild (mcpkit dev and serve
     // load src/server.ts through it) and SQLite. npm 12 runs no install script unlisted here.
     allowScripts: { "better-sqlite3": true, esbuild: true },

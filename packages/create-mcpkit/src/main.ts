@@ -154,11 +154,16 @@ main(process.argv.slice(2)).then(
 );
 
 /**
- * `file:` specs of the mcpkit and @mcpkit/cli tarballs in `dir` (as `npm run release` names
- * them), so that `npm install` looks for neither on the registry.
+ * `file:` specs of the mcpkit, @mcpkit/cli and @mcpkit/servers (the CLI's dependency)
+ * tarballs in `dir` (as `npm run release` names them), so that `npm install` looks for
+ * none of them on the registry.
  */
-function localPackages(dir: string): Record<"mcpkit" | "@mcpkit/cli", string> {
-  const specs = { mcpkit: `mcpkit-${VERSION}.tgz`, "@mcpkit/cli": `mcpkit-cli-${VERSION}.tgz` };
+function localPackages(dir: string): Record<"mcpkit" | "@mcpkit/cli" | "@mcpkit/servers", string> {
+  const specs = {
+    mcpkit: `mcpkit-${VERSION}.tgz`,
+    "@mcpkit/cli": `mcpkit-cli-${VERSION}.tgz`,
+    "@mcpkit/servers": `mcpkit-servers-${VERSION}.tgz`,
+  };
   for (const file of Object.values(specs)) {
     if (!existsSync(join(resolve(dir), file)))
       throw new UsageError(`--from ${dir}: no ${file} there (npm run release, in a clone of mcpkit, packs it)`);
@@ -166,5 +171,6 @@ function localPackages(dir: string): Record<"mcpkit" | "@mcpkit/cli", string> {
   return {
     mcpkit: `file:${join(resolve(dir), specs.mcpkit)}`,
     "@mcpkit/cli": `file:${join(resolve(dir), specs["@mcpkit/cli"])}`,
+    "@mcpkit/servers": `file:${join(resolve(dir), specs["@mcpkit/servers"])}`,
   };
 }

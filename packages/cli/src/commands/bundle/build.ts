@@ -22,6 +22,9 @@ export interface BuiltServer {
 
 const CLI_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const cliRequire = createRequire(join(CLI_ROOT, "package.json"));
+/** The workspace server's SQLite child process, a file of its own in @mcpkit/servers. */
+const queryProcessFile = () =>
+  join(dirname(cliRequire.resolve("@mcpkit/servers/package.json")), "dist/workspace/sqlite/query-process.js");
 
 /**
  * Packages with native code: not bundled but copied, built for this platform, with the
@@ -63,8 +66,7 @@ export async function buildServer(source: BundleSource, root: string): Promise<B
     const { version } = JSON.parse(readFileSync(join(CLI_ROOT, "package.json"), "utf8")) as { version: string };
     writeFileSync(join(root, "package.json"), `${JSON.stringify({ name: "mcpkit-bundle", version, private: true })}\n`);
     // The workspace runs each SQL statement in a child process of this file (sqlite/engine.ts).
-    if (source.name === "workspace")
-      entries["query-process"] = join(CLI_ROOT, "dist/servers/workspace/sqlite/query-process.js");
+    if (source.name === "workspace") entries["query-process"] = queryProcessFile();
   }
   const common: import("esbuild").BuildOptions = {
     bundle: true,

@@ -3,10 +3,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { Command } from "commander";
+import { SERVER_NAMES, serverFlags } from "../../built-in/catalog.js";
 import { fileBehind, replaceFile } from "../../files/replace-file.js";
 import { importModule } from "../../module/import-module.js";
 import { isModulePath, loadServerModule } from "../../module/server-module.js";
-import { SERVER_NAMES, serverFlags } from "../../servers/catalog.js";
 import { VERSION } from "../../version.js";
 import { COMMAND_SUMMARIES } from "../summaries.js";
 import { USAGE_EXIT, UsageError } from "../usage-error.js";
@@ -130,7 +130,7 @@ async function userConfigOf(source: BundleSource): Promise<Record<string, UserSe
   const flags = await serverFlags(source.name);
   // A flag fixed after -- is not asked for again.
   const fixed = new Set(source.args.filter((a) => a.startsWith("--")));
-  const settings = builtInUserConfig(flags?.options() ?? []);
+  const settings = builtInUserConfig(flags?.options ?? {});
   return Object.fromEntries(Object.entries(settings).filter(([, s]) => !fixed.has(s.flag as string)));
 }
 

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
+import { SERVER_NAMES } from "../../built-in/catalog.js";
 import { INSTALL_CLIENTS } from "../../config/install-target.js";
-import { SERVER_NAMES } from "../../servers/catalog.js";
 
 /** What a shell completes for mcpkit: its commands, their options, and what their operands are. */
 export interface CompletionModel {

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
+import { durationMs } from "@mcpkit/servers/options";
 import { describeTarget, isProtocolChoice, startInspector } from "../../inspector/index.js";
 import { rootFor } from "../connection-flags.js";
-import { durationMs } from "../duration.js";
 import { UsageError } from "../usage-error.js";
 import { type NamedServerResolver, type TargetFlags, targetFromCommandLine } from "./target.js";
 

@@ -1,6 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the clients' own syntax for a variable, ${NAME}, is text here
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
+import { unifiedDiff } from "@mcpkit/servers/workspace/diff";
 import { Command, Option } from "commander";
 import {
   clientEntry,
@@ -17,7 +18,6 @@ import {
 import { isInside, realLocation } from "../../files/real-location.js";
 import { ChangedMeanwhile, fileBehind, replaceFile } from "../../files/replace-file.js";
 import { mcpkitCommand } from "../../self.js";
-import { unifiedDiff } from "../../servers/workspace/files/diff.js";
 import { COMMAND_SUMMARIES } from "../summaries.js";
 import { USAGE_EXIT, UsageError } from "../usage-error.js";
 import { describeServer } from "./server-words.js";

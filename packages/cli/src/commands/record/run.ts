@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
+import { wholeNumber } from "@mcpkit/servers/options";
 import { recordStdio, startHttpRecorder } from "mcpkit/testing";
-import { wholeNumber } from "../numbers.js";
 import { type ServerFlags, secretsOf, serverFromCommandLine } from "../replay/target.js";
 import { UsageError } from "../usage-error.js";
 

@@ -1,5 +1,5 @@
+import { durationMs } from "@mcpkit/servers/options";
 import { formatReplay, RecordingError, readRecording, replay } from "mcpkit/testing";
-import { durationMs } from "../duration.js";
 import { UsageError } from "../usage-error.js";
 import { libraryTarget, type ServerFlags, serverFromCommandLine } from "./target.js";
 
