@@ -2,8 +2,12 @@ import type { LogLevel, ReadResourceResult, Root } from "mcpkit";
 import type { CallOptions, Progress } from "mcpkit/client";
 import type { AppViews } from "./app-views.js";
 import type { Reply } from "./asks.js";
-import type { InspectorSession } from "./session.js";
-import { isProtocolChoice, type Target } from "./target.js";
+import { OpError } from "./op-error.js";
+import { checkHeaders, httpUrl, stdioTarget, type TargetRequest } from "./page-target.js";
+import type { ConnectChange, InspectorSession } from "./session.js";
+import { isProtocolChoice } from "./target.js";
+
+export { OpError };
 
 /** What an operation is given besides the page's JSON body. */
 export interface OpContext {
@@ -11,15 +15,10 @@ export interface OpContext {
   views: AppViews;
   /** Calls in flight, by the page's id for them, so the page can cancel them. */
   calls: Map<string, AbortController>;
-  /** --allow-spawn: the page may change the command that starts a stdio server. */
-  allowSpawn: boolean;
 }
 
 type Body = Record<string, unknown>;
 type Op = (body: Body, ctx: OpContext) => Promise<unknown>;
-
-/** A request error the page should show as it is: a bad body, or something the page may not do. */
-export class OpError extends Error {}
 
 const text = (body: Body, key: string): string => {
   const value = body[key];
@@ -51,28 +50,28 @@ function cancellable(body: Body, ctx: OpContext): { options: CallOptions; done: 
   };
 }
 
-/** A new target from the page: a URL always; a command only with --allow-spawn. */
-function targetFrom(body: Body, ctx: OpContext): Target | undefined {
-  const current = ctx.session.target;
+/**
+ * A new target from the page: a URL always, with the headers the page gives for it (the
+ * command line's go to their own origin only, credentials.ts); a command only as
+ * page-target.ts allows.
+ */
+function targetChange(body: Body & TargetRequest, ctx: OpContext): ConnectChange {
+  if (body.env !== undefined) return { target: stdioTarget({ ...body, command: String(body.command) }, policy(ctx)) };
   if (typeof body.url === "string") {
-    const url = new URL(body.url);
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new OpError("The URL must be http: or https:");
-    const headers =
-      body.headers === undefined ? (current.kind === "http" ? current.headers : {}) : object(body, "headers");
-    return { kind: "http", url: url.href, headers: headers as Record<string, string> };
+    const url = httpUrl(body.url);
+    const remove = body.removeHeaders ?? [];
+    if (!Array.isArray(remove) || remove.some((name) => typeof name !== "string"))
+      throw new OpError('"removeHeaders" must be a list of header names');
+    return {
+      target: { kind: "http", url, headers: {} },
+      headers: { set: checkHeaders(object(body, "headers")), remove },
+    };
   }
-  if (typeof body.command === "string") {
-    const args = Array.isArray(body.args) ? body.args.map(String) : [];
-    const same =
-      current.kind === "stdio" && current.command === body.command && current.args.join("\0") === args.join("\0");
-    if (!same && !ctx.allowSpawn)
-      throw new OpError("Starting another command from the page needs mcpkit inspect --allow-spawn");
-    // The variables and folder of the command line's server stay (a named server starts in its project).
-    if (current.kind !== "stdio") return { kind: "stdio", command: body.command, args, env: {} };
-    return { kind: "stdio", command: body.command, args, env: current.env, ...(current.cwd && { cwd: current.cwd }) };
-  }
-  return undefined;
+  if (typeof body.command === "string") return { target: stdioTarget({ ...body, command: body.command }, policy(ctx)) };
+  return {};
 }
+
+const policy = (ctx: OpContext) => ({ given: ctx.session.given, allowSpawn: ctx.session.allowSpawn });
 
 /**
  * Everything the page can ask of the inspected server, by name: each is one call of
@@ -84,8 +83,7 @@ export const OPS: Record<string, Op> = {
     const protocol = typeof body.protocol === "string" ? body.protocol : undefined;
     if (protocol !== undefined && !isProtocolChoice(protocol))
       throw new OpError(`"${protocol}" is not auto, legacy, modern or a revision mcpkit speaks`);
-    const target = targetFrom(body, ctx);
-    await ctx.session.connect({ ...(protocol && { protocol }), ...(target && { target }) });
+    await ctx.session.connect({ ...(protocol && { protocol }), ...targetChange(body, ctx) });
     return ctx.session.state();
   },
 

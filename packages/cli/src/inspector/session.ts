@@ -1,5 +1,5 @@
 import type { LogLevel, Root, Transport, TransportSink } from "mcpkit";
-import type { DPoPKey, OAuthStorage } from "mcpkit/auth";
+import type { DPoPKey } from "mcpkit/auth";
 import type {
   Client,
   ClientRequestContext,
@@ -11,10 +11,11 @@ import type {
 import type { StdioClientTransport } from "mcpkit/stdio";
 import { VERSION } from "../version.js";
 import { type Ask, Asks } from "./asks.js";
+import { OriginCredentials, type SignInStore } from "./credentials.js";
 import { type Liveness, lostReason, watchLiveness } from "./liveness.js";
 import { type NetworkEntry, recordingFetch } from "./network-log.js";
 import { ProtocolLog } from "./protocol-log.js";
-import { describeTarget, type ProtocolChoice, revisionFor, type Target } from "./target.js";
+import { describeTarget, type PageTarget, type ProtocolChoice, revisionFor, type Target } from "./target.js";
 
 /** MCP Apps (ext-apps): the extension the inspector declares, so servers show it their app tools. */
 const APPS_EXTENSION = "io.modelcontextprotocol/ui";
@@ -40,8 +41,8 @@ export interface SessionOptions {
   timeoutMs: number;
   /** The inspector's OAuth callback URL, known once it listens. */
   redirectUri: () => string;
-  /** --allow-spawn: the page may start another stdio command (told to the page, checked in ops.ts). */
-  allowSpawn: boolean;
+  /** --allow-spawn: the programs the page may start (told to the page, checked in page-target.ts). */
+  allowSpawn: readonly string[];
   /** The roots offered at first (the page edits them). */
   roots: Root[];
   /** How often an HTTP server is pinged while a page is open, ms (0: never). */
@@ -66,12 +67,21 @@ const METHOD_NOT_FOUND = -32601;
 const PING_TIMEOUT_MS = 10_000;
 
 /**
- * The session's DPoP key: P-256 for ES256, the algorithm mcpkit's OAuthClient prefers when a
- * server lists it; not extractable, as the tokens bound to it live in memory only.
+ * A sign-in's store: tokens in memory, and a DPoP key of P-256 for ES256, the algorithm
+ * mcpkit's OAuthClient prefers when a server lists it; not extractable, as the tokens bound
+ * to it live in memory only.
  */
-async function newDPoPKey(): Promise<DPoPKey> {
+async function newSignIn(): Promise<SignInStore> {
+  const { memoryStorage } = await import("mcpkit/auth");
   const keyPair = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"]);
-  return { alg: "ES256", keyPair };
+  const dpop: DPoPKey = { alg: "ES256", keyPair };
+  return { storage: memoryStorage(), dpop };
+}
+
+/** What the page is told of a target: a header's name, never its value; a command, never its variables. */
+function pageTarget(target: Target, credentials: OriginCredentials): PageTarget {
+  if (target.kind === "http") return { kind: "http", url: target.url, headers: credentials.headerNames(target.url) };
+  return { kind: "stdio", command: target.command, args: target.args, ...(target.cwd && { cwd: target.cwd }) };
 }
 
 /**
@@ -79,7 +89,16 @@ async function newDPoPKey(): Promise<DPoPKey> {
  * a transport whose every message is recorded, the HTTP exchanges under it, the server's
  * logs, and the questions (elicitation, sampling) waiting for the person.
  */
+/** What a reconnection changes: the era, the target, the headers given for an HTTP target's origin. */
+export interface ConnectChange {
+  protocol?: ProtocolChoice;
+  target?: Target;
+  headers?: { set: Record<string, string>; remove?: readonly string[] };
+}
+
 export class InspectorSession {
+  /** The target of the command line: its own headers and variables are given for it alone. */
+  readonly given: Target;
   target: Target;
   protocol: ProtocolChoice;
   status: Status = "disconnected";
@@ -95,10 +114,10 @@ export class InspectorSession {
   readonly tasks = new Map<string, WireTask>();
   private current: { client: Client; transport: Transport; pid?: number | undefined } | undefined;
   /**
-   * The sign-in outlives a reconnection (in another era, or after the server went away):
-   * tokens and registrations in memory, and the DPoP key they are bound to (RFC 9449).
+   * Headers and sign-ins, each for the origin it was given for. A sign-in outlives a
+   * reconnection (in another era, or after the server went away).
    */
-  private oauth: { storage: OAuthStorage; dpop: DPoPKey } | undefined;
+  readonly credentials = new OriginCredentials(newSignIn);
   /** The sign-in the page shows a link for; `from` is the status it interrupted. */
   private signIn: { resolve: (url: URL) => void; reject: (error: Error) => void; from: Status } | undefined;
   /**
@@ -115,10 +134,17 @@ export class InspectorSession {
 
   constructor(options: SessionOptions) {
     this.options = options;
+    this.given = options.target;
     this.target = options.target;
+    if (options.target.kind === "http") this.credentials.give(options.target.url, options.target.headers);
     this.protocol = options.protocol;
     this.roots = options.roots;
     this.asks = new Asks((asks) => this.emit({ type: "asks", asks }));
+  }
+
+  /** --allow-spawn: the programs the page may start. */
+  get allowSpawn(): readonly string[] {
+    return this.options.allowSpawn;
   }
 
   get client(): Client {
@@ -146,7 +172,7 @@ export class InspectorSession {
       type: "state",
       status: this.status,
       error: this.error,
-      target: this.target,
+      target: pageTarget(this.target, this.credentials),
       targetLabel: describeTarget(this.target),
       allowSpawn: this.options.allowSpawn,
       protocolChoice: this.protocol,
@@ -169,11 +195,18 @@ export class InspectorSession {
     this.updateWatch();
   }
 
-  /** (Re)connects, after closing the connection there was: a stdio server is started anew. */
-  async connect(change: { protocol?: ProtocolChoice; target?: Target } = {}): Promise<void> {
+  /**
+   * (Re)connects, after closing the connection there was: a stdio server is started anew.
+   * An HTTP target's headers are those held for its origin, after `headers` changed them.
+   */
+  async connect(change: ConnectChange = {}): Promise<void> {
     await this.disconnect();
     if (change.protocol) this.protocol = change.protocol;
-    if (change.target) this.target = change.target;
+    const target = change.target ?? this.target;
+    if (target.kind === "http") {
+      if (change.headers) this.credentials.give(target.url, change.headers.set, change.headers.remove);
+      this.target = { kind: "http", url: target.url, headers: this.credentials.headersFor(target.url) };
+    } else this.target = target;
     const generation = ++this.generation;
     const mine = () => generation === this.generation;
     this.protocolLog.reset();
@@ -410,8 +443,8 @@ export class InspectorSession {
     );
     const ownAuthorization = Object.keys(target.headers).some((name) => name.toLowerCase() === "authorization");
     const { streamableHttpClientTransport } = await import("mcpkit/http-client");
-    const { OAuthClient, memoryStorage } = await import("mcpkit/auth");
-    this.oauth ??= { storage: memoryStorage(), dpop: await newDPoPKey() };
+    const { OAuthClient } = await import("mcpkit/auth");
+    const signIn = await this.credentials.signInFor(target.url);
     const auth = ownAuthorization
       ? undefined
       : new OAuthClient({
@@ -421,8 +454,8 @@ export class InspectorSession {
           redirect: (url) => this.askToSignIn(url, mine),
           onSignInEnd: ({ error }) => this.signInEnded(error, mine),
           fetch: fetch as typeof globalThis.fetch,
-          storage: this.oauth.storage,
-          dpop: this.oauth.dpop,
+          storage: signIn.storage,
+          dpop: signIn.dpop,
         });
     return streamableHttpClientTransport(target.url, {
       headers: target.headers,

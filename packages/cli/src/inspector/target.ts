@@ -5,6 +5,14 @@ export type Target =
   | { kind: "http"; url: string; headers: Record<string, string> }
   | { kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string };
 
+/**
+ * A target as the page is told of it: an HTTP server's URL and the names of the headers
+ * held for its origin, never their values; a command and its arguments, never its variables.
+ */
+export type PageTarget =
+  | { kind: "http"; url: string; headers: string[] }
+  | { kind: "stdio"; command: string; args: string[]; cwd?: string };
+
 /** `--protocol`: let the client find the newest era the server speaks, force one, or name a revision. */
 export type ProtocolChoice = "auto" | "legacy" | "modern" | Revision;
 

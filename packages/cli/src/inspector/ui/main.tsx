@@ -1,8 +1,11 @@
+// First: the page's key leaves the address bar before anything reads the fragment as a view.
+import "./page-key.js";
 import "./style.css";
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { call, connectEvents } from "./api.js";
 import { AsksDialog } from "./parts/asks-dialog.js";
+import { ExternalLink } from "./parts/external-link.js";
 import { getState, navigate, setTheme, useStore } from "./store.js";
 import { AppsView } from "./views/apps.js";
 import { LogsView } from "./views/logs.js";
@@ -42,6 +45,7 @@ const STATUS_TEXT: Record<string, string> = {
 function Header() {
   const c = useStore((s) => s.connection);
   const live = useStore((s) => s.live);
+  const refused = useStore((s) => s.refused);
   const theme = useStore((s) => s.theme);
   const info = c.description?.serverInfo;
   return (
@@ -73,7 +77,7 @@ function Header() {
             </span>
           )}
         </span>
-        {!live && <span class="status failed">Inspector offline</span>}
+        {!live && !refused && <span class="status failed">Inspector offline</span>}
         <button
           type="button"
           class="icon"
@@ -122,9 +126,9 @@ function SignIn() {
   return (
     <div class="banner" role="alert">
       The server needs you to sign in.{" "}
-      <a class="button primary" href={url} target="_blank" rel="noopener noreferrer">
+      <ExternalLink class="button primary" href={url}>
         Sign in
-      </a>
+      </ExternalLink>
       <span class="hint"> The authorization server sends you back to this inspector.</span>
     </div>
   );
@@ -164,8 +168,23 @@ function ConnectionLost() {
   );
 }
 
+/** The inspector does not know this page: nothing else is shown, only how to get in. */
+function Refused({ message }: { message: string }) {
+  return (
+    <main id="main" class="refused" data-testid="refused">
+      <h1>This page cannot use the inspector</h1>
+      <p>{message}</p>
+      <p>
+        Each link <span class="mono">mcpkit inspect</span> prints opens the inspector once. Press Enter in the terminal
+        where it runs for a fresh one, and open that.
+      </p>
+    </main>
+  );
+}
+
 function App() {
   const view = useStore((s) => s.view);
+  const refused = useStore((s) => s.refused);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!e.altKey || e.ctrlKey || e.metaKey || !/^[0-9]$/.test(e.key)) return;
@@ -190,6 +209,7 @@ function App() {
   // A view starts at its top, wherever the last one was scrolled to.
   useEffect(() => document.getElementById("main")?.scrollTo(0, 0), [view]);
   const Current = (VIEWS.find((v) => v.id === view) ?? (VIEWS[0] as (typeof VIEWS)[number])).View;
+  if (refused) return <Refused message={refused} />;
   return (
     <>
       <a class="skip" href="#main">
@@ -210,5 +230,5 @@ function App() {
 }
 
 document.documentElement.dataset.theme = getState().theme;
-connectEvents();
+void connectEvents();
 render(<App />, document.getElementById("root") as HTMLElement);

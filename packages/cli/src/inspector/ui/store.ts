@@ -11,6 +11,8 @@ export interface NotificationEntry {
 export interface State {
   /** Whether the event stream is open. */
   live: boolean;
+  /** Why the inspector refuses this page (it holds no key, or another run's), if it does. */
+  refused?: string;
   connection: ConnectionState;
   protocol: ProtocolEntry[];
   network: NetworkEntry[];

@@ -67,8 +67,9 @@ export interface Task {
   [key: string]: unknown;
 }
 
+/** The target as the page is told of it: header names only, no environment (../target.ts PageTarget). */
 export type Target =
-  | { kind: "http"; url: string; headers: Record<string, string> }
+  | { kind: "http"; url: string; headers: string[] }
   | { kind: "stdio"; command: string; args: string[]; cwd?: string };
 
 export interface ConnectionState {
@@ -76,8 +77,8 @@ export interface ConnectionState {
   error?: string;
   target?: Target;
   targetLabel?: string;
-  /** --allow-spawn: the page may start another stdio command. */
-  allowSpawn?: boolean;
+  /** --allow-spawn: the programs the page may start. */
+  allowSpawn?: string[];
   protocolChoice?: string;
   description?: JsonObject;
   era?: "legacy" | "modern";

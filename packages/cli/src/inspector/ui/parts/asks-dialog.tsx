@@ -3,6 +3,7 @@ import { call } from "../api.js";
 import { useStore } from "../store.js";
 import type { Ask, JsonObject } from "../types.js";
 import { ContentBlock } from "./content.js";
+import { ExternalLink, externalHref } from "./external-link.js";
 import { JsonView } from "./json.js";
 import { initialValue, SchemaForm } from "./schema-form.js";
 
@@ -90,7 +91,7 @@ function FormElicitation({ ask }: { ask: Ask }) {
 
 function UrlElicitation({ ask }: { ask: Ask }) {
   const url = String(ask.params.url ?? "");
-  const safe = /^https?:\/\//i.test(url);
+  const safe = externalHref(url) !== undefined;
   return (
     <div>
       <h2 id="ask-title">The server sends you to a page</h2>
@@ -99,9 +100,9 @@ function UrlElicitation({ ask }: { ask: Ask }) {
       <p class="hint">Check the address before you open it: it comes from the server.</p>
       <div class="row actions">
         {safe && (
-          <a class="button primary" href={url} target="_blank" rel="noopener noreferrer">
+          <ExternalLink class="button primary" href={url}>
             Open the page
-          </a>
+          </ExternalLink>
         )}
         <button type="button" onClick={() => answer(ask, { result: { action: "accept" } })}>
           Done

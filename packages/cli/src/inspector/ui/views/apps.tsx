@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { call } from "../api.js";
 import { ToolResult } from "../parts/content.js";
+import { openExternal } from "../parts/external-link.js";
 import { JsonView } from "../parts/json.js";
 import { initialValue, SchemaForm } from "../parts/schema-form.js";
 import { useList } from "../parts/use-list.js";
@@ -205,9 +206,9 @@ function AppHost({ rendered, tools }: { rendered: Rendered; tools: Tool[] }) {
             return fail(m.id, -32603, (e as Error).message);
           }
         case "ui/open-link": {
-          const url = String(m.params?.url ?? "");
-          if (!/^https?:\/\//i.test(url)) return fail(m.id, -32602, "Only http and https links open");
-          window.open(url, "_blank", "noopener,noreferrer");
+          // ext-apps: the host decides; only http(s) links away from the inspector open.
+          if (!openExternal(m.params?.url))
+            return fail(m.id, -32602, "Only http and https links away from the inspector open");
           return reply(m.id, {});
         }
         case "ui/request-display-mode":

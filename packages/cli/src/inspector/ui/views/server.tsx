@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { call } from "../api.js";
+import { ExternalLink } from "../parts/external-link.js";
 import { JsonView } from "../parts/json.js";
 import { Markdown } from "../parts/markdown.js";
 import { useStore } from "../store.js";
@@ -35,9 +36,7 @@ export function ServerView() {
                   <>
                     <dt>Website</dt>
                     <dd>
-                      <a href={info.websiteUrl} target="_blank" rel="noopener noreferrer">
-                        {info.websiteUrl}
-                      </a>
+                      <ExternalLink href={info.websiteUrl}>{info.websiteUrl}</ExternalLink>
                     </dd>
                   </>
                 )}
@@ -135,7 +134,7 @@ function ConnectCard() {
   const [url, setUrl] = useState(target?.kind === "http" ? target.url : "");
   const [command, setCommand] = useState(target?.kind === "stdio" ? target.command : "");
   const [args, setArgs] = useState(target?.kind === "stdio" ? target.args.join("\n") : "");
-  const spawn = target?.kind === "stdio" && connection.allowSpawn === true;
+  const spawn = target?.kind === "stdio" && (connection.allowSpawn?.length ?? 0) > 0;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   return (
