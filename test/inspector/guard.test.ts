@@ -105,7 +105,7 @@ describe("the inspector's guard", () => {
   });
 
   it("refuses an API request with the cookie but without the page's key with 401 (a stolen cookie drives nothing)", async () => {
-    const alone = await op("list", { kind: "tools" }, { key: "" });
+    const alone = await op("tools/list", {}, { key: "" });
     expect(alone.status).toBe(401);
     expect(message(alone)).toBe(
       "This page holds no key to this inspector: open a fresh link (press Enter in the terminal of mcpkit inspect)",
@@ -182,7 +182,7 @@ describe("the inspector's guard", () => {
 
   it("answers an unknown operation with 404 and a body that is not JSON with 400", async () => {
     expect((await op("nothing")).status).toBe(404);
-    const bad = await send("/api/list", {
+    const bad = await send("/api/tools/list", {
       method: "POST",
       headers: { cookie, origin: ours(), [KEY_HEADER]: key },
       body: "{",

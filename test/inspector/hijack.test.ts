@@ -136,7 +136,7 @@ describe("a link in a server's content", () => {
     const stolen = String(seen.find((r) => r.url === "/docs")?.headers.cookie);
     expect(stolen).toMatch(/mcpkit_inspector=/);
     const attempts: [string, unknown][] = [
-      ["/api/list", { kind: "tools" }],
+      ["/api/tools/list", {}],
       ["/api/tools/call", { name: "show_links", arguments: {} }],
       [
         "/api/connect",

@@ -1,10 +1,9 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { KEY_HEADER } from "./contract/operations.js";
 
 /** The cookie the one-time token is exchanged for. */
 export const COOKIE_NAME = "mcpkit_inspector";
-/** The header every API request carries the page's key in (see Guard). */
-export const KEY_HEADER = "x-mcpkit-inspector-key";
 
 /** Host names of this machine, as a Host header or an Origin writes them. */
 const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"];

@@ -1,19 +1,6 @@
 import { OpError } from "./op-error.js";
 import type { Target } from "./target.js";
 
-/** What the page may ask to connect to: a URL (with headers it gives for it), or a command. */
-export interface TargetRequest {
-  url?: string;
-  /** Headers for the URL's origin, set (a bearer token is an Authorization header). */
-  headers?: Record<string, string>;
-  /** Headers of the URL's origin to stop sending, by name. */
-  removeHeaders?: string[];
-  command?: string;
-  args?: string[];
-  /** Never taken: the page does not set a command's environment. Named so a page that tries is told. */
-  env?: unknown;
-}
-
 /** What the command line allowed: its own server, and the programs of --allow-spawn. */
 export interface SpawnPolicy {
   given: Target;
@@ -44,14 +31,12 @@ export function checkHeaders(headers: Record<string, unknown>): Record<string, s
  * arguments) starts as given, with its variables and folder; any other only when its
  * program is one --allow-spawn names, exactly as named there (`node` allows `node`, not
  * `/tmp/x/node`), with no variable of the command line's (they were given for its server):
- * the inspector's minimal environment only. The page never sets variables.
+ * the inspector's minimal environment only. The page never sets variables (ops/connection.ts
+ * refuses a request that tries).
  */
-export function stdioTarget(request: TargetRequest & { command: string }, policy: SpawnPolicy): Target {
-  if (request.env !== undefined)
-    throw new OpError("The page does not set a command's environment: give variables to mcpkit inspect with -e");
-  const args = request.args ?? [];
-  if (!Array.isArray(args) || args.some((arg) => typeof arg !== "string" || arg.includes("\0")))
-    throw new OpError('"args" must be a list of strings');
+export function stdioTarget(request: { command: string; args: string[] }, policy: SpawnPolicy): Target {
+  const { args } = request;
+  if (args.some((arg) => arg.includes("\0"))) throw new OpError("An argument may not hold a NUL character");
   const { given, allowSpawn } = policy;
   const cwd = given.kind === "stdio" ? given.cwd : undefined;
   if (given.kind === "stdio" && given.command === request.command && given.args.join("\0") === args.join("\0"))

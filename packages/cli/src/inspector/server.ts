@@ -4,7 +4,8 @@ import { pathToFileURL } from "node:url";
 import type { Root } from "mcpkit";
 import { AppViews } from "./app-views.js";
 import { Guard } from "./guard.js";
-import { OPS, type OpContext, OpError } from "./ops.js";
+import { OpError } from "./op-error.js";
+import { isOpName, type JsonBody, type OpContext, runOperation } from "./ops/index.js";
 import { refusalPage, wantsPage } from "./refusal-page.js";
 import { InspectorSession, type PageEvent } from "./session.js";
 import { loadStaticFiles, type StaticFile } from "./static-files.js";
@@ -152,16 +153,15 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   }
 
   async function runOp(name: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const op = OPS[name];
-    if (!op) return send(res, 404, { error: { message: `The inspector has no operation "${name}"` } });
-    let body: Record<string, unknown>;
+    if (!isOpName(name)) return send(res, 404, { error: { message: `The inspector has no operation "${name}"` } });
+    let body: JsonBody;
     try {
       body = await readJson(req);
     } catch (error) {
       return send(res, 400, { error: { message: (error as Error).message } });
     }
     try {
-      send(res, 200, { value: (await op(body, ctx)) ?? null });
+      send(res, 200, { value: (await runOperation(name, body, ctx)) ?? null });
     } catch (error) {
       send(res, error instanceof OpError ? 400 : 200, { error: describeError(error) });
     }
@@ -278,7 +278,7 @@ function describeError(error: unknown): { message: string; code?: number; data?:
   };
 }
 
-async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+async function readJson(req: IncomingMessage): Promise<JsonBody> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -290,5 +290,5 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   const value = text ? (JSON.parse(text) as unknown) : {};
   if (typeof value !== "object" || value === null || Array.isArray(value))
     throw new Error("The body must be a JSON object");
-  return value as Record<string, unknown>;
+  return value as JsonBody;
 }

@@ -1,39 +1,20 @@
+import { ApiError, opClient } from "../contract/client.js";
+import type { PageEvent } from "../contract/events.js";
 import { keyHeaders } from "./page-key.js";
 import { applyEvent, update } from "./store.js";
-import type { JsonObject } from "./types.js";
 
-/** An operation failed: the server's JSON-RPC error, or the inspector's own refusal. */
-export class ApiError extends Error {
-  constructor(
-    message: string,
-    readonly code?: number,
-    readonly data?: unknown,
-    readonly status?: number,
-  ) {
-    super(message);
-  }
-}
-
-/** Runs one of the backend's operations (../ops.ts) and gives its value. */
-export async function call<T = JsonObject>(op: string, body: Record<string, unknown> = {}): Promise<T> {
-  const response = await fetch(`/api/${op}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...keyHeaders() },
-    body: JSON.stringify(body),
-  });
-  const answer = (await response.json().catch(() => ({ error: { message: `HTTP ${response.status}` } }))) as {
-    value?: T;
-    error?: { message: string; code?: number; data?: unknown };
-  };
-  if (response.status === 401) refused(answer.error?.message);
-  if (answer.error) throw new ApiError(answer.error.message, answer.error.code, answer.error.data, response.status);
-  return answer.value as T;
-}
+export { ApiError };
 
 /** The inspector does not know this page (no key, or another run's): nothing works until a fresh link is opened. */
 function refused(message = "The inspector refused this page"): void {
   update(() => ({ live: false, refused: message }));
 }
+
+/**
+ * Runs one of the backend's operations (../contract/operations.ts), typed by its name:
+ * `call("tools/call", { name, arguments })` gives a ToolCallOutcome.
+ */
+export const { call } = opClient({ fetch: (url, init) => fetch(url, init), headers: keyHeaders, onRefused: refused });
 
 /** A stream that ended is opened again after this long, doubling up to the last. */
 const RETRY_MS = [250, 500, 1000, 2000, 4000];
@@ -54,7 +35,7 @@ export async function connectEvents(): Promise<void> {
       if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
       update(() => ({ live: true }));
       attempt = 0;
-      await readEvents(response.body);
+      await readEvents(response.body, applyEvent);
     } catch {
       // The inspector stopped, or the network between: said in the header, and tried again.
     }
@@ -63,7 +44,8 @@ export async function connectEvents(): Promise<void> {
   }
 }
 
-async function readEvents(body: ReadableStream<Uint8Array>): Promise<void> {
+/** Reads server-sent events (`data:` lines, a blank line after each) until the stream ends. */
+async function readEvents(body: ReadableStream<Uint8Array>, apply: (event: PageEvent) => void): Promise<void> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let text = "";
@@ -79,7 +61,7 @@ async function readEvents(body: ReadableStream<Uint8Array>): Promise<void> {
         .filter((line) => line.startsWith("data: "))
         .map((line) => line.slice(6))
         .join("\n");
-      if (data) applyEvent(JSON.parse(data));
+      if (data) apply(JSON.parse(data) as PageEvent);
     }
   }
 }

@@ -1,3 +1,5 @@
+import { KEY_HEADER } from "../contract/operations.js";
+
 /**
  * The page's key to the inspector's API (../guard.ts): the token exchange sends the browser
  * to `/#key=…`; the key moves from the fragment to this tab's session storage at once and
@@ -5,9 +7,8 @@
  * the cookie, which every port of 127.0.0.1 receives: a page or a server elsewhere never
  * holds the key.
  */
-const STORAGE = "mcpkit-inspector-key";
 
-export const KEY_HEADER = "x-mcpkit-inspector-key";
+const STORAGE = "mcpkit-inspector-key";
 
 function take(): string | undefined {
   const given = /^#key=([\w-]+)$/.exec(location.hash)?.[1];

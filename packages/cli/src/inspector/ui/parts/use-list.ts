@@ -1,13 +1,31 @@
+import type { Prompt, Resource, ResourceTemplate, Tool } from "mcpkit";
 import { useEffect, useState } from "preact/hooks";
 import { call } from "../api.js";
 import { type State, useStore } from "../store.js";
+
+interface Items {
+  tools: Tool;
+  resources: Resource;
+  templates: ResourceTemplate;
+  prompts: Prompt;
+}
+
+type Kind = keyof Items;
+
+/** The lists the page reads, by kind: the operation that reads each. */
+const LISTS: { [K in Kind]: () => Promise<Items[K][]> } = {
+  tools: () => call("tools/list"),
+  resources: () => call("resources/list"),
+  templates: () => call("resources/templates/list"),
+  prompts: () => call("prompts/list"),
+};
 
 /**
  * A list of the server's (tools, resources, templates, prompts), fetched once connected
  * and again when the server says it changed or the connection is made anew.
  */
-export function useList<T>(kind: "tools" | "resources" | "templates" | "prompts") {
-  const capability = kind === "templates" ? "resources" : kind;
+export function useList<K extends Kind>(kind: K) {
+  const capability = kind === "templates" ? "resources" : (kind as Exclude<Kind, "templates">);
   const connected = useStore((s) => s.connection.status === "connected");
   // A server lists only what its capabilities declare: nothing is asked of one that offers none.
   const offered = useStore((s) => {
@@ -15,8 +33,8 @@ export function useList<T>(kind: "tools" | "resources" | "templates" | "prompts"
     return caps === undefined || caps[capability] !== undefined;
   });
   const session = useStore((s) => `${s.connection.sessionId}|${s.connection.revision}|${s.connection.targetLabel}`);
-  const version = useStore((s: State) => s.listVersion[kind === "templates" ? "resources" : kind]);
-  const [items, setItems] = useState<T[] | undefined>(undefined);
+  const version = useStore((s: State) => s.listVersion[capability]);
+  const [items, setItems] = useState<Items[K][] | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [again, setAgain] = useState(0);
   useEffect(() => {
@@ -27,7 +45,7 @@ export function useList<T>(kind: "tools" | "resources" | "templates" | "prompts"
       return;
     }
     let live = true;
-    call<T[]>("list", { kind })
+    LISTS[kind]()
       .then((list) => {
         if (!live) return;
         setItems(list);

@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import type { ProtocolChoice } from "../../contract/events.js";
 import { call } from "../api.js";
 import { ExternalLink } from "../parts/external-link.js";
 import { JsonView } from "../parts/json.js";
@@ -8,8 +9,8 @@ import { useStore } from "../store.js";
 /** Server info, the negotiated revision and era, capabilities both ways, and reconnecting. */
 export function ServerView() {
   const connection = useStore((s) => s.connection);
-  const description = connection.description ?? {};
-  const info = description.serverInfo ?? {};
+  const description = connection.description;
+  const info = description?.serverInfo;
   const [ping, setPing] = useState<string>();
   return (
     <section class="view" aria-labelledby="server-title">
@@ -20,19 +21,19 @@ export function ServerView() {
         <>
           <div class="cards">
             <div class="card">
-              <h3>{info.title ?? info.name}</h3>
+              <h3>{info?.title ?? info?.name}</h3>
               <dl class="facts-list">
                 <dt>Name</dt>
-                <dd class="mono">{info.name}</dd>
+                <dd class="mono">{info?.name}</dd>
                 <dt>Version</dt>
-                <dd class="mono">{info.version}</dd>
-                {info.description && (
+                <dd class="mono">{info?.version}</dd>
+                {info?.description && (
                   <>
                     <dt>Description</dt>
                     <dd>{info.description}</dd>
                   </>
                 )}
-                {info.websiteUrl && (
+                {info?.websiteUrl && (
                   <>
                     <dt>Website</dt>
                     <dd>
@@ -82,7 +83,7 @@ export function ServerView() {
                     </dd>
                   </>
                 )}
-                {description.discover?.supportedVersions && (
+                {description?.discover?.supportedVersions && (
                   <>
                     <dt>Server speaks</dt>
                     <dd class="mono">{description.discover.supportedVersions.join(", ")}</dd>
@@ -93,7 +94,7 @@ export function ServerView() {
                 type="button"
                 onClick={async () => {
                   try {
-                    setPing(`${(await call<{ ms: number }>("ping")).ms} ms`);
+                    setPing(`${(await call("ping")).ms} ms`);
                   } catch (e) {
                     setPing((e as Error).message);
                   }
@@ -104,7 +105,7 @@ export function ServerView() {
               {ping && <span class="hint">{ping}</span>}
             </div>
           </div>
-          {description.instructions && (
+          {description?.instructions && (
             <div class="card">
               <h3>Instructions</h3>
               <Markdown text={description.instructions} />
@@ -113,7 +114,7 @@ export function ServerView() {
           <div class="cards">
             <div class="card">
               <h3>Server capabilities</h3>
-              <JsonView value={description.capabilities ?? {}} label="server capabilities" />
+              <JsonView value={description?.capabilities ?? {}} label="server capabilities" />
             </div>
             <div class="card">
               <h3>Client capabilities (declared by the inspector)</h3>
@@ -184,7 +185,11 @@ function ConnectCard() {
         )}
         <label>
           Protocol
-          <select value={protocol} onChange={(e) => setProtocol(e.currentTarget.value)} aria-label="Protocol era">
+          <select
+            value={protocol}
+            onChange={(e) => setProtocol(e.currentTarget.value as ProtocolChoice)}
+            aria-label="Protocol era"
+          >
             <option value="auto">auto (newest the server speaks)</option>
             <option value="modern">modern (2026-07-28)</option>
             <option value="legacy">legacy (initialize handshake)</option>
