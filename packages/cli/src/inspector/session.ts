@@ -11,6 +11,7 @@ import type {
   Pings,
   ProtocolChoice,
   Status,
+  TransportKind,
 } from "./contract/events.js";
 import { OriginCredentials } from "./credentials.js";
 import { listenForChanges } from "./listen-changes.js";
@@ -47,7 +48,7 @@ export interface ConnectChange {
   headers?: { set: Record<string, string>; remove?: readonly string[] };
 }
 
-const LIMIT = { network: 1000, logs: 2000 };
+const LIMIT = { network: 1000, logs: 2000, stderrTail: 20 };
 
 /** A liveness ping unanswered this long means the server is gone (the request timeout, if shorter). */
 const PING_TIMEOUT_MS = 10_000;
@@ -83,7 +84,11 @@ export class InspectorSession {
    * reconnection (in another era, or after the server went away).
    */
   readonly credentials = new OriginCredentials(newSignIn);
-  private current: { client: Client; transport: Transport; pid?: number | undefined } | undefined;
+  private current:
+    | { client: Client; transport: Transport; raw: Transport & { mode?: string }; pid?: number | undefined }
+    | undefined;
+  /** The last lines a stdio server wrote to stderr on this connection: why it failed, once it did. */
+  private stderrTail: string[] = [];
   private readonly signIn: SignInFlow;
   private readonly options: SessionOptions;
   private generation = 0;
@@ -144,9 +149,10 @@ export class InspectorSession {
       ...(this.description && { description: this.description }),
       ...(client?.protocolEra && { era: client.protocolEra }),
       ...(client?.protocolVersion && { revision: client.protocolVersion }),
-      transport: this.target.kind === "http" ? "streamable-http" : "stdio",
+      transport: this.transportKind(),
       ...(this.current?.transport.sessionId && { sessionId: this.current.transport.sessionId }),
       ...(this.current?.pid !== undefined && { pid: this.current.pid }),
+      ...(this.isDown() && this.stderrTail.length > 0 && { stderr: this.stderrTail }),
       ...(client && { clientCapabilities: client.capabilities }),
       ...(this.signIn.url && { signInUrl: this.signIn.url }),
       roots: this.roots,
@@ -175,6 +181,7 @@ export class InspectorSession {
     const generation = ++this.generation;
     const mine = () => generation === this.generation;
     this.protocolLog.reset();
+    this.stderrTail = [];
     this.setStatus("connecting");
     let client: Client | undefined;
     try {
@@ -184,7 +191,7 @@ export class InspectorSession {
       const transport = tapTransport(raw, (dir, value) => {
         for (const entry of this.protocolLog.record(dir, value)) this.emit({ type: "message", entry });
       });
-      this.current = { client, transport };
+      this.current = { client, transport, raw };
       const connecting = client.connect(transport);
       // connect() starts the transport before its first await: a stdio server's process exists now.
       if ("stderr" in raw) {
@@ -247,6 +254,16 @@ export class InspectorSession {
 
   emit(event: PageEvent): void {
     this.options.emit(event);
+  }
+
+  /** Over HTTP, what the client settled on: Streamable HTTP, or the 2024-11-05 HTTP+SSE it fell back to. */
+  private transportKind(): TransportKind {
+    if (this.target.kind === "stdio") return "stdio";
+    return this.current?.raw.mode === "sse" ? "http+sse" : "streamable-http";
+  }
+
+  private isDown(): boolean {
+    return this.status === "failed" || this.status === "disconnected";
   }
 
   private setStatus(status: Status, error?: string): void {
@@ -361,11 +378,17 @@ export class InspectorSession {
     void this.disconnect(reason).catch((error: unknown) => this.warn(`Disconnecting failed: ${String(error)}`));
   }
 
-  /** A stdio server's stderr, line by line, into the log pane. */
+  /**
+   * A stdio server's stderr, line by line, into the log pane, and its last lines kept: a
+   * server that crashes says why there, and its last words may come after its exit.
+   */
   private keepStderr(transport: StdioClientTransport, mine: () => boolean): void {
     transport.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
       if (!mine()) return;
-      for (const line of chunk.split("\n").filter(Boolean)) this.log({ at: Date.now(), level: "stderr", data: line });
+      const lines = chunk.split("\n").filter(Boolean);
+      this.stderrTail = [...this.stderrTail, ...lines].slice(-LIMIT.stderrTail);
+      for (const line of lines) this.log({ at: Date.now(), level: "stderr", data: line });
+      if (this.isDown()) this.emit(this.state());
     });
   }
 

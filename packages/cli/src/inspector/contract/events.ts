@@ -56,6 +56,11 @@ export interface ConnectionState {
   sessionId?: string;
   /** A stdio server's process id. */
   pid?: number;
+  /**
+   * Once a stdio server's connection failed or was lost: the last lines it wrote to stderr
+   * (why it crashed, most often), shown with the failure.
+   */
+  stderr?: string[];
   clientCapabilities?: ClientCapabilities;
   signInUrl?: string;
   roots: Root[];

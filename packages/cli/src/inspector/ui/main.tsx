@@ -4,6 +4,7 @@ import "./style.css";
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { call, connectEvents } from "./api.js";
+import { failedLists, useListsRead } from "./lists.js";
 import { AsksDialog } from "./parts/asks-dialog.js";
 import { ExternalLink } from "./parts/external-link.js";
 import { getState, navigate, setTheme, useStore } from "./store.js";
@@ -18,6 +19,7 @@ import { ServerView } from "./views/server.js";
 import { SkillsView } from "./views/skills.js";
 import { TasksView } from "./views/tasks.js";
 import { ToolsView } from "./views/tools.js";
+import { TRANSPORT_TEXT } from "./words.js";
 
 /** The views, in the order of the navigation; Alt+1…9 and Alt+0 jump to them. */
 const VIEWS = [
@@ -63,7 +65,11 @@ function Header() {
             {c.era} · {c.revision}
           </span>
         )}
-        {c.transport && <span class="chip">{c.transport}</span>}
+        {c.transport && (
+          <span class="chip" data-testid="transport">
+            {TRANSPORT_TEXT[c.transport]}
+          </span>
+        )}
       </div>
       <div class="status-line">
         {/* The state and, once the connection is down, why: one live region, read out together. */}
@@ -164,6 +170,42 @@ function ConnectionLost() {
         {c.status === "failed" ? "Try again" : "Reconnect"}
       </button>
       {error && <span class="error"> {error}</span>}
+      {c.stderr && (
+        <div class="stderr-tail">
+          <div class="hint">What the server wrote last on stderr:</div>
+          <pre class="mono" data-testid="stderr-tail">
+            {c.stderr.join("\n")}
+          </pre>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Connected, but the server cannot give a list it offers (a module that did not load
+ * under mcpkit dev, a server in a bad state): a failure, said in every view, not an empty
+ * list that looks healthy.
+ */
+function ServerProblem() {
+  const connected = useStore((s) => s.connection.status === "connected");
+  const failed = useStore((s) =>
+    failedLists(s)
+      .map(([kind, error]) => `${kind}: ${error}`)
+      .join("\n"),
+  );
+  if (!connected || !failed) return null;
+  const lines = failed.split("\n");
+  return (
+    <div class="banner bad" role="alert" data-testid="server-problem">
+      <strong>The server is connected but failing</strong>: it offers these lists and could not give them.
+      <ul>
+        {lines.map((line) => (
+          <li key={line} class="mono">
+            {line}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }
@@ -185,6 +227,7 @@ function Refused({ message }: { message: string }) {
 function App() {
   const view = useStore((s) => s.view);
   const refused = useStore((s) => s.refused);
+  useListsRead();
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!e.altKey || e.ctrlKey || e.metaKey || !/^[0-9]$/.test(e.key)) return;
@@ -221,6 +264,7 @@ function App() {
         <main id="main" tabIndex={-1}>
           <SignIn />
           <ConnectionLost />
+          <ServerProblem />
           <Current />
         </main>
       </div>

@@ -1,4 +1,4 @@
-import type { CallToolResult } from "mcpkit";
+import type { CallToolResult, Prompt, Resource, ResourceTemplate, Tool } from "mcpkit";
 import type { Progress } from "mcpkit/client";
 import type { Ask, LogEntry, NetworkEntry, ProtocolEntry } from "../contract/entries.js";
 import type { ConnectionState, PageEvent, PageNotification, PageTask } from "../contract/events.js";
@@ -27,6 +27,18 @@ export interface Focus {
 
 export type Theme = "light" | "dark";
 
+/** The server's lists, by kind, as the page reads them (lists.ts). */
+export interface ListItems {
+  tools: Tool;
+  resources: Resource;
+  templates: ResourceTemplate;
+  prompts: Prompt;
+}
+export type ListKind = keyof ListItems;
+
+/** A list read: its items, or why it could not be read. */
+export type Listed<T> = { items: T[]; error?: undefined } | { items?: undefined; error: string };
+
 export interface State {
   /** Whether the event stream is open. */
   live: boolean;
@@ -44,6 +56,8 @@ export interface State {
   progress: Record<string, Progress>;
   /** Bumped when a list changed, so views listing it fetch again. */
   listVersion: { tools: number; resources: number; prompts: number };
+  /** The lists last read on this connection (none before it is connected). */
+  lists: { [K in ListKind]?: Listed<ListItems[K]> };
   /** The view shown, and what it should open (a resource's URI, an app tool's result). */
   view: string;
   theme: Theme;
@@ -72,6 +86,7 @@ export function initialState(view: string, theme: Theme): State {
     notifications: [],
     progress: {},
     listVersion: { tools: 0, resources: 0, prompts: 0 },
+    lists: {},
     view,
     theme,
   };

@@ -2,11 +2,11 @@ import type { CallToolResult, Tool } from "mcpkit";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { AppView } from "../../contract/operations.js";
 import { call } from "../api.js";
+import { useList } from "../lists.js";
 import { ToolResult } from "../parts/content.js";
 import { openExternal } from "../parts/external-link.js";
 import { JsonView } from "../parts/json.js";
 import { argumentsOf, initialValue, SchemaForm } from "../parts/schema-form.js";
-import { useList } from "../parts/use-list.js";
 import { useKept, useStore } from "../store.js";
 import { appViewOf } from "./tools.js";
 

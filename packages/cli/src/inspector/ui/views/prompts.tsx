@@ -1,10 +1,10 @@
 import type { GetPromptResult, Prompt } from "mcpkit";
 import { useState } from "preact/hooks";
 import { call } from "../api.js";
+import { useList } from "../lists.js";
 import { CompletionInput } from "../parts/completion-input.js";
 import { ContentBlock } from "../parts/content.js";
 import { JsonView } from "../parts/json.js";
-import { useList } from "../parts/use-list.js";
 import { useKept } from "../store.js";
 
 /** Prompts: arguments with completion as you type, and the messages the prompt renders. */

@@ -1,10 +1,10 @@
 import { type Resource, type ResourceContents, type ResourceTemplate, UriTemplate } from "mcpkit";
 import { useEffect, useState } from "preact/hooks";
 import { call } from "../api.js";
+import { useList } from "../lists.js";
 import { CompletionInput } from "../parts/completion-input.js";
 import { Annotations, ResourceBody } from "../parts/content.js";
 import { JsonView } from "../parts/json.js";
-import { useList } from "../parts/use-list.js";
 import { useKept, useStore } from "../store.js";
 
 /** Resources and templates: read, subscribe, watch updates, fill a template's variables with completion. */

@@ -5,6 +5,7 @@ import { ExternalLink } from "../parts/external-link.js";
 import { JsonView } from "../parts/json.js";
 import { Markdown } from "../parts/markdown.js";
 import { useStore } from "../store.js";
+import { TRANSPORT_TEXT } from "../words.js";
 
 /** Server info, the negotiated revision and era, capabilities both ways, and reconnecting. */
 export function ServerView() {
@@ -55,7 +56,7 @@ export function ServerView() {
                   {connection.revision}
                 </dd>
                 <dt>Transport</dt>
-                <dd>{connection.transport}</dd>
+                <dd data-testid="transport-detail">{connection.transport && TRANSPORT_TEXT[connection.transport]}</dd>
                 {connection.pid !== undefined && (
                   <>
                     <dt>Process</dt>

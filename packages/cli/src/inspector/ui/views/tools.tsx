@@ -1,11 +1,11 @@
 import type { CallToolResult, Tool, ToolAnnotations } from "mcpkit";
 import { useEffect, useState } from "preact/hooks";
 import { type ApiError, call, newCallId } from "../api.js";
+import { useList } from "../lists.js";
 import { ProtocolError, ToolResult } from "../parts/content.js";
 import { JsonView } from "../parts/json.js";
 import { ProgressBar } from "../parts/progress.js";
 import { argumentsOf, initialValue, SchemaForm } from "../parts/schema-form.js";
-import { useList } from "../parts/use-list.js";
 import { navigate, useKept, useStore } from "../store.js";
 
 /** What a tool's panel holds between visits: the arguments typed, the calls made. */

@@ -1,0 +1,81 @@
+import { useEffect } from "preact/hooks";
+import { call } from "./api.js";
+import type { ListItems, ListKind } from "./state.js";
+import { getState, type State, update, useStore } from "./store.js";
+
+/** The operation that reads each list. */
+const READ: { [K in ListKind]: () => Promise<ListItems[K][]> } = {
+  tools: () => call("tools/list"),
+  resources: () => call("resources/list"),
+  templates: () => call("resources/templates/list"),
+  prompts: () => call("prompts/list"),
+};
+
+const KINDS: ListKind[] = ["tools", "resources", "templates", "prompts"];
+
+/** The capability a list belongs to (templates are resources'). */
+const capabilityOf = (kind: ListKind) => (kind === "templates" ? "resources" : kind);
+
+/** Whether the server offers a list: a server lists only what its capabilities declare. */
+function offered(s: State, kind: ListKind): boolean {
+  const caps = s.connection.description?.capabilities;
+  return caps === undefined || caps[capabilityOf(kind)] !== undefined;
+}
+
+/** Which connection a list was read on: a list read on an earlier one is dropped. */
+const connectionKey = (s: State) => `${s.connection.sessionId}|${s.connection.revision}|${s.connection.targetLabel}`;
+
+/** Reads one list into the store: its items, or the error the server answered. */
+export async function readList(kind: ListKind): Promise<void> {
+  const on = connectionKey(getState());
+  let listed: State["lists"][ListKind];
+  try {
+    listed = { items: await READ[kind]() };
+  } catch (error) {
+    listed = { error: (error as Error).message };
+  }
+  if (connectionKey(getState()) === on) update((s) => ({ lists: { ...s.lists, [kind]: listed } }));
+}
+
+/**
+ * Keeps the server's lists read, whatever view is shown: once connected, again when the
+ * server says one changed, and anew for each connection. A list the server offers but
+ * cannot give is a failure the whole page shows (ServerProblem), not an empty list.
+ */
+export function useListsRead(): void {
+  const connected = useStore((s) => s.connection.status === "connected");
+  const session = useStore(connectionKey);
+  const versions = useStore((s) => s.listVersion);
+  useEffect(() => {
+    update(() => ({ lists: {} }));
+  }, [session]);
+  useEffect(() => {
+    if (!connected) return;
+    const s = getState();
+    for (const kind of KINDS) if (offered(s, kind)) void readList(kind);
+  }, [connected, session, versions]);
+}
+
+/** A list of the server's, as a view shows it, and how to read it again. */
+export function useList<K extends ListKind>(kind: K) {
+  const connected = useStore((s) => s.connection.status === "connected");
+  const isOffered = useStore((s) => offered(s, kind));
+  const listed = useStore((s) => s.lists[kind]);
+  return {
+    items: listed?.items as ListItems[K][] | undefined,
+    error: listed?.error,
+    /** Said instead of an empty list when the server does not offer this kind at all. */
+    hint:
+      connected && !isOffered
+        ? `The server does not offer ${capabilityOf(kind)} (none in its capabilities).`
+        : undefined,
+    reload: () => void readList(kind),
+  };
+}
+
+/** The lists the server offers but could not give, with why. */
+export const failedLists = (s: State): [ListKind, string][] =>
+  KINDS.flatMap((kind) => {
+    const error = s.lists[kind]?.error;
+    return error === undefined ? [] : [[kind, error] as [ListKind, string]];
+  });
