@@ -41,11 +41,18 @@ export interface SessionOptions {
   emit: (event: PageEvent) => void;
 }
 
-/** What a reconnection changes: the era, the target, the headers given for an HTTP target's origin. */
+/** What a reconnection changes: the era, the target, the headers given for an HTTP target's origin, the timeouts. */
 export interface ConnectChange {
   protocol?: ProtocolChoice;
   target?: Target;
   headers?: { set: Record<string, string>; remove?: readonly string[] };
+  timeouts?: Partial<Timeouts>;
+}
+
+/** The request timeout and the liveness pings' interval, ms (0: none). */
+export interface Timeouts {
+  timeoutMs: number;
+  pingIntervalMs: number;
 }
 
 const LIMIT = { network: 1000, logs: 2000, stderrTail: 20 };
@@ -96,6 +103,8 @@ export class InspectorSession {
   private liveness: { monitor: Liveness; pings: Pings } | undefined;
   /** Whether a page is open: with nobody to tell, nothing is pinged. */
   private pageOpen = false;
+  /** The command line's, until the page changes them. */
+  private timeouts: Timeouts;
 
   constructor(options: SessionOptions) {
     this.options = options;
@@ -104,6 +113,7 @@ export class InspectorSession {
     if (options.target.kind === "http") this.credentials.give(options.target.url, options.target.headers);
     this.protocol = options.protocol;
     this.roots = options.roots;
+    this.timeouts = { timeoutMs: options.timeoutMs, pingIntervalMs: options.pingIntervalMs };
     this.asks = new Asks((asks) => this.emit({ type: "asks", asks }));
     this.signIn = new SignInFlow({
       status: () => this.status,
@@ -156,6 +166,8 @@ export class InspectorSession {
       ...(client && { clientCapabilities: client.capabilities }),
       ...(this.signIn.url && { signInUrl: this.signIn.url }),
       roots: this.roots,
+      timeoutMs: this.timeouts.timeoutMs,
+      pingIntervalMs: this.timeouts.pingIntervalMs,
       ...(this.liveness && { pings: this.liveness.pings }),
     };
   }
@@ -173,6 +185,7 @@ export class InspectorSession {
   async connect(change: ConnectChange = {}): Promise<void> {
     await this.disconnect();
     if (change.protocol) this.protocol = change.protocol;
+    if (change.timeouts) this.timeouts = { ...this.timeouts, ...change.timeouts };
     const target = change.target ?? this.target;
     if (target.kind === "http") {
       if (change.headers) this.credentials.give(target.url, change.headers.set, change.headers.remove);
@@ -201,7 +214,7 @@ export class InspectorSession {
       }
       this.description = await connecting;
       if (!mine()) return;
-      if (this.target.kind === "http" && this.options.pingIntervalMs > 0) this.watchServer(client, mine);
+      if (this.target.kind === "http" && this.timeouts.pingIntervalMs > 0) this.watchServer(client, mine);
       this.setStatus("connected");
       if (client.protocolEra === "modern")
         listenForChanges(client, {
@@ -276,7 +289,7 @@ export class InspectorSession {
   private makeClient(mine: () => boolean): Promise<Client> {
     return makeClient({
       protocol: this.protocol,
-      timeoutMs: this.options.timeoutMs,
+      timeoutMs: this.timeouts.timeoutMs,
       roots: this.roots,
       asks: this.asks,
       mine,
@@ -339,8 +352,8 @@ export class InspectorSession {
    * disconnected, with the reason, as an exited stdio server is.
    */
   private watchServer(client: Client, mine: () => boolean): void {
-    const pings: Pings = { intervalMs: this.options.pingIntervalMs, answered: 0 };
-    const timeoutMs = Math.min(PING_TIMEOUT_MS, this.options.timeoutMs || PING_TIMEOUT_MS);
+    const pings: Pings = { intervalMs: this.timeouts.pingIntervalMs, answered: 0 };
+    const timeoutMs = Math.min(PING_TIMEOUT_MS, this.timeouts.timeoutMs || PING_TIMEOUT_MS);
     const monitor = watchLiveness({
       intervalMs: pings.intervalMs,
       ping: () => client.ping({ timeoutMs }),

@@ -64,6 +64,10 @@ export interface ConnectionState {
   clientCapabilities?: ClientCapabilities;
   signInUrl?: string;
   roots: Root[];
+  /** Give up on a request after this long, ms (0: never). */
+  timeoutMs: number;
+  /** How often an HTTP server is pinged while a page is open, ms (0: never). */
+  pingIntervalMs: number;
   /** An HTTP server's liveness pings on this connection (see ../liveness.ts). */
   pings?: Pings;
 }

@@ -52,6 +52,21 @@ export interface Operations {
   "skills/load": Op<{ uri: string; allowUnverified?: boolean }, { entry: SkillEntry; text: string }>;
   /** MCP Apps: registers a ui:// view to be framed from /views/<id>. */
   "app/open": Op<{ uri: string }, AppView>;
+  /** The connection as a client's configuration (secrets left out, as placeholders). */
+  "config/export": Op<{ format: ConfigFormat }, ClientConfig>;
+}
+
+/** The clients whose configuration the page copies: .mcp.json's (Claude Code, Cursor), Claude Desktop's, VS Code's. */
+export type ConfigFormat = "mcp.json" | "claude-desktop" | "vscode";
+
+export interface ClientConfig {
+  format: ConfigFormat;
+  /** Where it goes. */
+  file: string;
+  /** The JSON to put there. */
+  text: string;
+  /** The secrets left out, each as the placeholder that stands for it and what to put there. */
+  placeholders: { placeholder: string; for: string }[];
 }
 
 interface Op<Request, Response> {
@@ -89,6 +104,10 @@ export interface ConnectRequest {
   /** Another stdio server: a program --allow-spawn names, or the command line's own. Never an environment. */
   command?: string;
   args?: string[];
+  /** Give up on a request after this long, ms (0: never). */
+  timeoutMs?: number;
+  /** How often to ping an HTTP server while a page is open, ms (0: never). */
+  pingIntervalMs?: number;
 }
 
 export interface ToolCallRequest {

@@ -34,6 +34,10 @@ export const connectionOps: OperationTable<
         request.command = command;
         request.args = strings(body, "args") ?? [];
       }
+      const timeoutMs = duration(body, "timeoutMs");
+      if (timeoutMs !== undefined) request.timeoutMs = timeoutMs;
+      const pingIntervalMs = duration(body, "pingIntervalMs");
+      if (pingIntervalMs !== undefined) request.pingIntervalMs = pingIntervalMs;
       return request;
     },
     run: async (request, ctx) => {
@@ -105,6 +109,15 @@ export const connectionOps: OperationTable<
   },
 };
 
+/** A duration in ms, 0 (none) up to a day. */
+function duration(body: Record<string, unknown>, key: string): number | undefined {
+  const value = body[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > 86_400_000)
+    throw new OpError(`"${key}" must be a number of milliseconds from 0 (none) to a day`);
+  return value;
+}
+
 const isLevel = (value: string): value is LogLevel => (LOG_LEVELS as readonly string[]).includes(value);
 
 /**
@@ -114,6 +127,11 @@ const isLevel = (value: string): value is LogLevel => (LOG_LEVELS as readonly st
  */
 function changeFor(request: ConnectRequest, ctx: OpContext): ConnectChange {
   const change: ConnectChange = request.protocol ? { protocol: request.protocol } : {};
+  if (request.timeoutMs !== undefined || request.pingIntervalMs !== undefined)
+    change.timeouts = {
+      ...(request.timeoutMs !== undefined && { timeoutMs: request.timeoutMs }),
+      ...(request.pingIntervalMs !== undefined && { pingIntervalMs: request.pingIntervalMs }),
+    };
   if (request.url !== undefined) {
     change.target = { kind: "http", url: request.url, headers: {} };
     change.headers = { set: request.headers ?? {}, remove: request.removeHeaders ?? [] };

@@ -1,5 +1,7 @@
 import type { ReadResourceResult } from "mcpkit";
-import type { AppUi } from "../contract/operations.js";
+import { mcpkitCommand } from "../../self.js";
+import { clientConfig } from "../client-config.js";
+import type { AppUi, ConfigFormat } from "../contract/operations.js";
 import { OpError } from "../op-error.js";
 import { empty, flag, type JsonBody, text } from "./check.js";
 import type { OperationTable } from "./context.js";
@@ -8,7 +10,14 @@ const taskId = (body: JsonBody) => ({ taskId: text(body, "taskId") });
 
 /** The extensions: tasks, skills, and MCP Apps views. */
 export const extensionOps: OperationTable<
-  "tasks/list" | "tasks/get" | "tasks/cancel" | "tasks/result" | "skills/list" | "skills/load" | "app/open"
+  | "tasks/list"
+  | "tasks/get"
+  | "tasks/cancel"
+  | "tasks/result"
+  | "skills/list"
+  | "skills/load"
+  | "app/open"
+  | "config/export"
 > = {
   "tasks/list": {
     parse: empty,
@@ -78,4 +87,35 @@ export const extensionOps: OperationTable<
       return { url: `/views/${view.id}`, csp: view.csp, ui, ...(content.mimeType && { mimeType: content.mimeType }) };
     },
   },
+
+  "config/export": {
+    parse: (body) => {
+      const format = text(body, "format");
+      if (!FORMATS.includes(format as ConfigFormat))
+        throw new OpError(`"${format}" is not a configuration the inspector writes (${FORMATS.join(", ")})`);
+      return { format: format as ConfigFormat };
+    },
+    run: async ({ format }, ctx) => {
+      const { session } = ctx;
+      const target = session.target;
+      const name = session.description?.serverInfo.name;
+      // The command line's own command: its variables by name (their values stay here).
+      const env = target.kind === "stdio" && target === session.given ? Object.keys(target.env) : [];
+      return clientConfig(
+        format,
+        name,
+        target.kind === "http"
+          ? {
+              kind: "http",
+              url: target.url,
+              sse: session.state().transport === "http+sse",
+              headers: session.credentials.headerNames(target.url),
+            }
+          : { kind: "stdio", command: target.command, args: target.args, env },
+        mcpkitCommand(),
+      );
+    },
+  },
 };
+
+const FORMATS: readonly ConfigFormat[] = ["mcp.json", "claude-desktop", "vscode"];

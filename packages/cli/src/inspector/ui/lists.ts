@@ -1,4 +1,4 @@
-import { useEffect } from "preact/hooks";
+import { useEffect, useRef } from "preact/hooks";
 import { call } from "./api.js";
 import type { ListItems, ListKind } from "./state.js";
 import { getState, type State, update, useStore } from "./store.js";
@@ -44,13 +44,17 @@ export async function readList(kind: ListKind): Promise<void> {
  */
 export function useListsRead(): void {
   const connected = useStore((s) => s.connection.status === "connected");
-  const session = useStore(connectionKey);
+  // The connection the lists were read on: kept while it is down (a view keeps showing
+  // what it had, a call under way its outcome), replaced once another one is up.
+  const session = useStore((s) => (s.connection.status === "connected" ? connectionKey(s) : undefined));
   const versions = useStore((s) => s.listVersion);
+  const readOn = useRef<string | undefined>(undefined);
   useEffect(() => {
-    update(() => ({ lists: {} }));
-  }, [session]);
-  useEffect(() => {
-    if (!connected) return;
+    if (!connected || session === undefined) return;
+    if (readOn.current !== session) {
+      if (readOn.current !== undefined) update(() => ({ lists: {} }));
+      readOn.current = session;
+    }
     const s = getState();
     for (const kind of KINDS) if (offered(s, kind)) void readList(kind);
   }, [connected, session, versions]);

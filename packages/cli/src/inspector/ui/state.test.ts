@@ -12,6 +12,8 @@ const connection: ConnectionState = {
   allowSpawn: [],
   protocolChoice: "auto",
   roots: [],
+  timeoutMs: 300_000,
+  pingIntervalMs: 5000,
   era: "modern",
   revision: "2026-07-28",
 };

@@ -77,6 +77,8 @@ export function initialState(view: string, theme: Theme): State {
       allowSpawn: [],
       protocolChoice: "auto",
       roots: [],
+      timeoutMs: 0,
+      pingIntervalMs: 0,
     },
     protocol: [],
     network: [],

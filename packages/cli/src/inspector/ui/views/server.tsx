@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
-import type { ProtocolChoice } from "../../contract/events.js";
 import { call } from "../api.js";
+import { ConfigExport } from "../parts/config-export.js";
+import { ConnectionPanel } from "../parts/connection-panel.js";
 import { ExternalLink } from "../parts/external-link.js";
 import { JsonView } from "../parts/json.js";
 import { Markdown } from "../parts/markdown.js";
@@ -17,7 +18,11 @@ export function ServerView() {
     <section class="view" aria-labelledby="server-title">
       <h2 id="server-title">Server</h2>
       {/* Remade when the target is known or changes, so its fields start from it. */}
-      <ConnectCard key={`${connection.targetLabel}|${connection.protocolChoice}`} />
+      <ConnectionPanel
+        connection={connection}
+        key={`${connection.targetLabel}|${connection.protocolChoice}|${connection.target.kind === "http" ? connection.target.headers.join(",") : ""}|${connection.timeoutMs}|${connection.pingIntervalMs}`}
+      />
+      <ConfigExport />
       {connection.status === "connected" && (
         <>
           <div class="cards">
@@ -125,87 +130,5 @@ export function ServerView() {
         </>
       )}
     </section>
-  );
-}
-
-/** Reconnect, with an era to speak; another URL (or, with --allow-spawn, another command). */
-function ConnectCard() {
-  const connection = useStore((s) => s.connection);
-  const target = connection.target;
-  const [protocol, setProtocol] = useState(connection.protocolChoice ?? "auto");
-  const [url, setUrl] = useState(target?.kind === "http" ? target.url : "");
-  const [command, setCommand] = useState(target?.kind === "stdio" ? target.command : "");
-  const [args, setArgs] = useState(target?.kind === "stdio" ? target.args.join("\n") : "");
-  const spawn = target?.kind === "stdio" && (connection.allowSpawn?.length ?? 0) > 0;
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  return (
-    <form
-      class="card connect"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        setBusy(true);
-        setError(undefined);
-        try {
-          await call("connect", {
-            protocol,
-            ...(target?.kind === "http" && url && { url }),
-            ...(spawn && command && { command, args: args.split("\n").filter((a) => a !== "") }),
-          });
-        } catch (err) {
-          setError((err as Error).message);
-        } finally {
-          setBusy(false);
-        }
-      }}
-    >
-      <div class="row">
-        {target?.kind === "http" ? (
-          <label class="grow">
-            URL
-            <input value={url} onInput={(e) => setUrl(e.currentTarget.value)} class="mono" />
-          </label>
-        ) : spawn ? (
-          <>
-            <label class="grow">
-              Command
-              <input value={command} onInput={(e) => setCommand(e.currentTarget.value)} class="mono" />
-            </label>
-            <label class="grow">
-              Arguments, one per line
-              <textarea rows={2} value={args} onInput={(e) => setArgs(e.currentTarget.value)} class="mono" />
-            </label>
-          </>
-        ) : (
-          <div class="grow">
-            <div class="label">Command</div>
-            <div class="mono target">{connection.targetLabel}</div>
-            {target?.kind === "stdio" && target.cwd && <div class="hint mono">in {target.cwd}</div>}
-            <div class="hint">Started from the command line; mcpkit inspect --allow-spawn lets the page change it.</div>
-          </div>
-        )}
-        <label>
-          Protocol
-          <select
-            value={protocol}
-            onChange={(e) => setProtocol(e.currentTarget.value as ProtocolChoice)}
-            aria-label="Protocol era"
-          >
-            <option value="auto">auto (newest the server speaks)</option>
-            <option value="modern">modern (2026-07-28)</option>
-            <option value="legacy">legacy (initialize handshake)</option>
-          </select>
-        </label>
-        <button type="submit" class="primary" disabled={busy}>
-          {connection.status === "connected" ? "Reconnect" : "Connect"}
-        </button>
-        {connection.status === "connected" && (
-          <button type="button" onClick={() => call("disconnect")}>
-            Disconnect
-          </button>
-        )}
-      </div>
-      {error && <p class="error">{error}</p>}
-    </form>
   );
 }
