@@ -42,6 +42,11 @@ export class OriginCredentials {
     else this.headers.set(origin, next);
   }
 
+  /** Forgets the sign-in kept for `url`'s origin (its tokens and registration): the next one starts from nothing. */
+  forgetSignIn(url: string): void {
+    this.signIns.delete(originOf(url));
+  }
+
   /** The sign-in kept for `url`'s origin: made the first time a server there is reached. */
   signInFor(url: string): Promise<SignInStore> {
     const origin = originOf(url);

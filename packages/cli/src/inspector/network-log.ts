@@ -12,7 +12,7 @@ let seq = 0;
 /** Statuses whose responses carry no body. */
 const BODYLESS = new Set([101, 103, 204, 205, 304]);
 
-function shownHeaders(headers: Headers): Record<string, string> {
+export function shownHeaders(headers: Headers): Record<string, string> {
   const shown: Record<string, string> = {};
   headers.forEach((value, name) => {
     if (SHOWN.test(name)) shown[name] = value;

@@ -1,5 +1,6 @@
 import type { Transport } from "mcpkit";
 import type { DPoPKey } from "mcpkit/auth";
+import type { AuthTrace } from "./auth-trace.js";
 import type { NetworkEntry } from "./contract/entries.js";
 import type { OriginCredentials, SignInStore } from "./credentials.js";
 import { recordingFetch } from "./network-log.js";
@@ -9,6 +10,8 @@ import type { Target } from "./target.js";
 export interface TransportHooks {
   mine(): boolean;
   credentials: OriginCredentials;
+  /** Where the sign-in's steps are recorded (the authorization view). */
+  authTrace: AuthTrace;
   /** The inspector's OAuth callback URL. */
   redirectUri(): string;
   /** An HTTP exchange started or changed (the same entry comes again as it does). */
@@ -67,7 +70,7 @@ export async function makeTransport(target: Target, hooks: TransportHooks): Prom
         redirect: (url) =>
           hooks.mine() ? hooks.askToSignIn(url) : Promise.reject(new Error("The connection was replaced")),
         onSignInEnd: ({ error }) => hooks.signInEnded(error),
-        fetch: fetch as typeof globalThis.fetch,
+        fetch: hooks.authTrace.fetch(fetch, target.url) as typeof globalThis.fetch,
         storage: signIn.storage,
         dpop: signIn.dpop,
       });

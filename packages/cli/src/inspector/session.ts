@@ -2,6 +2,7 @@ import type { Root, Transport } from "mcpkit";
 import type { Client, ServerDescription } from "mcpkit/client";
 import type { StdioClientTransport } from "mcpkit/stdio";
 import { Asks } from "./asks.js";
+import { AuthTrace } from "./auth-trace.js";
 import type { LogEntry, NetworkEntry } from "./contract/entries.js";
 import type {
   ConnectionState,
@@ -91,6 +92,8 @@ export class InspectorSession {
    * reconnection (in another era, or after the server went away).
    */
   readonly credentials = new OriginCredentials(newSignIn);
+  /** The sign-ins' steps, request and answer, for the authorization view. */
+  readonly authTrace = new AuthTrace((step) => this.emit({ type: "auth", step }));
   private current:
     | { client: Client; transport: Transport; raw: Transport & { mode?: string }; pid?: number | undefined }
     | undefined;
@@ -143,6 +146,7 @@ export class InspectorSession {
       logs: this.logs,
       asks: this.asks.pending,
       tasks: [...this.tasks.values()],
+      auth: this.authTrace.steps,
     };
   }
 
@@ -250,7 +254,9 @@ export class InspectorSession {
 
   /** The browser came back to the OAuth callback: false when no sign-in waits for it. */
   finishSignIn(callback: URL): boolean {
-    return this.signIn.finish(callback);
+    const waited = this.signIn.finish(callback);
+    if (waited) this.authTrace.callback(callback);
+    return waited;
   }
 
   /** Replaces the roots offered to the server (a legacy server is told at once). */
@@ -325,6 +331,7 @@ export class InspectorSession {
     return makeTransport(this.target, {
       mine,
       credentials: this.credentials,
+      authTrace: this.authTrace,
       redirectUri: this.options.redirectUri,
       network: (entry) => {
         // The same entry comes again as it changes (headers, then the end of its body).
@@ -339,7 +346,10 @@ export class InspectorSession {
         if (entry.error !== undefined || (entry.method === "GET" && entry.ended && !entry.cancelled))
           this.liveness?.monitor.check();
       },
-      askToSignIn: (url) => this.signIn.ask(url),
+      askToSignIn: (url) => {
+        this.authTrace.authorize(url);
+        return this.signIn.ask(url);
+      },
       signInEnded: (error) => this.signIn.ended(error, mine),
       transportError: (message) => this.log({ at: Date.now(), level: "warning", logger: "transport", data: message }),
     });

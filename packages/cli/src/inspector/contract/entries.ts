@@ -76,3 +76,41 @@ export type Ask = {
 
 /** The page's answer: a result to send, or a refusal (sent as a JSON-RPC error). */
 export type Reply = { result: ElicitResult | CreateMessageResult } | { refuse: string };
+
+/** What a step of a sign-in is (basic/authorization), in the order a first sign-in takes them. */
+export type AuthStepKind =
+  | "challenge"
+  | "resource-metadata"
+  | "server-metadata"
+  | "registration"
+  | "client-metadata"
+  | "authorize"
+  | "callback"
+  | "token"
+  | "refresh";
+
+/**
+ * One step of a sign-in, as the authorization view shows it: the request and the answer.
+ * Secrets (codes, verifiers, tokens, client secrets) are never in it: each is replaced by
+ * what it is and its length.
+ */
+export interface AuthStep {
+  seq: number;
+  /** Milliseconds since the epoch. */
+  at: number;
+  kind: AuthStepKind;
+  request: {
+    method: string;
+    url: string;
+    headers?: Record<string, string>;
+    /** A form's fields, a JSON body, or the authorization request's query. */
+    body?: unknown;
+  };
+  response?: {
+    status: number;
+    headers?: Record<string, string>;
+    body?: unknown;
+  };
+  /** The request got no answer. */
+  error?: string;
+}

@@ -1,6 +1,6 @@
 import type { ClientCapabilities, Revision, Root } from "mcpkit";
 import type { Progress, ServerDescription, WireTask } from "mcpkit/client";
-import type { Ask, LogEntry, NetworkEntry, ProtocolEntry } from "./entries.js";
+import type { Ask, AuthStep, LogEntry, NetworkEntry, ProtocolEntry } from "./entries.js";
 
 /**
  * What the backend tells the page, one server-sent event at a time (GET /api/events): the
@@ -87,6 +87,8 @@ export type PageEvent =
   | { type: "message"; entry: ProtocolEntry }
   | { type: "http"; entry: NetworkEntry }
   | { type: "log"; entry: LogEntry }
+  /** A step of a sign-in began, or its answer came (the same seq again). */
+  | { type: "auth"; step: AuthStep }
   | { type: "asks"; asks: Ask[] }
   | { type: "task"; task: PageTask }
   | { type: "progress"; callId: string; progress: Progress }
@@ -101,4 +103,5 @@ export interface Recorded {
   logs: LogEntry[];
   asks: Ask[];
   tasks: PageTask[];
+  auth: AuthStep[];
 }

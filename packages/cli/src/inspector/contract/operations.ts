@@ -52,6 +52,10 @@ export interface Operations {
   "skills/load": Op<{ uri: string; allowUnverified?: boolean }, { entry: SkillEntry; text: string }>;
   /** MCP Apps: registers a ui:// view to be framed from /views/<id>. */
   "app/open": Op<{ uri: string }, AppView>;
+  /** Forgets the steps the authorization view shows. */
+  "auth/clear": Op<Empty, Empty>;
+  /** Forgets the sign-in held for the server's origin and connects again: a sign-in from the start. */
+  "auth/restart": Op<Empty, ConnectionState>;
   /** The connection as a client's configuration (secrets left out, as placeholders). */
   "config/export": Op<{ format: ConfigFormat }, ClientConfig>;
 }

@@ -18,6 +18,8 @@ export const extensionOps: OperationTable<
   | "skills/load"
   | "app/open"
   | "config/export"
+  | "auth/clear"
+  | "auth/restart"
 > = {
   "tasks/list": {
     parse: empty,
@@ -85,6 +87,26 @@ export const extensionOps: OperationTable<
       const ui = ((content._meta as { ui?: AppUi } | undefined)?.ui ?? {}) as AppUi;
       const view = ctx.views.add(html, ui.csp);
       return { url: `/views/${view.id}`, csp: view.csp, ui, ...(content.mimeType && { mimeType: content.mimeType }) };
+    },
+  },
+
+  "auth/clear": {
+    parse: empty,
+    run: async (_request, ctx) => {
+      ctx.session.authTrace.clear();
+      return {};
+    },
+  },
+
+  "auth/restart": {
+    parse: empty,
+    run: async (_request, ctx) => {
+      const { session } = ctx;
+      if (session.target.kind !== "http") throw new OpError("A stdio server has no sign-in");
+      session.credentials.forgetSignIn(session.target.url);
+      session.authTrace.clear();
+      await session.connect();
+      return session.state();
     },
   },
 

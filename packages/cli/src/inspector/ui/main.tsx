@@ -9,6 +9,7 @@ import { AsksDialog } from "./parts/asks-dialog.js";
 import { ExternalLink } from "./parts/external-link.js";
 import { getState, navigate, setTheme, useStore } from "./store.js";
 import { AppsView } from "./views/apps.js";
+import { AuthView } from "./views/auth.js";
 import { LogsView } from "./views/logs.js";
 import { NetworkView } from "./views/network.js";
 import { PromptsView } from "./views/prompts.js";
@@ -34,6 +35,7 @@ const VIEWS = [
   { id: "logs", label: "Logs", View: LogsView },
   { id: "protocol", label: "Protocol", View: ProtocolView },
   { id: "network", label: "Network", View: NetworkView },
+  { id: "auth", label: "Sign-in", View: AuthView },
 ];
 
 const STATUS_TEXT: Record<string, string> = {

@@ -49,6 +49,7 @@ describe("the page's state", () => {
         logs: [log("hello")],
         asks: [],
         tasks: [{ taskId: "t1", status: "working" }],
+        auth: [],
       },
     ]);
     expect(state.connection).toEqual(connection);

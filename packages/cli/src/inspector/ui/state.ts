@@ -1,6 +1,6 @@
 import type { CallToolResult, Prompt, Resource, ResourceTemplate, Tool } from "mcpkit";
 import type { Progress } from "mcpkit/client";
-import type { Ask, LogEntry, NetworkEntry, ProtocolEntry } from "../contract/entries.js";
+import type { Ask, AuthStep, LogEntry, NetworkEntry, ProtocolEntry } from "../contract/entries.js";
 import type { ConnectionState, PageEvent, PageNotification, PageTask } from "../contract/events.js";
 
 /**
@@ -48,6 +48,8 @@ export interface State {
   protocol: ProtocolEntry[];
   network: NetworkEntry[];
   logs: LogEntry[];
+  /** The sign-ins' steps (the authorization view). */
+  auth: AuthStep[];
   asks: Ask[];
   tasks: Record<string, PageTask>;
   /** Notifications the views react to (resource updates, list changes), newest last. */
@@ -64,7 +66,7 @@ export interface State {
   focus?: Focus | undefined;
 }
 
-export const LIMITS = { protocol: 5000, network: 1000, logs: 2000, notifications: 200 };
+export const LIMITS = { protocol: 5000, network: 1000, logs: 2000, notifications: 200, auth: 200 };
 
 /** The state before the backend said anything: connecting, to a server not yet named. */
 export function initialState(view: string, theme: Theme): State {
@@ -83,6 +85,7 @@ export function initialState(view: string, theme: Theme): State {
     protocol: [],
     network: [],
     logs: [],
+    auth: [],
     asks: [],
     tasks: {},
     notifications: [],
@@ -96,6 +99,16 @@ export function initialState(view: string, theme: Theme): State {
 
 const capped = <T>(list: T[], limit: number) => (list.length > limit ? list.slice(list.length - limit) : list);
 
+/** A list with `entry` in place of the one of its seq, or at the end when it is new. */
+function replaceBySeq<T extends { seq: number }>(list: T[], entry: T, limit: number): T[] {
+  let at = list.length - 1;
+  while (at >= 0 && list[at]?.seq !== entry.seq) at--;
+  if (at === -1) return capped([...list, entry], limit);
+  const copy = list.slice();
+  copy[at] = entry;
+  return copy;
+}
+
 const LIST_CHANGED: Partial<Record<PageNotification, keyof State["listVersion"]>> = {
   "notifications/tools/list_changed": "tools",
   "notifications/resources/list_changed": "resources",
@@ -106,10 +119,10 @@ const LIST_CHANGED: Partial<Record<PageNotification, keyof State["listVersion"]>
 export function reduce(s: State, event: PageEvent, now = Date.now()): State {
   switch (event.type) {
     case "snapshot": {
-      const { protocol, network, logs, asks, tasks, type: _t, ...connection } = event;
+      const { protocol, network, logs, asks, tasks, auth, type: _t, ...connection } = event;
       const byId: Record<string, PageTask> = {};
       for (const task of tasks) byId[task.taskId] = task;
-      return { ...s, connection, protocol, network, logs, asks, tasks: byId };
+      return { ...s, connection, protocol, network, logs, asks, auth, tasks: byId };
     }
     case "state": {
       const { type: _t, ...connection } = event;
@@ -119,15 +132,11 @@ export function reduce(s: State, event: PageEvent, now = Date.now()): State {
       return { ...s, connection: { ...s.connection, pings: event.pings } };
     case "message":
       return { ...s, protocol: capped([...s.protocol, event.entry], LIMITS.protocol) };
-    case "http": {
+    case "http":
       // The same exchange comes again as it changes (headers, then the end of its body): replaced in place.
-      let at = s.network.length - 1;
-      while (at >= 0 && s.network[at]?.seq !== event.entry.seq) at--;
-      if (at === -1) return { ...s, network: capped([...s.network, event.entry], LIMITS.network) };
-      const network = s.network.slice();
-      network[at] = event.entry;
-      return { ...s, network };
-    }
+      return { ...s, network: replaceBySeq(s.network, event.entry, LIMITS.network) };
+    case "auth":
+      return { ...s, auth: replaceBySeq(s.auth, event.step, LIMITS.auth) };
     case "log":
       return { ...s, logs: capped([...s.logs, event.entry], LIMITS.logs) };
     case "asks":
