@@ -10,6 +10,9 @@ import { callTool, see, show } from "./scenarios.js";
 // credentials it holds listed by name only, and the server copied as another client's
 // configuration with its secrets left out.
 
+/** A placeholder as a client expands it: `${NAME}` (written so, not as a template). */
+const $ = (name: string) => `\${${name}}`;
+
 const SECRETS = ["cli-secret-1", "cli-key-2", "page-token-3"];
 
 let browser: Browser;
@@ -77,13 +80,13 @@ describe("the connection panel", () => {
   it("copies the server as .mcp.json's, Claude Desktop's and VS Code's configuration, secrets left out", async () => {
     const mcpJson = await exported("mcp.json");
     expect(mcpJson).toContain(`"url": "${everything.url}"`);
-    expect(mcpJson).toContain('"Authorization": "${AUTHORIZATION}"');
-    expect(mcpJson).toContain('"X-Api-Key": "${X_API_KEY}"');
+    expect(mcpJson).toContain(`"Authorization": "${$("AUTHORIZATION")}"`);
+    expect(mcpJson).toContain(`"X-Api-Key": "${$("X_API_KEY")}"`);
     const desktop = await exported("Claude Desktop");
     expect(desktop).toContain('"proxy"');
     expect(desktop).toContain('"Authorization: <your Authorization>"');
     const vscode = await exported("VS Code");
-    expect(vscode).toContain('"Authorization": "${input:authorization}"');
+    expect(vscode).toContain(`"Authorization": "${$("input:authorization")}"`);
     expect(vscode).toContain('"password": true');
     for (const text of [mcpJson, desktop, vscode]) for (const secret of SECRETS) expect(text).not.toContain(secret);
   });
@@ -110,7 +113,7 @@ describe("the connection panel", () => {
     for (const name of ["Authorization", "X-Page"]) await see(panel().locator(`[data-header="${name}"]`), name);
     expect(await panel().getByLabel("Bearer token").inputValue()).toBe("");
     await noSecretShown();
-    expect(await exported("mcp.json")).toContain('"X-Page": "${X_PAGE}"');
+    expect(await exported("mcp.json")).toContain(`"X-Page": "${$("X_PAGE")}"`);
   });
 
   it("reconnects in a revision chosen by name, with the request timeout set", async () => {

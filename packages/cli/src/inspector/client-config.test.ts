@@ -17,6 +17,8 @@ const stdio = {
   env: ["WEATHER_API_KEY"],
 };
 const mcpkit = ["/usr/bin/node", "/opt/mcpkit/bin/mcpkit.js"] as const;
+/** A placeholder as a client expands it: `${NAME}` (written so, not as a template). */
+const $ = (name: string) => `\${${name}}`;
 const parse = (text: string) => JSON.parse(text) as Record<string, Record<string, Record<string, unknown>>>;
 
 describe("copy as client config", () => {
@@ -25,7 +27,7 @@ describe("copy as client config", () => {
     expect(parse(config.text).mcpServers?.["weather-api"]).toEqual({
       type: "http",
       url: "https://api.example.com/mcp",
-      headers: { Authorization: "${AUTHORIZATION}", "X-Api-Key": "${X_API_KEY}" },
+      headers: { Authorization: $("AUTHORIZATION"), "X-Api-Key": $("X_API_KEY") },
     });
     expect(config.placeholders.map((p) => p.for)).toEqual([
       "the Authorization header: set AUTHORIZATION in the environment the client starts in",
@@ -39,7 +41,7 @@ describe("copy as client config", () => {
       type: "stdio",
       command: "node",
       args: ["server.js", "--units", "metric"],
-      env: { WEATHER_API_KEY: "${input:weather-api-key}" },
+      env: { WEATHER_API_KEY: $("input:weather-api-key") },
     });
     expect(config.inputs).toEqual([
       { type: "promptString", id: "weather-api-key", description: "weather-api-key for weather", password: true },

@@ -36,10 +36,11 @@ export async function connectEvents(): Promise<void> {
       update(() => ({ live: true }));
       attempt = 0;
       await readEvents(response.body, applyEvent);
+      update(() => ({ live: false }));
     } catch {
       // The inspector stopped, or the network between: said in the header, and tried again.
+      update(() => ({ live: false }));
     }
-    update(() => ({ live: false }));
     await new Promise((resolve) => setTimeout(resolve, RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]));
   }
 }

@@ -25,16 +25,16 @@ function offered(s: State, kind: ListKind): boolean {
 /** Which connection a list was read on: a list read on an earlier one is dropped. */
 const connectionKey = (s: State) => `${s.connection.sessionId}|${s.connection.revision}|${s.connection.targetLabel}`;
 
-/** Reads one list into the store: its items, or the error the server answered. */
-export async function readList(kind: ListKind): Promise<void> {
+/** Reads one list into the store: its items, or the error the server answered (never thrown). */
+export function readList(kind: ListKind): void {
   const on = connectionKey(getState());
-  let listed: State["lists"][ListKind];
-  try {
-    listed = { items: await READ[kind]() };
-  } catch (error) {
-    listed = { error: (error as Error).message };
-  }
-  if (connectionKey(getState()) === on) update((s) => ({ lists: { ...s.lists, [kind]: listed } }));
+  const keep = (listed: State["lists"][ListKind]) => {
+    if (connectionKey(getState()) === on) update((s) => ({ lists: { ...s.lists, [kind]: listed } }));
+  };
+  READ[kind]().then(
+    (items) => keep({ items }),
+    (error: Error) => keep({ error: error.message }),
+  );
 }
 
 /**
@@ -56,7 +56,7 @@ export function useListsRead(): void {
       readOn.current = session;
     }
     const s = getState();
-    for (const kind of KINDS) if (offered(s, kind)) void readList(kind);
+    for (const kind of KINDS) if (offered(s, kind)) readList(kind);
   }, [connected, session, versions]);
 }
 
@@ -73,7 +73,7 @@ export function useList<K extends ListKind>(kind: K) {
       connected && !isOffered
         ? `The server does not offer ${capabilityOf(kind)} (none in its capabilities).`
         : undefined,
-    reload: () => void readList(kind),
+    reload: () => readList(kind),
   };
 }
 

@@ -175,7 +175,7 @@ function ConnectionLost() {
       {c.stderr && (
         <div class="stderr-tail">
           <div class="hint">What the server wrote last on stderr:</div>
-          <pre class="mono" data-testid="stderr-tail">
+          <pre class="mono stderr-lines" data-testid="stderr-tail">
             {c.stderr.join("\n")}
           </pre>
         </div>

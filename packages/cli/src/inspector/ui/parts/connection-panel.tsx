@@ -84,8 +84,8 @@ export function ConnectionPanel({ connection }: { connection: ConnectionState })
             URL
             <input class="mono" value={url} onInput={(e) => setUrl(e.currentTarget.value)} required />
           </label>
-          <div class="headers" aria-label="Headers">
-            <div class="label">Headers</div>
+          <fieldset class="headers">
+            <legend class="label">Headers</legend>
             {sameOrigin &&
               held.map((name) => (
                 <label class="check" key={name} data-header={name}>
@@ -127,7 +127,7 @@ export function ConnectionPanel({ connection }: { connection: ConnectionState })
             <button type="button" class="small" onClick={() => setAdded([...added, { name: "", value: "" }])}>
               Add a header
             </button>
-          </div>
+          </fieldset>
           <label>
             Bearer token
             <input
