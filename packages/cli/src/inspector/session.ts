@@ -7,7 +7,6 @@ import type { LogEntry, NetworkEntry } from "./contract/entries.js";
 import type {
   ConnectionState,
   PageEvent,
-  PageTarget,
   PageTask,
   Pings,
   ProtocolChoice,
@@ -16,12 +15,12 @@ import type {
 } from "./contract/events.js";
 import { OriginCredentials } from "./credentials.js";
 import { listenForChanges } from "./listen-changes.js";
-import { type Liveness, lostReason, watchLiveness } from "./liveness.js";
 import { ProtocolLog } from "./protocol-log.js";
+import { ServerWatch } from "./server-watch.js";
 import { makeClient } from "./session-client.js";
 import { makeTransport, newSignIn } from "./session-transport.js";
 import { SignInFlow } from "./sign-in.js";
-import { describeTarget, type Target } from "./target.js";
+import { describeTarget, pageTarget, type Target } from "./target.js";
 import { tapTransport } from "./transport-tap.js";
 
 export type { LogEntry, PageEvent, Pings, Status };
@@ -58,15 +57,6 @@ export interface Timeouts {
 
 const LIMIT = { network: 1000, logs: 2000, stderrTail: 20 };
 
-/** A liveness ping unanswered this long means the server is gone (the request timeout, if shorter). */
-const PING_TIMEOUT_MS = 10_000;
-
-/** What the page is told of a target: a header's name, never its value; a command, never its variables. */
-function pageTarget(target: Target, credentials: OriginCredentials): PageTarget {
-  if (target.kind === "http") return { kind: "http", url: target.url, headers: credentials.headerNames(target.url) };
-  return { kind: "stdio", command: target.command, args: target.args, ...(target.cwd && { cwd: target.cwd }) };
-}
-
 /**
  * The inspected server, as the page sees it: one mcpkit Client (its public API only) over
  * a transport whose every message is recorded, the HTTP exchanges under it, the server's
@@ -102,10 +92,8 @@ export class InspectorSession {
   private readonly signIn: SignInFlow;
   private readonly options: SessionOptions;
   private generation = 0;
-  /** Pings an HTTP server while connected (see watchServer). */
-  private liveness: { monitor: Liveness; pings: Pings } | undefined;
-  /** Whether a page is open: with nobody to tell, nothing is pinged. */
-  private pageOpen = false;
+  /** Pings an HTTP server while connected and a page is open. */
+  private readonly watch: ServerWatch;
   /** The command line's, until the page changes them. */
   private timeouts: Timeouts;
 
@@ -118,6 +106,14 @@ export class InspectorSession {
     this.roots = options.roots;
     this.timeouts = { timeoutMs: options.timeoutMs, pingIntervalMs: options.pingIntervalMs };
     this.asks = new Asks((asks) => this.emit({ type: "asks", asks }));
+    this.watch = new ServerWatch({
+      connected: () => this.status === "connected",
+      answered: (pings) => this.emit({ type: "pings", pings }),
+      lost: (reason, error) => {
+        this.warn(`A ping got no answer: ${error instanceof Error ? error.message : String(error)}`);
+        this.lose(reason);
+      },
+    });
     this.signIn = new SignInFlow({
       status: () => this.status,
       setStatus: (status, error) => this.setStatus(status, error),
@@ -172,14 +168,13 @@ export class InspectorSession {
       roots: this.roots,
       timeoutMs: this.timeouts.timeoutMs,
       pingIntervalMs: this.timeouts.pingIntervalMs,
-      ...(this.liveness && { pings: this.liveness.pings }),
+      ...(this.watch.pings && { pings: this.watch.pings }),
     };
   }
 
   /** A page opened, or the last one closed: pings run only while one is open. */
   setPageOpen(open: boolean): void {
-    this.pageOpen = open;
-    this.updateWatch();
+    this.watch.setPageOpen(open);
   }
 
   /**
@@ -218,13 +213,14 @@ export class InspectorSession {
       }
       this.description = await connecting;
       if (!mine()) return;
-      if (this.target.kind === "http" && this.timeouts.pingIntervalMs > 0) this.watchServer(client, mine);
+      if (this.target.kind === "http" && this.timeouts.pingIntervalMs > 0)
+        this.watch.start(client, this.timeouts, mine);
       this.setStatus("connected");
       if (client.protocolEra === "modern")
         listenForChanges(client, {
           live: () => mine() && client?.isConnected === true,
           stale: () => this.emit({ type: "lists-stale" }),
-          check: () => this.liveness?.monitor.check(),
+          check: () => this.watch.check(),
           warn: (message) => this.warn(message),
         }).catch((error: unknown) =>
           this.warn(`Listening for list changes stopped: ${error instanceof Error ? error.message : String(error)}`),
@@ -239,7 +235,7 @@ export class InspectorSession {
   /** Closes the connection; `reason` is why, when it was lost rather than closed on request. */
   async disconnect(reason?: string): Promise<void> {
     this.generation++;
-    this.unwatch();
+    this.watch.stop();
     const current = this.current;
     this.current = undefined;
     this.description = undefined;
@@ -288,7 +284,7 @@ export class InspectorSession {
   private setStatus(status: Status, error?: string): void {
     this.status = status;
     this.error = error;
-    this.updateWatch();
+    this.watch.update();
     this.emit(this.state());
   }
 
@@ -300,7 +296,7 @@ export class InspectorSession {
       asks: this.asks,
       mine,
       closed: (reason) => {
-        this.unwatch();
+        this.watch.stop();
         this.asks.clear("The connection closed");
         this.setStatus(
           this.status === "connected" || this.status === "connecting" ? "disconnected" : this.status,
@@ -344,7 +340,7 @@ export class InspectorSession {
         // A request that got no HTTP answer, or a GET stream (a legacy session's) that
         // ended: the server may be gone, which a ping tells at once.
         if (entry.error !== undefined || (entry.method === "GET" && entry.ended && !entry.cancelled))
-          this.liveness?.monitor.check();
+          this.watch.check();
       },
       askToSignIn: (url) => {
         this.authTrace.authorize(url);
@@ -353,43 +349,6 @@ export class InspectorSession {
       signInEnded: (error) => this.signIn.ended(error, mine),
       transportError: (message) => this.log({ at: Date.now(), level: "warning", logger: "transport", data: message }),
     });
-  }
-
-  /**
-   * Over HTTP nothing tells that the server went away until a request fails: the server
-   * is pinged while a page is open, and at once when one of its streams ends or a request
-   * gets no HTTP answer (makeTransport, listenForChanges). One that stops answering is
-   * disconnected, with the reason, as an exited stdio server is.
-   */
-  private watchServer(client: Client, mine: () => boolean): void {
-    const pings: Pings = { intervalMs: this.timeouts.pingIntervalMs, answered: 0 };
-    const timeoutMs = Math.min(PING_TIMEOUT_MS, this.timeouts.timeoutMs || PING_TIMEOUT_MS);
-    const monitor = watchLiveness({
-      intervalMs: pings.intervalMs,
-      ping: () => client.ping({ timeoutMs }),
-      onAnswer: () => {
-        if (!mine()) return;
-        pings.answered++;
-        pings.at = Date.now();
-        this.emit({ type: "pings", pings });
-      },
-      onLost: (error) => {
-        // A ping that waited on a sign-in says nothing of the server; the sign-in goes on.
-        if (!mine() || this.status !== "connected") return;
-        this.warn(`A ping got no answer: ${error instanceof Error ? error.message : String(error)}`);
-        this.lose(lostReason(error));
-      },
-    });
-    this.liveness = { monitor, pings };
-  }
-
-  private updateWatch(): void {
-    this.liveness?.monitor.watch(this.pageOpen && this.status === "connected");
-  }
-
-  private unwatch(): void {
-    this.liveness?.monitor.stop();
-    this.liveness = undefined;
   }
 
   private warn(message: string): void {
