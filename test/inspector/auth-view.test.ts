@@ -13,6 +13,7 @@ import { callTool, see, show } from "./scenarios.js";
 let browser: Browser;
 let as: TestAuthorizationServer;
 let mcp: Awaited<ReturnType<typeof protectedMcp>>;
+let other: Awaited<ReturnType<typeof protectedMcp>> | undefined;
 let page: Page;
 
 beforeAll(async () => {
@@ -37,6 +38,7 @@ afterAll(async () => {
   await browser?.close();
   await stopAll();
   await mcp?.close();
+  await other?.close();
   await as?.close();
 });
 
@@ -126,5 +128,29 @@ describe("the authorization view", () => {
     ]);
     expect(as.registered.length).toBe(registered + 1);
     await noSecretShown();
+  });
+
+  it("keeps a sign-in for its server's origin: another server of the same authorization server signs in on its own", async () => {
+    const vault = createMcpServer({ name: "vault-2", version: "1" });
+    vault.tool("whoami", { scopes: ["tools:read"] }, () => "the other vault");
+    other = await protectedMcp(vault, as);
+    const registered = as.registered.length;
+    const authorized = as.authorizations.length;
+    await show(page, "server");
+    const panel = page.getByRole("form", { name: "Connection" });
+    await panel.getByLabel("URL").fill(other.url);
+    await panel.getByRole("button", { name: "Reconnect" }).click();
+    // Nothing of the first server's sign-in goes along: a registration and an authorization of its own.
+    await showsStatus(page, "Sign-in needed");
+    await signIn();
+    await see(page.locator(".server-name"), "vault-2");
+    expect(as.registered.length).toBe(registered + 1);
+    expect(as.authorizations.length).toBe(authorized + 1);
+    // Back at the first server: its sign-in is still held for it, no new one.
+    await panel.getByLabel("URL").fill(mcp.url);
+    await panel.getByRole("button", { name: "Reconnect" }).click();
+    await see(page.locator(".server-name"), "vault");
+    await connected(page);
+    expect(as.authorizations.length).toBe(authorized + 1);
   });
 });
