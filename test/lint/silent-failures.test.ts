@@ -165,7 +165,7 @@ const ALLOWED: Allowed[] = [
     reason: "connect() catches its own failure and shows it in the page as the connection's status",
   },
   {
-    file: "packages/cli/src/inspector/ops.ts",
+    file: "packages/cli/src/inspector/ops/features.ts",
     code: "await task.cancel().catch(() => undefined)",
     reason: "cancelling the task of a call the page cancelled: the call's own error is rethrown just after",
   },
