@@ -1,6 +1,24 @@
-// The library's dependency rules (docs/architecture.md, "Dependency rules"), checked by
-// `npm test`. Type-only imports count: a cycle through types is still a cycle.
+// The dependency rules (docs/architecture.md, "Dependency rules"), checked by `npm test`
+// over every package's src: which package may import which, then the library's layers.
+// Type-only imports count: a cycle through types is still a cycle.
 const src = "^packages/mcpkit/src/";
+
+/**
+ * A rule that lets a package import, of the workspace's packages, only those named in
+ * `allowed` (by package name: another package's src is never imported by a relative path).
+ * A package import is not resolved here (the packages export their builds), so it is
+ * matched by its name.
+ */
+const packageImports = (name, folder, allowed) => ({
+  name,
+  comment: `packages/${folder} imports ${allowed.length ? allowed.join(" and ") : "none of the workspace's packages"}.`,
+  severity: "error",
+  from: { path: `^packages/${folder}/src/` },
+  to: {
+    path: "^(mcpkit|@mcpkit/[^/]+|create-mcpkit)(/|$)",
+    pathNot: allowed.map((pkg) => `^${pkg.replace("/", "\\/")}(/|$)`),
+  },
+});
 const HTTP_SERVER = [
   `${src}endpoints/`,
   `${src}auth/server/`,
@@ -20,6 +38,31 @@ const only = (name, comment, from, allowed) => ({
 
 module.exports = {
   forbidden: [
+    // Between packages (docs/architecture.md, "Packages"): nothing imports upward.
+    packageImports("mcpkit-imports-no-package", "mcpkit", []),
+    packageImports("servers-import-mcpkit", "servers", ["mcpkit"]),
+    packageImports("redis-imports-mcpkit", "redis", ["mcpkit"]),
+    // @mcpkit/redis is the CLI's optional peer, loaded for --redis only.
+    packageImports("cli-imports-servers-mcpkit-redis", "cli", ["mcpkit", "@mcpkit/servers", "@mcpkit/redis"]),
+    packageImports("create-imports-no-package", "create-mcpkit", []),
+    {
+      name: "cli-modules-import-no-command",
+      comment:
+        "In the CLI, commands stand on its modules (built-in/, config/, module/, the inspector…), never the reverse; a command's usage error is everyone's.",
+      severity: "error",
+      from: {
+        path: "^packages/cli/src/",
+        pathNot: ["^packages/cli/src/(commands/|program\\.ts$|main\\.ts$)", "\\.test\\.ts$"],
+      },
+      to: { path: "^packages/cli/src/commands/", pathNot: "^packages/cli/src/commands/usage-error\\.ts$" },
+    },
+    {
+      name: "no-reaching-into-another-package",
+      comment: "A package uses another through its name and exports, never its files by a relative path.",
+      severity: "error",
+      from: { path: "^packages/([^/]+)/" },
+      to: { path: "^packages/", pathNot: "^packages/$1/" },
+    },
     {
       name: "no-circular",
       comment: "No import cycles, type imports included.",
@@ -181,6 +224,7 @@ module.exports = {
     parser: "swc",
     tsPreCompilationDeps: true,
     doNotFollow: { path: "node_modules" },
-    exclude: { path: "\\.d\\.ts$" },
+    // The inspector's page (JSX, which this parser is not set up for) is built on its own for the browser.
+    exclude: { path: ["\\.d\\.ts$", "^packages/cli/src/inspector/ui/"] },
   },
 };

@@ -24,6 +24,7 @@ export default defineConfig({
   resolve: {
     alias: [
       ...sourceAliases("./packages/mcpkit"),
+      ...sourceAliases("./packages/servers"),
       ...sourceAliases("./packages/cli"),
       ...sourceAliases("./packages/redis"),
     ],

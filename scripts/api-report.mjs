@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The public API of every entry point of `mcpkit` and `@mcpkit/redis`, as API Extractor
+// The public API of every entry point of `mcpkit`, `@mcpkit/servers` and `@mcpkit/redis`, as API Extractor
 // reports it from the built declarations (dist/**/*.d.ts): one file per entry in api/.
 // `npm run api` writes them; `--check` (the test in test/lint/api-report.test.ts) compares
 // and says which entries changed. Run `npm run build` first when dist is stale.
@@ -14,7 +14,7 @@ import { CompilerState, Extractor, ExtractorConfig, ExtractorLogLevel } from "@m
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const OUT = join(ROOT, "api");
-const PACKAGES = ["packages/mcpkit", "packages/redis"];
+const PACKAGES = ["packages/mcpkit", "packages/servers", "packages/redis"];
 
 /**
  * Each entry point: its import specifier, its built declarations, and its report's file name.

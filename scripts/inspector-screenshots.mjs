@@ -38,7 +38,8 @@ try {
   const server = await mcpkit(["serve", "everything", "--port", "0"], /serving MCP on (http:\/\/\S+\/mcp)/);
   // A root of a made-up project rather than this clone's folder, which the pictures would show.
   const url = await mcpkit(
-    ["inspect", "--root", "/home/ada/projects/mcpkit", server],
+    // A header from the command line: the connection panel lists it by name, its value hidden.
+    ["inspect", "--root", "/home/ada/projects/mcpkit", "-H", "X-Api-Key: screenshot-key", server],
     /^(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m,
   );
   context = await chromium.launchPersistentContext(profile, {
@@ -81,6 +82,13 @@ try {
   };
 
   await shot("server");
+
+  // The connection panel and "copy as client config": the header's value left out, a placeholder in its place.
+  const exported = page.getByTestId("config-export");
+  await exported.getByRole("button", { name: "mcp.json" }).click();
+  await exported.locator("pre").waitFor();
+  await exported.evaluate((card) => card.scrollIntoView({ block: "end" }));
+  await shot("connection");
 
   await callTool("add", { a: "2", b: "40" });
   await shot("tools");

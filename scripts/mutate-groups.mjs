@@ -4,7 +4,7 @@
 // runs the built CLI in a child process never sees a mutant.
 
 const mcpkit = (path) => `packages/mcpkit/src/${path}`;
-const workspace = (path) => `packages/cli/src/servers/workspace/${path}`;
+const workspace = (path) => `packages/servers/src/workspace/${path}`;
 
 export const groups = {
   /**

@@ -13,7 +13,13 @@ import { npmCommand, npmEnv } from "./node-runtime.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 /** The packages released together, at one version. */
-export const RELEASED = ["packages/mcpkit", "packages/cli", "packages/redis", "packages/create-mcpkit"];
+export const RELEASED = [
+  "packages/mcpkit",
+  "packages/servers",
+  "packages/cli",
+  "packages/redis",
+  "packages/create-mcpkit",
+];
 
 /**
  * Packs every released package into `out` (emptied first) and writes SHA256SUMS there, in
@@ -61,7 +67,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       packed.map((p) => `  ${p.file}  ${p.sha256}\n`).join("") +
       "\nInstall from them:\n" +
       `  npm install ${file("mcpkit")}                        # the library\n` +
-      `  npm install -g ${file("@mcpkit/cli")} ${file("mcpkit")}   # the mcpkit command\n` +
-      `  npx --package=${file("create-mcpkit")} create-mcpkit my-server --from ${out}   # a new project, mcpkit from here\n`,
+      `  npm install ${file("@mcpkit/servers")} ${file("mcpkit")}   # the built-in servers, to mount or serve\n` +
+      `  npm install -g ${file("@mcpkit/cli")} ${file("@mcpkit/servers")} ${file("mcpkit")}   # the mcpkit command\n` +
+      `  npx --yes --package=${file("create-mcpkit")} create-mcpkit my-server --from ${out} --yes   # a new project, mcpkit from here\n`,
   );
 }

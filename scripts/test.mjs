@@ -75,7 +75,8 @@ count(step("lint and format (biome)", process.execPath, [biome, "check", "."]));
 count(
   step("dependency rules (dependency-cruiser)", process.execPath, [
     depcruise,
-    "packages/mcpkit/src",
+    // Every package's sources (dependency-cruiser expands the pattern itself, on every OS).
+    "packages/*/src",
     "--config",
     ".dependency-cruiser.cjs",
   ]),
@@ -85,6 +86,7 @@ count(
     tsc,
     "-b",
     "packages/mcpkit",
+    "packages/servers",
     "packages/cli",
     "packages/redis",
     "packages/create-mcpkit",

@@ -11,9 +11,10 @@ import { fileURLToPath } from "node:url";
  * of its files is newer than the built page; a fresh build costs one stat per file.
  */
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const PACKAGES = ["packages/mcpkit", "packages/cli", "packages/redis", "packages/create-mcpkit"];
+const PACKAGES = ["packages/mcpkit", "packages/servers", "packages/cli", "packages/redis", "packages/create-mcpkit"];
 
-const UI_SOURCES = join(ROOT, "packages/cli/src/inspector/ui");
+/** The page's sources: its own, and the contract it shares with the backend. */
+const UI_SOURCES = [join(ROOT, "packages/cli/src/inspector/ui"), join(ROOT, "packages/cli/src/inspector/contract")];
 const UI_BUILT = join(ROOT, "packages/cli/dist/inspector-ui/app.js");
 
 function newestSource(dir: string, matches = (name: string) => name.endsWith(".ts")): number {
@@ -29,7 +30,8 @@ function newestSource(dir: string, matches = (name: string) => name.endsWith(".t
 function pageIsStale(): boolean {
   return (
     !existsSync(UI_BUILT) ||
-    newestSource(UI_SOURCES, (name) => /\.(tsx?|css|html)$/.test(name)) > statSync(UI_BUILT).mtimeMs
+    Math.max(...UI_SOURCES.map((dir) => newestSource(dir, (name) => /\.(tsx?|css|html)$/.test(name)))) >
+      statSync(UI_BUILT).mtimeMs
   );
 }
 

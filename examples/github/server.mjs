@@ -5,10 +5,10 @@
 // API from GITHUB_API_URL (https://HOST/api/v3).
 //
 //   GITHUB_TOKEN=github_pat_… node examples/github/server.mjs
-import { createGitHubServer } from "@mcpkit/cli/github";
+import { githubServer } from "@mcpkit/servers/github";
 import { stdioServerTransport } from "mcpkit/stdio";
 
-const { server } = await createGitHubServer({
+const { server } = await githubServer({
   allowWrite: process.argv.includes("--allow-write"),
   ...(process.env.GITHUB_API_URL && { apiUrl: process.env.GITHUB_API_URL }),
   ...(process.env.GITHUB_TOKEN && { token: process.env.GITHUB_TOKEN }),

@@ -5,7 +5,7 @@
 //
 //   node examples/weather/server.mjs                      # built-in sample data, no network
 //   node examples/weather/server.mjs --provider open-meteo # live weather from Open-Meteo
-import { createWeatherServer } from "@mcpkit/cli/weather";
+import { weatherServer } from "@mcpkit/servers/weather";
 import { stdioServerTransport } from "mcpkit/stdio";
 
 const provider = process.argv.includes("--provider") ? process.argv[process.argv.indexOf("--provider") + 1] : "offline";
@@ -14,5 +14,5 @@ if (provider !== "offline" && provider !== "open-meteo") {
   process.exit(2);
 }
 
-const { server } = createWeatherServer({ provider });
+const { server } = weatherServer({ provider });
 await server.connect(stdioServerTransport());

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { CLI_BIN, REPO_ROOT, within } from "../../packages/mcpkit/test/stdio/helpers.js";
+import { CLI_BIN, REPO_ROOT, until as waitUntil, within } from "../../packages/mcpkit/test/stdio/helpers.js";
 
 /**
  * Drives the built `mcpkit` binary as a person or a script would: real processes, every
@@ -114,13 +114,9 @@ export function mcpkit(args: string[], ms = 10_000): Promise<Run> {
   return within(running.done, ms, `mcpkit ${args.join(" ")}`);
 }
 
-/** Polls until `check` passes; throws with `what` after `ms`. */
+/** Waits until `check` passes (the library tests' `until`); throws with `what` after `ms`. */
 export async function until(check: () => boolean, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitUntil(check, what, ms);
 }
 
 /**

@@ -3,7 +3,7 @@ import { Client } from "mcpkit/client";
 import { McpError } from "mcpkit/jsonrpc";
 import { type StdioClientTransport, stdioClientTransport } from "mcpkit/stdio";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CLI_BIN, forceKill, isAlive, REPO_ROOT, sleep, within } from "../../packages/mcpkit/test/stdio/helpers.js";
+import { CLI_BIN, forceKill, isAlive, REPO_ROOT, within } from "../../packages/mcpkit/test/stdio/helpers.js";
 
 // The mcpkit client over a real stdio transport against `mcpkit serve everything --stdio`
 // (the built CLI: `npx tsc -b packages/mcpkit packages/cli`). A tap on the transport records
@@ -145,10 +145,10 @@ describe("mcpkit client over stdio against mcpkit serve everything", () => {
       params: { requestId: id, reason: "user gave up" },
     });
 
-    // Give a misbehaving server time to keep going (four of its 100 ms steps), then look at
-    // what it sent: a server ignoring the cancellation shows only over time, and no event
-    // follows the absence of its progress, so this wait stays a wait.
-    await sleep(400);
+    // Give a misbehaving server time to keep going, then look at what it sent: a server
+    // ignoring the cancellation shows only over time, so the server itself measures it: a
+    // call of four of the same 100 ms steps, whose answer comes once it has taken them.
+    await within(client.callTool("test_slow", { steps: 4, ms: 100 }), 5000, "four steps of the server's time");
     const after = await client.callTool("test_simple_text");
     expect(textOf(after)).toBe("This is a simple text response for testing.");
     expect(incoming.some((m) => m.id === id)).toBe(false);
@@ -179,7 +179,8 @@ describe("mcpkit client over stdio against mcpkit serve everything", () => {
     expect(outgoing.some((m) => m.method === "notifications/cancelled" && (m.params as Message).requestId === id)).toBe(
       true,
     );
-    await sleep(300); // as above: a late answer could only show over time
+    // As above: a late answer could only show over time, measured by the server's own steps.
+    await within(client.callTool("test_slow", { steps: 8, ms: 40 }), 5000, "eight steps of the server's time");
     expect(incoming.some((m) => m.id === id)).toBe(false);
     expect(textOf(await client.callTool("test_simple_text"))).toBe("This is a simple text response for testing.");
   });

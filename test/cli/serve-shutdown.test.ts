@@ -193,9 +193,11 @@ describe("the deadline and the second signal", () => {
   it("a second signal exits at once, with 128 + its number", async () => {
     const served = await stuck("60s");
     served.child.kill("SIGINT");
+    // The first signal is heard once the server says it is stopping.
     await new Promise<void>((resolve) => {
-      const check = () => (served.stderr().includes("stopping") ? resolve() : setTimeout(check, 10));
-      check();
+      const said = () => served.stderr().includes("stopping");
+      if (said()) resolve();
+      else served.child.stderr?.on("data", () => said() && resolve());
     });
     const sent = Date.now();
     served.child.kill("SIGTERM");

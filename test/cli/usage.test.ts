@@ -195,8 +195,11 @@ describe("mcpkit serve NAME", () => {
   it("loads the flags of the server it runs, none of the others'", async () => {
     const { result, modules } = await loads([CLI_BIN, "serve", "everything", "--port", "x"], "serve-flags");
     expect(result.code).toBe(2);
-    expect(modules).toContain("packages/cli/dist/servers/everything/flags.js");
+    expect(modules).toContain("packages/cli/dist/built-in/everything.js");
+    expect(modules).toContain("packages/servers/dist/everything/options.js");
     for (const other of ["workspace", "weather", "github", "proxy", "openapi"])
-      expect(modules.filter((m) => m.includes(`/servers/${other}/`))).toEqual([]);
+      expect(
+        modules.filter((m) => m.includes(`/built-in/${other}.js`) || m.includes(`/servers/dist/${other}/`)),
+      ).toEqual([]);
   });
 });

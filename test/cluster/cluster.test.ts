@@ -317,8 +317,7 @@ describe("a 3-node cluster behind nginx round-robin", () => {
     );
     // Each node serves sessions again once its next heartbeat reaches Redis (within 1 s).
     for (const node of live) {
-      const deadline = Date.now() + 10_000;
-      for (;;) {
+      const serves = async () => {
         const response = await fetch(`http://127.0.0.1:${node.port}/mcp`, {
           method: "POST",
           headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
@@ -330,9 +329,9 @@ describe("a 3-node cluster behind nginx round-robin", () => {
           }),
         });
         await response.text();
-        if (response.status === 200 || Date.now() > deadline) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
+        return response.status === 200;
+      };
+      await waitFor(serves, `node ${node.port} to serve sessions again`, 10_000);
     }
     const client = new Client({
       name: "after-outage",

@@ -4,7 +4,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, type RunningRedis, startRedis } from "../../packages/redis/test/redis-server.js";
-import { MCPKIT_BIN } from "../interop/helpers.js";
+import { MCPKIT_BIN, waitFor } from "../interop/helpers.js";
 
 /** The key every node signs multi round-trip request state with (the cluster's configuration). */
 export const STATE_KEY = "cluster-test-state-key-0123456789abcdef";
@@ -80,9 +80,8 @@ export async function startNode(options: NodeOptions = {}): Promise<ClusterNode>
 
 /** Resolves once something accepts connections on the port. */
 async function answering(port: number, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
+  const accepts = () =>
+    new Promise<boolean>((resolve) => {
       const socket = connect(port, "127.0.0.1");
       socket.once("connect", () => {
         socket.destroy();
@@ -90,10 +89,7 @@ async function answering(port: number, timeoutMs = 10_000): Promise<void> {
       });
       socket.once("error", () => resolve(false));
     });
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`nothing answers on port ${port}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitFor(accepts, `something to answer on port ${port}`, timeoutMs);
 }
 
 export interface Balancer {

@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningRedis, startRedis } from "../../packages/redis/test/redis-server.js";
-import { assertBuilt } from "../interop/helpers.js";
+import { assertBuilt, waitFor } from "../interop/helpers.js";
 import { type ClusterNode, startNode } from "./cluster.js";
 
 // 10,000 legacy sessions opened across three `mcpkit serve everything --redis` nodes, left
@@ -75,7 +75,7 @@ describe("10,000 sessions on a 3-node cluster", () => {
 
     // No request since: every session lapses by 1.25 × the idle timeout after it was opened.
     const deadline = opened + IDLE_MS * 1.25 + 10_000;
-    while ((await sessionKeys()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    await waitFor(async () => (await sessionKeys()) === 0, "every session to lapse", deadline - Date.now());
     const gone = Date.now();
     expect(await sessionKeys()).toBe(0);
     // Not before its time: the last session opened was kept at least the idle timeout.

@@ -57,14 +57,8 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-/** Polls an async condition until it holds; fails after `ms`. */
-async function until(check: () => Promise<boolean>, what: string, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Waits until an async condition holds; fails after `ms`. */
+const until = (check: () => Promise<boolean>, what: string, ms: number) => waitFor(check, what, ms);
 
 const post = (node: ClusterNode, body: unknown, session?: string) =>
   fetch(`http://127.0.0.1:${node.port}/mcp`, {

@@ -2,7 +2,7 @@ import { Client, type ClientOptions } from "mcpkit/client";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningRedis, startRedis } from "../../packages/redis/test/redis-server.js";
-import { assertBuilt } from "../interop/helpers.js";
+import { assertBuilt, waitFor } from "../interop/helpers.js";
 import { type Balancer, type ClusterNode, recordingCallNodes, startNginx, startNode } from "./cluster.js";
 
 // Tasks on three real `mcpkit serve everything --redis` nodes behind nginx round-robin:
@@ -78,12 +78,15 @@ describe("tasks on a 3-node cluster behind nginx", () => {
 
     const killed = Date.now();
     await victim.kill("SIGKILL");
-    let seen = await client.task(taskId).get();
-    while (seen.status === "working") {
-      expect(Date.now() - killed, "the task is failed within the lease and a heartbeat or two").toBeLessThan(15_000);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      seen = await client.task(taskId).get();
-    }
+    // The task is failed within the lease and a heartbeat or two.
+    const seen = await waitFor(
+      async () => {
+        const task = await client.task(taskId).get();
+        return task.status !== "working" && task;
+      },
+      "the task to be failed",
+      15_000,
+    );
     const after = Date.now() - killed;
     expect(seen).toMatchObject({
       status: "failed",

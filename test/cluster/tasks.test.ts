@@ -2,7 +2,7 @@ import { Client, type ClientOptions } from "mcpkit/client";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningRedis, startRedis } from "../../packages/redis/test/redis-server.js";
-import { assertBuilt } from "../interop/helpers.js";
+import { assertBuilt, waitFor as waitUntil } from "../interop/helpers.js";
 import { type ClusterNode, startNode } from "./cluster.js";
 
 // Tasks on two real `mcpkit serve everything --redis` nodes sharing one Redis: a task made
@@ -33,15 +33,16 @@ async function connect(node: ClusterNode, options: Partial<ClientOptions> = {}):
   return client;
 }
 
-/** Asks again every 25 ms until `done` accepts the answer (15 s at most). */
+/** Asks again until `done` accepts the answer (15 s at most). */
 async function pollUntil<T>(ask: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await ask();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  return waitUntil(
+    async () => {
+      const value = await ask();
+      return done(value) ? { value } : undefined;
+    },
+    what,
+    15_000,
+  ).then((answer) => answer.value);
 }
 
 describe("tasks on a 2-node Redis cluster", () => {

@@ -1,10 +1,11 @@
 /** The official SDK client sees a server with another mounted into it as an ordinary server. */
+
+import { everythingServer } from "@mcpkit/servers/everything";
 import { Client as SdkClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createStreamableHttpHandler, type Listening, listen } from "mcpkit/http";
 import { createServer } from "mcpkit/server";
 import { afterEach, expect, it } from "vitest";
-import { createEverythingServer } from "../../packages/cli/src/servers/everything/index.js";
 
 let listening: Listening | undefined;
 let client: SdkClient | undefined;
@@ -17,7 +18,7 @@ afterEach(async () => {
 it("lists, calls, reads and completes through a mount over Streamable HTTP", async () => {
   const hub = createServer({ name: "hub", version: "1.0.0" });
   hub.tool("hello", {}, () => "hello from the hub");
-  hub.mount("ev", createEverythingServer());
+  hub.mount("ev", everythingServer().server);
   const streamable = createStreamableHttpHandler(hub);
   listening = await listen({ fetch: (request) => streamable.fetch(request), close: () => streamable.close() });
   client = new SdkClient({ name: "sdk", version: "1.0.0" });

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
 
-// Every ```js snippet of docs/server.md, docs/client.md and docs/openapi.md, type-checked as TypeScript
+// Every ```js snippet of docs/server.md, client.md, openapi.md, workspace.md, weather.md and
+// github.md, type-checked as TypeScript
 // against the real modules: a guide that shows an option, a method or a builder the code
 // no longer has (or types differently) fails here. The names a snippet takes as given
 // (the server, the client, a transport…) are declared for it.
@@ -48,11 +49,11 @@ function asModule(code: string): string {
   return `${[...imports, ...declarations].join("\n")}\n${body}\nexport {};\n`;
 }
 
-it("compiles every snippet of docs/server.md, docs/client.md and docs/openapi.md", async () => {
+it("compiles every snippet of docs/server.md, client.md, openapi.md and the built-in servers' docs", async () => {
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
   const files: string[] = [];
-  for (const doc of ["server.md", "client.md", "openapi.md"]) {
+  for (const doc of ["server.md", "client.md", "openapi.md", "workspace.md", "weather.md", "github.md"]) {
     const blocks = snippets(doc);
     expect(blocks.length, `${doc} has snippets`).toBeGreaterThan(0);
     blocks.forEach((code, i) => {

@@ -1,6 +1,7 @@
 import { Client } from "mcpkit/client";
 import { createStreamableHttpHandler, type Listening, listen } from "mcpkit/http";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
+import { McpError } from "mcpkit/jsonrpc";
 import { createServer } from "mcpkit/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -63,3 +64,47 @@ describe.each(["2025-11-25", "2026-07-28"] as const)("the same eliciting tool on
     await declined.close();
   });
 });
+
+/** A tool and a prompt asking the same question; the client's answer breaks the schema. */
+function askingServer() {
+  const server = createServer({ name: "asking", version: "1" });
+  const confirm = z.object({ confirm: z.boolean() });
+  server.tool("book_table", {}, async (_args, ctx) => {
+    const answer = await ctx.elicit({ message: "Book it?", schema: confirm });
+    return answer.action;
+  });
+  server.prompt("booking_note", {}, async (_args, ctx) => {
+    const answer = await ctx.elicit({ message: "Book it?", schema: confirm });
+    return `the user said ${answer.action}`;
+  });
+  return server;
+}
+
+describe.each(["2025-11-25", "2026-07-28"] as const)(
+  "an elicitation answer that fails its schema on %s",
+  (protocolVersion) => {
+    it("is told with its reason by a prompt (-32602) as by a tool (an isError result), never as 'Internal error'", async () => {
+      const handler = createStreamableHttpHandler(askingServer());
+      listening = await listen({ fetch: (r) => handler.fetch(r), close: () => handler.close() });
+      const client = new Client({
+        name: "careless",
+        version: "1",
+        protocolVersion,
+        elicitation: () => ({ action: "accept", content: { confirm: "yes" } }),
+      });
+      await client.connect(streamableHttpClientTransport(new URL("/mcp", listening.url)));
+      expect(client.protocolVersion).toBe(protocolVersion);
+      const reason = /^The client's elicitation answer does not match the schema: .*confirm/;
+      const tool = await client.callTool("book_table");
+      expect(tool.isError).toBe(true);
+      expect(tool.content).toEqual([{ type: "text", text: expect.stringMatching(reason) }]);
+      const prompt = await client.getPrompt("booking_note").then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(prompt).toBeInstanceOf(McpError);
+      expect(prompt).toMatchObject({ code: -32602, message: expect.stringMatching(reason) });
+      await client.close();
+    });
+  },
+);

@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import { Client } from "mcpkit/client";
 import { stdioClientTransport } from "mcpkit/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { until } from "../../packages/mcpkit/test/stdio/helpers.js";
 import { blocks, CLI, ROOT, words } from "./readme-blocks.js";
 
 // The README's quick start, as a reader would follow it: `npm start`, then the commands it
@@ -52,16 +53,12 @@ afterAll(async () => {
 
 /** Resolves once nothing answers at `url`; rejects after `ms`. */
 async function refused(url: string, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const answered = await fetch(url, { method: "HEAD" }).then(
-      () => true,
+  const unanswered = () =>
+    fetch(url, { method: "HEAD" }).then(
       () => false,
+      () => true,
     );
-    if (!answered) return;
-    if (Date.now() > deadline) throw new Error(`${url} still answers ${ms} ms after npm start ended`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await until(unanswered, `${url} to stop answering after npm start ended`, ms);
 }
 
 describe("README quick start", () => {

@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { verifyAuditLog } from "@mcpkit/servers/gateway";
 import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor } from "@opentelemetry/sdk-logs";
 import { describe, expect, it } from "vitest";
-import { verifyAuditLog } from "../../packages/cli/src/gateway/audit/audit-log.js";
 import { clientOf, notesEntry, startGateway, tempDir, textOf, writeConfig } from "./helpers.js";
 
 // The audit log: one JSON line per call (time, principal, session, upstream, what was

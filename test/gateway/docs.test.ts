@@ -2,9 +2,8 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { keyPaths, readGatewayConfig } from "@mcpkit/servers/gateway";
 import { afterAll, describe, expect, it } from "vitest";
-import { readGatewayConfig } from "../../packages/cli/src/gateway/config/read.js";
-import { keyPaths } from "../../packages/cli/src/gateway/config/schema.js";
 
 // docs/gateway.md holds to the code: its configuration file reads as the gateway reads it,
 // and its reference names every key the schema knows (and none it does not).

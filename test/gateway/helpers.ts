@@ -2,11 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type Gateway, type GatewayOptions, gatewayServer, readGatewayConfig } from "@mcpkit/servers/gateway";
 import type { Revision } from "mcpkit";
 import { connectInMemory } from "mcpkit/testing";
 import { afterEach } from "vitest";
-import { readGatewayConfig } from "../../packages/cli/src/gateway/config/read.js";
-import { type Gateway, type GatewayOptions, gatewayServer } from "../../packages/cli/src/gateway/gateway.js";
 
 /** What the gateway's tests share: fixture servers, configuration files in a temporary folder, cleanup. */
 

@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
+import type { ConfigDiff } from "@mcpkit/servers/gateway";
+import { watchConfig } from "@mcpkit/servers/gateway";
 import type { Client } from "mcpkit/client";
 import { describe, expect, it } from "vitest";
-import type { ConfigDiff } from "../../packages/cli/src/gateway/config/diff.js";
-import { watchConfig } from "../../packages/cli/src/gateway/watch.js";
 import { clientOf, ERAS, later, notesEntry, startGateway, tempDir, textOf, writeConfig } from "./helpers.js";
 
 // The configuration file edited while the gateway serves: upstreams added, removed and

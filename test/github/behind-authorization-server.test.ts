@@ -1,8 +1,8 @@
+import { githubServer } from "@mcpkit/servers/github";
 import { memoryStorage, OAuthClient, upstreamPreset } from "mcpkit/auth";
 import { Client } from "mcpkit/client";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGitHubServer } from "../../packages/cli/src/servers/github/index.js";
 import { Browser } from "../authorization-server/browser.js";
 import { type Harness, REDIRECT, startHarness, statusOf } from "../authorization-server/harness.js";
 import { type FakeGitHub, OAUTH_APP, startFakeGitHub } from "./fake-github.js";
@@ -16,7 +16,7 @@ let github: FakeGitHub;
 let h: Harness;
 beforeAll(async () => {
   github = await startFakeGitHub();
-  const { server } = await createGitHubServer({ apiUrl: github.url, allowWrite: true, perPerson: true });
+  const { server } = await githubServer({ apiUrl: github.url, allowWrite: true, perPerson: true });
   h = await startHarness({
     server,
     upstream: upstreamPreset("github", {
@@ -66,7 +66,7 @@ describe("serve github behind the authorization server", () => {
   });
 
   it("refuses to act without the person's sign-in, rather than fall back on an identity of its own", async () => {
-    const { server } = await createGitHubServer({
+    const { server } = await githubServer({
       apiUrl: github.url,
       allowWrite: true,
       perPerson: true,

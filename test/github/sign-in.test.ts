@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { githubServer } from "@mcpkit/servers/github";
 import type { ElicitParams } from "mcpkit";
 import { fileStorage, memoryStorage, type OAuthStorage } from "mcpkit/auth";
 import { connectInMemory } from "mcpkit/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createGitHubServer } from "../../packages/cli/src/servers/github/index.js";
 import { textOf } from "../serve/results.js";
 import { type FakeGitHub, OAUTH_APP, startFakeGitHub } from "./fake-github.js";
 
@@ -40,7 +40,7 @@ async function connect(options: {
   urlElicitation?: (params: ElicitParams) => Promise<"accept" | "decline" | "cancel">;
   oauth?: boolean;
 }) {
-  const { server } = await createGitHubServer({
+  const { server } = await githubServer({
     apiUrl: github.url,
     allowWrite: true,
     ...(options.oauth !== false && { oauth: { ...OAUTH_APP, storage: options.storage ?? memoryStorage() } }),

@@ -1,6 +1,6 @@
+import { type GitHubOptions, githubServer } from "@mcpkit/servers/github";
 import { connectInMemory } from "mcpkit/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createGitHubServer, type GitHubOptions } from "../../packages/cli/src/servers/github/index.js";
 import { textOf } from "../serve/results.js";
 import { type FakeGitHub, startFakeGitHub } from "./fake-github.js";
 
@@ -21,7 +21,7 @@ afterEach(async () => {
 afterAll(() => github.close());
 
 async function connect(options: GitHubOptions = {}, era: "2025-11-25" | "2026-07-28" = "2025-11-25") {
-  const { server } = await createGitHubServer({ apiUrl: github.url, ...options });
+  const { server } = await githubServer({ apiUrl: github.url, ...options });
   const connected = await connectInMemory(server, { protocolVersion: era });
   closers.push(connected.close);
   const call = async (name: string, args: Record<string, unknown>) => {

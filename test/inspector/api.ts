@@ -1,8 +1,8 @@
 /**
  * The inspector driven over its own HTTP API, as its page drives it but without a browser:
- * the one-time token exchanged for the cookie, `POST /api/<op>` with the page's Origin,
- * and the state the event stream reports. For tests about what the inspector connects
- * to, not about the page.
+ * the one-time token exchanged for the cookie and the page's key, `POST /api/<op>` with
+ * the page's Origin and key, and the state the event stream reports. For tests about what
+ * the inspector connects to, not about the page.
  */
 export interface InspectorApi {
   call<T = Record<string, unknown>>(op: string, body?: Record<string, unknown>): Promise<T>;
@@ -11,12 +11,22 @@ export interface InspectorApi {
   close(): void;
 }
 
-export async function inspectorApi(url: string): Promise<InspectorApi> {
-  const origin = new URL(url).origin;
+/** The header the page sends its key in (packages/cli/src/inspector/guard.ts). */
+export const KEY_HEADER = "x-mcpkit-inspector-key";
+
+/** The one-time URL exchanged, as the browser does: the cookie, and the key from the redirect's fragment. */
+export async function exchangeToken(url: string): Promise<{ cookie: string; key: string }> {
   const exchanged = await fetch(url, { redirect: "manual" });
   const cookie = (exchanged.headers.get("set-cookie") ?? "").split(";")[0] as string;
-  if (exchanged.status !== 303 || !cookie) throw new Error(`The token was refused (${exchanged.status})`);
-  const headers = { cookie, origin, "content-type": "application/json" };
+  const key = /^\/#key=([\w-]+)$/.exec(exchanged.headers.get("location") ?? "")?.[1];
+  if (exchanged.status !== 303 || !cookie || !key) throw new Error(`The token was refused (${exchanged.status})`);
+  return { cookie, key };
+}
+
+export async function inspectorApi(url: string): Promise<InspectorApi> {
+  const origin = new URL(url).origin;
+  const { cookie, key } = await exchangeToken(url);
+  const headers = { cookie, origin, [KEY_HEADER]: key, "content-type": "application/json" };
   const streams = new AbortController();
   return {
     async call(op, body = {}) {
@@ -26,7 +36,10 @@ export async function inspectorApi(url: string): Promise<InspectorApi> {
       return answer.value as never;
     },
     async state(status) {
-      const response = await fetch(`${origin}/api/events`, { headers: { cookie }, signal: streams.signal });
+      const response = await fetch(`${origin}/api/events`, {
+        headers: { cookie, [KEY_HEADER]: key },
+        signal: streams.signal,
+      });
       const decoder = new TextDecoder();
       let text = "";
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {

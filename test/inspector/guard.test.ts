@@ -1,14 +1,23 @@
 import { request } from "node:http";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Inspector, startInspector } from "../../packages/cli/src/inspector/index.js";
-import { CLI_BIN } from "../cli-call/helpers.js";
+import { KEY_HEADER } from "./api.js";
 
-// Who may use the inspector: the browser that opened the printed URL (the one-time token,
-// exchanged for a cookie), through this machine's own names, from the inspector's own page.
-// Each refusal is paired with the same request made right, so the check is what refuses it.
+// Who may use the inspector: the page that opened the printed URL (the one-time token,
+// exchanged for a cookie and a key the page keeps), through this machine's own names,
+// from the inspector's own page. Each refusal is paired with the same request made right,
+// so the check is what refuses it.
 
 let inspector: Inspector;
 let cookie: string;
+let key: string;
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
 
 /** A raw HTTP request (fetch may not set Host): status, headers and body. */
 function send(
@@ -19,16 +28,10 @@ function send(
     body,
     port = inspector.port,
   }: { method?: string; headers?: Record<string, string>; body?: string; port?: number } = {},
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(
-      {
-        host: "127.0.0.1",
-        port,
-        path,
-        method,
-        headers: { host: `127.0.0.1:${port}`, ...headers },
-      },
+      { host: "127.0.0.1", port, path, method, headers: { host: `127.0.0.1:${port}`, ...headers } },
       (res) => {
         let text = "";
         res.setEncoding("utf8").on("data", (chunk: string) => {
@@ -42,18 +45,40 @@ function send(
   });
 }
 
-const ours = () => `http://127.0.0.1:${inspector.port}`;
+/** The one-time URL, opened as the browser does: the cookie, and the key the redirect's fragment carries. */
+async function exchange(url: string): Promise<{ cookie: string; key: string }> {
+  const { port, pathname, search } = new URL(url);
+  const exchanged = await send(`${pathname}${search}`, { port: Number(port) });
+  expect(exchanged.status).toBe(303);
+  const location = String(exchanged.headers.location);
+  expect(location).toMatch(/^\/#key=[\w-]{32}$/);
+  const setCookie = String(exchanged.headers["set-cookie"]);
+  expect(setCookie).toMatch(/; HttpOnly; SameSite=Strict; Path=\/$/);
+  return { cookie: setCookie.split(";")[0] as string, key: location.slice(6) };
+}
+
+const ours = (port = inspector.port) => `http://127.0.0.1:${port}`;
+
+/** POST /api/OP as the page sends it; each part may be left out or replaced. */
+const op = (
+  name: string,
+  body: unknown = {},
+  parts: { cookie?: string; key?: string; origin?: string; port?: number } = {},
+) => {
+  const { cookie: c = cookie, key: k = key, origin = ours(parts.port), port } = parts;
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (c) headers.cookie = c;
+  if (k) headers[KEY_HEADER] = k;
+  if (origin) headers.origin = origin;
+  return send(`/api/${name}`, { method: "POST", headers, body: JSON.stringify(body), ...(port && { port }) });
+};
+
+const message = (answer: Answer) => JSON.parse(answer.body).error?.message as string | undefined;
 
 beforeAll(async () => {
   // Nothing listens on port 9 of this machine: the connection fails, which these checks never reach.
   inspector = await startInspector({ target: { kind: "http", url: "http://127.0.0.1:9/mcp", headers: {} } });
-  const token = new URL(inspector.url).searchParams.get("token") as string;
-  const exchanged = await send(`/?token=${token}`);
-  expect(exchanged.status).toBe(303);
-  expect(exchanged.headers.location).toBe("/");
-  const setCookie = String(exchanged.headers["set-cookie"]);
-  expect(setCookie).toMatch(/; HttpOnly; SameSite=Strict; Path=\//);
-  cookie = setCookie.split(";")[0] as string;
+  ({ cookie, key } = await exchange(inspector.url));
 });
 
 afterAll(() => inspector?.close());
@@ -63,48 +88,79 @@ describe("the inspector's guard", () => {
     expect(new URL(inspector.url).hostname).toBe("127.0.0.1");
   });
 
+  it("exchanges the token for a cookie and a key in the fragment, which no request carries", () => {
+    expect(cookie).toMatch(/^mcpkit_inspector=[\w-]{32}$/);
+    expect(key).toMatch(/^[\w-]{32}$/);
+    expect(cookie).not.toContain(key);
+  });
+
   it("refuses a request without the token's cookie with 401", async () => {
     const refused = await send("/app.js");
     expect(refused.status).toBe(401);
-    expect(JSON.parse(refused.body).error.message).toContain("URL mcpkit inspect printed");
-    expect((await send("/api/events", { headers: { cookie: "mcpkit_inspector=guessed" } })).status).toBe(401);
+    expect(message(refused)).toContain("URL mcpkit inspect printed");
+    expect(
+      (await send("/api/events", { headers: { cookie: "mcpkit_inspector=guessed", [KEY_HEADER]: key } })).status,
+    ).toBe(401);
     expect((await send("/app.js", { headers: { cookie } })).status).toBe(200);
   });
 
-  it("takes the token once: a second use, or a wrong one, is refused with 401", async () => {
-    const token = new URL(inspector.url).searchParams.get("token") as string;
-    expect((await send(`/?token=${token}`)).status).toBe(401);
-    expect((await send("/?token=wrong")).status).toBe(401);
+  it("refuses an API request with the cookie but without the page's key with 401 (a stolen cookie drives nothing)", async () => {
+    const alone = await op("tools/list", {}, { key: "" });
+    expect(alone.status).toBe(401);
+    expect(message(alone)).toBe(
+      "This page holds no key to this inspector: open a fresh link (press Enter in the terminal of mcpkit inspect)",
+    );
+    expect((await op("disconnect", {}, { key: "x".repeat(32) })).status).toBe(401);
+    expect((await send("/api/events", { headers: { cookie } })).status).toBe(401);
+    // The same requests with the key.
+    expect((await op("disconnect")).status).toBe(200);
+    const events = await fetch(`${ours()}/api/events`, { headers: { cookie, [KEY_HEADER]: key } });
+    expect(events.status).toBe(200);
+    await events.body?.cancel();
   });
 
-  it("refuses a foreign Origin with 403, even with the cookie", async () => {
-    const post = (origin: string) =>
-      send("/api/disconnect", {
-        method: "POST",
-        headers: { cookie, origin, "content-type": "application/json" },
-        body: "{}",
-      });
-    const refused = await post("http://evil.example");
+  it("takes the token once: a second use, or a wrong one, gets a page that says how to get a fresh link", async () => {
+    const token = new URL(inspector.url).searchParams.get("token") as string;
+    for (const path of [`/?token=${token}`, "/?token=wrong"]) {
+      const refused = await send(path);
+      expect(refused.status).toBe(401);
+      expect(refused.headers["content-type"]).toBe("text/html; charset=utf-8");
+      expect(refused.body).toContain("Press Enter in the terminal where <code>mcpkit inspect</code> runs");
+      expect(refused.headers["content-security-policy"]).toContain("default-src 'none'");
+    }
+    // The bare address in a browser without the cookie: a page too; the API keeps its JSON.
+    expect((await send("/", { headers: { accept: "text/html" } })).body).toContain("Open a fresh link");
+    expect((await send("/api/events")).headers["content-type"]).toBe("application/json");
+  });
+
+  it("makes a fresh link on request: it opens once, and the one before, unused, no longer opens", async () => {
+    const first = inspector.freshUrl();
+    const second = inspector.freshUrl();
+    expect((await send(new URL(first).pathname + new URL(first).search)).status).toBe(401);
+    const fresh = await exchange(second);
+    expect(fresh.key).toBe(key);
+    expect((await send(new URL(second).pathname + new URL(second).search)).status).toBe(401);
+  });
+
+  it("refuses a foreign Origin with 403, even with the cookie and the key", async () => {
+    const refused = await op("disconnect", {}, { origin: "http://evil.example" });
     expect(refused.status).toBe(403);
-    expect(JSON.parse(refused.body).error.message).toBe('Origin "http://evil.example" may not use this inspector');
+    expect(message(refused)).toBe('Origin "http://evil.example" may not use this inspector');
     // Another port of this machine is another origin, though the same site for the cookie.
-    expect((await post(`http://127.0.0.1:${inspector.port + 1}`)).status).toBe(403);
-    expect((await post("null")).status).toBe(403);
-    expect((await post(ours())).status).toBe(200);
+    expect((await op("disconnect", {}, { origin: ours(inspector.port + 1) })).status).toBe(403);
+    expect((await op("disconnect", {}, { origin: "null" })).status).toBe(403);
+    expect((await op("disconnect")).status).toBe(200);
   });
 
   it("refuses a request that changes something without an Origin with 403", async () => {
-    const refused = await send("/api/disconnect", { method: "POST", headers: { cookie }, body: "{}" });
-    expect(refused.status).toBe(403);
-    expect(
-      (await send("/api/disconnect", { method: "POST", headers: { cookie, origin: ours() }, body: "{}" })).status,
-    ).toBe(200);
+    expect((await op("disconnect", {}, { origin: "" })).status).toBe(403);
+    expect((await op("disconnect")).status).toBe(200);
   });
 
   it("refuses a foreign Host with 403, even with the cookie (DNS rebinding)", async () => {
     const refused = await send("/app.js", { headers: { cookie, host: `rebound.example:${inspector.port}` } });
     expect(refused.status).toBe(403);
-    expect(JSON.parse(refused.body).error.message).toContain("is not this inspector's address");
+    expect(message(refused)).toContain("is not this inspector's address");
     expect((await send("/app.js", { headers: { cookie, host: `127.0.0.1:${inspector.port + 1}` } })).status).toBe(403);
     expect((await send("/app.js", { headers: { cookie, host: `localhost:${inspector.port}` } })).status).toBe(200);
   });
@@ -125,43 +181,116 @@ describe("the inspector's guard", () => {
   });
 
   it("answers an unknown operation with 404 and a body that is not JSON with 400", async () => {
-    const headers = { cookie, origin: ours() };
-    expect((await send("/api/nothing", { method: "POST", headers, body: "{}" })).status).toBe(404);
-    const bad = await send("/api/list", { method: "POST", headers, body: "{" });
+    expect((await op("nothing")).status).toBe(404);
+    const bad = await send("/api/tools/list", {
+      method: "POST",
+      headers: { cookie, origin: ours(), [KEY_HEADER]: key },
+      body: "{",
+    });
     expect(bad.status).toBe(400);
   });
 
-  it("starts no command the page names: only the command line's, unless --allow-spawn", async () => {
-    const headers = { cookie, origin: ours(), "content-type": "application/json" };
-    const body = JSON.stringify({ command: "sh", args: ["-c", "echo started by the page"] });
-    const refused = await send("/api/connect", { method: "POST", headers, body });
+  it("tells the page the names of the command line's headers, never their values", async () => {
+    const withHeaders = await startInspector({
+      target: { kind: "http", url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer cli-secret" } },
+    });
+    try {
+      const theirs = await exchange(withHeaders.url);
+      const state = await op("disconnect", {}, { ...theirs, port: withHeaders.port });
+      expect(JSON.parse(state.body).value.target).toEqual({
+        kind: "http",
+        url: "http://127.0.0.1:9/mcp",
+        headers: ["Authorization"],
+      });
+      expect(state.body).not.toContain("cli-secret");
+    } finally {
+      await withHeaders.close();
+    }
+  });
+});
+
+describe("what the page may start (--allow-spawn)", () => {
+  const envServer = fileURLToPath(new URL("./fixtures/env-server.mjs", import.meta.url));
+  const commandLine = {
+    kind: "stdio" as const,
+    command: process.execPath,
+    args: [envServer],
+    env: { CLI_SECRET: "s3cret" },
+  };
+
+  /** An inspector of the command line above that lets the page start `node` (by that name) only. */
+  async function spawning(allowSpawn: string[]) {
+    const started = await startInspector({ target: commandLine, allowSpawn });
+    const credentials = await exchange(started.url);
+    const ask = (name: string, body: unknown = {}) => op(name, body, { ...credentials, port: started.port });
+    return { started, ask };
+  }
+
+  const secretSeen = async (ask: (name: string, body?: unknown) => Promise<Answer>) => {
+    const called = await ask("tools/call", { name: "env", arguments: { name: "CLI_SECRET" } });
+    return JSON.parse(called.body).value.result.content[0].text as string;
+  };
+
+  it("starts no command the page names without --allow-spawn", async () => {
+    const body = { command: "sh", args: ["-c", "echo started by the page"] };
+    const refused = await op("connect", body);
     expect(refused.status).toBe(400);
-    expect(JSON.parse(refused.body).error.message).toBe(
-      "Starting another command from the page needs mcpkit inspect --allow-spawn",
+    expect(message(refused)).toBe(
+      "Starting another command from the page needs mcpkit inspect --allow-spawn PROGRAM,…",
     );
     expect(inspector.session.target.kind).toBe("http");
   });
 
-  it("with --allow-spawn, starts the command the page names", async () => {
-    const spawning = await startInspector({
-      target: { kind: "http", url: "http://127.0.0.1:9/mcp", headers: {} },
-      allowSpawn: true,
-    });
+  it("starts only the programs the list names, spelled as the list spells them", async () => {
+    const { started, ask } = await spawning(["node"]);
     try {
-      const token = new URL(spawning.url).searchParams.get("token") as string;
-      const exchanged = await send(`/?token=${token}`, { port: spawning.port });
-      const theirs = String(exchanged.headers["set-cookie"]).split(";")[0] as string;
-      const body = JSON.stringify({ command: process.execPath, args: [CLI_BIN, "serve", "everything", "--stdio"] });
-      const started = await send("/api/connect", {
-        port: spawning.port,
-        method: "POST",
-        headers: { cookie: theirs, origin: `http://127.0.0.1:${spawning.port}`, "content-type": "application/json" },
-        body,
-      });
-      expect(started.status).toBe(200);
-      expect(JSON.parse(started.body).value).toMatchObject({ status: "connected", transport: "stdio" });
+      for (const command of ["sh", process.execPath, "./node", "NODE"]) {
+        // (process.execPath with the command line's own arguments would be the command line's server.)
+        const refused = await ask("connect", { command, args: [envServer, "from-the-page"] });
+        expect(refused.status).toBe(400);
+        expect(message(refused)).toBe(
+          `The page may start node (mcpkit inspect --allow-spawn), not ${JSON.stringify(command)}`,
+        );
+      }
+      expect(started.session.target).toEqual(commandLine);
+      const allowed = await ask("connect", { command: "node", args: [envServer] });
+      expect(JSON.parse(allowed.body).value).toMatchObject({ status: "connected", transport: "stdio" });
     } finally {
-      await spawning.close();
+      await started.close();
+    }
+  });
+
+  it("never takes an environment from the page", async () => {
+    const { started, ask } = await spawning(["node"]);
+    try {
+      for (const body of [
+        { command: "node", args: [envServer], env: { NODE_OPTIONS: "--require /tmp/x.js" } },
+        { ...commandLine, env: {} },
+      ]) {
+        const refused = await ask("connect", body);
+        expect(refused.status).toBe(400);
+        expect(message(refused)).toBe(
+          "The page does not set a command's environment: give variables to mcpkit inspect with -e",
+        );
+      }
+      expect(started.session.target).toEqual(commandLine);
+    } finally {
+      await started.close();
+    }
+  });
+
+  it("gives the command line's variables to the command line's server alone, not to a command of the page's", async () => {
+    const { started, ask } = await spawning(["node"]);
+    try {
+      await started.session.connect();
+      expect(await secretSeen(ask)).toBe("s3cret");
+      await ask("connect", { command: "node", args: [envServer] });
+      expect(await secretSeen(ask)).toBe("(unset)");
+      // The command line's own command, asked for by the page: its variables again.
+      await ask("connect", { command: commandLine.command, args: commandLine.args });
+      expect(await secretSeen(ask)).toBe("s3cret");
+    } finally {
+      await started.close();
     }
   });
 });

@@ -14,7 +14,7 @@ import { requireBuild } from "../cli-call/helpers.js";
 // configures it, with `mcpkit call` as the client.
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const PACKAGES = ["packages/mcpkit", "packages/cli", "packages/redis"];
+const PACKAGES = ["packages/mcpkit", "packages/servers", "packages/cli", "packages/redis"];
 
 interface Packed {
   name: string;
@@ -67,13 +67,17 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }), 120_000);
 
 describe("the tarballs", () => {
-  it("are mcpkit (the library), @mcpkit/cli (the one command, mcpkit) and @mcpkit/redis (cluster stores)", () => {
-    expect(packed.map((p) => p.packed.name)).toEqual(["mcpkit", "@mcpkit/cli", "@mcpkit/redis"]);
-    const [library, cli, redis] = packed.map((p) => p.manifest) as [Manifest, Manifest, Manifest];
+  it("are mcpkit (the library), @mcpkit/servers (the built-in servers), @mcpkit/cli (the one command, mcpkit) and @mcpkit/redis (cluster stores)", () => {
+    expect(packed.map((p) => p.packed.name)).toEqual(["mcpkit", "@mcpkit/servers", "@mcpkit/cli", "@mcpkit/redis"]);
+    const [library, servers, cli, redis] = packed.map((p) => p.manifest) as [Manifest, Manifest, Manifest, Manifest];
     expect(library.bin).toBeUndefined();
     // npx runs a package's only bin: `npx @mcpkit/cli serve …` is `mcpkit serve …`.
     expect(Object.keys(cli.bin ?? {})).toEqual(["mcpkit"]);
     expect(cli.dependencies?.mcpkit).toBe(readJson("packages/mcpkit/package.json").version);
+    expect(cli.dependencies?.["@mcpkit/servers"]).toBe(readJson("packages/servers/package.json").version);
+    // The servers' heavy packages are optional peers: mounting the weather server brings no native build.
+    expect(servers.dependencies ?? {}).not.toHaveProperty("better-sqlite3");
+    expect(servers.dependencies ?? {}).not.toHaveProperty("@octokit/rest");
     expect(cli.optionalDependencies).toHaveProperty("better-sqlite3");
     // Clusters only: the command does not make every user install a Redis client.
     expect(cli.dependencies).not.toHaveProperty("@mcpkit/redis");

@@ -28,25 +28,11 @@ export const OFFICIAL_SERVER_ENTRY = join(
 /** The official server's docs, served as static resources and (instructions.md) as its instructions. */
 export const OFFICIAL_DOCS_DIR = join(dirname(OFFICIAL_SERVER_ENTRY), "docs");
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /**
- * Polls until `probe` gives something other than undefined/false; fails after `timeoutMs`.
- * A probe's promise is awaited: one that fetches counts when its answer comes, not at once.
+ * Waits until `probe` gives something other than undefined/false (the library tests'
+ * `until`: a probe's promise is awaited); fails after its time.
  */
-export async function waitFor<T>(
-  probe: () => T | undefined | false | Promise<T | undefined | false>,
-  what: string,
-  timeoutMs = 3000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(10);
-  }
-}
+export { sleep, until as waitFor } from "../../packages/mcpkit/test/stdio/helpers.js";
 
 export function isAlive(pid: number | null | undefined): boolean {
   if (!pid) return false;

@@ -30,7 +30,6 @@ import {
   isPng,
   killIfAlive,
   MCPKIT_BIN,
-  sleep,
   waitFor,
 } from "./helpers.js";
 
@@ -531,7 +530,8 @@ describe("official SDK client → mcpkit everything server over stdio", () => {
       transport.sent.some((m) => m.method === "notifications/cancelled" && m.params?.requestId === request?.id),
     ).toBe(true);
     const token = (request?.params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
-    await sleep(600); // uncancelled, the tool would report ~12 more steps in this time
+    // Uncancelled, the tool would report 12 more steps while the server takes these 12 of its own.
+    await client.callTool({ name: "test_slow", arguments: { steps: 12, ms: 50 } });
     const progress = transport.received
       .filter((m) => m.method === "notifications/progress" && m.params?.progressToken === token)
       .map((m) => m.params?.progress as number);

@@ -1,3 +1,4 @@
+import { everythingServer } from "@mcpkit/servers/everything";
 import { Client as SdkClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -9,11 +10,12 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { createSseHandler, createStreamableHttpHandler, type Listening, listen } from "mcpkit/http";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createEverythingServer } from "../../packages/cli/src/servers/everything/index.js";
+import { within } from "../../packages/mcpkit/test/stdio/helpers.js";
+import { waitFor } from "./helpers.js";
 
 /** The everything server on 127.0.0.1, Streamable HTTP on /mcp and HTTP+SSE on /sse. */
 async function serveEverything(): Promise<{ listening: Listening; base: URL }> {
-  const server = createEverythingServer();
+  const server = everythingServer().server;
   const streamable = createStreamableHttpHandler(server, { retryMs: 100 });
   const legacy = createSseHandler(server);
   const listening = await listen({
@@ -134,18 +136,13 @@ describe("official SDK Streamable HTTP client → mcpkit server", () => {
 
   it("hears tools/list_changed on the standalone GET stream", async () => {
     const { client, getStatuses } = await sdkClient();
-    let changed = 0;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      changed++;
-    });
+    const changed = new Promise<void>((resolve) =>
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+    );
     // The SDK opens its GET stream after connecting: wait for the server to accept it.
-    const deadlineGet = Date.now() + 3000;
-    while (!getStatuses.includes(200) && Date.now() < deadlineGet) await new Promise((r) => setTimeout(r, 20));
-    expect(getStatuses).toContain(200);
+    await waitFor(() => getStatuses.includes(200), "the server to accept the GET stream");
     await client.callTool({ name: "test_toggle_tool", arguments: {} });
-    const deadline = Date.now() + 3000;
-    while (changed === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(changed).toBeGreaterThan(0);
+    await within(changed, 3000, "tools/list_changed on the GET stream");
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).not.toContain("test_optional_tool");
   });

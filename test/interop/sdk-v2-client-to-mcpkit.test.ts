@@ -1,9 +1,10 @@
 import { fileURLToPath } from "node:url";
+import { everythingServer } from "@mcpkit/servers/everything";
 import { Client as SdkClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createStreamableHttpHandler, type Listening, listen } from "mcpkit/http";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createEverythingServer } from "../../packages/cli/src/servers/everything/index.js";
+import { within } from "../../packages/mcpkit/test/stdio/helpers.js";
 
 /**
  * The official v2 client (@modelcontextprotocol/client 2.4, a 2026-07-28 implementation)
@@ -13,7 +14,7 @@ import { createEverythingServer } from "../../packages/cli/src/servers/everythin
 let listening: Listening;
 let clients: SdkClient[] = [];
 beforeEach(async () => {
-  const handler = createStreamableHttpHandler(createEverythingServer());
+  const handler = createStreamableHttpHandler(everythingServer().server);
   listening = await listen({ fetch: (r) => handler.fetch(r), close: () => handler.close() });
 });
 afterEach(async () => {
@@ -71,14 +72,16 @@ describe("official SDK v2 client → mcpkit on 2026-07-28", () => {
   it("receives list changes on a subscriptions/listen stream", async () => {
     const client = await modernClient();
     let changed = 0;
-    client.setNotificationHandler("notifications/tools/list_changed", () => {
-      changed++;
-    });
+    const heard = new Promise<void>((resolve) =>
+      client.setNotificationHandler("notifications/tools/list_changed", () => {
+        changed++;
+        resolve();
+      }),
+    );
     const subscription = await client.listen({ toolsListChanged: true });
     expect(subscription.honoredFilter).toEqual({ toolsListChanged: true });
     await client.callTool({ name: "test_trigger_tool_change", arguments: {} });
-    const deadline = Date.now() + 3000;
-    while (changed === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await within(heard, 3000, "tools/list_changed on the listen stream");
     expect(changed).toBe(1);
     await subscription.close();
     expect(await subscription.closed).toBe("local");

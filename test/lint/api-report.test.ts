@@ -14,14 +14,15 @@ const scratch = mkdtempSync(join(tmpdir(), "mcpkit-api-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe("the API reports in api/", () => {
-  it("cover every entry point of mcpkit and @mcpkit/redis", () => {
-    const packageJson = JSON.parse(
-      readFileSync(new URL("../../packages/mcpkit/package.json", import.meta.url), "utf8"),
-    );
-    const subpaths = Object.keys(packageJson.exports).filter((s) => s !== "./package.json");
+  it("cover every entry point of mcpkit, @mcpkit/servers and @mcpkit/redis", () => {
+    const subpaths = (pkg: string) =>
+      Object.keys(
+        JSON.parse(readFileSync(new URL(`../../packages/${pkg}/package.json`, import.meta.url), "utf8")).exports,
+      ).filter((s) => s !== "./package.json");
     const specifiers = entryPoints().map((e) => e.specifier);
     expect(specifiers).toEqual([
-      ...subpaths.map((s) => (s === "." ? "mcpkit" : `mcpkit/${s.slice(2)}`)),
+      ...subpaths("mcpkit").map((s) => (s === "." ? "mcpkit" : `mcpkit/${s.slice(2)}`)),
+      ...subpaths("servers").map((s) => `@mcpkit/servers/${s.slice(2)}`),
       "@mcpkit/redis",
     ]);
   });

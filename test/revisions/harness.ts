@@ -3,11 +3,12 @@
  * both transports wrapped so every message each side sends is recorded as it would
  * appear on the wire (a JSON round trip of exactly what was passed to `send`).
  */
+
+import { everythingServer } from "@mcpkit/servers/everything";
 import type { CreateMessageResult, ElicitParams, ElicitResult, JsonRpcMessage, Revision, Transport } from "mcpkit";
 import { Client, type ClientOptions } from "mcpkit/client";
 import type { McpServer, ServerSession } from "mcpkit/server";
 import { createLinkedPair } from "mcpkit/testing";
-import { createEverythingServer } from "../../packages/cli/src/servers/everything/index.js";
 import { checkMessage, type Side, schemaFor, type TestedRevision } from "./schema-check.js";
 
 export type WireValue = JsonRpcMessage | JsonRpcMessage[];
@@ -94,7 +95,7 @@ export async function openHarness(revision: TestedRevision, options: HarnessOpti
   const wire: Wire = { server: [], client: [] };
   const clientErrors: unknown[] = [];
   const serverErrors: unknown[] = [];
-  const server = createEverythingServer({ onError: (e) => serverErrors.push(e) });
+  const server = everythingServer({ serverOptions: { onError: (e) => serverErrors.push(e) } }).server;
   const [clientTransport, serverTransport] = createLinkedPair();
   record(serverTransport, wire.server);
   record(clientTransport, wire.client);

@@ -3,6 +3,7 @@ import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAuthorizationServer, type TestAuthorizationServer } from "../auth/authorization-server.js";
 import { type Running, requireBuild, start, until } from "../cli-call/helpers.js";
+import { waitFor as waitUntil } from "../interop/helpers.js";
 
 // Tasks against a real `mcpkit serve everything --port 0` process that requires tokens:
 // each caller is the `sub` of its token, and a task belongs to the caller that made it.
@@ -46,15 +47,16 @@ afterAll(async () => {
   await Promise.all([...clients].map((c) => c.close()));
 });
 
-/** Asks again every 25 ms until `done` accepts the answer (10 s at most). */
+/** Asks again until `done` accepts the answer (10 s at most). */
 async function pollUntil<T>(ask: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await ask();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  return waitUntil(
+    async () => {
+      const value = await ask();
+      return done(value) ? { value } : undefined;
+    },
+    what,
+    10_000,
+  ).then((answer) => answer.value);
 }
 
 describe("tasks over Streamable HTTP, against a real server process", () => {

@@ -1,11 +1,6 @@
+import { offlineProvider, openMeteoProvider, ProviderError, UnknownCityError } from "@mcpkit/servers/weather";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { cachedProvider } from "../../packages/cli/src/servers/weather/cached-provider.js";
-import {
-  offlineProvider,
-  openMeteoProvider,
-  ProviderError,
-  UnknownCityError,
-} from "../../packages/cli/src/servers/weather/index.js";
+import { cachedProvider } from "../../packages/servers/src/weather/cached-provider.js";
 import { type FakeOpenMeteo, startFakeOpenMeteo } from "./fake-open-meteo.js";
 
 // The two providers behind the weather server: the offline one tested directly, the

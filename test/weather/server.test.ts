@@ -1,11 +1,6 @@
+import { offlineProvider, ProviderError, type WeatherProvider, weatherServer } from "@mcpkit/servers/weather";
 import { connectInMemory } from "mcpkit/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  createWeatherServer,
-  offlineProvider,
-  ProviderError,
-  type WeatherProvider,
-} from "../../packages/cli/src/servers/weather/index.js";
 import { resourceText, textOf } from "../serve/results.js";
 
 // The weather server's definition, in memory, in both protocol eras: the seed's resource,
@@ -19,7 +14,7 @@ afterEach(async () => {
 type Era = "2025-11-25" | "2026-07-28";
 
 async function connect(era: Era, options = {}, provider?: WeatherProvider) {
-  const { server } = createWeatherServer(options, provider);
+  const { server } = weatherServer({ ...options, ...(provider && { source: provider }) });
   const connected = await connectInMemory(server, { protocolVersion: era });
   closers.push(connected.close);
   return connected.client;

@@ -88,7 +88,20 @@ describe("mcpkit bundle MODULE", () => {
   beforeAll(async () => {
     const run = await mcpkit(["bundle", "src/server.ts", "--include", "motto.txt"], { cwd: project, timeout: 60_000 });
     expect(run.stderr).toBe("");
-    expect(run.stdout).toMatch(/^Wrote notes-2\.1\.0\.mcpb \(\d+ KB\): notes 2\.1\.0, 1 tool, 1 prompt, 2 settings\n$/);
+    // What went in is listed, a line a file, the files --include brought marked.
+    expect(run.stdout).toMatch(
+      new RegExp(
+        [
+          "^Wrote notes-2\\.1\\.0\\.mcpb \\(\\d+ KB\\): notes 2\\.1\\.0, 1 tool, 1 prompt, 2 settings",
+          "It holds:",
+          "  icon\\.png \\d+ KB",
+          "  manifest\\.json \\d+ KB",
+          "  server/index\\.js \\d+ KB: the server and every package it imports, built into one file",
+          "  server/motto\\.txt \\d+ B \\(--include\\)",
+          "  server/package\\.json 21 B\n$",
+        ].join("\n"),
+      ),
+    );
     manifest = await unpack(join(project, "notes-2.1.0.mcpb"), unpacked());
   }, 120_000);
 
@@ -199,7 +212,7 @@ describe("mcpkit bundle: what goes in, and where it is written", () => {
       [
         "mcpkit bundle: left out of the bundle (name a file with --include to take it all the same):",
         "  data/.cities.json.swp: an editor's file",
-        "  data/.git: a folder of credentials or version control",
+        "  data/.git: version control",
         "  data/deeper/loop: a link to a folder already in the bundle",
         "  data/deeper/notes.txt~: an editor's file",
         "  data/old.mcpb: a bundle",
@@ -377,7 +390,13 @@ describe("mcpkit bundle --server-json", () => {
     copyFileSync(join(FIXTURES, "env-server.mjs"), join(bare, "server.mjs"));
     const run = await mcpkit(["bundle", "server.mjs", "--server-json"], { cwd: bare });
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('add "mcpName": "io.github.you/name" to package.json');
+    // What it needs first, in steps, with a name to start from.
+    expect(run.stderr).toContain(
+      [
+        "mcpkit: server.json needs the server's name in the MCP Registry first:",
+        '  1. add "mcpName": "io.github.YOUR-GITHUB-NAME/bare" to package.json',
+      ].join("\n"),
+    );
     const named = await mcpkit(["bundle", "server.mjs", "--server-json", "--mcp-name", "io.github.me/bare"], {
       cwd: bare,
     });

@@ -19,7 +19,23 @@ beforeAll(() => {
 });
 afterAll(() => space.remove());
 
-const COMMANDS = ["serve", "call", "inspect", "doctor", "lint", "servers", "install", "dev", "bundle", "completion"];
+const COMMANDS = [
+  "serve",
+  "call",
+  "inspect",
+  "doctor",
+  "lint",
+  "servers",
+  "install",
+  "dev",
+  "bundle",
+  "test",
+  "record",
+  "replay",
+  "snapshot",
+  "diff",
+  "completion",
+];
 
 /** The files under packages/cli/dist/commands/ that running `mcpkit ARGS…` imported. */
 async function commandsLoaded(args: string[]): Promise<string[]> {
@@ -56,6 +72,8 @@ describe("each command is loaded only when it runs", () => {
     [["bundle", "--help"], ["bundle"]],
     [["doctor", "--help"], ["doctor"]],
     [["lint", "--help"], ["lint"]],
+    [["snapshot", "--help"], ["snapshot"]],
+    [["diff", "--help"], ["diff"]],
   ])("mcpkit %j loads %j", async (args, expected) => {
     expect(await commandsLoaded(args)).toEqual(expected);
   });
@@ -120,7 +138,14 @@ printf '%s\\n' "\${COMPREPLY[@]}"`;
     expect(await bash("mcpkit", "se")).toEqual(["serve", "servers"]);
     expect(await bash("mcpkit", "serve", "we")).toEqual(["weather"]);
     expect(await bash("mcpkit", "serve", "--units", "")).toEqual(["imperial", "metric"]);
-    expect(await bash("mcpkit", "install", "c")).toEqual(["claude-code", "claude-desktop", "cursor"]);
+    expect(await bash("mcpkit", "install", "c")).toEqual([
+      "claude-code",
+      "claude-desktop",
+      "cline",
+      "codex",
+      "continue",
+      "cursor",
+    ]);
     expect(await bash("mcpkit", "install", "--scope", "")).toEqual(["project", "user"]);
     expect(await bash("mcpkit", "call", "--log")).toEqual(["--log-level"]);
     expect(await bash("mcpkit", "call", "no")).toEqual(["notes"]);

@@ -1,5 +1,14 @@
 import { execFile, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -31,6 +40,12 @@ const create = (args: string[], cwd = space.dir): Promise<Run> =>
     );
   });
 const read = (dir: string, file: string) => readFileSync(join(space.dir, dir, file), "utf8");
+const createWith = (args: string[], env: NodeJS.ProcessEnv): Promise<Run> =>
+  new Promise((resolve) => {
+    execFile(process.execPath, [CREATE, ...args], { cwd: space.dir, env, timeout: 30_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
+    );
+  });
 
 describe("create-mcpkit's command line", () => {
   it.each([
@@ -63,6 +78,30 @@ describe("create-mcpkit's command line", () => {
     expect(refused.stderr).toContain("is not empty: choose another directory, or pass --force");
     expect(await create(["taken", "--no-install", "--force"])).toMatchObject({ code: 0 });
     expect(read("taken", "notes.txt")).toBe("mine\n");
+  });
+
+  it("--force writes through no link planted in the folder: a file link is replaced, a folder link refused", async () => {
+    const victims = join(space.dir, "victims");
+    mkdirSync(join(victims, "outside"), { recursive: true });
+    writeFileSync(join(victims, ".bashrc"), "mine\n");
+    const planted = join(space.dir, "planted");
+    mkdirSync(planted);
+    symlinkSync(join(victims, ".bashrc"), join(planted, "package.json"));
+    symlinkSync(join(victims, "outside"), join(planted, "src"));
+    const refused = await create(["planted", "--no-install", "--force"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `create-mcpkit: ${join(planted, "src")} is a link to ${join(victims, "outside")}: create-mcpkit writes only inside ${planted}`,
+    );
+    expect(readdirSync(join(victims, "outside"))).toEqual([]);
+    // The file link: replaced by the project's own file, the file it pointed to untouched.
+    rmSync(join(planted, "src"));
+    expect((await create(["planted", "--no-install", "--force"])).code).toBe(0);
+    expect(readFileSync(join(victims, ".bashrc"), "utf8")).toBe("mine\n");
+    expect(lstatSync(join(planted, "package.json")).isSymbolicLink()).toBe(false);
+    expect(JSON.parse(read("planted", "package.json")).name).toBe("planted");
+    // No temporary file left behind.
+    expect(readdirSync(planted).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
 
   it("names the package after the folder as npm allows a name, and says so when that changed it", async () => {
@@ -127,6 +166,69 @@ describe("create-mcpkit's command line", () => {
     expect(screen).toContain("Created asked in asked from the hono template");
     expect(JSON.parse(read("asked", "package.json")).dependencies).toHaveProperty("hono");
   }, 30_000);
+
+  it("works in a script as documented: npm's --yes before the package, the scaffold's after it", async () => {
+    // Every documented command that runs the scaffold through npx or npm create, for a script.
+    const documented = [
+      ...readFileSync(join(REPO_ROOT, "docs/workflow.md"), "utf8").matchAll(
+        /`(np[mx] [^`]*create[- ]mcpkit[^`]* my-server[^`]*)`/g,
+      ),
+      ...readFileSync(join(REPO_ROOT, "packages/create-mcpkit/README.md"), "utf8").matchAll(
+        /^(np[mx] [^#\n]*--yes[^#\n]*)/gm,
+      ),
+      ...readFileSync(join(REPO_ROOT, "README.md"), "utf8").matchAll(/^(npx [^#\n]*create-mcpkit[^#\n]*)/gm),
+    ].map((m) => (m[1] as string).trim());
+    expect(documented.length).toBeGreaterThanOrEqual(5);
+    for (const command of documented) expect(command, command).toMatch(/^(npx|npm create) --yes .* --yes$/);
+    // The documented form, run with no terminal: it asks nothing, npm included, and makes the project.
+    const scripted = await new Promise<Run>((resolve) => {
+      execFile(
+        "npx",
+        [
+          "--yes",
+          `--package=${join(REPO_ROOT, "packages/create-mcpkit")}`,
+          "create-mcpkit",
+          "scripted",
+          "--yes",
+          "--no-install",
+        ],
+        { cwd: space.dir, timeout: 120_000, env: { ...process.env, CI: "" } },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
+      ).stdin?.end();
+    });
+    expect(scripted.code, scripted.stderr).toBe(0);
+    expect(scripted.stderr).toContain("Created scripted in scripted from the stdio template");
+    expect(scripted.stderr).not.toContain("Ok to proceed");
+  }, 120_000);
+
+  it("names the package's author as git names a commit's, and none when git has no name", async () => {
+    const bare = { ...process.env, HOME: join(space.dir, "nohome"), GIT_CONFIG_NOSYSTEM: "1" };
+    const named = await createWith(["authored", "--no-install"], {
+      ...bare,
+      GIT_AUTHOR_NAME: "Ada Lovelace",
+      GIT_AUTHOR_EMAIL: "ada@example.com",
+    });
+    expect(named.code, named.stderr).toBe(0);
+    expect(JSON.parse(read("authored", "package.json")).author).toBe("Ada Lovelace <ada@example.com>");
+    const anonymous = await createWith(["anonymous", "--no-install"], bare);
+    expect(anonymous.code, anonymous.stderr).toBe(0);
+    expect(JSON.parse(read("anonymous", "package.json"))).not.toHaveProperty("author");
+  });
+
+  it("serves npm run dev on 3100, not npm start's 3000, as the README says", async () => {
+    const help = await new Promise<string>((resolve) =>
+      execFile(process.execPath, [join(REPO_ROOT, "packages/cli/bin/mcpkit.js"), "dev", "--help"], (_e, stdout) =>
+        resolve(stdout),
+      ),
+    );
+    expect(help.replace(/\s+/g, " ")).toContain(
+      "--port <port> serve Streamable HTTP on http://HOST:PORT/mcp (default 3100, or a free port when it is taken)",
+    );
+    expect(read("scripted", "README.md")).toContain(
+      "npm run dev     # serves src/server.ts on http://127.0.0.1:3100/mcp",
+    );
+  });
 
   it("asks for the versions mcpkit's own tests run with", () => {
     const root = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {

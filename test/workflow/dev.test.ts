@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "mcpkit/client";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
@@ -60,6 +60,15 @@ async function startDev(args: string[] = []): Promise<{ dev: Running; client: Cl
 }
 
 const names = async (client: Client) => (await client.tools()).map((t) => t.name);
+
+/** Resolves once `condition` holds (checked as the files it reads change). */
+async function until(condition: () => boolean, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("the condition never held");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 /** Resolves once `changes` has grown past `count`. */
 async function nextChange(changes: string[], count: number, ms = 20_000): Promise<void> {
@@ -206,6 +215,60 @@ describe("mcpkit dev", () => {
       new RegExp(`mcpkit dev: ${home} holds more than ${MAX_FOLDERS} folders: only ${MAX_FOLDERS} are watched`),
     );
     await dev.waitFor(/loaded home 1\.0\.0/);
+  }, 60_000);
+
+  it("reloads for an edit to a file the module imports, never for the log it appends to beside itself", async () => {
+    writeFileSync(join(project, "src/suffix.ts"), 'export const suffix = "1";\n');
+    // The server writes a log beside its source every few milliseconds, from the moment it loads.
+    writeFileSync(
+      join(project, "src/server.ts"),
+      `import { appendFileSync } from "node:fs";
+import { createServer } from "mcpkit/server";
+import { suffix } from "./suffix.js";
+
+const log = new URL("./server.log", import.meta.url);
+setInterval(() => appendFileSync(log, \`\${Date.now()} still here\\n\`), 3).unref();
+
+export default () => {
+  const server = createServer({ name: "logger", version: "1.0.0" });
+  server.tool("s", {}, () => "ok" + suffix);
+  return server;
+};
+`,
+    );
+    const { dev, client, changes } = await startDev();
+    await dev.waitFor(/loaded logger 1\.0\.0/);
+    // The log grows: hundreds of changes beside the module, none of them a reload.
+    const logFile = join(project, "src/server.log");
+    await until(() => existsSync(logFile) && readFileSync(logFile, "utf8").split("\n").length > 300);
+    expect(dev.stderr).not.toMatch(/reloading/);
+    // A real edit reloads, though the log never stops changing.
+    writeFileSync(join(project, "src/suffix.ts"), 'export const suffix = "2";\n');
+    await nextChange(changes, 0);
+    expect(await client.callTool("s")).toMatchObject({ content: [{ text: "ok2" }] });
+    expect(dev.stderr.match(/reloading/g)).toEqual(["reloading"]);
+    expect(dev.stderr).toContain("src/suffix.ts changed, reloading");
+    await dev.stop();
+    rmSync(logFile, { force: true });
+  }, 60_000);
+
+  it("stops reloading after more than 20 reloads in 10 s, saying why, and keeps serving", async () => {
+    writeFileSync(join(project, "src/suffix.ts"), 'export const suffix = "";\n');
+    writeModule("src/server.ts", ["kept"]);
+    mkdirSync(join(project, "generated"), { recursive: true });
+    const { dev, client } = await startDev(["--watch", "generated"]);
+    await dev.waitFor(/loaded dev-fixture/);
+    // Something rewrites a watched file again and again, each time after a quiet moment.
+    let n = 0;
+    const writer = setInterval(() => writeFileSync(join(project, "generated/out.txt"), String(n++)), 120);
+    try {
+      await dev.waitFor(
+        /more than 20 reloads in 10 s \(the last for generated\/out\.txt\): something keeps changing the files it watches\. Reloading is stopped/,
+      );
+    } finally {
+      clearInterval(writer);
+    }
+    expect(await client.callTool("kept")).toMatchObject({ content: [{ text: "ok" }] });
   }, 60_000);
 
   it("refuses a module that is not there", async () => {

@@ -30,6 +30,9 @@ const env = () =>
     // npm's cache stays the user's: the packages the project needs are there already.
     npm_config_cache: process.env.npm_config_cache ?? join(process.env.HOME ?? "", ".npm"),
     NO_COLOR: "1",
+    // Who the developer is, as git knows them: the scaffold names the package's author from it.
+    GIT_AUTHOR_NAME: "Ada Lovelace",
+    GIT_AUTHOR_EMAIL: "ada@example.com",
   });
 const run = (tool: "npm" | "npx", args: string[], cwd = project, timeout = 240_000) => {
   const [command, ...prefix] = npmCommand(tool);
@@ -86,7 +89,10 @@ describe("a developer's day, from the packed tarballs in an empty folder", () =>
   it("runs the project's tests", async () => {
     const { stdout } = await run("npm", ["test"]);
     expect(stdout).toMatch(/# fail 0/);
-    expect(stdout).toMatch(/# pass 3/);
+    expect(stdout).toMatch(/# pass 5/);
+    // Its YAML tests, against the server as mcpkit serve starts it.
+    const yaml = await run("npm", ["run", "-s", "test:mcp"]);
+    expect(yaml.stdout.trimEnd().split("\n").at(-1)).toBe("3 passed, 0 failed");
   }, 180_000);
 
   it("mcpkit dev: a change reaches a connected client within 2 s", async () => {
@@ -157,7 +163,12 @@ describe("a developer's day, from the packed tarballs in an empty folder", () =>
     const validated = await promisify(execFile)(process.execPath, [mcpb, "validate", join(unpacked, "manifest.json")]);
     expect(validated.stdout).toContain("Manifest schema validation passes!");
     const manifest = JSON.parse(readFileSync(join(unpacked, "manifest.json"), "utf8"));
-    expect(manifest).toMatchObject({ name: "day", icon: "icon.png", tools: [{ name: "greet" }] });
+    expect(manifest).toMatchObject({
+      name: "day",
+      icon: "icon.png",
+      tools: [{ name: "greet" }],
+      author: { name: "Ada Lovelace", email: "ada@example.com" },
+    });
     const client = new Client({ name: "claude-desktop-stand-in", version: "1" });
     await client.connect(
       stdioClientTransport({ command: process.execPath, args: [join(unpacked, manifest.server.entry_point)] }),

@@ -24,11 +24,14 @@ let project = "";
 const desktopFile = () => join(home, ".config/Claude/claude_desktop_config.json");
 const install = (args: string[]) => mcpkit(["install", ...args], { cwd: project, env: homeEnv(home) });
 const json = (file: string) => JSON.parse(readFileSync(file, "utf8"));
-const ok = (run: Run) => {
-  expect(run.stderr).toBe("");
+/** Exit 0, and on stderr only the notes given. */
+const ok = (run: Run, ...notes: string[]) => {
+  expect(run.stderr).toBe(notes.map((note) => `mcpkit install: note: ${note}\n`).join(""));
   expect(run.code).toBe(0);
   return run;
 };
+/** What a user's file is told: it has no working folder, so its paths are this machine's. */
+const ABSOLUTE = "a user's file has no working folder: its paths are written absolute, as on this machine";
 
 beforeEach(() => {
   requireBuild();
@@ -44,7 +47,7 @@ afterEach(() => space.remove());
 
 describe("mcpkit install claude-desktop", () => {
   it("creates the file with the server, naming it after the package and making its paths absolute", async () => {
-    const run = ok(await install(["claude-desktop", "--", "node", "dist/main.js", "--verbose"]));
+    const run = ok(await install(["claude-desktop", "--", "node", "dist/main.js", "--verbose"]), ABSOLUTE);
     expect(run.stdout).toContain(`Added "notes-app" in ${desktopFile()}`);
     expect(json(desktopFile())).toEqual({
       mcpServers: { "notes-app": { command: "node", args: [join(project, "dist/main.js"), "--verbose"] } },
@@ -56,7 +59,7 @@ describe("mcpkit install claude-desktop", () => {
     mkdirSync(join(home, ".config/Claude"), { recursive: true });
     const before = `${JSON.stringify({ theme: "dark", mcpServers: { mine: { command: "mine" } } }, null, 2)}\n`;
     writeFileSync(desktopFile(), before);
-    ok(await install(["claude-desktop", "-e", "GREETING=hi", "--", "workspace", "--root", "."]));
+    ok(await install(["claude-desktop", "-e", "GREETING=hi", "--", "workspace", "--root", "."]), ABSOLUTE);
     expect(json(desktopFile())).toEqual({
       theme: "dark",
       mcpServers: {
@@ -74,7 +77,7 @@ describe("mcpkit install claude-desktop", () => {
   });
 
   it("--dry-run prints the change as a diff and writes nothing", async () => {
-    const run = ok(await install(["claude-desktop", "notes", "--dry-run", "--", "node", "dist/main.js"]));
+    const run = ok(await install(["claude-desktop", "notes", "--dry-run", "--", "node", "dist/main.js"]), ABSOLUTE);
     expect(run.stdout).toContain(`Would add "notes" in ${desktopFile()}:`);
     expect(run.stdout).toContain("+++ b/claude_desktop_config.json");
     expect(run.stdout).toContain('+    "notes": {');
@@ -99,7 +102,7 @@ describe("mcpkit install claude-desktop", () => {
   });
 
   it("installs the user's own module, served by mcpkit serve", async () => {
-    ok(await install(["claude-desktop", "envy", "--", join(FIXTURES, "env-server.mjs")]));
+    ok(await install(["claude-desktop", "envy", "--", join(FIXTURES, "env-server.mjs")]), ABSOLUTE);
     expect(json(desktopFile()).mcpServers.envy).toEqual({
       command: process.execPath,
       args: [CLI_BIN, "serve", join(FIXTURES, "env-server.mjs"), "--stdio"],
@@ -109,11 +112,12 @@ describe("mcpkit install claude-desktop", () => {
 
 describe("mcpkit install for the other clients", () => {
   it("writes Claude Code's .mcp.json and VS Code's .vscode/mcp.json in the project, Cursor's in the home", async () => {
+    // A project's file: paths relative to the project, where Claude Code starts its servers.
     ok(await install(["claude-code", "--", "node", "dist/main.js"]));
     expect(json(join(project, ".mcp.json")).mcpServers["notes-app"]).toEqual({
       type: "stdio",
       command: "node",
-      args: [join(project, "dist/main.js")],
+      args: ["dist/main.js"],
     });
     ok(await install(["vscode", "docs", "--", "https://docs.example/mcp"]));
     expect(json(join(project, ".vscode/mcp.json"))).toEqual({
@@ -161,21 +165,64 @@ describe("mcpkit install: the file it writes, and what it leaves alone", () => {
     const dry = ok(await install(["claude-code", "app", "--dry-run", "--", "node", "dist/main.js", "--other"]));
     expect(dry.stdout).toContain('Would replace "app"');
     expect(dry.stdout).toContain("Without --force nothing would be written");
-    expect(json(join(project, ".mcp.json")).mcpServers.app.args).toEqual([join(project, "dist/main.js")]);
+    expect(json(join(project, ".mcp.json")).mcpServers.app.args).toEqual(["dist/main.js"]);
     ok(await install(["claude-code", "app", "--force", "--", "node", "dist/main.js", "--other"]));
-    expect(json(join(project, ".mcp.json")).mcpServers.app.args).toEqual([join(project, "dist/main.js"), "--other"]);
+    expect(json(join(project, ".mcp.json")).mcpServers.app.args).toEqual(["dist/main.js", "--other"]);
   });
 
-  it("writes through a link to the file it points to, and keeps the link", async () => {
-    mkdirSync(join(home, "dotfiles"));
-    writeFileSync(join(home, "dotfiles/mcp.json"), '{ "mcpServers": {} }\n');
-    symlinkSync(join(home, "dotfiles/mcp.json"), join(project, ".mcp.json"));
-    const run = ok(await install(["claude-code", "--", "node", "dist/main.js"]));
-    expect(run.stdout).toContain(
-      `(a link: written to ${join(home, "dotfiles/mcp.json")}; the file as it was: ${join(project, ".mcp.json")}.bak)`,
+  it("edits no project file that links out of the project without --follow-links, and keeps the backup beside the file edited", async () => {
+    // A cloned repository's .mcp.json planted as a link to the user's own ~/.claude.json.
+    const claude = join(home, ".claude.json");
+    const secret = '{ "oauthAccount": { "token": "sk-ant-secret" }, "mcpServers": {} }\n';
+    writeFileSync(claude, secret);
+    symlinkSync(claude, join(project, ".mcp.json"));
+    const refused = await install(["claude-code", "--", "node", "dist/main.js"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      `${join(project, ".mcp.json")} leads to ${claude}, outside this project (${project}): a cloned repository can plant such a link`,
+    );
+    expect(refused.stderr).toContain("pass --follow-links if you made the link yourself");
+    expect(readFileSync(claude, "utf8")).toBe(secret);
+    expect(readdirSync(project).sort()).toEqual([".mcp.json", "dist", "package.json"]);
+
+    // Said so, it is edited where it is; the file as it was is kept there, never in the project.
+    const run = ok(await install(["claude-code", "--follow-links", "--", "node", "dist/main.js"]));
+    expect(run.stdout).toContain(`(a link: written to ${claude}; the file as it was: ${claude}.bak)`);
+    expect(lstatSync(join(project, ".mcp.json")).isSymbolicLink()).toBe(true);
+    expect(Object.keys(json(claude).mcpServers)).toEqual(["notes-app"]);
+    expect(readFileSync(`${claude}.bak`, "utf8")).toBe(secret);
+    expect(readdirSync(project).sort()).toEqual([".mcp.json", "dist", "package.json"]);
+  });
+
+  it("treats a linked folder on the way as a link: .vscode -> a folder outside the project", async () => {
+    mkdirSync(join(home, "elsewhere"));
+    symlinkSync(join(home, "elsewhere"), join(project, ".vscode"));
+    const refused = await install(["vscode", "docs", "--", "https://docs.example/mcp"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`leads to ${join(home, "elsewhere/mcp.json")}, outside this project`);
+    expect(existsSync(join(home, "elsewhere/mcp.json"))).toBe(false);
+  });
+
+  it("writes through a link inside the project, and a user's file that links to a dotfiles folder, keeping the links", async () => {
+    mkdirSync(join(project, "config"));
+    writeFileSync(join(project, "config/mcp.json"), '{ "mcpServers": {} }\n');
+    symlinkSync("config/mcp.json", join(project, ".mcp.json"));
+    const inside = ok(await install(["claude-code", "--", "node", "dist/main.js"]));
+    expect(inside.stdout).toContain(
+      `(a link: written to ${join(project, "config/mcp.json")}; the file as it was: ${join(project, "config/mcp.json")}.bak)`,
     );
     expect(lstatSync(join(project, ".mcp.json")).isSymbolicLink()).toBe(true);
-    expect(Object.keys(json(join(home, "dotfiles/mcp.json")).mcpServers)).toEqual(["notes-app"]);
+    expect(Object.keys(json(join(project, "config/mcp.json")).mcpServers)).toEqual(["notes-app"]);
+
+    mkdirSync(join(home, "dotfiles"));
+    writeFileSync(join(home, "dotfiles/cursor.json"), '{ "mcpServers": {} }\n');
+    mkdirSync(join(home, ".cursor"));
+    symlinkSync(join(home, "dotfiles/cursor.json"), join(home, ".cursor/mcp.json"));
+    const user = ok(await install(["cursor", "docs", "--", "https://docs.example/mcp"]));
+    expect(user.stdout).toContain(
+      `(a link: written to ${join(home, "dotfiles/cursor.json")}; the file as it was: ${join(home, "dotfiles/cursor.json")}.bak)`,
+    );
+    expect(lstatSync(join(home, ".cursor/mcp.json")).isSymbolicLink()).toBe(true);
   });
 
   it("keeps the file's permissions, leaves no temporary file, and never writes the backup through a link", async () => {

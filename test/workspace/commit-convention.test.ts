@@ -2,19 +2,19 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type WorkspaceServer, workspaceServer } from "@mcpkit/servers/workspace";
 import type { ElicitFormParams, GetPromptResult } from "mcpkit";
 import type { Context } from "mcpkit/server";
 import { connectInMemory } from "mcpkit/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { conventionMemory } from "../../packages/cli/src/servers/workspace/git/convention.js";
-import { createWorkspaceServer, type Workspace } from "../../packages/cli/src/servers/workspace/index.js";
+import { conventionMemory } from "../../packages/servers/src/workspace/git/convention.js";
 
 // git-commit (seed 004) with the commit convention asked of the user through elicitation
 // (seed 003 §6.3) and remembered for the session: with a client that can be asked and one
 // that cannot, in both protocol eras.
 
 let dir: string;
-let workspace: Workspace;
+let workspace: WorkspaceServer;
 const closers: (() => Promise<void>)[] = [];
 
 function git(args: string[]) {
@@ -39,7 +39,7 @@ beforeAll(async () => {
   }
   writeFileSync(join(dir, "src", "f0.js"), "export const v = 42;\n");
   git(["add", "src/f0.js"]);
-  workspace = await createWorkspaceServer({ roots: [dir] });
+  workspace = await workspaceServer({ root: [dir] });
 });
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();

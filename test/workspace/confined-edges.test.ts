@@ -7,8 +7,8 @@ import {
   openInside,
   readDirectoryInside,
   renameInside,
-} from "../../packages/cli/src/servers/workspace/files/confined.js";
-import type { Area } from "../../packages/cli/src/servers/workspace/roots/area.js";
+} from "../../packages/servers/src/workspace/files/confined.js";
+import type { Area } from "../../packages/servers/src/workspace/roots/area.js";
 import { type Fixture, makeFixture } from "./helpers.js";
 
 // The descriptor-verified operations (confined.ts) at their edges: what they say about a

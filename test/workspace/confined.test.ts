@@ -16,8 +16,8 @@ import {
   confinement,
   descriptorRelative,
   portableConfinement,
-} from "../../packages/cli/src/servers/workspace/files/confined.js";
-import type { Area } from "../../packages/cli/src/servers/workspace/roots/area.js";
+} from "../../packages/servers/src/workspace/files/confined.js";
+import type { Area } from "../../packages/servers/src/workspace/roots/area.js";
 import { type Fixture, makeFixture, snapshot } from "./helpers.js";
 
 // The second lock of the file sandbox (confined.ts): whatever path it is handed, it acts

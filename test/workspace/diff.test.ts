@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { unifiedDiff } from "../../packages/cli/src/servers/workspace/files/diff.js";
+import { unifiedDiff } from "../../packages/servers/src/workspace/files/diff.js";
 
 // edit_file's preview: unifiedDiff must print what `diff -u` prints for plain cases, and
 // for random ones produce a patch that `patch` applies to give the new text, as short as

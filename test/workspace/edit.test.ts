@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyEdits } from "../../packages/cli/src/servers/workspace/files/edit.js";
+import { applyEdits } from "../../packages/servers/src/workspace/files/edit.js";
 
 describe("applyEdits (edit_file)", () => {
   it("replaces each oldText once, in order", () => {

@@ -240,11 +240,20 @@ describe("resources", () => {
     );
     expect(updated).not.toContain(uri("README.md"));
 
+    // Unsubscribed: no more updates. README.md, subscribed now and written after guide.md,
+    // is told of in the same batch, after it: once its update is here, guide.md's would be.
     await ws.client.unsubscribe(target);
+    const sentinel = uri("README.md");
+    await ws.client.subscribe(sentinel);
     const seen = updated.length;
     writeFileSync(join(fx.root, "docs", "guide.md"), "# Guide\n\nAgain.\n");
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(updated.length).toBe(seen);
+    writeFileSync(join(fx.root, "README.md"), "# Changed again\n");
+    await within(
+      waitFor(() => updated.includes(sentinel), "resources/updated for README.md"),
+      5000,
+      "the sentinel's update",
+    );
+    expect(updated.slice(seen)).toEqual([sentinel]);
   });
 });
 

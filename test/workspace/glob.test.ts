@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileGlob } from "../../packages/cli/src/servers/workspace/files/glob.js";
+import { compileGlob } from "../../packages/servers/src/workspace/files/glob.js";
 
 describe("compileGlob (search_files)", () => {
   it.each([

@@ -2,14 +2,9 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WorkspaceError } from "../../packages/cli/src/servers/workspace/errors.js";
-import { guardPath, refuseGitInternals } from "../../packages/cli/src/servers/workspace/files/guard.js";
-import {
-  type Area,
-  areaOf,
-  configuredAreas,
-  withoutNested,
-} from "../../packages/cli/src/servers/workspace/roots/area.js";
+import { WorkspaceError } from "../../packages/servers/src/workspace/errors.js";
+import { guardPath, refuseGitInternals } from "../../packages/servers/src/workspace/files/guard.js";
+import { type Area, areaOf, configuredAreas, withoutNested } from "../../packages/servers/src/workspace/roots/area.js";
 import { type Fixture, makeFixture } from "./helpers.js";
 
 // The path sandbox (guardPath) where links and several roots meet: a path that comes back

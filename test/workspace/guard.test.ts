@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { guardPath, refuseGitInternals } from "../../packages/cli/src/servers/workspace/files/guard.js";
-import { type Area, configuredAreas } from "../../packages/cli/src/servers/workspace/roots/area.js";
-import { intersect } from "../../packages/cli/src/servers/workspace/roots/client-roots.js";
-import { isInside } from "../../packages/cli/src/servers/workspace/roots/inside.js";
+import { guardPath, refuseGitInternals } from "../../packages/servers/src/workspace/files/guard.js";
+import { type Area, configuredAreas } from "../../packages/servers/src/workspace/roots/area.js";
+import { intersect } from "../../packages/servers/src/workspace/roots/client-roots.js";
+import { isInside } from "../../packages/servers/src/workspace/roots/inside.js";
 import { type Fixture, makeFixture } from "./helpers.js";
 
 // The path sandbox in-process: every path argument and decoded file:// URI goes through

@@ -20,7 +20,7 @@ import { fileURLToPath } from "node:url";
 import { Client, type ClientOptions } from "mcpkit/client";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
 import { stdioClientTransport } from "mcpkit/stdio";
-import { sleep, within } from "../../packages/mcpkit/test/stdio/helpers.js";
+import { sleep, until, within } from "../../packages/mcpkit/test/stdio/helpers.js";
 
 /**
  * Plumbing for the workspace server tests: real temp directories, the real `mcpkit`
@@ -69,31 +69,21 @@ export function seedDatabase(file: string, sql: string): void {
 }
 
 export function assertBuilt(): void {
-  if (!existsSync(join(REPO_ROOT, "packages/cli/dist/servers/workspace/index.js")))
-    throw new Error("packages/cli/dist is missing the workspace server: run `npx tsc -b packages/mcpkit packages/cli`");
+  if (!existsSync(join(REPO_ROOT, "packages/servers/dist/workspace/index.js")))
+    throw new Error(
+      "packages/servers/dist is missing the workspace server: run `npx tsc -b packages/mcpkit packages/servers packages/cli`",
+    );
 }
 
 // The shared waits of the library's process tests.
 export { sleep, within };
 
-/** Polls until `probe` returns something truthy; fails after `ms`. */
-export async function waitFor<T>(probe: () => T | undefined | false, what: string, ms = 5000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${ms} ms waiting for ${what}`);
-    await sleep(20);
-  }
-}
+/** Waits until `probe` gives something (the library tests' `until`); fails after `ms`. */
+export const waitFor = until;
 
-/** Polls an async check until it holds; fails after `ms`. */
+/** Waits until an async check holds; fails after `ms`. */
 export async function eventually(check: () => Promise<boolean>, what: string, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${ms} ms waiting for ${what}`);
-    await sleep(20);
-  }
+  await until(check, what, ms);
 }
 
 /** 1×1 PNG. */

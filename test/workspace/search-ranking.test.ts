@@ -1,12 +1,12 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type WorkspaceServer, workspaceServer } from "@mcpkit/servers/workspace";
 import type { CreateMessageParams } from "mcpkit";
 import type { ClientOptions } from "mcpkit/client";
 import { McpError } from "mcpkit/jsonrpc";
 import { connectInMemory } from "mcpkit/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createWorkspaceServer, type Workspace } from "../../packages/cli/src/servers/workspace/index.js";
 import { textOf } from "../serve/results.js";
 
 // search_files and search_content rank many hits by relevance (seed 003 §6.1): through
@@ -14,7 +14,7 @@ import { textOf } from "../serve/results.js";
 // overlap otherwise, saying which. In both protocol eras.
 
 let dir: string;
-let workspace: Workspace;
+let workspace: WorkspaceServer;
 const closers: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
@@ -26,7 +26,7 @@ beforeAll(async () => {
     }
   }
   writeFileSync(join(dir, "auth", "login-session.ts"), "// login session tokens\nexport const TODO = 'auth';\n");
-  workspace = await createWorkspaceServer({ roots: [dir] });
+  workspace = await workspaceServer({ root: [dir] });
 });
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();

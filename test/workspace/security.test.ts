@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { McpError } from "mcpkit/jsonrpc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SAMPLE_SQL } from "../../packages/cli/src/servers/workspace/sqlite/sample.js";
+import { SAMPLE_SQL } from "../../packages/servers/src/workspace/sqlite/sample.js";
 import {
   type Connected,
   call,

@@ -1,10 +1,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { type WorkspaceServer, workspaceServer } from "@mcpkit/servers/workspace";
 import type { GetPromptResult } from "mcpkit";
 import { connectInMemory } from "mcpkit/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createWorkspaceServer, type Workspace } from "../../packages/cli/src/servers/workspace/index.js";
-import { detectLanguage } from "../../packages/cli/src/servers/workspace/language.js";
+import { detectLanguage } from "../../packages/servers/src/workspace/language.js";
 import { type Fixture, makeFixture } from "./helpers.js";
 
 // review_code (seed 003) and explain-code (seed 004), built from the real workspace: the
@@ -12,13 +12,13 @@ import { type Fixture, makeFixture } from "./helpers.js";
 // file paths, languages and focuses. In both protocol eras.
 
 let fx: Fixture;
-let workspace: Workspace;
+let workspace: WorkspaceServer;
 const closers: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
   fx = makeFixture();
   writeFileSync(join(fx.root, "src", "tool.py"), "def add(a, b):\n    return a + b\n");
-  workspace = await createWorkspaceServer({ roots: [fx.root] });
+  workspace = await workspaceServer({ root: [fx.root] });
 });
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();

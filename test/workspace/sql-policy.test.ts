@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prepareRead, prepareWrite } from "../../packages/cli/src/servers/workspace/sqlite/policy.js";
+import { prepareRead, prepareWrite } from "../../packages/servers/src/workspace/sqlite/policy.js";
 
 // Which SQL the workspace server's SQLite tools run, decided by SQLite's compiled statement
 // (sqlite/policy.ts), in this process: the tools run it in a child process, where a

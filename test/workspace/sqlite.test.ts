@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { SAMPLE_SQL } from "../../packages/cli/src/servers/workspace/sqlite/sample.js";
+import { SAMPLE_SQL } from "../../packages/servers/src/workspace/sqlite/sample.js";
 import { call, closeAll, connectStdio, seedDatabase, textOf, waitFor, within } from "./helpers.js";
 
 // The SQLite side of the workspace server, end to end: the sample database that makes

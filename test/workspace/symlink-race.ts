@@ -1,9 +1,9 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { workspaceServer } from "@mcpkit/servers/workspace";
 import type { Client } from "mcpkit/client";
 import { connectInMemory } from "mcpkit/testing";
-import { createWorkspaceServer } from "../../packages/cli/src/servers/workspace/index.js";
 import { type Flipper, startFlipper } from "./flipper.js";
 import { makeFixture, textOf } from "./helpers.js";
 
@@ -57,7 +57,7 @@ export async function runSymlinkRace(options: { seconds: number; readers: number
   writeFileSync(join(fx.outside, "target", "sub", "f.txt"), `${OUTSIDE}\n`);
   const files = [join(dir, "f.txt"), join(dir, "sub", "f.txt")];
   symlinkSync(join(fx.outside, "target"), join(base, ".link"));
-  const workspace = await createWorkspaceServer({ roots: [fx.root] });
+  const workspace = await workspaceServer({ root: [fx.root] });
   const figures: RaceFigures = {
     seconds: options.seconds,
     readers: options.readers,

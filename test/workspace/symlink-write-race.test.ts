@@ -1,9 +1,9 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { workspaceServer } from "@mcpkit/servers/workspace";
 import type { Client } from "mcpkit/client";
 import { connectInMemory } from "mcpkit/testing";
 import { describe, expect, it } from "vitest";
-import { createWorkspaceServer } from "../../packages/cli/src/servers/workspace/index.js";
 import { startFlipper } from "./flipper.js";
 import { makeFixture, snapshot } from "./helpers.js";
 
@@ -39,7 +39,7 @@ describe("the sandbox under a symlink-swap race, writing", () => {
     writeFileSync(join(fx.outside, "target", "sub", "f.txt"), "OUTSIDE\n");
     symlinkSync(join(fx.outside, "target"), join(base, ".link"));
     const before = snapshot(fx.outside);
-    const workspace = await createWorkspaceServer({ roots: [fx.root], allowWrite: true });
+    const workspace = await workspaceServer({ root: [fx.root], allowWrite: true });
     const flipper = await startFlipper(dir, join(base, ".real"), join(base, ".link"));
     let done = 0;
     let calls = 0;

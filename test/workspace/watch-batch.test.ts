@@ -1,7 +1,7 @@
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { watchAreas } from "../../packages/cli/src/servers/workspace/files/watch.js";
+import { watchAreas } from "../../packages/servers/src/workspace/files/watch.js";
 import { type Fixture, makeFixture, waitFor } from "./helpers.js";
 
 // The watcher batches events (one notification per path per batch, a bounded number of

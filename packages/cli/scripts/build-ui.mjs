@@ -34,6 +34,9 @@ await esbuild.build({
   target: ["chrome110", "firefox115", "safari16"],
   jsx: "automatic",
   jsxImportSource: "preact",
+  // The library's own sources (its "source" export), so the page bundles only what it uses
+  // (UriTemplate), not the built chunks made for Node. The type check above reads its types.
+  conditions: ["source"],
   outdir: out,
   legalComments: "none",
   logLevel: "warning",

@@ -15,6 +15,11 @@ export const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   install: async () => (await import("./commands/install/index.js")).installCommand(),
   dev: async () => (await import("./commands/dev/index.js")).devCommand(),
   bundle: async () => (await import("./commands/bundle/index.js")).bundleCommand(),
+  test: async () => (await import("./commands/test/index.js")).testCommand(),
+  record: async () => (await import("./commands/record/index.js")).recordCommand(),
+  replay: async () => (await import("./commands/replay/index.js")).replayCommand(),
+  snapshot: async () => (await import("./commands/snapshot/index.js")).snapshotCommand(),
+  diff: async () => (await import("./commands/diff/index.js")).diffCommand(),
   completion: async () => (await import("./commands/completion/index.js")).completionCommand(),
 };
 
@@ -45,7 +50,7 @@ export function program(commands: Command[]): Command {
 Install: not on the npm registry yet, so \`npm install -g @mcpkit/cli\` and \`npx @mcpkit/cli\`
 answer E404 until it is published. What works today, from a clone of mcpkit:
   npm install && npm run release       # release/*.tgz, with SHA256SUMS
-  npm install -g release/mcpkit-cli-${VERSION}.tgz release/mcpkit-${VERSION}.tgz
+  npm install -g release/mcpkit-cli-${VERSION}.tgz release/mcpkit-servers-${VERSION}.tgz release/mcpkit-${VERSION}.tgz
 Start a server project: mcpkit's docs/workflow.md.`,
     )
     .showHelpAfterError()

@@ -1,8 +1,9 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, extname, join, relative } from "node:path";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { extname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { TEMPLATES, type TemplateName } from "./templates.js";
 import { VERSIONS } from "./versions.js";
+import { writeInside } from "./write-file.js";
 
 /** What a project is made from. */
 export interface Project {
@@ -11,8 +12,10 @@ export interface Project {
   name: string;
   description: string;
   mcpName?: string;
+  /** package.json's author ("Name <email>"), from the git configuration, when there is one. */
+  author?: string;
   /** Where mcpkit's own packages come from, when not the registry: `file:` specs of their tarballs. */
-  localPackages?: Partial<Record<"mcpkit" | "@mcpkit/cli", string>>;
+  localPackages?: Partial<Record<"mcpkit" | "@mcpkit/cli" | "@mcpkit/servers", string>>;
 }
 
 const TEMPLATE_ROOT = fileURLToPath(new URL("../templates/", import.meta.url));
@@ -52,11 +55,8 @@ export function generate(project: Project): string[] {
   }
   files.set("README.md", readme);
   files.set("package.json", `${JSON.stringify(manifest(project), null, 2)}\n`);
-  for (const [path, content] of files) {
-    const target = join(project.directory, path);
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, content);
-  }
+  mkdirSync(project.directory, { recursive: true });
+  for (const [path, content] of files) writeInside(project.directory, path, content);
   return [...files.keys()].sort();
 }
 
@@ -99,6 +99,7 @@ function manifest(project: Project): Record<string, unknown> {
     name: project.name,
     version: "0.1.0",
     description: project.description,
+    ...(project.author !== undefined && { author: project.author }),
     ...(project.mcpName !== undefined && { mcpName: project.mcpName }),
     type: "module",
     ...(main && { bin: { [slugOf(project.name)]: main } }),
@@ -109,6 +110,9 @@ function manifest(project: Project): Record<string, unknown> {
       ...(main && { start: `node ${main}` }),
       dev: "mcpkit dev src/server.ts",
       test: "tsc && node --test",
+      // The YAML tests against the server as a client starts it; its surface, to diff the next release with.
+      "test:mcp": "mcpkit test",
+      snapshot: "mcpkit snapshot --out mcp-snapshot.json -- mcpkit serve src/server.ts",
       bundle: "mcpkit bundle src/server.ts",
       // How the package's own command serves, for the registry: stdio, or HTTP on $PORT.
       ...(main && {
@@ -117,7 +121,13 @@ function manifest(project: Project): Record<string, unknown> {
       ...(project.template === "workers" && { deploy: "npx wrangler deploy" }),
     },
     dependencies: pick(template.dependencies),
-    devDependencies: pick(template.devDependencies),
+    devDependencies: {
+      ...pick(template.devDependencies),
+      // From tarballs, @mcpkit/cli's own dependency on @mcpkit/servers comes from one too, not the registry.
+      ...(project.localPackages?.["@mcpkit/servers"] && {
+        "@mcpkit/servers": project.localPackages["@mcpkit/servers"],
+      }),
+    },
     // @mcpkit/cli's optional dependencies build at install: esbuild (mcpkit dev and serve
     // load src/server.ts through it) and SQLite. npm 12 runs no install script unlisted here.
     allowScripts: { "better-sqlite3": true, esbuild: true },

@@ -52,6 +52,7 @@ async function main(argv: string[]): Promise<number> {
     name,
     description: answers.description ?? TEMPLATES[template].description,
     ...(answers.mcpName !== undefined && { mcpName: answers.mcpName }),
+    ...authorOf(directory),
     ...(answers.from !== undefined && { localPackages: localPackages(answers.from) }),
   });
   const where = relative(process.cwd(), directory) || ".";
@@ -81,6 +82,25 @@ async function main(argv: string[]): Promise<number> {
   ].filter((step): step is string => step !== undefined);
   process.stderr.write(`\nNext:\n  ${steps.join("\n  ")}\nREADME.md says the rest (${slugOf(name)}).\n`);
   return 0;
+}
+
+/**
+ * package.json's author, as git names a commit's author in that folder (GIT_AUTHOR_NAME or
+ * user.name, with the email likewise): what mcpkit bundle writes into a bundle. Nothing when
+ * git has no name (the OS account is never taken for one).
+ */
+function authorOf(directory: string): { author?: string } {
+  const git = (key: string) => {
+    const run = spawnSync("git", ["config", "--get", key], {
+      cwd: existsSync(directory) ? directory : process.cwd(),
+      encoding: "utf8",
+    });
+    return run.status === 0 && run.stdout.trim() !== "" ? run.stdout.trim() : undefined;
+  };
+  const name = process.env.GIT_AUTHOR_NAME?.trim() || git("user.name");
+  if (!name) return {};
+  const email = process.env.GIT_AUTHOR_EMAIL?.trim() || git("user.email");
+  return { author: email ? `${name} <${email}>` : name };
 }
 
 /** The package's name from the directory's, said when npm's rules changed it. */
@@ -134,11 +154,16 @@ main(process.argv.slice(2)).then(
 );
 
 /**
- * `file:` specs of the mcpkit and @mcpkit/cli tarballs in `dir` (as `npm run release` names
- * them), so that `npm install` looks for neither on the registry.
+ * `file:` specs of the mcpkit, @mcpkit/cli and @mcpkit/servers (the CLI's dependency)
+ * tarballs in `dir` (as `npm run release` names them), so that `npm install` looks for
+ * none of them on the registry.
  */
-function localPackages(dir: string): Record<"mcpkit" | "@mcpkit/cli", string> {
-  const specs = { mcpkit: `mcpkit-${VERSION}.tgz`, "@mcpkit/cli": `mcpkit-cli-${VERSION}.tgz` };
+function localPackages(dir: string): Record<"mcpkit" | "@mcpkit/cli" | "@mcpkit/servers", string> {
+  const specs = {
+    mcpkit: `mcpkit-${VERSION}.tgz`,
+    "@mcpkit/cli": `mcpkit-cli-${VERSION}.tgz`,
+    "@mcpkit/servers": `mcpkit-servers-${VERSION}.tgz`,
+  };
   for (const file of Object.values(specs)) {
     if (!existsSync(join(resolve(dir), file)))
       throw new UsageError(`--from ${dir}: no ${file} there (npm run release, in a clone of mcpkit, packs it)`);
@@ -146,5 +171,6 @@ function localPackages(dir: string): Record<"mcpkit" | "@mcpkit/cli", string> {
   return {
     mcpkit: `file:${join(resolve(dir), specs.mcpkit)}`,
     "@mcpkit/cli": `file:${join(resolve(dir), specs["@mcpkit/cli"])}`,
+    "@mcpkit/servers": `file:${join(resolve(dir), specs["@mcpkit/servers"])}`,
   };
 }

@@ -33,7 +33,9 @@ export const USAGE = `Usage: npm create mcpkit@latest [DIRECTORY] -- [options]
 
 Creates an MCP server project with mcpkit in DIRECTORY (default: ${DEFAULTS.directory}).
 At a terminal it asks what the flags do not answer; elsewhere, or with --yes, the
-defaults are taken.
+defaults are taken. In a script, give npm's --yes too (npm asks before it installs the
+package that runs this): npm create --yes mcpkit@latest DIR -- --yes, or
+npx --yes create-mcpkit DIR --yes.
 
 Options:
   -t, --template NAME   the kind of server (default: ${DEFAULTS.template}):

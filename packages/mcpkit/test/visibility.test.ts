@@ -45,8 +45,11 @@ async function connect(server: McpServer, who: { subject: string; app: string; r
   return { client, session: session as ServerSession, changes };
 }
 
-/** Lets every notification already sent arrive. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+/**
+ * Lets every notification already sent to `client` arrive: a round trip on its connection,
+ * whose answer comes after them.
+ */
+const settle = (client: Client) => client.ping();
 
 function server() {
   const s = createServer({ name: "s", version: "1" });
@@ -111,7 +114,7 @@ for (const { era, revision } of ERAS) {
 
       s.tool("alice_only", { visible: (v) => v.principal === ALICE }, () => "");
       await expect.poll(() => alice.changes).toEqual(["notifications/tools/list_changed"]);
-      await settle();
+      await settle(bob.client);
       expect(bob.changes).toEqual([]);
 
       const everyone = s.tool("everyone", {}, () => "");
@@ -121,7 +124,7 @@ for (const { era, revision } of ERAS) {
       // Hiding a definition from bob (disabled for everyone) tells alice only.
       s.resource("test://alice-notes", { visible: (v) => v.principal === ALICE }, () => "");
       await expect.poll(() => alice.changes).toContain("notifications/resources/list_changed");
-      await settle();
+      await settle(bob.client);
       expect(bob.changes).toEqual(["notifications/tools/list_changed"]);
       everyone.remove();
       await expect.poll(() => bob.changes).toHaveLength(2);
@@ -150,7 +153,8 @@ describe("disabling for one session (legacy era)", () => {
     expect(await alice.client.callTool("public")).toMatchObject({ content: [{ text: "for all" }] });
     // Disabling what does not exist, or twice, changes no view.
     alice.session.disable("nothing-by-that-name");
-    await settle();
+    await settle(alice.client);
+    await settle(other.client);
     expect(alice.changes).toHaveLength(3);
     expect(other.changes).toEqual([]);
   });

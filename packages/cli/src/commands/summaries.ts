@@ -37,7 +37,8 @@ export const COMMAND_SUMMARIES = {
   },
   install: {
     term: "install [options] <client> [words...]",
-    description: "Add a server to an MCP client's configuration: Claude Desktop, Claude Code, Cursor or VS Code",
+    description:
+      "Add a server to an MCP client's configuration: Claude Code, VS Code, Cursor, Claude Desktop, Windsurf, Cline, Gemini CLI, Zed, Codex, Goose or Continue",
   },
   dev: {
     term: "dev [options] <module>",
@@ -47,6 +48,26 @@ export const COMMAND_SUMMARIES = {
     term: "bundle [options] <server> [flags...]",
     description:
       "Package a server as an MCP Bundle (.mcpb) for Claude Desktop, or write its server.json for the MCP Registry",
+  },
+  test: {
+    term: "test [options] [files...]",
+    description: "Run a server's YAML test files (**/*.mcptest.yaml): each test a request and what its answer holds",
+  },
+  record: {
+    term: "record [options] [server...]",
+    description: "Record every message between a client and a server, as a relay over stdio or HTTP",
+  },
+  replay: {
+    term: "replay [options] <recording> [server...]",
+    description: "Play a recording's client side against a server and show where its answers differ",
+  },
+  snapshot: {
+    term: "snapshot [options] [server...]",
+    description: "Write a server's surface as JSON: info, capabilities, tools, prompts, resources, templates",
+  },
+  diff: {
+    term: "diff [options] <old> <new>",
+    description: "Compare two snapshots: the changes that break clients, and those that do not",
   },
   completion: {
     term: "completion <shell>",

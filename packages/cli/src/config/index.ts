@@ -1,4 +1,15 @@
-export { clientEntry, DEFAULT_SCOPE, installFile, type Scope } from "./install-target.js";
+export { clientEntry } from "./install/entry.js";
+export { mergeInto } from "./install/merge.js";
+export { type Placed, placeSpec } from "./install/placement.js";
+export {
+  CLIENTS as INSTALL_CLIENT_INFO,
+  DEFAULT_SCOPE,
+  INSTALL_CLIENTS,
+  type InstallClient,
+  type InstallTarget,
+  installFile,
+  type Scope,
+} from "./install-target.js";
 export { parseJsonc } from "./jsonc.js";
 export { CLIENTS, type ClientName, type ConfigFile, herePlace, type Place } from "./locations.js";
 export { type Merged, mergeEntry } from "./merge-entry.js";

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
-import { UsageError } from "../commands/usage-error.js";
+import { UsageError } from "@mcpkit/servers/options";
 import { parseJsonc } from "./jsonc.js";
 import { type ConfigFile, herePlace, type Place, projectFiles, userFiles } from "./locations.js";
 import { ConfigEntryError, type ServerSpec, serverSpec } from "./server-spec.js";

@@ -1,16 +1,7 @@
 import { McpError } from "mcpkit";
+import type { Ask, Reply } from "./contract/entries.js";
 
-/** A request of the server that the person in the page answers: elicitation or sampling. */
-export interface Ask {
-  id: number;
-  method: "elicitation/create" | "sampling/createMessage";
-  params: object;
-  /** "request": a legacy server's JSON-RPC request; "input": an input request of a 2026-07-28 round (its key). */
-  via: { kind: "request" | "input"; key: string };
-}
-
-/** The page's answer: a result to send, or a refusal (sent as a JSON-RPC error). */
-export type Reply = { result: object } | { refuse: string };
+export type { Ask, Reply };
 
 /**
  * The questions waiting for the person. Each one is shown in every open page until it is
@@ -26,8 +17,9 @@ export class Asks {
     return [...this.waiting.values()].map((w) => w.ask);
   }
 
+  /** `params` are the server's, for `method` (the client checked them). */
   ask(method: Ask["method"], params: object, via: Ask["via"], signal: AbortSignal): Promise<object> {
-    const ask: Ask = { id: ++this.seq, method, params, via };
+    const ask = { id: ++this.seq, method, params, via } as Ask;
     return new Promise<object>((resolve, reject) => {
       const withdraw = () => {
         this.settle(ask.id);

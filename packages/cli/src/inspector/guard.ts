@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { KEY_HEADER } from "./contract/operations.js";
 
 /** The cookie the one-time token is exchanged for. */
 export const COOKIE_NAME = "mcpkit_inspector";
@@ -13,16 +14,27 @@ export interface Refusal {
   message: string;
 }
 
+/** What the one-time token is exchanged for: the cookie's Set-Cookie value and the page's key. */
+export interface Exchange {
+  cookie: string;
+  key: string;
+}
+
 /**
- * Who may use the inspector: the browser that opened the URL with the one-time token
- * (exchanged for an HttpOnly SameSite=Strict cookie), and only through this machine's own
- * names. The Host check stops DNS rebinding (a foreign name that resolves to 127.0.0.1);
- * the Origin check stops other sites open in the same browser, including other local ports,
- * which are the same site for the cookie.
+ * Who may use the inspector: the browser that opened the URL with the one-time token, and
+ * only through this machine's own names. The token is exchanged for two things: an
+ * HttpOnly SameSite=Strict cookie, which the browser sends with every request (the page's
+ * scripts, its app views), and a key the page keeps in its own storage and sends in a
+ * header with every API request. Cookies ignore ports, so any server on another port of
+ * 127.0.0.1 the browser visits receives the cookie; the page's storage is its origin's
+ * alone, port included, so the key stays with this inspector's page, and a stolen cookie
+ * drives nothing. The Host check stops DNS rebinding (a foreign name that resolves to
+ * 127.0.0.1); the Origin check stops other sites open in the same browser.
  */
 export class Guard {
   private token: string | undefined = secret();
   private readonly session = secret();
+  private readonly key = secret();
   private port = 0;
 
   /** Set once the server listens: Host and Origin must name this port. */
@@ -32,6 +44,12 @@ export class Guard {
 
   /** The one-time token for the URL the command prints (undefined once it was used). */
   get pendingToken(): string | undefined {
+    return this.token;
+  }
+
+  /** A fresh one-time token (the person asked for a new link); the one not yet used no longer works. */
+  renew(): string {
+    this.token = secret();
     return this.token;
   }
 
@@ -59,14 +77,25 @@ export class Guard {
     };
   }
 
+  /** The page's key, for every API request (after the cookie). */
+  checkKey(req: IncomingMessage): Refusal | undefined {
+    const value = req.headers[KEY_HEADER];
+    if (typeof value === "string" && same(value, this.key)) return undefined;
+    return {
+      status: 401,
+      message:
+        "This page holds no key to this inspector: open a fresh link (press Enter in the terminal of mcpkit inspect)",
+    };
+  }
+
   /**
-   * Exchanges the one-time token for the session cookie's Set-Cookie value; undefined when
-   * the token is wrong or was already used.
+   * Exchanges the one-time token for the cookie and the page's key; undefined when the
+   * token is wrong or was already used.
    */
-  exchange(token: string): string | undefined {
+  exchange(token: string): Exchange | undefined {
     if (this.token === undefined || !same(token, this.token)) return undefined;
     this.token = undefined;
-    return `${COOKIE_NAME}=${this.session}; HttpOnly; SameSite=Strict; Path=/`;
+    return { cookie: `${COOKIE_NAME}=${this.session}; HttpOnly; SameSite=Strict; Path=/`, key: this.key };
   }
 
   private isOurHost(host: string | undefined): boolean {

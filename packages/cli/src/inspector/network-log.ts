@@ -1,26 +1,6 @@
-/** One HTTP exchange with the server (or its authorization server), as the network view shows it. */
-export interface NetworkEntry {
-  seq: number;
-  /** Milliseconds since the epoch. */
-  at: number;
-  method: string;
-  url: string;
-  /** The JSON-RPC methods a POST carried. */
-  rpc?: string[];
-  requestHeaders: Record<string, string>;
-  status?: number;
-  responseHeaders?: Record<string, string>;
-  /** Milliseconds until the response headers came. */
-  durationMs?: number;
-  /** An SSE response: the stream stays open after the headers. */
-  stream?: boolean;
-  /** Bytes of the response body read so far, and whether it has ended. */
-  bytes?: number;
-  ended?: boolean;
-  /** The client stopped reading before the end (a cancelled request, a closed subscription). */
-  cancelled?: boolean;
-  error?: string;
-}
+import type { NetworkEntry } from "./contract/entries.js";
+
+export type { NetworkEntry };
 
 type Fetch = (input: string | URL, init?: RequestInit) => Promise<Response>;
 
@@ -32,7 +12,7 @@ let seq = 0;
 /** Statuses whose responses carry no body. */
 const BODYLESS = new Set([101, 103, 204, 205, 304]);
 
-function shownHeaders(headers: Headers): Record<string, string> {
+export function shownHeaders(headers: Headers): Record<string, string> {
   const shown: Record<string, string> = {};
   headers.forEach((value, name) => {
     if (SHOWN.test(name)) shown[name] = value;

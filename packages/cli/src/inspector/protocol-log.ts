@@ -1,28 +1,6 @@
-/** One JSON-RPC message as the protocol view shows it. */
-export interface ProtocolEntry {
-  seq: number;
-  /** Milliseconds since the epoch. */
-  at: number;
-  /** "out": from the inspector to the server; "in": from the server. */
-  dir: "out" | "in";
-  kind: "request" | "response" | "error" | "notification" | "invalid";
-  method?: string;
-  id?: string | number;
-  /**
-   * The exchange it belongs to: a request, its answer, its progress, and what the server
-   * asked on the way (a legacy server's elicitation/create, or a 2026-07-28 input_required
-   * result and the retried request that answers it).
-   */
-  group?: number;
-  /** Which attempt of its group's request this is (2026-07-28 multi round-trip requests). */
-  round?: number;
-  /** For an answer: milliseconds since its request. */
-  latencyMs?: number;
-  bytes: number;
-  /** The message, or for one too large to keep, its first characters. */
-  message: unknown;
-  truncated?: boolean;
-}
+import type { ProtocolEntry } from "./contract/entries.js";
+
+export type { ProtocolEntry };
 
 /** Larger messages are kept as a preview: the view is for reading, and it must stay bounded. */
 const KEEP_BYTES = 256 * 1024;

@@ -4,7 +4,9 @@ import { pathToFileURL } from "node:url";
 import type { Root } from "mcpkit";
 import { AppViews } from "./app-views.js";
 import { Guard } from "./guard.js";
-import { OPS, type OpContext, OpError } from "./ops.js";
+import { OpError } from "./op-error.js";
+import { isOpName, type JsonBody, type OpContext, runOperation } from "./ops/index.js";
+import { refusalPage, wantsPage } from "./refusal-page.js";
 import { InspectorSession, type PageEvent } from "./session.js";
 import { loadStaticFiles, type StaticFile } from "./static-files.js";
 import type { ProtocolChoice, Target } from "./target.js";
@@ -21,8 +23,11 @@ export interface InspectorOptions {
    * ms (default 5000; 0: never). A ping unanswered for 10 s, or refused by the network, means gone.
    */
   pingIntervalMs?: number;
-  /** Let the page start a different stdio command than the one given on the command line. */
-  allowSpawn?: boolean;
+  /**
+   * The programs the page may start as a stdio server besides the command line's own
+   * (`--allow-spawn node,npx`), each named exactly as the page must name it. Default: none.
+   */
+  allowSpawn?: readonly string[];
   /**
    * The roots offered to the server (the page edits them). Default: the folder the server
    * starts in (a stdio server's own, else this process's), as an editor offers its
@@ -36,6 +41,8 @@ export interface InspectorOptions {
 export interface Inspector {
   /** The URL to open, with the one-time token. */
   readonly url: string;
+  /** A fresh URL with a new one-time token (the last one printed, if unused, no longer opens). */
+  freshUrl(): string;
   readonly port: number;
   readonly session: InspectorSession;
   close(): Promise<void>;
@@ -68,7 +75,8 @@ const COMMON_HEADERS = {
 
 /**
  * Starts the inspector: a web page on 127.0.0.1 and its backend, an mcpkit Client connected
- * to the target. Every request is checked by the Guard (Host, Origin, the token's cookie).
+ * to the target. Every request is checked by the Guard (Host, Origin, the token's cookie,
+ * and for the API the page's key).
  */
 export async function startInspector(options: InspectorOptions): Promise<Inspector> {
   const files = loadStaticFiles(options.uiDir);
@@ -80,12 +88,12 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     protocol: options.protocol ?? "auto",
     timeoutMs: options.timeoutMs ?? 300_000,
     redirectUri: () => `http://127.0.0.1:${port}/oauth/callback`,
-    allowSpawn: options.allowSpawn === true,
+    allowSpawn: options.allowSpawn ?? [],
     roots: options.roots ?? [folderRoot(options.target)],
     pingIntervalMs: options.pingIntervalMs ?? 5000,
     emit: (event) => broadcast(pages, event),
   });
-  const ctx: OpContext = { session, views: new AppViews(), calls: new Map(), allowSpawn: options.allowSpawn === true };
+  const ctx: OpContext = { session, views: new AppViews(), calls: new Map() };
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -100,21 +108,31 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     const refused = guard.checkPlace(req);
     if (refused) return send(res, refused.status, { error: { message: refused.message } });
     if (req.method === "GET" && url.pathname === "/" && url.searchParams.has("token")) {
-      const cookie = guard.exchange(url.searchParams.get("token") ?? "");
-      if (!cookie)
-        return send(res, 401, {
-          error: { message: "This token is wrong or was used already: restart mcpkit inspect" },
-        });
-      // The token leaves the address bar (and the history) at once.
-      res.writeHead(303, { ...COMMON_HEADERS, "set-cookie": cookie, location: "/" }).end();
+      const exchanged = guard.exchange(url.searchParams.get("token") ?? "");
+      if (!exchanged) return sendPage(res, 401, refusalPage("used-token"));
+      // The token leaves the address bar (and the history) at once. The key rides in the
+      // fragment, which no request carries: the page moves it to its own storage and
+      // clears the address bar (ui/page-key.ts).
+      res
+        .writeHead(303, { ...COMMON_HEADERS, "set-cookie": exchanged.cookie, location: `/#key=${exchanged.key}` })
+        .end();
       return;
     }
     if (req.method === "GET" && url.pathname === "/oauth/callback") return oauthCallback(url, res);
     const noCookie = guard.checkCookie(req);
-    if (noCookie) return send(res, noCookie.status, { error: { message: noCookie.message } });
+    if (noCookie) {
+      if (req.method === "GET" && wantsPage(req.headers.accept, url.pathname))
+        return sendPage(res, noCookie.status, refusalPage("no-cookie"));
+      return send(res, noCookie.status, { error: { message: noCookie.message } });
+    }
 
-    if (req.method === "GET" && url.pathname === "/api/events") return openEvents(res);
-    if (req.method === "POST" && url.pathname.startsWith("/api/")) return runOp(url.pathname.slice(5), req, res);
+    if (url.pathname.startsWith("/api/")) {
+      // The cookie is not enough for what drives the server or reads what it said: the key too.
+      const noKey = guard.checkKey(req);
+      if (noKey) return send(res, noKey.status, { error: { message: noKey.message } });
+      if (req.method === "GET" && url.pathname === "/api/events") return openEvents(res);
+      if (req.method === "POST") return runOp(url.pathname.slice(5), req, res);
+    }
     if (req.method === "GET" && url.pathname.startsWith("/views/")) return serveView(url.pathname.slice(7), res);
     if (req.method === "GET") {
       const file = files.get(url.pathname === "/" ? "/index.html" : url.pathname);
@@ -135,16 +153,15 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   }
 
   async function runOp(name: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const op = OPS[name];
-    if (!op) return send(res, 404, { error: { message: `The inspector has no operation "${name}"` } });
-    let body: Record<string, unknown>;
+    if (!isOpName(name)) return send(res, 404, { error: { message: `The inspector has no operation "${name}"` } });
+    let body: JsonBody;
     try {
       body = await readJson(req);
     } catch (error) {
       return send(res, 400, { error: { message: (error as Error).message } });
     }
     try {
-      send(res, 200, { value: (await op(body, ctx)) ?? null });
+      send(res, 200, { value: (await runOperation(name, body, ctx)) ?? null });
     } catch (error) {
       send(res, error instanceof OpError ? 400 : 200, { error: describeError(error) });
     }
@@ -186,11 +203,13 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   });
   port = (server.address() as AddressInfo).port;
   guard.listening(port);
-  const url = `http://127.0.0.1:${port}/?token=${guard.pendingToken}`;
+  const link = (token: string | undefined) => `http://127.0.0.1:${port}/?token=${token}`;
+  const url = link(guard.pendingToken);
   void session.connect();
 
   return {
     url,
+    freshUrl: () => link(guard.renew()),
     port,
     session,
     close: async () => {
@@ -217,6 +236,16 @@ function serveFile(req: IncomingMessage, res: ServerResponse, file: StaticFile):
     ...(gzip && { "content-encoding": "gzip" }),
   });
   res.end(gzip ? file.gzip : file.body);
+}
+
+/** A page of fixed text, no script: under a policy that lets it run none. */
+function sendPage(res: ServerResponse, status: number, html: string): void {
+  res.writeHead(status, {
+    ...COMMON_HEADERS,
+    "content-type": "text/html; charset=utf-8",
+    "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+  });
+  res.end(html);
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
@@ -249,7 +278,7 @@ function describeError(error: unknown): { message: string; code?: number; data?:
   };
 }
 
-async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+async function readJson(req: IncomingMessage): Promise<JsonBody> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -261,5 +290,5 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   const value = text ? (JSON.parse(text) as unknown) : {};
   if (typeof value !== "object" || value === null || Array.isArray(value))
     throw new Error("The body must be a JSON object");
-  return value as Record<string, unknown>;
+  return value as JsonBody;
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { BuildContext, Plugin } from "esbuild";
@@ -40,7 +40,9 @@ export async function createCompiler(entry: string): Promise<Compiler> {
       `${entry} is TypeScript, which mcpkit compiles with esbuild: install it beside @mcpkit/cli (npm install --save-dev esbuild), or build the module and give the .js file`,
     );
   }
-  const outDir = cacheDir(dirname(entry));
+  // Its real path: Node loads the file by it and resolves the source map's relative paths from
+  // there (a node_modules that is a link would send them elsewhere).
+  const outDir = realpathSync(cacheDir(dirname(entry)));
   const outfile = join(outDir, `${basename(entry, extname(entry))}-${process.pid}-${++outputs}.mjs`);
   const context: BuildContext = await esbuild.context({
     entryPoints: [entry],

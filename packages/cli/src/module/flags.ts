@@ -1,4 +1,4 @@
-import type { ServerFlags } from "../servers/served.js";
+import type { ServerFlags } from "../built-in/served.js";
 import { loadServerModule } from "./server-module.js";
 
 /**
@@ -9,10 +9,10 @@ import { loadServerModule } from "./server-module.js";
 export function moduleFlags(file: string): ServerFlags {
   return {
     description: `your server module ${file}`,
-    options: () => [],
+    options: {},
     cluster: true,
-    async create(values, { shared }) {
-      if (values.port === undefined) console.log = console.info = console.debug = console.error;
+    async create(_values, { shared, http }) {
+      if (!http) console.log = console.info = console.debug = console.error;
       const server = await loadServerModule(file, shared);
       return { server, close: () => server.close() };
     },

@@ -3,6 +3,8 @@ import { extname, resolve } from "node:path";
 import type { McpServer, ServerOptions } from "mcpkit/server";
 import { UsageError } from "../commands/usage-error.js";
 import { importModule, MODULE_EXTENSIONS } from "./import-module.js";
+import { adoptLibrary } from "./library.js";
+import { moduleLoadError } from "./load-error.js";
 
 /** Whether a `serve` operand is a module (a path) rather than a built-in server's name. */
 export const isModulePath = (word: string) =>
@@ -38,8 +40,16 @@ export async function loadServerModule(file: string, options: ModuleOptions = {}
   const exported = module.default ?? module.server;
   const unwrapped =
     isServer(exported) || typeof exported === "function" ? exported : (exported as { default?: unknown })?.default;
-  const made = typeof unwrapped === "function" && !isServer(unwrapped) ? await unwrapped(options) : unwrapped;
-  if (isServer(made)) return made;
+  let made: unknown;
+  try {
+    made = typeof unwrapped === "function" && !isServer(unwrapped) ? await unwrapped(options) : unwrapped;
+  } catch (error) {
+    throw moduleLoadError(error, path, "threw as its default export made the server");
+  }
+  if (isServer(made)) {
+    await adoptLibrary(made, path, (line) => process.stderr.write(`${line}\n`));
+    return made;
+  }
   throw new UsageError(
     `${file} must export its server: \`export default server\` (an McpServer) or ` +
       "`export default (options) => createServer({ name, version, ...options })`; " +

@@ -44,6 +44,22 @@ export interface McpProxy {
 }
 
 /**
+ * What the upstream connections' hooks reach, filled in as the proxy is made: the upstream
+ * describes itself (on the shared connection, whose hooks may fire at once) before the
+ * server that mirrors it can exist.
+ */
+interface ProxyState {
+  /** Settles `upstreamClosed`: the shared connection closed, with the reason when it failed. */
+  markClosed: (reason: Error | undefined) => void;
+  /** The mirroring server, once made. */
+  server: McpServer | undefined;
+  /** What it holds, once made: errors go to its onError. */
+  definition: ServerDefinition | undefined;
+  /** One upstream connection per downstream session: for a legacy upstream with a connector. */
+  sessions: SessionConnections | undefined;
+}
+
+/**
  * Connects to an MCP server and returns an McpServer that offers the same tools,
  * resources, templates, prompts and skills, and declares exactly its capabilities. Calls,
  * reads, completions and subscriptions are forwarded (any URI, templates' included);
@@ -61,16 +77,12 @@ export async function createProxy(
 ): Promise<McpProxy> {
   const { client: clientOptions, upstreamSessions, mirror: limits, ...serverOptions } = options;
   const connector = typeof upstream === "function" ? upstream : undefined;
-  let markClosed!: (reason: Error | undefined) => void;
+  const state: ProxyState = { markClosed: () => {}, server: undefined, definition: undefined, sessions: undefined };
   const upstreamClosed = new Promise<Error | undefined>((resolve) => {
-    markClosed = resolve;
+    state.markClosed = resolve;
   });
   const urlElicitations = new UrlElicitations();
-  // Made once the upstream has described itself; the connections' hooks only run after that.
-  let server!: McpServer;
-  let definition!: ServerDefinition;
-  let sessions: SessionConnections | undefined;
-  const onError = (error: unknown) => (definition ? definition.onError(error) : undefined);
+  const onError = (error: unknown) => state.definition?.onError(error);
   const resync: Record<ListKind, () => Promise<void>> = {
     tools: coalesced(() => sync.tools()),
     prompts: coalesced(() => sync.prompts()),
@@ -85,7 +97,7 @@ export async function createProxy(
     urlElicitations,
     onLog: (level, data, logger) => sharedLog(level, data, logger),
     onListChanged,
-    onClose: (reason) => markClosed(reason),
+    onClose: (reason) => state.markClosed(reason),
     onError,
   });
   const client = shared.client;
@@ -93,7 +105,7 @@ export async function createProxy(
   // A legacy server keeps a session per connection: give each downstream session its own.
   const perSession = connector !== undefined && upstreamSessions !== "shared" && client.protocolEra === "legacy";
 
-  server = mirrorServer(
+  const server = mirrorServer(
     {
       ...implementationOf(client.serverInfo ?? { name: "", version: "" }),
       ...(client.instructions !== undefined && { instructions: client.instructions }),
@@ -102,13 +114,13 @@ export async function createProxy(
       ...(client.protocolEra === "legacy" && { revisions: LEGACY_REVISIONS }),
       ...serverOptions,
       onSession: (session) => {
-        void sessions?.open(session);
+        void state.sessions?.open(session);
         serverOptions.onSession?.(session);
       },
       onNotification: (notification, session) => {
         // The session's roots changed: its upstream connection tells the server, which asks again.
         if (notification.method === "notifications/roots/list_changed")
-          void sessions
+          void state.sessions
             ?.get(session)
             .then((c) => c.client.setRoots([]))
             .catch(onError);
@@ -117,12 +129,18 @@ export async function createProxy(
     },
     mirroredCapabilities(upstreamCaps, serverOptions.capabilities),
   );
-  definition = definitionOf(server);
+  const definition = definitionOf(server);
+  state.server = server;
+  state.definition = definition;
   if (perSession && connector)
-    sessions = new SessionConnections(async (session) => {
-      // Re-run when this connection's lists change (see narrowToSession).
-      let narrow = () => {};
-      const connection = await openConnection({
+    state.sessions = new SessionConnections(async (session) => {
+      // Re-run when this connection's lists change (see narrowToSession), once it is open.
+      const own: { connection: UpstreamConnection | undefined } = { connection: undefined };
+      const renarrow = coalesced(async () => {
+        if (own.connection) await narrowToSession(own.connection, session);
+      });
+      const narrow = () => void renarrow().catch(onError);
+      own.connection = await openConnection({
         transport: connector(),
         client: clientOptions,
         session,
@@ -136,10 +154,8 @@ export async function createProxy(
         onClose: () => void session.close(),
         onError,
       });
-      const renarrow = coalesced(() => narrowToSession(connection, session));
-      narrow = () => void renarrow().catch(onError);
       narrow();
-      return connection;
+      return own.connection;
     }, onError);
 
   /**
@@ -166,12 +182,12 @@ export async function createProxy(
 
   /** A log of the shared connection outside any call: for the sessions it serves, if it serves sessions. */
   function sharedLog(level: LogLevel, data: unknown, logger: string | undefined) {
-    if (sessions || client.protocolEra !== "legacy") return;
-    for (const session of server.sessions) session.log(level, data, logger);
+    if (!state.server || state.sessions || client.protocolEra !== "legacy") return;
+    for (const session of state.server.sessions) session.log(level, data, logger);
   }
 
   const connectionFor = (session: ServerSession | undefined): UpstreamConnection | Promise<UpstreamConnection> =>
-    (session && sessions?.get(session)) ?? shared;
+    (session && state.sessions?.get(session)) ?? shared;
   const forwarded: Upstream = {
     async run(ctx, work) {
       const connection = await connectionFor(ctx.session);
@@ -283,7 +299,7 @@ export async function createProxy(
     upstreamClosed,
     async close() {
       await server.close();
-      await sessions?.close();
+      await state.sessions?.close();
       await shared.close();
     },
   };

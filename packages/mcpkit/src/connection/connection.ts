@@ -9,16 +9,19 @@ import type {
   JsonRpcResponse,
   RequestId,
 } from "../jsonrpc/types.js";
-import type { MessageInfo, Transport, TransportSink } from "../transports/transport.js";
+import type { MessageInfo, Transport } from "../transports/transport.js";
+import { type Collect, runBatch } from "./batch.js";
 import {
   type ConnectionOptions,
   DEFAULT_TIMEOUT_MS,
   type RequestOptions,
   type SentRequest,
 } from "./connection-options.js";
+import { ConnectionSink, type SinkTarget } from "./connection-sink.js";
 import { errorObjectOf } from "./error-answer.js";
 import { InboundRequest } from "./inbound-request.js";
 import { OutboundRequest } from "./outbound-request.js";
+import { OutboundRequests } from "./outbound-requests.js";
 
 /**
  * One JSON-RPC peer over one transport: correlates our requests with their responses,
@@ -27,18 +30,14 @@ import { OutboundRequest } from "./outbound-request.js";
  * Client and server both build on it; it knows no MCP feature methods.
  */
 
-/** Cancelled requests kept waiting for a late result, at most. */
-const MAX_LATE = 1000;
-
 const abortError = (message: string): Error => Object.assign(new Error(message), { name: "AbortError" });
 
-export class Connection {
+export class Connection implements SinkTarget {
   readonly transport: Transport;
   private readonly options: ConnectionOptions;
-  // Made when first needed and dropped when empty: an idle session holds neither.
-  private pending: Map<RequestId, OutboundRequest> | undefined;
-  /** Cancelled requests whose result is still wanted should it come (RequestOptions.onLateResult). */
-  private late: Map<RequestId, (result: JsonObject) => void> | undefined;
+  /** Our requests awaiting answers (and cancelled ones whose late result is wanted). */
+  private readonly outbound = new OutboundRequests();
+  // Made when first needed and dropped when empty: an idle session holds none.
   private inbound: Map<RequestId, InboundRequest> | undefined;
   /**
    * The request whose handler is running right now, before it is known to answer later:
@@ -90,15 +89,14 @@ export class Connection {
     options?.onRequestId?.(id);
     const response = new Promise<JsonObject>((resolve, reject) => {
       const entry = new OutboundRequest(method, options, resolve, reject);
-      this.pending ??= new Map();
-      this.pending.set(id, entry);
+      this.outbound.add(id, entry);
       this.armTimer(id, entry);
       entry.watch((reason) => this.cancelOutbound(id, reason));
       try {
         this.write(message, options?.relatedRequestId, options?.headers);
       } catch (error) {
         // Nothing was sent, so nothing will answer: fail now rather than at the timeout.
-        this.forget(id);
+        this.outbound.forget(id);
         entry.reject(error);
       }
     });
@@ -198,27 +196,14 @@ export class Connection {
       this.send(this.invalidRequest(values, "empty batch"));
       return;
     }
-    const answers: Promise<JsonRpcResponse | undefined>[] = [];
-    for (const value of values) {
-      const problem = messageProblem(value);
-      if (problem !== undefined) {
-        answers.push(Promise.resolve(this.invalidRequest(value, problem)));
-        continue;
-      }
-      const message = value as JsonRpcMessage;
-      if ("method" in message && "id" in message) {
-        answers.push(new Promise((resolve) => this.receiveRequest(message as JsonRpcRequest, info, resolve)));
-      } else if ("method" in message) {
-        this.receiveNotification(message, info);
-      } else {
-        this.receiveResponse(message);
-      }
-    }
-    if (answers.length === 0) return;
-    // Each answer resolves (a failed handler is answered as an error), and send reports its own failure.
-    Promise.all(answers).then(
-      (responses) => {
-        const batch = responses.filter((r): r is JsonRpcResponse => r !== undefined);
+    const answered = runBatch(values, {
+      request: (request, collect) => this.receiveRequest(request, info, collect),
+      other: (message) => this.receive(message, info),
+      invalid: (value, problem) => this.invalidRequest(value, problem),
+    });
+    // send reports its own failure.
+    answered?.then(
+      (batch) => {
         if (batch.length > 0 && !this.closed) this.send(batch);
       },
       (error: unknown) => this.options.onError?.(error),
@@ -312,7 +297,7 @@ export class Connection {
   private receiveProgress(params: JsonObject | undefined): void {
     const token = params?.progressToken;
     if (typeof token !== "number" && typeof token !== "string") return;
-    const entry = this.pending?.get(token);
+    const entry = this.outbound.get(token);
     if (entry?.progress(params as JsonObject)) this.armTimer(token, entry);
   }
 
@@ -329,16 +314,15 @@ export class Connection {
       }
       return;
     }
-    const entry = this.pending?.get(id);
+    const entry = this.outbound.get(id);
     if (!entry) {
       // A result that crossed its request's cancellation, for a caller that wants it; else
       // not ours (or already cancelled): ids never cross connections.
-      const late = this.late?.get(id);
-      this.late?.delete(id);
+      const late = this.outbound.takeLate(id);
       if (late && "result" in response) late(response.result);
       return;
     }
-    this.forget(id);
+    this.outbound.forget(id);
     if ("result" in response) entry.resolve(response.result);
     else entry.reject(McpError.fromObject(response.error));
   }
@@ -348,27 +332,17 @@ export class Connection {
   }
 
   private cancelOutbound(id: RequestId, reason: unknown): void {
-    const entry = this.pending?.get(id);
+    const entry = this.outbound.get(id);
     if (!entry) return;
-    this.forget(id);
+    this.outbound.forget(id);
     // basic/utilities/cancellation: tell the peer; `initialize` is never cancelled.
     if (entry.method !== "initialize") {
       const text = reason instanceof Error ? reason.message : typeof reason === "string" ? reason : "Request cancelled";
       this.notify("notifications/cancelled", { requestId: id, reason: text }, entry.options?.relatedRequestId);
     }
     const onLate = entry.options?.onLateResult;
-    if (onLate) {
-      this.late ??= new Map();
-      // Bounded: most cancelled requests never get a late result.
-      if (this.late.size >= MAX_LATE) this.late.delete(this.late.keys().next().value as RequestId);
-      this.late.set(id, onLate);
-    }
+    if (onLate) this.outbound.keepForLate(id, onLate);
     entry.reject(reason ?? abortError("Request cancelled"));
-  }
-
-  private forget(id: RequestId): void {
-    this.pending?.delete(id);
-    if (this.pending?.size === 0) this.pending = undefined;
   }
 
   private closedError(): McpError {
@@ -391,11 +365,9 @@ export class Connection {
     this.closed = true;
     this.closedReason = reason;
     // Built only when something waits for it: most connections close with nothing pending.
-    const pending = this.pending;
+    const pending = this.outbound.drain();
     const inbound = this.inbound;
     const running = this.running;
-    this.pending = undefined;
-    this.late = undefined;
     this.inbound = undefined;
     if (pending || inbound || running) {
       const error = this.closedError();
@@ -404,25 +376,5 @@ export class Connection {
       for (const request of inbound?.values() ?? []) request.cancel(error);
     }
     this.options.onClose?.(reason);
-  }
-}
-
-/** Where a batch gathers the responses of its requests (JSON-RPC 2.0 §6). */
-type Collect = (response: JsonRpcResponse | undefined) => void;
-
-/** What the transport calls: one small object instead of three closures per connection. */
-class ConnectionSink implements TransportSink {
-  constructor(private readonly connection: Connection) {}
-
-  message(value: unknown, info?: MessageInfo): void {
-    this.connection.receive(value, info);
-  }
-
-  invalid(error: JsonRpcErrorObject): void {
-    this.connection.refuseUnreadable(error);
-  }
-
-  close(reason?: Error): void {
-    this.connection.transportClosed(reason);
   }
 }

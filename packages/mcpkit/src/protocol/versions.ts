@@ -44,12 +44,16 @@ export function isModernRevision(version: unknown): version is ModernRevision {
 /**
  * basic/lifecycle §Version Negotiation: answer the client's revision when we support it,
  * otherwise the latest we support (the client then decides whether to go on). Only
- * handshake revisions can be negotiated this way.
+ * handshake revisions can be negotiated this way: with none among `supported` (a server
+ * of modern revisions only), undefined, and the `initialize` is refused.
  */
-export function negotiate(requested: unknown, supported: readonly Revision[] = LEGACY_REVISIONS): LegacyRevision {
+export function negotiate(
+  requested: unknown,
+  supported: readonly Revision[] = LEGACY_REVISIONS,
+): LegacyRevision | undefined {
   const legacy = supported.filter(isLegacyRevision);
   if (isLegacyRevision(requested) && legacy.includes(requested)) return requested;
-  return legacy[legacy.length - 1] ?? LATEST_LEGACY_REVISION;
+  return legacy[legacy.length - 1];
 }
 
 /** True when `revision` is `since` or newer. */

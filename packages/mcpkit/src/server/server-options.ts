@@ -77,6 +77,9 @@ export interface ServerOptions extends Implementation {
    * (add more with `server.use`). See docs/middleware.md.
    */
   middleware?: readonly ServerMiddleware[];
-  /** Unexpected failures inside handlers (default: printed to stderr). Peers only see "Internal error". */
+  /**
+   * Unexpected failures inside handlers (default: printed to stderr). Peers only see "Internal
+   * error". A request the client cancelled is not one: how its handler ended is not reported.
+   */
   onError?: (error: unknown) => void;
 }

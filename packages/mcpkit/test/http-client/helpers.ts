@@ -13,7 +13,7 @@ import {
   streamableHttpClientTransport,
 } from "../../src/transports/streamable-http/client/index.js";
 import type { Transport } from "../../src/transports/transport.js";
-import { sleep, within } from "../stdio/helpers.js";
+import { sleep, until, within } from "../stdio/helpers.js";
 
 /**
  * Real HTTP servers on 127.0.0.1 for the client transport tests: the official SDK's
@@ -21,16 +21,7 @@ import { sleep, within } from "../stdio/helpers.js";
  * behaviour that is easier to control by hand. Every wait is bounded.
  */
 
-export { sleep, within };
-
-/** Polls until `check` is true; fails after `ms`. */
-export async function until(check: () => boolean, what: string, ms = 3000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${ms} ms waiting for ${what}`);
-    await sleep(10);
-  }
-}
+export { sleep, until, within };
 
 /** One HTTP request as a server saw it. */
 export interface Seen {

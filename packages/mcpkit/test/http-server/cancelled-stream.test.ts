@@ -123,3 +123,94 @@ describe("Streamable HTTP (2026-07-28): a request cancelled by closing its strea
     expect(Date.now() - started).toBeLessThan(2000);
   });
 });
+
+/** A tool that fails with its signal's reason when cancelled, as a handler honouring its signal does. */
+function rejectingServer() {
+  const reported: unknown[] = [];
+  const aborted: string[] = [];
+  const server = createServer({ name: "cancel", version: "1", onError: (error) => reported.push(error) });
+  server.tool("wait", {}, async (_args, ctx) => {
+    ctx.progress(1, 2, "started");
+    await new Promise<void>((_resolve, reject) =>
+      ctx.signal.addEventListener(
+        "abort",
+        () => {
+          aborted.push("wait");
+          reject(ctx.signal.reason);
+        },
+        { once: true },
+      ),
+    );
+    return "too late";
+  });
+  server.prompt("fail", {}, () => {
+    throw new Error("the disk is full");
+  });
+  return { server, reported, aborted };
+}
+
+const MODERN_META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+
+/** POSTs a call of `wait`, reads its first event (the progress), then closes the stream. */
+async function callAndClose(url: string, revision: "2026-07-28" | "2025-11-25"): Promise<void> {
+  const modern = revision === "2026-07-28";
+  const controller = new AbortController();
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": revision,
+      ...(modern && { "mcp-method": "tools/call", "mcp-name": "wait" }),
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "wait", arguments: {}, _meta: { progressToken: "p", ...(modern && MODERN_META) } },
+    }),
+    signal: controller.signal,
+  });
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  expect(new TextDecoder().decode((await reader.read()).value)).toContain("notifications/progress");
+  controller.abort();
+}
+
+describe("Streamable HTTP: a client closing its request's stream is its choice, not a server fault", () => {
+  const cases = [
+    { era: "2026-07-28", revision: "2026-07-28", sessions: true },
+    { era: "a sessionless 2025-11-25 endpoint", revision: "2025-11-25", sessions: false },
+  ] as const;
+  for (const { era, revision, sessions } of cases) {
+    it(`${era}: the handler's rejection with the cancellation reaches no onError (no stack on the server's stderr)`, async () => {
+      const { server, reported, aborted } = rejectingServer();
+      served = await serveHttp(server, { sessions });
+      await callAndClose(served.url, revision);
+      await expect.poll(() => aborted).toEqual(["wait"]);
+      // The rejection settles in the same turn as the abort: had it been reported, it would be by now.
+      expect(reported).toEqual([]);
+      // A real failure is still reported (and answered without its message).
+      const failed = await fetch(served.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": revision,
+          ...(revision === "2026-07-28" && { "mcp-method": "prompts/get", "mcp-name": "fail" }),
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 2,
+          method: "prompts/get",
+          params: { name: "fail", ...(revision === "2026-07-28" && { _meta: MODERN_META }) },
+        }),
+      });
+      expect(await failed.json()).toMatchObject({ id: 2, error: { code: -32603, message: "Internal error" } });
+      expect(reported.map((e) => (e as Error).message)).toEqual(["the disk is full"]);
+    });
+  }
+});

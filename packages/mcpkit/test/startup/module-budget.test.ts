@@ -17,13 +17,16 @@ const FIXTURE = join(STDIO_FIXTURES, "../../startup/fixtures/tools-only-server.m
 /** The source modules of mcpkit a tools-only stdio server runs (packages/mcpkit/src/…). */
 const TOOLS_ONLY_MODULES: string[] = [
   // The foundation (one chunk, shared with the client: scripts/bundle.mjs folds it whole).
+  "connection/batch.ts",
   "connection/client-key.ts",
   "connection/connection-options.ts",
+  "connection/connection-sink.ts",
   "connection/connection.ts",
   "connection/error-answer.ts",
   "connection/inbound-request.ts",
   "connection/middleware-chain.ts",
   "connection/outbound-request.ts",
+  "connection/outbound-requests.ts",
   "connection/request-values.ts",
   "content.ts",
   "jsonrpc/errors.ts",

@@ -22,6 +22,29 @@ export function within<T>(promise: Promise<T>, ms: number, what: string): Promis
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** How often a condition that raises no event of its own is looked at again. */
+const POLL_MS = 20;
+
+/**
+ * Waits for `probe` to give something (neither undefined nor false) and returns it, looking
+ * again every POLL_MS: for a condition that raises no event of its own (another process's
+ * state, a store's keys). Fails after `ms`, saying what it waited for. Where an event says
+ * it, wait for the event instead.
+ */
+export async function until<T>(
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  what: string,
+  ms = 5000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out after ${ms} ms waiting for ${what}`);
+    await sleep(POLL_MS);
+  }
+}
+
 /** Polls `check` until it returns true or `ms` pass; returns the last answer. */
 export async function eventually(check: () => boolean, ms: number, every = 20): Promise<boolean> {
   const deadline = Date.now() + ms;

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "../usage-error.js";
-import { copyIncluded, type LeftOut } from "./include.js";
+import { copyIncluded, type Included } from "./include.js";
 
 /** What the bundle's server folder is built from: your module, or a built-in server with its flags. */
 export type BundleSource =
@@ -16,12 +16,15 @@ export interface BuiltServer {
   entry: string;
   /** Whether it carries a native module, built for this platform only. */
   native: boolean;
-  /** What the folders given with --include hold that was left out. */
-  leftOut: LeftOut[];
+  /** What --include brought in, and what the folders it names hold that was left out. */
+  included: Included;
 }
 
 const CLI_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const cliRequire = createRequire(join(CLI_ROOT, "package.json"));
+/** The workspace server's SQLite child process, a file of its own in @mcpkit/servers. */
+const queryProcessFile = () =>
+  join(dirname(cliRequire.resolve("@mcpkit/servers/package.json")), "dist/workspace/sqlite/query-process.js");
 
 /**
  * Packages with native code: not bundled but copied, built for this platform, with the
@@ -63,8 +66,7 @@ export async function buildServer(source: BundleSource, root: string): Promise<B
     const { version } = JSON.parse(readFileSync(join(CLI_ROOT, "package.json"), "utf8")) as { version: string };
     writeFileSync(join(root, "package.json"), `${JSON.stringify({ name: "mcpkit-bundle", version, private: true })}\n`);
     // The workspace runs each SQL statement in a child process of this file (sqlite/engine.ts).
-    if (source.name === "workspace")
-      entries["query-process"] = join(CLI_ROOT, "dist/servers/workspace/sqlite/query-process.js");
+    if (source.name === "workspace") entries["query-process"] = queryProcessFile();
   }
   const common: import("esbuild").BuildOptions = {
     bundle: true,
@@ -92,10 +94,11 @@ export async function buildServer(source: BundleSource, root: string): Promise<B
   }
   // Files the module reads beside itself (new URL("./x", import.meta.url)), at the same place
   // beside the bundled file.
-  const leftOut = source.kind === "module" ? copyIncluded(source.include, dirname(source.file), outdir) : [];
+  const included =
+    source.kind === "module" ? copyIncluded(source.include, dirname(source.file), outdir) : { files: [], leftOut: [] };
   for (const name of native)
     for (const pkg of [name, ...(NATIVE[name] ?? [])]) copyPackage(pkg, cliRequire, join(outdir, "node_modules"));
-  return { entry: "server/index.js", native: native.length > 0, leftOut };
+  return { entry: "server/index.js", native: native.length > 0, included };
 }
 
 /** Serves the module's default export (an McpServer or a function making one) over stdio. */

@@ -1,6 +1,8 @@
 import { copyFileSync, lstatSync, mkdirSync, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { UsageError } from "../usage-error.js";
+import { hardLinkCheck } from "./hard-links.js";
+import { contentRule, nameRule } from "./left-out.js";
 
 /** A file or folder left out of a bundle, and why. */
 export interface LeftOut {
@@ -9,35 +11,29 @@ export interface LeftOut {
   why: string;
 }
 
-/**
- * What a folder given with --include holds that a bundle leaves out: what may hold secrets,
- * and what is no part of a running server (what @anthropic-ai/mcpb's pack leaves out is
- * much the same). A file named with --include itself is taken as it is.
- */
-const LEFT_OUT: [RegExp, string][] = [
-  [/^\.env(\..+)?$/, "it may hold secrets"],
-  [/^\.(npmrc|yarnrc|yarnrc\.yml|netrc|pypirc|pgpass)$/, "it may hold credentials"],
-  [/^id_(rsa|dsa|ecdsa|ed25519)$|\.(pem|key|p12|pfx)$/, "it may be a private key"],
-  [/^\.(ssh|gnupg|aws|git|hg|svn)$/, "a folder of credentials or version control"],
-  [/^(\.DS_Store|Thumbs\.db|desktop\.ini)$/, "the system's, not yours"],
-  [/\.sw[a-p]$|~$|^\.#|^#.*#$/, "an editor's file"],
-  [/\.log$/, "a log"],
-  [/\.mcpb$/, "a bundle"],
-  [/^node_modules$/, "installed packages: the bundle holds those the server imports, built in"],
-];
+/** What the --include paths brought in, and what they held that stayed out. */
+export interface Included {
+  /** The files copied, relative to the module's folder, with forward slashes, in the order copied. */
+  files: string[];
+  leftOut: LeftOut[];
+}
 
 /**
  * Copies the files and folders the module reads beside itself (--include, relative to the
  * module's folder) to the same places under `into`. Only files inside the module's folder
  * go in: a link is followed only when what it points to is inside it too (a `secrets ->
- * ~/.ssh` link, or one to /etc/passwd, is left out). Inside a folder, what LEFT_OUT names is
- * left out, and so is what is not a plain file (a pipe, a socket) or whose name an archive
- * cannot hold. Returns what was left out.
+ * ~/.ssh` link, or one to /etc/passwd, is left out), and a hard link only when all its
+ * names are (hard-links.ts). Inside a folder, what may hold secrets is left out, by its name
+ * or by what it holds (left-out.ts), and so is what is not a plain file (a pipe, a socket)
+ * or whose name an archive cannot hold. A file named with --include itself is taken as it
+ * is, unless it leads out of the folder: that is refused.
  */
-export function copyIncluded(paths: string[], moduleDir: string, into: string): LeftOut[] {
+export function copyIncluded(paths: string[], moduleDir: string, into: string): Included {
   const root = realpathSync(moduleDir);
   const inside = (real: string) => real === root || real.startsWith(root + sep);
+  const allNamesInside = hardLinkCheck(root);
   const leftOut: LeftOut[] = [];
+  const files: string[] = [];
   const shown = (path: string) => relative(moduleDir, path).split(sep).join("/");
   const visited = new Set<string>();
   const named = new Set<string>();
@@ -60,8 +56,8 @@ export function copyIncluded(paths: string[], moduleDir: string, into: string): 
     } catch {
       return "a link to nothing";
     }
-    const rule = LEFT_OUT.find(([pattern]) => pattern.test(name));
-    if (!given && rule) return rule[1];
+    const rule = nameRule(name, stats.isDirectory());
+    if (!given && rule) return rule.why;
     if (/[\\\p{Cc}]/u.test(name)) return "its name holds a \\ or a control character, which an archive cannot hold";
     if (stats.isDirectory()) {
       const real = realpathSync(from);
@@ -72,8 +68,17 @@ export function copyIncluded(paths: string[], moduleDir: string, into: string): 
       return undefined;
     }
     if (!stats.isFile()) return "not a plain file";
+    if (!allNamesInside(stats)) {
+      const why = hardLinkOut(stats, moduleDir);
+      if (given)
+        throw new UsageError(`--include ${shown(from)}: ${why}: a bundle takes only files inside the module's folder`);
+      return why;
+    }
+    const held = given ? undefined : contentRule(from);
+    if (held) return held;
     mkdirSync(dirname(to), { recursive: true });
     copyFileSync(from, to);
+    files.push(shown(from));
     return undefined;
   };
 
@@ -101,5 +106,8 @@ export function copyIncluded(paths: string[], moduleDir: string, into: string): 
     named.add(shown(from));
   }
   // A file left out of a folder, then named itself, is in.
-  return leftOut.filter((l) => !named.has(l.path));
+  return { files, leftOut: leftOut.filter((l) => !named.has(l.path)) };
 }
+
+const hardLinkOut = (stats: Stats, moduleDir: string) =>
+  `a hard link: the same file has ${stats.nlink} names, and not all of them are inside ${moduleDir}`;

@@ -3,19 +3,20 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { Command } from "commander";
+import { SERVER_NAMES, serverFlags } from "../../built-in/catalog.js";
 import { fileBehind, replaceFile } from "../../files/replace-file.js";
 import { importModule } from "../../module/import-module.js";
 import { isModulePath, loadServerModule } from "../../module/server-module.js";
-import { SERVER_NAMES, serverFlags } from "../../servers/catalog.js";
 import { VERSION } from "../../version.js";
 import { COMMAND_SUMMARIES } from "../summaries.js";
 import { USAGE_EXIT, UsageError } from "../usage-error.js";
 import { type BundleSource, buildServer } from "./build.js";
+import { contentsList } from "./contents.js";
 import { introspect } from "./introspect.js";
 import { manifest, pngSize } from "./manifest.js";
 import { outputFile, refuseToReplace } from "./output.js";
-import { type Project, readProject, slug } from "./project.js";
-import { serverJson } from "./server-json.js";
+import { bundleAuthor, bundleName, type Project, readProject, slug } from "./project.js";
+import { mcpNameNeeded, serverJson } from "./server-json.js";
 import { builtInUserConfig, checkUserConfig, type UserSetting } from "./user-config.js";
 import { zip } from "./zip.js";
 
@@ -28,6 +29,7 @@ interface BundleOptions {
   remote?: string[];
   transport?: string;
   mcpbUrl?: string;
+  dryRun?: boolean;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -44,9 +46,10 @@ export function bundleCommand(): Command {
     .option("--icon <png>", "the bundle's icon (default: icon.png in the project, if there is one)")
     .option(
       "--include <path>",
-      "a file or folder the module reads beside itself (new URL('./x', import.meta.url)), relative to it (repeatable); a folder's .env files, keys, links out of the module's folder and the like are left out, and named",
+      "a file or folder the module reads beside itself (new URL('./x', import.meta.url)), relative to it (repeatable); in a folder, what may hold secrets (.env and .envrc files, keys and keystores, cloud and registry credentials, shell histories, Terraform state…) is left out, and named; a link or hard link leading out of the module's folder is never taken",
       collect,
     )
+    .option("--dry-run", "build and start it, list what it would hold, and write nothing")
     .option("--server-json", "write the server.json the MCP Registry publishes, instead of a bundle")
     .option("--mcp-name <name>", "with --server-json: the registry name (default: package.json mcpName)")
     .option("--remote <url>", "with --server-json: a URL where it is served over Streamable HTTP (repeatable)", collect)
@@ -75,7 +78,7 @@ Examples:
       const source = await sourceOf(server, flags, options.include ?? []);
       if (options.serverJson) await writeServerJson(source, options);
       else {
-        const written = await writeBundle(source, options, options.out);
+        const written = await writeBundle(source, options, options.out, options.dryRun === true);
         process.stdout.write(`${written.summary}\n`);
       }
     });
@@ -127,19 +130,21 @@ async function userConfigOf(source: BundleSource): Promise<Record<string, UserSe
   const flags = await serverFlags(source.name);
   // A flag fixed after -- is not asked for again.
   const fixed = new Set(source.args.filter((a) => a.startsWith("--")));
-  const settings = builtInUserConfig(flags?.options() ?? []);
+  const settings = builtInUserConfig(flags?.options ?? {});
   return Object.fromEntries(Object.entries(settings).filter(([, s]) => !fixed.has(s.flag as string)));
 }
 
-/** Builds the bundle in a scratch folder, starts it, writes manifest.json and zips it all. */
+/** Builds the bundle in a scratch folder, starts it, writes manifest.json and zips it all (or only says what it would write). */
 async function writeBundle(
   source: BundleSource,
   options: BundleOptions,
   out: string | undefined,
+  dryRun = false,
 ): Promise<{ file: string; bytes: Buffer; summary: string }> {
   // An --out that names a file is checked before the build, not after it.
   if (out !== undefined) refuseToReplace(outputFile(out, "", "."), "bundle");
   const project = await projectOf(source);
+  const author = bundleAuthor(project);
   const userConfig = await userConfigOf(source);
   const staging = mkdtempSync(join(tmpdir(), "mcpkit-bundle-"));
   try {
@@ -151,21 +156,28 @@ async function writeBundle(
     // Started with a value for each setting it asks for: its default, or this folder.
     const args = Object.values(userConfig).flatMap((s) => (s.flag ? [s.flag, String(s.default ?? process.cwd())] : []));
     const introspected = await introspect(staging, join(staging, server.entry), args);
-    const made = manifest({ project, server, introspected, userConfig, ...(icon && { icon }) });
+    const name = bundleName(project, source.kind === "module" ? source.file : undefined, introspected.serverInfo.name);
+    const made = manifest({ project, name, author, server, introspected, userConfig, ...(icon && { icon }) });
     writeFileSync(join(staging, "manifest.json"), `${JSON.stringify(made, null, 2)}\n`);
-    const bytes = zip(filesOf(staging).map((path) => ({ path, data: readFileSync(join(staging, path)) })));
-    const file = outputFile(out, `${slug(String(made.name))}-${slug(String(made.version))}.mcpb`, ".");
+    const entries = filesOf(staging).map((path) => ({ path, data: readFileSync(join(staging, path)) }));
+    const bytes = zip(entries);
+    const file = outputFile(out, `${name}-${slug(String(made.version))}.mcpb`, ".");
     refuseToReplace(file, "bundle");
-    replaceFile(fileBehind(file).file, bytes);
-    if (server.leftOut.length > 0)
+    if (!dryRun) replaceFile(fileBehind(file).file, bytes);
+    const { leftOut, files } = server.included;
+    if (leftOut.length > 0)
       process.stderr.write(
-        `mcpkit bundle: left out of the bundle (name a file with --include to take it all the same):\n${server.leftOut.map((l) => `  ${l.path}: ${l.why}\n`).join("")}`,
+        `mcpkit bundle: left out of the bundle (name a file with --include to take it all the same):\n${leftOut.map((l) => `  ${l.path}: ${l.why}\n`).join("")}`,
       );
     const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
     const summary =
-      `Wrote ${relative(process.cwd(), file) || file} (${Math.ceil(bytes.length / 1024)} KB): ` +
+      `${dryRun ? "Would write" : "Wrote"} ${relative(process.cwd(), file) || file} (${Math.ceil(bytes.length / 1024)} KB): ` +
       `${made.display_name} ${made.version}, ${count(introspected.tools.length, "tool")}, ` +
-      `${count(introspected.prompts.length, "prompt")}${Object.keys(userConfig).length > 0 ? `, ${count(Object.keys(userConfig).length, "setting")}` : ""}`;
+      `${count(introspected.prompts.length, "prompt")}${Object.keys(userConfig).length > 0 ? `, ${count(Object.keys(userConfig).length, "setting")}` : ""}\n` +
+      `${dryRun ? "It would hold" : "It holds"}:\n${contentsList(
+        entries.map((e) => ({ path: e.path, bytes: e.data.length })),
+        files,
+      )}`;
     return { file, bytes, summary };
   } finally {
     rmSync(staging, { recursive: true, force: true });
@@ -194,11 +206,7 @@ function filesOf(dir: string, prefix = ""): string[] {
 async function writeServerJson(source: BundleSource, options: BundleOptions): Promise<void> {
   const project = await projectOf(source);
   const mcpName = options.mcpName ?? project.mcpName;
-  if (!mcpName)
-    throw new UsageError(
-      'server.json needs the server\'s name in the MCP Registry: add "mcpName": "io.github.you/name" to package.json ' +
-        "(the registry checks the npm package for it), or pass --mcp-name",
-    );
+  if (!mcpName) throw new UsageError(mcpNameNeeded(project));
   if (!/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/.test(mcpName))
     throw new UsageError(`"${mcpName}" is not a registry name: reverse DNS, one "/", such as io.github.you/my-server`);
   if (source.kind === "module" && project.mcpName !== undefined && project.mcpName !== mcpName)
@@ -214,7 +222,7 @@ async function writeServerJson(source: BundleSource, options: BundleOptions): Pr
   let serverInfo: import("mcpkit").Implementation;
   let mcpb: { url: string; sha256: string } | undefined;
   if (options.mcpbUrl !== undefined) {
-    const built = await writeBundle(source, options, undefined);
+    const built = await writeBundle(source, options, undefined, options.dryRun === true);
     process.stdout.write(`${built.summary}\n`);
     mcpb = { url: options.mcpbUrl, sha256: createHash("sha256").update(built.bytes).digest("hex") };
   }
@@ -239,6 +247,10 @@ async function writeServerJson(source: BundleSource, options: BundleOptions): Pr
   });
   const file = outputFile(options.out, "server.json", project.root);
   refuseToReplace(file, "server.json");
+  if (options.dryRun) {
+    process.stdout.write(`Would write ${relative(process.cwd(), file) || file}:\n${JSON.stringify(json, null, 2)}\n`);
+    return;
+  }
   replaceFile(fileBehind(file).file, `${JSON.stringify(json, null, 2)}\n`);
   process.stdout.write(
     `Wrote ${relative(process.cwd(), file) || file}: ${mcpName} ${String(json.version)}; publish the package first, then mcp-publisher publish\n`,

@@ -1,12 +1,16 @@
 import type { Icon } from "mcpkit";
 import type { BuiltServer } from "./build.js";
 import type { Introspected } from "./introspect.js";
-import { fallbackAuthor, type Project, slug } from "./project.js";
+import type { Project } from "./project.js";
 import type { UserSetting } from "./user-config.js";
 
 /** What a manifest is made of. */
 export interface ManifestInput {
   project: Project;
+  /** The bundle's name (project.ts, bundleName). */
+  name: string;
+  /** Its author (project.ts, authorOf). */
+  author: NonNullable<Project["author"]>;
   server: BuiltServer;
   introspected: Introspected;
   userConfig: Record<string, UserSetting>;
@@ -19,7 +23,15 @@ export interface ManifestInput {
  * from the server's own serverInfo), the node entry point, the settings asked of the user
  * and how they reach the server, and the tools and prompts the running server listed.
  */
-export function manifest({ project, server, introspected, userConfig, icon }: ManifestInput): Record<string, unknown> {
+export function manifest({
+  project,
+  name,
+  author,
+  server,
+  introspected,
+  userConfig,
+  icon,
+}: ManifestInput): Record<string, unknown> {
   const info = introspected.serverInfo;
   const env: Record<string, string> = {};
   const args = [`\${__dirname}/${server.entry}`];
@@ -32,11 +44,11 @@ export function manifest({ project, server, introspected, userConfig, icon }: Ma
   }
   return {
     manifest_version: "0.3",
-    name: slug(project.name ?? info.name),
+    name,
     display_name: info.title ?? info.name,
     version: project.version ?? info.version,
     description: project.description ?? info.description ?? `The ${info.name} MCP server`,
-    author: project.author ?? fallbackAuthor(),
+    author,
     ...(project.repository &&
       /^https?:\/\//.test(project.repository) && { repository: { type: "git", url: project.repository } }),
     ...(project.homepage && { homepage: project.homepage }),

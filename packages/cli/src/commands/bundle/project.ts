@@ -1,6 +1,7 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { userInfo } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, extname, join } from "node:path";
+import { UsageError } from "../usage-error.js";
 
 /** What the project's package.json says about the server (every field optional). */
 export interface Project {
@@ -76,13 +77,41 @@ function normalizeRepository(url: string): string {
     .replace(/^git:\/\//, "https://");
 }
 
-/** Who the bundle names as its author when package.json does not: the user running mcpkit. */
-export function fallbackAuthor(): { name: string } {
-  try {
-    return { name: userInfo().username };
-  } catch {
-    return { name: "unknown" };
+/**
+ * Who the bundle names as its author: package.json's author, else the git user of the
+ * project's folder (GIT_AUTHOR_NAME, else user.name, and the email likewise: as a commit
+ * would name them). Never the
+ * account running mcpkit (in a container, "root"): without either, the bundle is refused
+ * until one is given.
+ */
+export function bundleAuthor(project: Project): NonNullable<Project["author"]> {
+  if (project.author) return project.author;
+  const git = (key: string) => {
+    const run = spawnSync("git", ["config", "--get", key], { cwd: project.root, encoding: "utf8" });
+    return run.status === 0 && run.stdout.trim() !== "" ? run.stdout.trim() : undefined;
+  };
+  // Git's own order: GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL before the configuration.
+  const name = process.env.GIT_AUTHOR_NAME?.trim() || git("user.name");
+  if (name) {
+    const email = process.env.GIT_AUTHOR_EMAIL?.trim() || git("user.email");
+    return { name, ...(email && { email }) };
   }
+  throw new UsageError(
+    'A bundle names its author: add "author": "Your Name <you@example.com>" to package.json' +
+      `${project.name ? "" : " (or make one, npm init -y)"}, or set git config user.name`,
+  );
+}
+
+/**
+ * The bundle's name: the package's (without its scope), and the module's file name after it
+ * when the module is not the package's one server (src/server.ts, index.ts, or named as the
+ * package): two modules of one folder make two bundles, never one file overwritten.
+ */
+export function bundleName(project: Project, module: string | undefined, serverName: string): string {
+  const name = slug(project.name ?? serverName);
+  if (module === undefined) return name;
+  const own = slug(basename(module, extname(module)));
+  return ["server", "index", name].includes(own) ? name : `${name}-${own}`;
 }
 
 /** A package name without its scope, fit for file names. */

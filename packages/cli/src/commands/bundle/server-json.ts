@@ -85,3 +85,21 @@ export function serverJson(input: ServerJsonInput): Record<string, unknown> {
     ...(remotes.length > 0 && { remotes: remotes.map((url) => ({ type: "streamable-http", url })) }),
   };
 }
+
+/**
+ * What server.json needs before it can be written, in steps: the registry's name for the
+ * server in package.json, which the registry checks in the published npm package. A name is
+ * suggested from a GitHub repository (io.github.OWNER/NAME, the namespace the registry
+ * grants a GitHub sign-in).
+ */
+export function mcpNameNeeded(project: Project): string {
+  const github = /^https:\/\/github\.com\/([\w.-]+)\/([\w.-]+)/.exec(project.repository ?? "");
+  const suggested = github
+    ? `io.github.${github[1]}/${github[2]}`
+    : `io.github.YOUR-GITHUB-NAME/${(project.name ?? "my-server").replace(/^@[^/]+\//, "")}`;
+  return [
+    "server.json needs the server's name in the MCP Registry first:",
+    `  1. add "mcpName": "${suggested}" to package.json${github ? "" : " (your GitHub name: the registry grants io.github.NAME to whoever signs in as NAME)"}`,
+    "  2. run this again (or pass --mcp-name NAME for once: the registry still checks package.json's mcpName when you publish)",
+  ].join("\n");
+}

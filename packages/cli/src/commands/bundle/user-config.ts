@@ -1,4 +1,4 @@
-import type { Option } from "commander";
+import { flagOf, type OptionTable } from "@mcpkit/servers/options";
 
 /** One setting a bundle asks its user for (manifest `user_config`), and how the server gets it. */
 export interface UserSetting {
@@ -45,28 +45,27 @@ export function checkUserConfig(value: unknown, file: string): Record<string, Us
 }
 
 /**
- * A built-in server's settings, from its flags: a folder list (`--root <dir...>`) and each
- * flag with a fixed set of values (its first the default). Other flags are left to edit in
- * the client's configuration.
+ * A built-in server's settings, from its options' descriptions (@mcpkit/servers): its
+ * directories (`--root <dir...>`) and each option with a fixed set of values (its
+ * default first). Other options are left to edit in the client's configuration.
  */
-export function builtInUserConfig(options: Option[]): Record<string, UserSetting> {
+export function builtInUserConfig(options: OptionTable): Record<string, UserSetting> {
   const out: Record<string, UserSetting> = {};
-  for (const option of options) {
-    const flag = option.long;
+  for (const [key, option] of Object.entries(options)) {
+    const flag = flagOf(key, option);
     if (!flag) continue;
-    const key = option.attributeName();
     const title = flag
       .slice(2)
       .replace(/-/g, " ")
       .replace(/^./, (c) => c.toUpperCase());
-    if (option.variadic && /dir/.test(option.flags))
-      out[key] = { type: "directory", title, description: option.description, multiple: true, required: true, flag };
-    else if (option.argChoices && option.argChoices.length > 0)
+    if (option.type === "directories")
+      out[key] = { type: "directory", title, description: option.help, multiple: true, required: true, flag };
+    else if (option.type === "choice")
       out[key] = {
         type: "string",
         title,
-        description: option.description,
-        default: option.argChoices[0] as string,
+        description: option.help,
+        default: option.default ?? (option.choices[0] as string),
         flag,
       };
   }

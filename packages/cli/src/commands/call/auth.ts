@@ -1,6 +1,6 @@
-import { homedir } from "node:os";
 import { join } from "node:path";
 import type { StreamableHttpClientOptions } from "mcpkit/http-client";
+import { configDir } from "../../config/config-dir.js";
 
 /** What authorization adds to an HTTP connection, and how to let go of it afterwards. */
 export interface HttpAuth {
@@ -17,14 +17,6 @@ export interface HttpAuthOptions {
   browser: boolean;
   /** The user passed their own Authorization header: no OAuth at all. */
   ownAuthorization: boolean;
-}
-
-/** Where `mcpkit call` keeps registrations and tokens: $MCPKIT_CONFIG_DIR, else the XDG config folder. */
-export function configDir(): string {
-  const explicit = process.env.MCPKIT_CONFIG_DIR;
-  if (explicit) return explicit;
-  const xdg = process.env.XDG_CONFIG_HOME || join(homedir(), ".config");
-  return join(xdg, "mcpkit");
 }
 
 export const tokenFile = () => join(configDir(), "oauth.json");

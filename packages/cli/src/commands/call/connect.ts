@@ -1,9 +1,9 @@
+import { durationMs, parseEnv, parseHeaders } from "@mcpkit/servers/options";
 import { isSupportedRevision, REVISIONS, type Revision } from "mcpkit";
 import type { Client, ClientOptions, ServerDescription } from "mcpkit/client";
 import { stdioClientTransport } from "mcpkit/stdio";
 import { VERSION } from "../../version.js";
-import { parseEnv, parseHeaders, rootFor } from "../connection-flags.js";
-import { durationMs } from "../duration.js";
+import { rootFor } from "../connection-flags.js";
 import { httpAuth } from "./auth.js";
 import { UsageError } from "./exit-codes.js";
 import type { Target } from "./invocation.js";

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
-import { SERVER_NAMES } from "../../servers/catalog.js";
+import { SERVER_NAMES } from "../../built-in/catalog.js";
+import { INSTALL_CLIENTS } from "../../config/install-target.js";
 
 /** What a shell completes for mcpkit: its commands, their options, and what their operands are. */
 export interface CompletionModel {
@@ -32,7 +33,7 @@ const OPERANDS: Record<string, Pick<CompletedCommand, "words" | "named" | "files
   bundle: { words: SERVER_NAMES, named: false, files: true },
   call: { words: [], named: true, files: true },
   inspect: { words: [], named: true, files: true },
-  install: { words: ["claude-desktop", "claude-code", "cursor", "vscode"], named: false, files: true },
+  install: { words: [...INSTALL_CLIENTS], named: false, files: true },
   completion: { words: ["bash", "zsh", "fish"], named: false, files: false },
   servers: { words: [], named: false, files: false },
 };

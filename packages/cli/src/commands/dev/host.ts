@@ -1,7 +1,9 @@
 import { rmSync } from "node:fs";
 import type { Mount } from "mcpkit/server";
 import { createServer, type McpServer } from "mcpkit/server";
-import { CompileError, type Compiler, createCompiler } from "../../module/compile.js";
+import { realLocation } from "../../files/real-location.js";
+import { CompileError, createCompiler } from "../../module/compile.js";
+import { moduleGraph } from "../../module/graph.js";
 import { isTypeScript } from "../../module/import-module.js";
 import { type Generation, LoadFailure, startGeneration } from "./generation.js";
 
@@ -24,11 +26,13 @@ export class DevHost {
   private running: Promise<void> = Promise.resolve();
   private pending = false;
   private closed = false;
+  /** The module's own files (its import graph, links resolved) as last built; undefined before one built. */
+  imports: () => ReadonlySet<string> | undefined = () => undefined;
 
   private constructor(
     private readonly module: string,
     private readonly load: () => Promise<Generation>,
-    private readonly compiler: Compiler | undefined,
+    private readonly resources: { dispose(): Promise<void> } | undefined,
     private readonly log: DevLog,
     first: Generation | undefined,
   ) {
@@ -60,8 +64,14 @@ export class DevHost {
     const started = Date.now();
     // TypeScript is compiled here, incrementally, so each child process starts on plain JavaScript.
     const compiler = isTypeScript(module) ? await createCompiler(module) : undefined;
+    // The files the module imports: TypeScript's from the compiler, JavaScript's from esbuild.
+    const graph = compiler ? undefined : await moduleGraph(module);
+    let imports: ReadonlySet<string> | undefined;
     const load = async () => {
       const compiled = await compiler?.build();
+      // A version that does not build keeps the last graph: the file being fixed is in it.
+      const files = compiled?.inputs ?? (await graph?.files());
+      if (files) imports = new Set(files.map(realLocation));
       try {
         return await startGeneration(compiled?.file ?? module, log.passthrough);
       } finally {
@@ -69,7 +79,15 @@ export class DevHost {
         if (compiled) rmSync(compiled.file, { force: true });
       }
     };
-    return DevHost.loading(shown, log, load, compiler, started);
+    const resources = {
+      dispose: async () => {
+        await compiler?.dispose();
+        await graph?.dispose();
+      },
+    };
+    const host = await DevHost.loading(shown, log, load, resources, started);
+    host.imports = () => imports;
+    return host;
   }
 
   /** A host loading generations with `load` (start's, or a test's). */
@@ -77,14 +95,14 @@ export class DevHost {
     shown: string,
     log: DevLog,
     load: () => Promise<Generation>,
-    compiler?: Compiler,
+    resources?: { dispose(): Promise<void> },
     started = Date.now(),
   ): Promise<DevHost> {
     const first = await load().catch((error: unknown) => {
       reportFailure(log, shown, error, false);
       return undefined;
     });
-    const host = new DevHost(shown, load, compiler, log, first);
+    const host = new DevHost(shown, load, resources, log, first);
     if (first) log.info(`mcpkit dev: loaded ${describe(first)} in ${Date.now() - started} ms`);
     return host;
   }
@@ -163,7 +181,7 @@ export class DevHost {
     this.current?.mount.unmount();
     await this.current?.generation.proxy.close();
     this.current = undefined;
-    await this.compiler?.dispose();
+    await this.resources?.dispose();
     await this.server.close();
   }
 }

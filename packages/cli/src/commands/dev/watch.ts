@@ -12,6 +12,12 @@ export interface WatchOptions {
   quietMs?: number;
   /** Called once if a tree has more folders than MAX_FOLDERS: the others are not watched. */
   onTooMany?: (root: string, max: number) => void;
+  /**
+   * Whether a change to this file counts (default: every file). One that does not count
+   * neither calls onChange nor delays it: a log the server appends to every few ms would
+   * otherwise keep a burst from ever going quiet.
+   */
+  counts?: (file: string) => boolean;
 }
 
 /**
@@ -22,12 +28,14 @@ export interface WatchOptions {
 export function watchFiles(
   dirs: string[],
   onChange: (files: string[]) => void,
-  { quietMs = 80, onTooMany }: WatchOptions = {},
+  { quietMs = 80, onTooMany, counts = () => true }: WatchOptions = {},
 ): () => void {
   const changed = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   const changedIn = (dir: string, name: string) => {
-    changed.add(join(dir, name));
+    const file = join(dir, name);
+    if (!counts(file)) return;
+    changed.add(file);
     clearTimeout(timer);
     timer = setTimeout(() => {
       const files = [...changed];

@@ -1,5 +1,5 @@
+import { durationMs } from "@mcpkit/servers/options";
 import { type CheckResult, DEFAULT_STEP_TIMEOUT_MS, describeTarget, diagnose } from "../../doctor/index.js";
-import { durationMs } from "../duration.js";
 import { type ServerTargetOptions, serverTarget } from "../server-target.js";
 import { colorsFor } from "../terminal-colors.js";
 import { formatCheck, formatVerdict } from "./format.js";

@@ -1,4 +1,4 @@
-import type { LogEmitter } from "../../gateway/audit/audit-log.js";
+import type { LogEmitter } from "@mcpkit/servers/gateway";
 
 /**
  * The OpenTelemetry logger audit records go to, when @opentelemetry/api-logs is installed

@@ -1,3 +1,4 @@
+import { type Gateway, healthHandler } from "@mcpkit/servers/gateway";
 import type { ResourceServer } from "mcpkit/auth";
 import {
   createSseHandler,
@@ -11,8 +12,6 @@ import {
   type TrustProxy,
 } from "mcpkit/http";
 import type { McpServer } from "mcpkit/server";
-import type { Gateway } from "../../gateway/gateway.js";
-import { healthHandler } from "../../gateway/health.js";
 import { type AuthFlags, resourceServer } from "../serve/auth-flags.js";
 import {
   type AuthorizationServerFlags,

@@ -1,14 +1,16 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import {
+  describeDiff,
+  fileAccessProblem,
+  GatewayConfigError,
+  gatewayServer,
+  readGatewayConfig,
+  watchConfig,
+} from "@mcpkit/servers/gateway";
+import { durationMs } from "@mcpkit/servers/options";
 import { Command, Option } from "commander";
-import { describeDiff } from "../../gateway/config/diff.js";
-import { fileAccessProblem } from "../../gateway/config/file-access.js";
-import { GatewayConfigError } from "../../gateway/config/problems.js";
-import { readGatewayConfig } from "../../gateway/config/read.js";
-import { gatewayServer } from "../../gateway/gateway.js";
-import { watchConfig } from "../../gateway/watch.js";
 import { VERSION } from "../../version.js";
-import { durationMs } from "../duration.js";
 import { type AuthFlags, authOptions, checkAuthFlags } from "../serve/auth-flags.js";
 import {
   type AuthorizationServerFlags,

@@ -7,15 +7,17 @@ import type { InspectCommandOptions } from "./run.js";
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 const HELP = `
-The inspector listens on 127.0.0.1 only, and only the browser that opens the printed URL
+The inspector listens on 127.0.0.1 only, and only the page that opens the printed URL
 (it carries a one-time token) can use it. A stdio server is started from this command
-line only; the page may start another command only with --allow-spawn.
+line only; the page may start the programs --allow-spawn names, and nothing else, never
+with variables of its own.
 
 Examples:
   $ mcpkit inspect http://127.0.0.1:3000/mcp
   $ mcpkit inspect --open --protocol legacy http://127.0.0.1:3000/mcp
   $ mcpkit inspect -H 'Authorization: Bearer TOKEN' https://example.com/mcp
   $ mcpkit inspect -- npx -y @modelcontextprotocol/server-everything stdio
+  $ mcpkit inspect --allow-spawn node,npx -- node ./server.js
   $ mcpkit inspect my-server                (a name from .mcp.json, Claude Desktop's or Cursor's configuration)
   $ mcpkit inspect --config ./mcp.json my-server
 `;
@@ -55,7 +57,11 @@ export function inspectCommand(): Command {
       "--ping-interval <duration>",
       "while a page is open, ping an HTTP server this often to notice it went away (default 5s; 0: never)",
     )
-    .option("--allow-spawn", "let the page start a different stdio command")
+    .option(
+      "--allow-spawn <programs>",
+      "let the page start these programs as stdio servers, comma-separated, named exactly (node,npx)",
+      collect,
+    )
     .addHelpText("after", HELP)
     .showHelpAfterError("(mcpkit inspect --help shows the usage)")
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT))

@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { durationMs } from "@mcpkit/servers/options";
 import { describeTarget, isProtocolChoice, startInspector } from "../../inspector/index.js";
 import { rootFor } from "../connection-flags.js";
-import { durationMs } from "../duration.js";
 import { UsageError } from "../usage-error.js";
 import { type NamedServerResolver, type TargetFlags, targetFromCommandLine } from "./target.js";
 
@@ -11,7 +12,8 @@ export interface InspectCommandOptions extends TargetFlags {
   protocol: string;
   timeout?: string;
   pingInterval?: string;
-  allowSpawn?: boolean;
+  /** --allow-spawn PROGRAM,… (repeatable): the programs the page may start. */
+  allowSpawn?: string[];
   /** --config FILE: where a named server is looked up. */
   config?: string;
   /** --root PATH|URI (repeatable): the roots offered instead of the server's folder. */
@@ -21,6 +23,7 @@ export interface InspectCommandOptions extends TargetFlags {
 /**
  * Starts the inspector, prints its URL (on stdout, alone on its line, for scripts) and
  * runs until Ctrl+C or SIGTERM, which close the connection (and a stdio server) first.
+ * Enter prints a fresh URL (each opens the inspector once: a new tab, another browser).
  */
 export async function runInspect(
   words: string[],
@@ -44,14 +47,19 @@ export async function runInspect(
     port,
     timeoutMs,
     pingIntervalMs,
-    allowSpawn: options.allowSpawn === true,
+    allowSpawn: spawnList(options.allowSpawn ?? []),
     ...(options.root?.length && { roots: options.root.map(rootFor) }),
   });
   process.stderr.write(
-    `mcpkit inspect: inspecting ${describeTarget(target)}\nOpen the inspector (once; the token is single-use):\n`,
+    `mcpkit inspect: inspecting ${describeTarget(target)}\nOpen the inspector (once; the token is single-use; Enter prints a fresh link):\n`,
   );
   process.stdout.write(`${inspector.url}\n`);
   if (options.open) openBrowser(inspector.url);
+  const lines = createInterface({ input: process.stdin });
+  lines.on("line", () => {
+    process.stderr.write("A fresh link (the one before, if unused, no longer opens):\n");
+    process.stdout.write(`${inspector.freshUrl()}\n`);
+  });
 
   await new Promise<void>((resolve) => {
     const stop = () => {
@@ -62,8 +70,20 @@ export async function runInspect(
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
+  lines.close();
   await inspector.close();
   process.exit(0);
+}
+
+/** `--allow-spawn node,npx` (and repeated): program names, each as the page must give it. */
+export function spawnList(values: readonly string[]): string[] {
+  const programs = values.flatMap((value) => value.split(",")).map((name) => name.trim());
+  const bad = programs.find((name) => name === "" || /[\0\s]/.test(name));
+  if (bad !== undefined)
+    throw new UsageError(
+      `--allow-spawn takes program names separated by commas (node,npx), not ${JSON.stringify(values.join(","))}`,
+    );
+  return [...new Set(programs)];
 }
 
 function openBrowser(url: string): void {

@@ -1,5 +1,5 @@
+import { parseEnv, parseHeaders } from "@mcpkit/servers/options";
 import type { Target } from "../../inspector/index.js";
-import { parseEnv, parseHeaders } from "../connection-flags.js";
 import { UsageError } from "../usage-error.js";
 
 /**

@@ -1,20 +1,23 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the clients' own syntax for a variable, ${NAME}, is text here
 import { existsSync, readFileSync } from "node:fs";
-import { basename } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import { unifiedDiff } from "@mcpkit/servers/workspace/diff";
 import { Command, Option } from "commander";
 import {
-  CLIENTS,
-  type ClientName,
   clientEntry,
   DEFAULT_SCOPE,
   herePlace,
+  INSTALL_CLIENT_INFO,
+  INSTALL_CLIENTS,
+  type InstallClient,
   installFile,
-  mergeEntry,
+  mergeInto,
+  placeSpec,
   type Scope,
 } from "../../config/index.js";
+import { isInside, realLocation } from "../../files/real-location.js";
 import { ChangedMeanwhile, fileBehind, replaceFile } from "../../files/replace-file.js";
 import { mcpkitCommand } from "../../self.js";
-import { unifiedDiff } from "../../servers/workspace/files/diff.js";
 import { COMMAND_SUMMARIES } from "../summaries.js";
 import { USAGE_EXIT, UsageError } from "../usage-error.js";
 import { describeServer } from "./server-words.js";
@@ -26,36 +29,54 @@ interface InstallOptions {
   header?: string[];
   npx?: boolean;
   force?: boolean;
+  followLinks?: boolean;
+  envFile?: string;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 const HELP = `
 The server, after --:
-  URL                        a server over Streamable HTTP (Claude Desktop reaches it
-                             through mcpkit serve proxy)
+  URL                        a server over Streamable HTTP (Claude Desktop, Cline and Zed
+                             reach it through mcpkit serve proxy)
   SERVER [FLAGS…]            a built-in server: everything, workspace, weather, github, proxy
   ./server.js|.ts [FLAGS…]   your module, served by mcpkit serve (a default-exported server)
   COMMAND [ARGS…]            any command that speaks MCP on stdin and stdout
 
 Files written (--scope; the default is marked *):
+  claude-code     project*  .mcp.json                user: ~/.claude.json
+  vscode          project*  .vscode/mcp.json         user: VS Code's user mcp.json
+  cursor          user*     ~/.cursor/mcp.json       project: .cursor/mcp.json
   claude-desktop  user*     claude_desktop_config.json in Claude's settings folder
-  claude-code     project*  .mcp.json here           user: ~/.claude.json
-  cursor          user*     ~/.cursor/mcp.json       project: .cursor/mcp.json here
-  vscode          project*  .vscode/mcp.json here    user: VS Code's user mcp.json
+  windsurf        user*     ~/.codeium/windsurf/mcp_config.json
+  cline           user*     cline_mcp_settings.json in VS Code's global storage
+  gemini          project*  .gemini/settings.json    user: ~/.gemini/settings.json
+  zed             user*     ~/.config/zed/settings.json (context_servers)   project: .zed/settings.json
+  codex           user*     ~/.codex/config.toml ($CODEX_HOME)              project: .codex/config.toml
+  goose           user*     ~/.config/goose/config.yaml (extensions)
+  continue        project*  .continue/mcpServers/NAME.yaml                  user: ~/.continue/config.yaml
 
 The entry is edited into the file in place (comments, layout and the other servers kept),
 through a temporary file renamed over it; the file as it was is kept beside it as FILE.bak.
-A server of the same name is replaced only with --force. Paths among the server's words are
-made absolute, since clients start servers from their own folder; mcpkit itself is written
-as this Node and this installation's script (--npx: npx -y @mcpkit/cli instead). Values
-given with -e and -H are written in clear: prefer a reference to a variable for a secret.
+A project's file that is a link leading out of the project is not edited without
+--follow-links (a cloned repository can plant one); a file reached through a link is
+edited where it is, and its .bak made there. A server of the same name is replaced only
+with --force.
+
+Paths: in a project's file, those inside the project are written relative to it (Claude
+Code, Gemini CLI) or with \${workspaceFolder} (VS Code, Cursor), and mcpkit is the project's
+own node_modules/.bin/mcpkit, so the entry works in a teammate's clone; in a user's file
+(and Zed's, Codex's and Continue's project files, which name no folder to start in) they are
+absolute, as on this machine, and mcpkit is this Node and this installation's script (--npx:
+npx -y @mcpkit/cli, once it is published). Values given with -e and -H are written in clear:
+prefer a reference to a variable, or --env-file.
 
 Examples:
   $ mcpkit install claude-desktop -- workspace --root ~/notes
   $ mcpkit install claude-desktop my-server -- node dist/main.js
-  $ mcpkit install claude-code -- ./src/server.ts
+  $ mcpkit install claude-code --env-file .env -- ./src/server.ts
   $ mcpkit install vscode docs -H "Authorization: Bearer \${env:DOCS_TOKEN}" -- https://example.com/mcp
+  $ mcpkit install codex -- ./src/server.ts
   $ mcpkit install cursor --dry-run -- everything
 `;
 
@@ -63,7 +84,7 @@ export function installCommand(): Command {
   return new Command("install")
     .description(COMMAND_SUMMARIES.install.description)
     .usage("<client> [name] [options] -- <server…>")
-    .argument("<client>", `the client: ${CLIENTS.join(", ")}`)
+    .argument("<client>", `the client: ${INSTALL_CLIENTS.join(", ")}`)
     .argument("[words...]", "the entry's name (default: the server's or the package's), then -- and the server")
     .addOption(
       new Option("--scope <scope>", "this project's file or yours (default: per client)").choices(["project", "user"]),
@@ -71,18 +92,26 @@ export function installCommand(): Command {
     .option("--dry-run", "print the change to the file and write nothing")
     .option("-e, --env <KEY=VALUE>", "a variable for a server started by a command (repeatable)", collect)
     .option("-H, --header <header>", 'an HTTP header for a server at a URL, "Name: value" (repeatable)', collect)
-    .option("--npx", "start mcpkit with npx -y @mcpkit/cli instead of this installation's path")
+    .option("--npx", "start mcpkit with npx -y @mcpkit/cli (once it is published) instead of this installation's path")
+    .option(
+      "--env-file <file>",
+      "a file of variables the server is started with: VS Code reads it itself (envFile); for a server Node starts (node, mcpkit), node --env-file does",
+    )
     .option("--force", "replace a server of the same name in the file")
+    .option(
+      "--follow-links",
+      "edit a project's file that is a link (or in a linked folder) leading out of the project, as mcpkit will not otherwise",
+    )
     .addHelpText("after", HELP)
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT))
     .action((client: string, words: string[], options: InstallOptions) => {
-      if (!(CLIENTS as readonly string[]).includes(client))
-        throw new UsageError(`Unknown client "${client}": choose one of ${CLIENTS.join(", ")}`);
-      install(client as ClientName, words, options);
+      if (!(INSTALL_CLIENTS as readonly string[]).includes(client))
+        throw new UsageError(`Unknown client "${client}": choose one of ${INSTALL_CLIENTS.join(", ")}`);
+      install(client as InstallClient, words, options);
     });
 }
 
-function install(client: ClientName, words: string[], options: InstallOptions): void {
+function install(client: InstallClient, words: string[], options: InstallOptions): void {
   // commander drops the `--`: the words after it are the server.
   const dash = process.argv.indexOf("--");
   const serverWords = dash === -1 ? [] : process.argv.slice(dash + 1);
@@ -105,20 +134,42 @@ function install(client: ClientName, words: string[], options: InstallOptions): 
   let file: ReturnType<typeof installFile>;
   let behind: ReturnType<typeof fileBehind>;
   try {
-    file = installFile(client, scope, place);
+    file = installFile(client, scope, place, name);
     behind = fileBehind(file.path);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const entry = clientEntry(client, described.spec, mcpkit);
+  const envFile = options.envFile === undefined ? undefined : resolve(options.envFile);
+  if (envFile !== undefined && !existsSync(envFile))
+    throw new UsageError(`--env-file ${options.envFile}: no such file (${envFile})`);
+  let placed: ReturnType<typeof placeSpec>;
+  try {
+    placed = placeSpec(described.spec, file, { mcpkit, ...(envFile !== undefined && { envFile }) });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  // A project's file that leads out of the project (a link a cloned repository may have
+  // planted, to ~/.claude.json say) is edited only when the user says so.
+  const real = realLocation(file.path);
+  if (file.project !== undefined && !isInside(real, realLocation(file.project)) && !options.followLinks)
+    throw new UsageError(
+      `${file.path} leads to ${real}, outside this project (${file.project}): a cloned repository can plant such a link ` +
+        "to have a file of yours edited. Nothing was written; pass --follow-links if you made the link yourself",
+    );
+  const entry = clientEntry(client, placed.spec, name, placed.envFile);
   const secrets = inClear(env, headers);
-  const backup = `${file.path}.bak`;
+  // Through a link of its own or of a folder on the way (the folders above the project, or
+  // above a user's file, are as they are).
+  const base = file.project ?? dirname(file.path);
+  const linked = real !== join(realLocation(base), relative(base, file.path));
+  // Beside the file actually edited: never a copy of a file from elsewhere left in the project.
+  const backup = `${real}.bak`;
   // A client may write its file while we do: then the edit is made again on what it wrote.
   for (let attempt = 1; ; attempt++) {
     const before = existsSync(behind.file) ? readFileSync(behind.file, "utf8") : undefined;
-    let merged: ReturnType<typeof mergeEntry>;
+    let merged: ReturnType<typeof mergeInto>;
     try {
-      merged = mergeEntry(before, file.key, name, entry);
+      merged = mergeInto(file, before, name, entry);
     } catch (error) {
       throw new Error(
         `Cannot add "${name}" to ${file.path}: ${(error as Error).message}. Nothing was written: fix the file, or move it away, and run this again`,
@@ -136,6 +187,7 @@ function install(client: ClientName, words: string[], options: InstallOptions): 
       process.stdout.write(`Would ${merged.change === "added" ? "add" : "replace"} "${name}" in ${file.path}:\n`);
       process.stdout.write(unifiedDiff(before ?? "", merged.text, basename(file.path)));
       if (taken) process.stdout.write(`Without --force nothing would be written: ${taken}\n`);
+      sayPlaced(placed.notes);
       warnInClear(secrets, file.path, client, scope);
       return;
     }
@@ -156,11 +208,12 @@ function install(client: ClientName, words: string[], options: InstallOptions): 
     }
     const how = merged.change === "added" ? "Added" : "Replaced";
     const notes = [
-      ...(behind.link ? [`a link: written to ${behind.file}`] : []),
+      ...(linked ? [`a link: written to ${real}`] : []),
       ...(before !== undefined ? [`the file as it was: ${backup}`] : []),
     ];
     const noted = notes.length > 0 ? ` (${notes.join("; ")})` : "";
-    process.stdout.write(`${how} "${name}" in ${file.path}${noted}.\n${restartHint(client)}\n`);
+    process.stdout.write(`${how} "${name}" in ${file.path}${noted}.\n${INSTALL_CLIENT_INFO[client].next}\n`);
+    sayPlaced(placed.notes);
     warnInClear(secrets, file.path, client, scope);
     return;
   }
@@ -179,31 +232,22 @@ function inClear(env: Record<string, string>, headers: Record<string, string>): 
  * reads the file reads it (and a project's file is often committed): said on stderr, with
  * the client's way to refer to a variable instead.
  */
-function warnInClear(secrets: string[], path: string, client: ClientName, scope: Scope): void {
+function warnInClear(secrets: string[], path: string, client: InstallClient, scope: Scope): void {
   if (secrets.length === 0) return;
-  const reference = {
-    "claude-code": "${NAME}",
-    vscode: "${env:NAME} (or an input with password: true)",
-    cursor: "${env:NAME}",
-    "claude-desktop": undefined,
-  }[client];
+  const { title, variable } = INSTALL_CLIENT_INFO[client];
   const them = secrets.length === 1 ? "it" : "them";
-  const instead = reference
-    ? `To keep ${them} out, write a reference to a variable instead, such as ${reference}, set where ${client} starts.`
-    : "Claude Desktop reads no variables in its file: keep the file to yourself.";
+  const instead = variable
+    ? `To keep ${them} out, write a reference to a variable instead, such as ${variable}, set where ${title} starts.`
+    : `${title} reads no variables in its file: keep the file to yourself, or use --env-file.`;
   const project = scope === "project" ? " It is this project's file: keep it out of version control." : "";
   process.stderr.write(
     `mcpkit install: note: ${secrets.join(", ")} ${secrets.length === 1 ? "is" : "are"} written as given into ${path}, for anyone who can read the file.${project} ${instead}\n`,
   );
 }
 
-function restartHint(client: ClientName): string {
-  return {
-    "claude-desktop": "Restart Claude Desktop to start it.",
-    "claude-code": "Claude Code asks to approve a project's servers the next time it starts here.",
-    cursor: "Cursor picks it up in Settings → MCP.",
-    vscode: "VS Code lists it under MCP: List Servers.",
-  }[client];
+/** What placing the command for this file decided that the user should know (placement.ts). */
+function sayPlaced(notes: string[]): void {
+  for (const note of notes) process.stderr.write(`mcpkit install: note: ${note}\n`);
 }
 
 function pairs(values: string[], separator: string, usage: string): Record<string, string> {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, extname, isAbsolute, join, resolve } from "node:path";
+import { SERVER_NAMES } from "../../built-in/catalog.js";
 import type { ServerSpec } from "../../config/index.js";
-import { SERVER_NAMES } from "../../servers/catalog.js";
 import { UsageError } from "../usage-error.js";
 
 /** A server module mcpkit serve loads (a default-exported server). */

@@ -1,7 +1,6 @@
+import { durationMs, wholeNumber } from "@mcpkit/servers/options";
 import { callTools, type LintProblem, lintLists, readLists } from "mcpkit/testing";
 import { connectTarget, DEFAULT_STEP_TIMEOUT_MS, describeTarget, printable } from "../../doctor/index.js";
-import { durationMs } from "../duration.js";
-import { wholeNumber } from "../numbers.js";
 import { type ServerTargetOptions, serverTarget } from "../server-target.js";
 import { colorsFor } from "../terminal-colors.js";
 import { UsageError } from "../usage-error.js";

@@ -1,16 +1,14 @@
 import {
-  createSseHandler,
-  createStreamableHttpHandler,
   LOCALHOST_NAMES,
   listen,
   routeByPath,
   SERVER_CARD_PATHS,
   type SseHandler,
   type StreamableHttpHandler,
-  serverCardHandler,
   type TrustProxy,
 } from "mcpkit/http";
 import type { McpServer } from "mcpkit/server";
+import { servingHttp } from "../../module/library.js";
 import { mcpkitCommand, shellCommand } from "../../self.js";
 import { type AuthFlags, resourceServer } from "./auth-flags.js";
 import {
@@ -59,6 +57,8 @@ export interface HttpServing {
 export async function serveHttp(server: McpServer, serving: HttpServing): Promise<void> {
   const { port, host, auth, authorization, limits = {}, ended, cluster, onListening, serverCard, trustProxy } = serving;
   const stop = serving.stop ?? firstSignal();
+  // The endpoints of the copy of mcpkit that made the server (a module's own: module/library.ts).
+  const { createStreamableHttpHandler, createSseHandler, serverCardHandler } = await servingHttp(server);
   // DNS-rebinding protection: a local bind answers only to local names; another bind to its own name.
   const local = isLocal(host);
   const allowedHosts = local ? LOCALHOST_NAMES : [host.includes(":") ? `[${host}]` : host, ...LOCALHOST_NAMES];

@@ -1,9 +1,10 @@
+import { durationMs, readOptions } from "@mcpkit/servers/options";
 import { Command, Option } from "commander";
+import { SERVER_NAMES, SERVERS, serverFlags } from "../../built-in/catalog.js";
+import { flagOptions, givenValues } from "../../built-in/flag-options.js";
+import type { ServerFlags, Shared } from "../../built-in/served.js";
 import { moduleFlags } from "../../module/flags.js";
 import { isModulePath } from "../../module/server-module.js";
-import { SERVER_NAMES, SERVERS, serverFlags } from "../../servers/catalog.js";
-import type { ServerFlags, Shared } from "../../servers/served.js";
-import { durationMs } from "../duration.js";
 import { COMMAND_SUMMARIES } from "../summaries.js";
 import { USAGE_EXIT, UsageError } from "../usage-error.js";
 import { type AuthFlags, authOptions, checkAuthFlags } from "./auth-flags.js";
@@ -31,6 +32,9 @@ interface CommonOptions extends AuthFlags, AuthorizationServerFlags {
   serverCard?: string | true;
   trustProxy?: string[];
 }
+
+/** What commander parsed: the common options, and the chosen server's own under their attribute names. */
+type Parsed = CommonOptions & Readonly<Record<string, unknown>>;
 
 const DEFAULT_SERVER = "workspace";
 
@@ -75,7 +79,7 @@ const flagOf = (option: Option) => option.long ?? option.flags;
  * option, or the default. Only the common options are known at this point, so a value after
  * another flag is skipped when it is not a server's name.
  */
-export function pickServer(args: string[], common: Option[]): string {
+export function pickServer(args: readonly string[], common: readonly Option[]): string {
   const takesValue = new Set(common.filter((o) => o.required || o.optional).map(flagOf));
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
@@ -104,7 +108,7 @@ async function strayFlag(args: string[], known: Option[], name: string): Promise
     // Only on this path are the other servers loaded: to say which of them the flag is for.
     const owners: string[] = [];
     for (const other of SERVER_NAMES.filter((n) => n !== name)) {
-      if ((await serverFlags(other))?.options().some((o) => flagOf(o) === flag)) owners.push(other);
+      if ([...ownOptions(await serverFlags(other))].some((o) => flagOf(o) === flag)) owners.push(other);
     }
     if (owners.length > 0)
       return new UsageError(
@@ -114,11 +118,15 @@ async function strayFlag(args: string[], known: Option[], name: string): Promise
   return undefined;
 }
 
+/** A server's own flags, made from its options' descriptions. */
+const ownOptions = (flags: ServerFlags | undefined): Option[] =>
+  flags ? [...flagOptions(flags.options).values()] : [];
+
 /** Every server's options, grouped under its name, for help. */
 async function allServerOptions(): Promise<Option[]> {
   const byFlag = new Map<string, Option>();
   for (const name of SERVER_NAMES) {
-    for (const option of (await serverFlags(name))?.options() ?? []) {
+    for (const option of ownOptions(await serverFlags(name))) {
       const seen = byFlag.get(flagOf(option));
       if (seen) seen.description += ` (${name}: ${option.description})`;
       else byFlag.set(flagOf(option), option.helpGroup(`${name} options:`));
@@ -140,7 +148,7 @@ export async function serveCommand(argv: string[] = process.argv): Promise<Comma
     name === undefined
       ? undefined
       : ((await serverFlags(name)) ?? (isModulePath(name) ? moduleFlags(name) : undefined));
-  const own = help ? await allServerOptions() : (chosen?.options() ?? []);
+  const own = help ? await allServerOptions() : ownOptions(chosen);
   if (name !== undefined && chosen === undefined) throw unknownServer(name);
   if (!help) {
     const stray = await strayFlag(args as string[], [...common, ...own], name as string);
@@ -158,7 +166,7 @@ export async function serveCommand(argv: string[] = process.argv): Promise<Comma
   for (const option of [...common, ...own]) command.addOption(option);
   // Commander's own usage errors (an unknown option, a missing value) exit 2, as ours do.
   command.exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT));
-  return command.action(async (given: string, operands: string[], options: CommonOptions) => {
+  return command.action(async (given: string, operands: string[], options: Parsed) => {
     if (given !== name || !chosen) throw unknownServer(given);
     await serve(given, chosen, operands, options);
   });
@@ -169,7 +177,7 @@ const unknownServer = (name: string) =>
     `Unknown server "${name}"; choose one of ${SERVER_NAMES.join(", ")}, or give your server module's path (./server.js)`,
   );
 
-async function serve(name: string, flags: ServerFlags, operands: string[], options: CommonOptions): Promise<void> {
+async function serve(name: string, flags: ServerFlags, operands: string[], options: Parsed): Promise<void> {
   if (!flags.operands && operands.length > 0)
     throw new UsageError(`serve ${name} takes no further arguments (got "${operands.join(" ")}")`);
   if (options.redis !== undefined && flags.cluster !== true)
@@ -187,7 +195,9 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
   const authorized = checkAuthFlags(options, options.port !== undefined);
   // Where people sign in (--authorization-server): "dev", "oidc" or a preset's name.
   const signIn = upstream && { upstream: upstream.kind === "preset" ? upstream.name : upstream.kind };
-  flags.check?.(options as unknown as Record<string, unknown>, { cluster: options.redis !== undefined, ...signIn });
+  // The server's own flags, read and checked by their descriptions into the values its factory takes.
+  const values = readOptions(flags.options, givenValues(flags.options, options));
+  flags.check?.(values, { cluster: options.redis !== undefined, ...signIn });
   const cluster: Cluster | undefined = options.redis === undefined ? undefined : await joinCluster(options);
   const shared: Shared = {
     ...(options.stateKey !== undefined && { requestStateKey: stateKey(options.stateKey) }),
@@ -196,10 +206,11 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
   const shutdownMs =
     options.shutdownTimeout === undefined ? 10_000 : durationMs(options.shutdownTimeout, "--shutdown-timeout");
   const served = await flags
-    .create(options as unknown as Record<string, unknown>, {
+    .create(values, {
       operands,
       shared,
       cluster: cluster !== undefined,
+      http: port !== undefined,
       ...signIn,
     })
     .catch(async (error) => {

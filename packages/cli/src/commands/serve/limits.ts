@@ -1,5 +1,4 @@
-import { durationMs } from "../duration.js";
-import { positive } from "../numbers.js";
+import { durationMs, positive } from "@mcpkit/servers/options";
 import { UsageError } from "../usage-error.js";
 
 /** Limits of the HTTP endpoint (--port only). */

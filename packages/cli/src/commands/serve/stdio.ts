@@ -1,5 +1,5 @@
 import type { McpServer } from "mcpkit/server";
-import { stdioServerTransport } from "mcpkit/stdio";
+import { servingStdio } from "../../module/library.js";
 import { mcpkitCommand } from "../../self.js";
 import { failWhen } from "./ended.js";
 import { firstSignal } from "./shutdown.js";
@@ -29,6 +29,8 @@ export async function serveStdio(
         `Waiting for JSON-RPC messages on stdin (Ctrl+D to quit).\n`,
     );
   }
+  // The transport of the copy of mcpkit that made the server (a module's own: module/library.ts).
+  const { stdioServerTransport } = await servingStdio(server);
   const session = await server.connect(stdioServerTransport());
   try {
     await Promise.race([session.closed, stop, failWhen(ended)]);

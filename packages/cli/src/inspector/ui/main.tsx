@@ -1,10 +1,15 @@
+// First: the page's key leaves the address bar before anything reads the fragment as a view.
+import "./page-key.js";
 import "./style.css";
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { call, connectEvents } from "./api.js";
+import { failedLists, useListsRead } from "./lists.js";
 import { AsksDialog } from "./parts/asks-dialog.js";
+import { ExternalLink } from "./parts/external-link.js";
 import { getState, navigate, setTheme, useStore } from "./store.js";
 import { AppsView } from "./views/apps.js";
+import { AuthView } from "./views/auth.js";
 import { LogsView } from "./views/logs.js";
 import { NetworkView } from "./views/network.js";
 import { PromptsView } from "./views/prompts.js";
@@ -15,6 +20,7 @@ import { ServerView } from "./views/server.js";
 import { SkillsView } from "./views/skills.js";
 import { TasksView } from "./views/tasks.js";
 import { ToolsView } from "./views/tools.js";
+import { TRANSPORT_TEXT } from "./words.js";
 
 /** The views, in the order of the navigation; Alt+1…9 and Alt+0 jump to them. */
 const VIEWS = [
@@ -29,6 +35,7 @@ const VIEWS = [
   { id: "logs", label: "Logs", View: LogsView },
   { id: "protocol", label: "Protocol", View: ProtocolView },
   { id: "network", label: "Network", View: NetworkView },
+  { id: "auth", label: "Sign-in", View: AuthView },
 ];
 
 const STATUS_TEXT: Record<string, string> = {
@@ -42,6 +49,7 @@ const STATUS_TEXT: Record<string, string> = {
 function Header() {
   const c = useStore((s) => s.connection);
   const live = useStore((s) => s.live);
+  const refused = useStore((s) => s.refused);
   const theme = useStore((s) => s.theme);
   const info = c.description?.serverInfo;
   return (
@@ -59,7 +67,11 @@ function Header() {
             {c.era} · {c.revision}
           </span>
         )}
-        {c.transport && <span class="chip">{c.transport}</span>}
+        {c.transport && (
+          <span class="chip" data-testid="transport">
+            {TRANSPORT_TEXT[c.transport]}
+          </span>
+        )}
       </div>
       <div class="status-line">
         {/* The state and, once the connection is down, why: one live region, read out together. */}
@@ -73,7 +85,7 @@ function Header() {
             </span>
           )}
         </span>
-        {!live && <span class="status failed">Inspector offline</span>}
+        {!live && !refused && <span class="status failed">Inspector offline</span>}
         <button
           type="button"
           class="icon"
@@ -122,9 +134,9 @@ function SignIn() {
   return (
     <div class="banner" role="alert">
       The server needs you to sign in.{" "}
-      <a class="button primary" href={url} target="_blank" rel="noopener noreferrer">
+      <ExternalLink class="button primary" href={url}>
         Sign in
-      </a>
+      </ExternalLink>
       <span class="hint"> The authorization server sends you back to this inspector.</span>
     </div>
   );
@@ -160,12 +172,64 @@ function ConnectionLost() {
         {c.status === "failed" ? "Try again" : "Reconnect"}
       </button>
       {error && <span class="error"> {error}</span>}
+      {c.stderr && (
+        <div class="stderr-tail">
+          <div class="hint">What the server wrote last on stderr:</div>
+          <pre class="mono stderr-lines" data-testid="stderr-tail">
+            {c.stderr.join("\n")}
+          </pre>
+        </div>
+      )}
     </div>
+  );
+}
+
+/**
+ * Connected, but the server cannot give a list it offers (a module that did not load
+ * under mcpkit dev, a server in a bad state): a failure, said in every view, not an empty
+ * list that looks healthy.
+ */
+function ServerProblem() {
+  const connected = useStore((s) => s.connection.status === "connected");
+  const failed = useStore((s) =>
+    failedLists(s)
+      .map(([kind, error]) => `${kind}: ${error}`)
+      .join("\n"),
+  );
+  if (!connected || !failed) return null;
+  const lines = failed.split("\n");
+  return (
+    <div class="banner bad" role="alert" data-testid="server-problem">
+      <strong>The server is connected but failing</strong>: it offers these lists and could not give them.
+      <ul>
+        {lines.map((line) => (
+          <li key={line} class="mono">
+            {line}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The inspector does not know this page: nothing else is shown, only how to get in. */
+function Refused({ message }: { message: string }) {
+  return (
+    <main id="main" class="refused" data-testid="refused">
+      <h1>This page cannot use the inspector</h1>
+      <p>{message}</p>
+      <p>
+        Each link <span class="mono">mcpkit inspect</span> prints opens the inspector once. Press Enter in the terminal
+        where it runs for a fresh one, and open that.
+      </p>
+    </main>
   );
 }
 
 function App() {
   const view = useStore((s) => s.view);
+  const refused = useStore((s) => s.refused);
+  useListsRead();
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!e.altKey || e.ctrlKey || e.metaKey || !/^[0-9]$/.test(e.key)) return;
@@ -190,6 +254,7 @@ function App() {
   // A view starts at its top, wherever the last one was scrolled to.
   useEffect(() => document.getElementById("main")?.scrollTo(0, 0), [view]);
   const Current = (VIEWS.find((v) => v.id === view) ?? (VIEWS[0] as (typeof VIEWS)[number])).View;
+  if (refused) return <Refused message={refused} />;
   return (
     <>
       <a class="skip" href="#main">
@@ -201,6 +266,7 @@ function App() {
         <main id="main" tabIndex={-1}>
           <SignIn />
           <ConnectionLost />
+          <ServerProblem />
           <Current />
         </main>
       </div>
@@ -210,5 +276,5 @@ function App() {
 }
 
 document.documentElement.dataset.theme = getState().theme;
-connectEvents();
+void connectEvents();
 render(<App />, document.getElementById("root") as HTMLElement);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { connectInMemory, lint } from "mcpkit/testing";
+import { fileURLToPath } from "node:url";
+import { connectInMemory, formatReport, lint, runTests } from "mcpkit/testing";
 import createAppServer from "./server.js";
 
 // The definition under test, with a real client connected in memory.
@@ -49,4 +50,10 @@ test("lint finds nothing in the server that would break a client", async () => {
     problems.filter((problem) => problem.severity === "error"),
     [],
   );
+});
+
+test("the requests in server.mcptest.yaml get the answers it expects", async () => {
+  const file = fileURLToPath(new URL("../src/server.mcptest.yaml", import.meta.url));
+  const report = await runTests(file, { server: createAppServer() });
+  assert.equal(report.failed, 0, formatReport(report, "text"));
 });

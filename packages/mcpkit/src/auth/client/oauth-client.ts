@@ -1,6 +1,7 @@
 import * as oauth from "oauth4webapi";
 import { isLoopbackUrl } from "../../transports/http/localhost.js";
 import { type BearerChallenge, parseAuthChallenge, parseChallenges } from "../challenge.js";
+import { prepareCodeSignIn } from "./authorization-code.js";
 import {
   canonicalResource,
   discoverAuthorizationServer,
@@ -10,83 +11,14 @@ import {
 } from "./discovery.js";
 import { type DPoPKey, DPoPSigner } from "./dpop.js";
 import { OAuthError } from "./errors.js";
-import {
-  clientCredentials,
-  enterpriseGrant,
-  exchangeCode,
-  type GrantContext,
-  refresh,
-  workloadGrant,
-} from "./grants.js";
-import { clientFor, forgetClient, type RegistrationOptions } from "./registration.js";
+import { clientCredentials, enterpriseGrant, type GrantContext, refresh, workloadGrant } from "./grants.js";
+import type { OAuthClientOptions } from "./oauth-client-options.js";
+import { clientFor } from "./registration.js";
 import { chooseScope } from "./scope.js";
 import { memoryStorage, type OAuthStorage } from "./storage.js";
-import type {
-  ClientRegistration,
-  EnterpriseCredentials,
-  MachineCredentials,
-  RedirectHandler,
-  StoredTokens,
-  WorkloadIdentity,
-} from "./types.js";
+import type { ClientRegistration, StoredTokens } from "./types.js";
 
-export interface OAuthClientOptions {
-  /** The MCP server (endpoint URL) the tokens are for. */
-  serverUrl: string | URL;
-  /** Where the authorization server sends the user back (needed for the authorization code flow). */
-  redirectUri?: string;
-  /** Takes the user to the authorization URL and resolves with the callback. */
-  redirect?: RedirectHandler;
-  /** Pre-registered credentials, by issuer, or a function of the issuer. */
-  credentials?: RegistrationOptions["credentials"];
-  /** This client's Client ID Metadata Document URL (an https URL used as client_id). */
-  clientMetadataUrl?: string;
-  /** client_name for dynamic registration (default "mcpkit"). */
-  clientName?: string;
-  clientUri?: string;
-  /** Use the client_credentials grant instead of a user's authorization (no redirect). */
-  machine?: MachineCredentials;
-  /** Enterprise-managed authorization through the organization's IdP (no redirect either). */
-  enterprise?: EnterpriseCredentials;
-  /** Workload identity federation: a platform-issued JWT and the JWT bearer grant (no redirect). */
-  workload?: WorkloadIdentity;
-  /**
-   * DPoP (RFC 9449): by default, when the authorization server lists
-   * dpop_signing_alg_values_supported, tokens are bound to a key made for this client and
-   * every request carries a fresh proof. `false` never uses DPoP; a `{ keyPair, alg }`
-   * uses that key (one that outlives the process, for tokens kept in storage): a stored
-   * token bound to it is sent from the first request; a server that does not list its
-   * algorithm gets a fresh key instead. A function giving the key is called once, when it
-   * is first needed (a key kept in a file is then read or made only then).
-   */
-  dpop?: false | DPoPKey | (() => Promise<DPoPKey>);
-  /** Scopes to ask for instead of the spec's selection (challenge, then scopes_supported). */
-  scope?: string;
-  /** Ask for offline_access (a refresh token) when the server supports it (default true). */
-  offlineAccess?: boolean;
-  /** Credentials and tokens (default: in memory). */
-  storage?: OAuthStorage;
-  fetch?: typeof fetch;
-  /** How many times one request may trigger step-up authorization after 403 (default 2). */
-  maxStepUps?: number;
-  /** Refresh this long before expiry, ms (default 60 000). */
-  refreshSkewMs?: number;
-  /**
-   * The authorization server refused the refresh token (invalid_grant or invalid_client:
-   * expired, revoked, or a client it forgot); a new grant follows, which may send the user
-   * to log in again. Any other refresh failure (network, server error) rejects the request
-   * with an OAuthError "refresh_failed" carrying the cause instead.
-   */
-  onRefreshRefused?: (error: OAuthError) => void;
-  /**
-   * A sign-in that `redirect` started has ended: `{}` once its tokens are stored (the
-   * requests that waited on it are then sent again with them), `{ error }` when it failed
-   * (the redirect handler rejected, the authorization server sent an error back, the code
-   * exchange failed), the error those requests fail with. For an interface that shows a
-   * sign-in under way and must know when it is over.
-   */
-  onSignInEnd?: (outcome: { error?: unknown }) => void;
-}
+export type { OAuthClientOptions } from "./oauth-client-options.js";
 
 interface Authority {
   as: oauth.AuthorizationServer;
@@ -256,7 +188,7 @@ export class OAuthClient {
         : workload
           ? workloadGrant(ctx, workload, scope)
           : undefined;
-    if (!grant) return this.authorizationCode(ctx, authority, scope);
+    if (!grant) return this.authorizationCode(ctx, scope);
     await this.storage.set(this.tokenKey, await grant);
   }
 
@@ -299,25 +231,16 @@ export class OAuthClient {
     return this.authority;
   }
 
-  /** The authorization code flow: the user signs in (`redirect`), the code is exchanged, the tokens stored. */
-  private async authorizationCode(ctx: GrantContext, authority: Authority, scope: string | undefined): Promise<void> {
-    const { as } = authority;
-    const redirectUri = this.options.redirectUri;
-    if (!redirectUri || !this.options.redirect) {
+  /** The authorization code flow (authorization-code.ts); the tokens it gets are stored. */
+  private async authorizationCode(ctx: GrantContext, scope: string | undefined): Promise<void> {
+    const { redirectUri, redirect } = this.options;
+    if (!redirectUri || !redirect) {
       throw new OAuthError(
         "no_redirect",
         "The server needs authorization: configure redirectUri and a redirect handler (or machine credentials)",
       );
     }
-    // authorization §Authorization Code Protection: PKCE S256, checked against the metadata.
-    if (!as.code_challenge_methods_supported?.includes("S256")) {
-      throw new OAuthError(
-        "pkce_unsupported",
-        `The authorization server ${as.issuer} does not support PKCE with S256; refusing to authorize`,
-      );
-    }
-    if (!as.authorization_endpoint) throw new OAuthError("no_metadata", `${as.issuer} has no authorization endpoint`);
-    const client = await clientFor(as, {
+    const code = await prepareCodeSignIn(ctx, scope, {
       storage: this.storage,
       fetch: this.fetchImpl,
       redirectUri,
@@ -325,48 +248,9 @@ export class OAuthClient {
       clientMetadataUrl: this.options.clientMetadataUrl,
       clientName: this.options.clientName ?? "mcpkit",
       clientUri: this.options.clientUri,
-      scope,
     });
-    const verifier = oauth.generateRandomCodeVerifier();
-    const state = oauth.generateRandomState();
-    const url = new URL(as.authorization_endpoint);
-    url.searchParams.set("response_type", "code");
-    url.searchParams.set("client_id", client.client_id);
-    url.searchParams.set("redirect_uri", redirectUri);
-    url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(verifier));
-    url.searchParams.set("code_challenge_method", "S256");
-    url.searchParams.set("state", state);
-    url.searchParams.set("resource", authority.resource);
-    if (scope) url.searchParams.set("scope", scope);
-    const redirect = this.options.redirect;
-    const signIn = async () => {
-      const returned = await redirect(url);
-      const params =
-        returned instanceof URLSearchParams
-          ? returned
-          : new URL(typeof returned === "string" ? returned : returned.href, redirectUri).searchParams;
-      let callback: URLSearchParams;
-      try {
-        // Checks state, the error parameter and `iss` against the issuer (RFC 9207).
-        callback = oauth.validateAuthResponse(as, { client_id: client.client_id }, params, state);
-      } catch (error) {
-        // RFC 6749 §4.1.2.1: the authorization server sent an error back (access_denied…), said as it came.
-        const message =
-          error instanceof oauth.AuthorizationResponseError
-            ? `The authorization server answered ${error.error}${error.error_description ? `: ${error.error_description}` : ""}`
-            : `The authorization response was refused: ${(error as Error).message}`;
-        throw new OAuthError("authorization_failed", message, { cause: error });
-      }
-      try {
-        await this.storage.set(this.tokenKey, await exchangeCode(ctx, client, callback, redirectUri, verifier));
-      } catch (error) {
-        // A registration the server no longer knows is dropped, so the next attempt registers again.
-        if (/invalid_client/.test(String((error as Error).message))) await forgetClient(this.storage, as.issuer);
-        throw error;
-      }
-    };
     try {
-      await signIn();
+      await this.storage.set(this.tokenKey, await code.signIn(redirect));
     } catch (error) {
       this.options.onSignInEnd?.({ error });
       throw error;

@@ -1,6 +1,7 @@
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../../jsonrpc/types.js";
 import { eraOf } from "../../protocol/era.js";
+import { isLegacyRevision } from "../../protocol/versions.js";
 import { definitionOf, type McpServer } from "../../server/mcp-server.js";
 import { principalOf } from "../../server/principal.js";
 import {
@@ -28,6 +29,7 @@ import { httpAnswer } from "./answer-status.js";
 import type { StreamableHttpHandler, StreamableHttpOptions } from "./endpoint-options.js";
 import { checkLegacyVersion } from "./header-checks.js";
 import { handleLegacyPost, SESSION_HEADER, sessionNotFound, storeUnavailable } from "./legacy-post.js";
+import { refuseLegacy } from "./modern-only.js";
 import { handleModernPost } from "./modern-post.js";
 import { SessionTable } from "./session-table.js";
 
@@ -79,6 +81,7 @@ export function createStreamableHttpHandler(
     answer: (message: JsonRpcMessage) => httpAnswer(message, false, auth),
   };
   const modern = { keepAliveMs, answer: (message: JsonRpcMessage) => httpAnswer(message, true, auth) };
+  const legacyServed = server.revisions.some(isLegacyRevision);
 
   async function handlePost(request: HttpRequest, info: MessageInfo): Promise<HttpReply> {
     if (!acceptsPost(request)) {
@@ -113,6 +116,7 @@ export function createStreamableHttpHandler(
     ) {
       return handleModernPost(server, request, body, info, modern);
     }
+    if (!legacyServed) return refuseLegacy(server, request, body);
     return handleLegacyPost(legacy, request, body, info);
   }
 

@@ -161,7 +161,7 @@ function serveWithoutSession(
   for (const inbound of inbounds) {
     const notify = (method: string, params: object) => reply.notify(notification(method, params));
     const forget = server.onClose((reason) => inbound.abandon(reason));
-    respondTo(inbound.id, () => serveSessionless(server, inbound, revision, notify), server.onError)
+    respondTo(inbound, () => serveSessionless(server, inbound, revision, notify), server.onError)
       .then((response) => {
         forget();
         reply.respond(response);

@@ -82,7 +82,7 @@ export async function handleModernPost(
   const notify = (method: string, params: object) => reply.notify(notification(method, params));
   // The server closing stops the request: a handler that honours its signal answers with why.
   const forget = server.onClose((reason) => inbound.abandon(reason));
-  respondTo(id, () => serveModern(server, inbound, notify), server.onError)
+  respondTo(inbound, () => serveModern(server, inbound, notify), server.onError)
     .then((response) => {
       forget();
       if (!inbound.cancelled) reply.respond(response);

@@ -43,6 +43,18 @@ export class ClientRequestError extends Error {
   }
 }
 
+/**
+ * The client accepted an elicitation with content that does not match the schema asked
+ * for (client/elicitation §Security: servers validate what they receive). The client's
+ * fault: a tool reports it as an isError result, a prompt as -32602 with this message.
+ */
+export class ElicitationAnswerError extends Error {
+  constructor(problem: string) {
+    super(`The client's elicitation answer does not match the schema: ${problem}`);
+    this.name = "ElicitationAnswerError";
+  }
+}
+
 /** 2026-07-28 has a code for it (MissingRequiredClientCapability); earlier revisions use -32600. */
 const missingCapability = (rules: { modern: boolean }, what: string, capability: JsonObject) =>
   new McpError(
@@ -191,7 +203,7 @@ export class RequestContext implements Context {
     const result = await this.send<ElicitResult>("elicitation/create", params, request.key);
     if (result.action === "accept") {
       const checked = await validate(result.content ?? {});
-      if (!checked.ok) throw new Error(`The client's elicitation answer does not match the schema: ${checked.message}`);
+      if (!checked.ok) throw new ElicitationAnswerError(checked.message);
       return { ...result, content: checked.value as ElicitResult["content"] };
     }
     return result;

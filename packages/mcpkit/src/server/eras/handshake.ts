@@ -1,11 +1,11 @@
-import { invalidParams } from "../../jsonrpc/errors.js";
+import { ErrorCode, invalidParams, McpError } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import { revisionRules } from "../../protocol/revisions.js";
 import { TASKS_EXTENSION } from "../../protocol/tasks.js";
 import type { ClientCapabilities, ServerCapabilities } from "../../protocol/types/capabilities.js";
 import type { Implementation } from "../../protocol/types/common.js";
 import type { InitializeResult } from "../../protocol/types/lifecycle.js";
-import { type LegacyRevision, negotiate } from "../../protocol/versions.js";
+import { type LegacyRevision, negotiate, newestFirst, type Revision } from "../../protocol/versions.js";
 import { encodeDescriptor } from "../dispatch/encode.js";
 import type { Registry } from "../registry/registry.js";
 
@@ -24,6 +24,7 @@ export function handshake(server: Registry, params: JsonObject): Handshake {
   if (caps !== undefined && (typeof caps !== "object" || caps === null || Array.isArray(caps)))
     throw invalidParams('initialize "capabilities" must be an object');
   const revision = negotiate(params.protocolVersion, server.revisions);
+  if (revision === undefined) throw handshakeRefused(server.revisions, params.protocolVersion);
   const result: InitializeResult = {
     protocolVersion: revision,
     capabilities: legacyTasks(server.capabilities(), revision),
@@ -36,6 +37,22 @@ export function handshake(server: Registry, params: JsonObject): Handshake {
     clientInfo: params.clientInfo as Implementation | undefined,
     result,
   };
+}
+
+/**
+ * basic/versioning §Backward Compatibility: a server of modern revisions only names the
+ * revisions it supports in its error to `initialize` (a legacy client has no way forward,
+ * and this message may be all it can show). -32022 with `data.supported`, as a modern
+ * request for a version it does not serve gets, so a dual-era client can retry in one.
+ */
+export function handshakeRefused(served: readonly Revision[], requested: string): McpError {
+  const supported = newestFirst(served);
+  const list = supported.join(", ");
+  return new McpError(
+    ErrorCode.UnsupportedProtocolVersion,
+    `Unsupported protocol version ${requested}: this server supports only ${list}, which ${supported.length === 1 ? "has" : "have"} no initialize handshake (a client of ${list} sends server/discover or requests with _meta)`,
+    { supported, requested },
+  );
 }
 
 /**

@@ -46,7 +46,9 @@ export const watch: Action = (uris) => {
       signal.addEventListener("abort", () => resolve("stopped"), { once: true });
     });
     const end = await Promise.race([subscription.closed, stopped]);
-    if (end === "stopped") {
+    // Ctrl+C also closes the subscription through the signal, and that end may win the
+    // race (or the server, in the same process group, may go with it): the user stopped it.
+    if (end === "stopped" || end.reason === "closed" || signal.aborted) {
       await subscription.close();
       return EXIT.ok;
     }

@@ -1,12 +1,17 @@
+import type { ContentBlock as Block, ElicitValue } from "mcpkit";
 import { useEffect, useRef, useState } from "preact/hooks";
+import type { Ask, Reply } from "../../contract/entries.js";
 import { call } from "../api.js";
 import { useStore } from "../store.js";
-import type { Ask, JsonObject } from "../types.js";
 import { ContentBlock } from "./content.js";
+import { ExternalLink, externalHref } from "./external-link.js";
 import { JsonView } from "./json.js";
 import { initialValue, SchemaForm } from "./schema-form.js";
 
-const answer = (ask: Ask, reply: { result: object } | { refuse: string }) => call("answer", { id: ask.id, reply });
+const answer = (ask: Ask, reply: Reply) => call("answer", { id: ask.id, reply });
+
+type Elicitation = Extract<Ask, { method: "elicitation/create" }>;
+type SamplingAsk = Extract<Ask, { method: "sampling/createMessage" }>;
 
 /**
  * What the server asks of the person (client/elicitation, client/sampling), in a modal
@@ -60,14 +65,15 @@ export function AsksDialog() {
   );
 }
 
-function FormElicitation({ ask }: { ask: Ask }) {
-  const schema = ask.params.requestedSchema as JsonObject | undefined;
+function FormElicitation({ ask }: { ask: Elicitation }) {
+  const schema = "requestedSchema" in ask.params ? ask.params.requestedSchema : undefined;
   const [value, setValue] = useState<unknown>(initialValue(schema) ?? {});
   return (
     <form
       onSubmit={(e) => {
         e.preventDefault();
-        answer(ask, { result: { action: "accept", content: value ?? {} } });
+        // The form's values, shaped by the requested schema (which allows only these kinds of value).
+        answer(ask, { result: { action: "accept", content: (value ?? {}) as Record<string, ElicitValue> } });
       }}
     >
       <h2 id="ask-title">The server asks</h2>
@@ -88,9 +94,9 @@ function FormElicitation({ ask }: { ask: Ask }) {
   );
 }
 
-function UrlElicitation({ ask }: { ask: Ask }) {
-  const url = String(ask.params.url ?? "");
-  const safe = /^https?:\/\//i.test(url);
+function UrlElicitation({ ask }: { ask: Elicitation }) {
+  const url = "url" in ask.params ? String(ask.params.url) : "";
+  const safe = externalHref(url) !== undefined;
   return (
     <div>
       <h2 id="ask-title">The server sends you to a page</h2>
@@ -99,9 +105,9 @@ function UrlElicitation({ ask }: { ask: Ask }) {
       <p class="hint">Check the address before you open it: it comes from the server.</p>
       <div class="row actions">
         {safe && (
-          <a class="button primary" href={url} target="_blank" rel="noopener noreferrer">
+          <ExternalLink class="button primary" href={url}>
             Open the page
-          </a>
+          </ExternalLink>
         )}
         <button type="button" onClick={() => answer(ask, { result: { action: "accept" } })}>
           Done
@@ -118,7 +124,7 @@ function UrlElicitation({ ask }: { ask: Ask }) {
 }
 
 /** The person plays the model: reads the messages and writes the reply. */
-function Sampling({ ask }: { ask: Ask }) {
+function Sampling({ ask }: { ask: SamplingAsk }) {
   const params = ask.params;
   const [text, setText] = useState("");
   const [model, setModel] = useState("inspector-human");
@@ -138,14 +144,13 @@ function Sampling({ ask }: { ask: Ask }) {
           <pre class="text">{params.systemPrompt}</pre>
         </div>
       )}
-      {(params.messages as JsonObject[]).map((message, i) => (
+      {(Array.isArray(params.messages) ? params.messages : []).map((message, i) => (
         <div class={`message ${message.role}`} key={i}>
           <div class="role">{message.role}</div>
-          {(Array.isArray(message.content) ? message.content : [message.content]).map(
-            (block: JsonObject, j: number) => (
-              <ContentBlock block={block} key={j} />
-            ),
-          )}
+          {/* A tool use or result is not a content block of a tool's: shown as JSON by ContentBlock. */}
+          {(Array.isArray(message.content) ? message.content : [message.content]).map((block, j) => (
+            <ContentBlock block={block as Block} key={j} />
+          ))}
         </div>
       ))}
       <div class="hint">

@@ -1,7 +1,7 @@
+import type { ContentBlock as Block, Annotations as BlockAnnotations, CallToolResult, ResourceContents } from "mcpkit";
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { navigate } from "../store.js";
-import type { JsonObject } from "../types.js";
 import { JsonView } from "./json.js";
 import { looksLikeMarkdown, Markdown } from "./markdown.js";
 
@@ -19,7 +19,7 @@ function decodeText(base64: string): string | undefined {
 }
 
 /** Audience, priority, last modified: shown as small chips. */
-export function Annotations({ annotations }: { annotations?: JsonObject }) {
+export function Annotations({ annotations }: { annotations?: BlockAnnotations | undefined }) {
   if (!annotations || Object.keys(annotations).length === 0) return null;
   return (
     <div class="chips">
@@ -47,9 +47,9 @@ function TextBlock({ text }: { text: string }) {
 }
 
 /** One resource's contents: text (JSON pretty-printed, Markdown rendered), or a blob by its MIME type. */
-export function ResourceBody({ content }: { content: JsonObject }) {
+export function ResourceBody({ content }: { content: ResourceContents }) {
   const mime = String(content.mimeType ?? "");
-  if (typeof content.text === "string") {
+  if ("text" in content && typeof content.text === "string") {
     if (/json/.test(mime)) {
       try {
         return <JsonView value={JSON.parse(content.text)} label="resource" />;
@@ -59,7 +59,7 @@ export function ResourceBody({ content }: { content: JsonObject }) {
     }
     return <TextBlock text={content.text} />;
   }
-  if (typeof content.blob === "string") {
+  if ("blob" in content && typeof content.blob === "string") {
     const text = /^text\/|json|xml|javascript|yaml/.test(mime) ? decodeText(content.blob) : undefined;
     if (text !== undefined)
       return (
@@ -94,8 +94,9 @@ export function ResourceBody({ content }: { content: JsonObject }) {
 }
 
 /** A content block of a tool result or a prompt message (server/tools §Tool Result). */
-export function ContentBlock({ block }: { block: JsonObject }) {
+export function ContentBlock({ block }: { block: Block }) {
   let body: ComponentChildren;
+  // A server may send a type this page does not know: shown as JSON (the default case).
   switch (block.type) {
     case "text":
       body = <TextBlock text={String(block.text ?? "")} />;
@@ -125,7 +126,7 @@ export function ContentBlock({ block }: { block: JsonObject }) {
       body = (
         <div class="embedded">
           <div class="hint mono">{block.resource?.uri}</div>
-          <ResourceBody content={block.resource ?? {}} />
+          {block.resource && <ResourceBody content={block.resource} />}
         </div>
       );
       break;
@@ -133,10 +134,10 @@ export function ContentBlock({ block }: { block: JsonObject }) {
       body = <JsonView value={block} />;
   }
   return (
-    <div class="block" data-type={block.type}>
-      <div class="block-type">{String(block.type).replace("_", " ")}</div>
+    <div class="block" data-type={(block as { type: string }).type}>
+      <div class="block-type">{String((block as { type: string }).type).replace("_", " ")}</div>
       {body}
-      <Annotations annotations={block.annotations} />
+      <Annotations annotations={(block as { annotations?: BlockAnnotations }).annotations} />
     </div>
   );
 }
@@ -186,12 +187,12 @@ export function ToolResult({
   outputError,
   hasOutputSchema,
 }: {
-  result: JsonObject;
+  result: CallToolResult;
   outputError?: string;
   hasOutputSchema?: boolean;
 }) {
   const [raw, setRaw] = useState(false);
-  const content = (result.content ?? []) as JsonObject[];
+  const content = Array.isArray(result.content) ? result.content : [];
   return (
     <div class={`result ${result.isError ? "is-error" : ""}`}>
       <div class="result-head">

@@ -1,9 +1,10 @@
 import type { ComponentChildren } from "preact";
+import { ExternalLink } from "./external-link.js";
 
 /**
  * A small Markdown renderer for tool results, instructions and skills: headings, lists,
- * code, quotes, emphasis and links (http and https only), built as elements, never as
- * HTML, so a server's text cannot inject markup.
+ * code, quotes, emphasis and links (http and https only, never to the inspector: see
+ * external-link.tsx), built as elements, never as HTML, so a server's text cannot inject markup.
  */
 export function Markdown({ text }: { text: string }) {
   const blocks: ComponentChildren[] = [];
@@ -86,18 +87,12 @@ function inline(text: string): ComponentChildren[] {
     if (m[1] !== undefined) out.push(<code key={at}>{m[1]}</code>);
     else if (m[2] !== undefined || m[3] !== undefined) out.push(<strong key={at}>{m[2] ?? m[3]}</strong>);
     else if (m[4] !== undefined || m[5] !== undefined) out.push(<em key={at}>{m[4] ?? m[5]}</em>);
-    else if (/^https?:\/\//i.test(m[7] as string))
-      out.push(
-        <a key={at} href={m[7]} target="_blank" rel="noopener noreferrer">
-          {m[6]}
-        </a>,
-      );
-    // A relative link (a skill's own file) or another scheme: the text, with the target shown on hover.
+    // A relative link (a skill's own file), another scheme or the inspector itself: the text, with the target on hover.
     else
       out.push(
-        <span key={at} class="link-text" title={m[7]}>
+        <ExternalLink key={at} href={m[7]}>
           {m[6]}
-        </span>,
+        </ExternalLink>,
       );
     last = at + m[0].length;
   }

@@ -1,11 +1,13 @@
+import type { CallToolResult, Tool } from "mcpkit";
 import { useEffect, useRef, useState } from "preact/hooks";
+import type { AppView } from "../../contract/operations.js";
 import { call } from "../api.js";
+import { useList } from "../lists.js";
 import { ToolResult } from "../parts/content.js";
+import { openExternal } from "../parts/external-link.js";
 import { JsonView } from "../parts/json.js";
-import { initialValue, SchemaForm } from "../parts/schema-form.js";
-import { useList } from "../parts/use-list.js";
+import { argumentsOf, initialValue, SchemaForm } from "../parts/schema-form.js";
 import { useKept, useStore } from "../store.js";
-import type { JsonObject, Tool } from "../types.js";
 import { appViewOf } from "./tools.js";
 
 /** The MCP Apps revision this host speaks (ext-apps specification 2026-01-26). */
@@ -14,15 +16,25 @@ const APPS_REVISION = "2026-01-26";
 interface Rendered {
   tool: Tool;
   args: unknown;
-  result?: JsonObject;
-  view?: { url: string; csp: string; ui: JsonObject };
+  result?: CallToolResult;
+  view?: AppView;
   error?: string;
+}
+
+/** A JSON-RPC message between the view and the host: whatever the view posts, read field by field. */
+interface AppRpc {
+  jsonrpc?: unknown;
+  id?: unknown;
+  method?: unknown;
+  params?: Record<string, unknown> | CallToolResult;
+  result?: unknown;
+  error?: unknown;
 }
 
 interface AppMessage {
   at: number;
   dir: "to-app" | "from-app";
-  message: JsonObject;
+  message: AppRpc;
 }
 
 /**
@@ -32,7 +44,7 @@ interface AppMessage {
  * message between the two is listed under the frame.
  */
 export function AppsView() {
-  const { items, error } = useList<Tool>("tools");
+  const { items, error } = useList("tools");
   const focus = useStore((s) => s.focus);
   // Tools the view alone may call (visibility ["app"]) are not started from here.
   const apps = (items ?? []).filter((t) => appViewOf(t) && appMayBeStarted(t));
@@ -40,12 +52,12 @@ export function AppsView() {
   const [rendered, setRendered] = useState<Rendered>();
   const tool = apps.find((t) => t.name === selected) ?? apps[0];
 
-  async function render(target: Tool, args: unknown, result?: JsonObject) {
+  async function render(target: Tool, args: unknown, result?: CallToolResult) {
     const uri = appViewOf(target) as string;
     const next: Rendered = { tool: target, args, ...(result && { result }) };
     try {
       if (!result) {
-        const called = await call<{ result: JsonObject }>("tools/call", { name: target.name, arguments: args ?? {} });
+        const called = await call("tools/call", { name: target.name, arguments: argumentsOf(args) });
         next.result = called.result;
       }
       next.view = await call("app/open", { uri });
@@ -144,9 +156,9 @@ function AppHost({ rendered, tools }: { rendered: Rendered; tools: Tool[] }) {
     .filter((p) => ["camera", "microphone", "geolocation", "clipboard-write"].includes(p));
 
   useEffect(() => {
-    const note = (dir: AppMessage["dir"], message: JsonObject) =>
+    const note = (dir: AppMessage["dir"], message: AppRpc) =>
       setLog((old) => [...old.slice(-199), { at: Date.now(), dir, message }]);
-    const post = (message: JsonObject) => {
+    const post = (message: AppRpc) => {
       note("to-app", message);
       frame.current?.contentWindow?.postMessage(message, "*");
     };
@@ -156,9 +168,11 @@ function AppHost({ rendered, tools }: { rendered: Rendered; tools: Tool[] }) {
     async function onMessage(event: MessageEvent) {
       // Only the frame this host made may talk to it; its origin is opaque ("null") by design.
       if (!frame.current || event.source !== frame.current.contentWindow) return;
-      const m = event.data as JsonObject;
-      if (m?.jsonrpc !== "2.0") return;
+      if (typeof event.data !== "object" || event.data === null) return;
+      const m = event.data as AppRpc;
+      if (m.jsonrpc !== "2.0") return;
       note("from-app", m);
+      const params: Record<string, unknown> = argumentsOf(m.params);
       const isRequest = m.id !== undefined && typeof m.method === "string";
       switch (m.method) {
         case "ui/initialize":
@@ -182,17 +196,14 @@ function AppHost({ rendered, tools }: { rendered: Rendered; tools: Tool[] }) {
             post({ jsonrpc: "2.0", method: "ui/notifications/tool-result", params: rendered.result });
           return;
         case "ui/notifications/size-changed":
-          if (typeof m.params?.height === "number") setHeight(Math.max(60, Math.min(1200, Math.ceil(m.params.height))));
+          if (typeof params.height === "number") setHeight(Math.max(60, Math.min(1200, Math.ceil(params.height))));
           return;
         case "tools/call": {
-          const name = m.params?.name;
+          const name = params.name;
           if (!appMayCall(tools.find((t) => t.name === name)))
             return fail(m.id, -32602, `The app may not call ${String(name)}`);
           try {
-            const called = await call<{ result: JsonObject }>("tools/call", {
-              name,
-              arguments: m.params?.arguments ?? {},
-            });
+            const called = await call("tools/call", { name: String(name), arguments: argumentsOf(params.arguments) });
             return reply(m.id, called.result);
           } catch (e) {
             return fail(m.id, -32603, (e as Error).message);
@@ -200,14 +211,14 @@ function AppHost({ rendered, tools }: { rendered: Rendered; tools: Tool[] }) {
         }
         case "resources/read":
           try {
-            return reply(m.id, await call("resources/read", { uri: String(m.params?.uri) }));
+            return reply(m.id, await call("resources/read", { uri: String(params.uri) }));
           } catch (e) {
             return fail(m.id, -32603, (e as Error).message);
           }
         case "ui/open-link": {
-          const url = String(m.params?.url ?? "");
-          if (!/^https?:\/\//i.test(url)) return fail(m.id, -32602, "Only http and https links open");
-          window.open(url, "_blank", "noopener,noreferrer");
+          // ext-apps: the host decides; only http(s) links away from the inspector open.
+          if (!openExternal(params.url))
+            return fail(m.id, -32602, "Only http and https links away from the inspector open");
           return reply(m.id, {});
         }
         case "ui/request-display-mode":

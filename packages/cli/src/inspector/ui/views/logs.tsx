@@ -1,3 +1,4 @@
+import type { LogLevel } from "mcpkit";
 import { useState } from "preact/hooks";
 import { call } from "../api.js";
 import { update, useStore } from "../store.js";
@@ -8,7 +9,7 @@ const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "aler
 export function LogsView() {
   const logs = useStore((s) => s.logs);
   const canSet = useStore((s) => !!s.connection.description?.capabilities?.logging);
-  const [level, setLevel] = useState("");
+  const [level, setLevel] = useState<LogLevel | "">("");
   const [shown, setShown] = useState("debug");
   const [status, setStatus] = useState<string>();
   const rank = (l: string) => (l === "stderr" ? 3 : LEVELS.indexOf(l));
@@ -26,7 +27,7 @@ export function LogsView() {
               <select
                 value={level}
                 onChange={async (e) => {
-                  const next = e.currentTarget.value;
+                  const next = e.currentTarget.value as LogLevel;
                   setLevel(next);
                   try {
                     await call("logging/setLevel", { level: next });

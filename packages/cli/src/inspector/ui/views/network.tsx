@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
+import type { NetworkEntry } from "../../contract/entries.js";
 import { JsonView } from "../parts/json.js";
 import { update, useStore } from "../store.js";
-import type { NetworkEntry } from "../types.js";
 
 /** Over HTTP: every exchange with the server (and its authorization server), with the Mcp-* headers. */
 export function NetworkView() {

@@ -1,15 +1,15 @@
+import type { GetPromptResult, Prompt } from "mcpkit";
 import { useState } from "preact/hooks";
 import { call } from "../api.js";
+import { useList } from "../lists.js";
 import { CompletionInput } from "../parts/completion-input.js";
 import { ContentBlock } from "../parts/content.js";
 import { JsonView } from "../parts/json.js";
-import { useList } from "../parts/use-list.js";
 import { useKept } from "../store.js";
-import type { JsonObject, Prompt } from "../types.js";
 
 /** Prompts: arguments with completion as you type, and the messages the prompt renders. */
 export function PromptsView() {
-  const { items, error, hint, reload } = useList<Prompt>("prompts");
+  const { items, error, hint, reload } = useList("prompts");
   const [selected, setSelected] = useKept<string | undefined>("prompts.selected", undefined);
   const prompt = items?.find((p) => p.name === selected) ?? items?.[0];
   return (
@@ -48,7 +48,7 @@ export function PromptsView() {
 
 function PromptDetail({ prompt }: { prompt: Prompt }) {
   const [values, setValues] = useState<Record<string, string>>({});
-  const [result, setResult] = useState<JsonObject>();
+  const [result, setResult] = useState<GetPromptResult>();
   const [error, setError] = useState<string>();
   const [raw, setRaw] = useState(false);
   return (
@@ -81,7 +81,7 @@ function PromptDetail({ prompt }: { prompt: Prompt }) {
               required={arg.required === true}
               onChange={(value) => setValues({ ...values, [arg.name]: value })}
               complete={(partial) =>
-                call<{ completion: { values: string[]; total?: number; hasMore?: boolean } }>("completion/complete", {
+                call("completion/complete", {
                   ref: { type: "ref/prompt", name: prompt.name },
                   argument: { name: arg.name, value: partial },
                   context: { arguments: values },
@@ -109,14 +109,12 @@ function PromptDetail({ prompt }: { prompt: Prompt }) {
           {raw ? (
             <JsonView value={result} />
           ) : (
-            (result.messages as JsonObject[]).map((message, i) => (
+            (Array.isArray(result.messages) ? result.messages : []).map((message, i) => (
               <div class={`message ${message.role}`} key={i}>
                 <div class="role">{message.role}</div>
-                {(Array.isArray(message.content) ? message.content : [message.content]).map(
-                  (block: JsonObject, j: number) => (
-                    <ContentBlock block={block} key={j} />
-                  ),
-                )}
+                {(Array.isArray(message.content) ? message.content : [message.content]).map((block, j) => (
+                  <ContentBlock block={block} key={j} />
+                ))}
               </div>
             ))
           )}

@@ -1,31 +1,39 @@
 import { useState } from "preact/hooks";
+import type { ProtocolEntry } from "../../contract/entries.js";
 import { copyText, JsonView } from "../parts/json.js";
 import { update, useStore } from "../store.js";
-import type { JsonObject, ProtocolEntry } from "../types.js";
 
 const time = (at: number) => {
   const d = new Date(at);
   return `${d.toLocaleTimeString([], { hour12: false })}.${String(d.getMilliseconds()).padStart(3, "0")}`;
 };
 
+type Fields = Record<string, unknown>;
+/** A part of a recorded message (it may be anything the server sent): an object, or nothing. */
+const fields = (value: unknown): Fields =>
+  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Fields) : {};
+const said = (value: unknown) => (value === undefined ? "" : typeof value === "string" ? value : JSON.stringify(value));
+
 /** What a row says about its message in one phrase. */
 function summary(e: ProtocolEntry): string {
-  const m = e.message as JsonObject;
-  if (e.kind === "error") return `${m?.error?.code} ${m?.error?.message ?? ""}`;
+  const m = fields(e.message);
+  if (e.kind === "error") {
+    const error = fields(m.error);
+    return `${said(error.code)} ${said(error.message)}`;
+  }
   if (e.kind === "response") {
-    const r = m?.result ?? {};
-    if (r.resultType === "input_required") return `input_required: ${Object.keys(r.inputRequests ?? {}).join(", ")}`;
+    const r = fields(m.result);
+    if (r.resultType === "input_required") return `input_required: ${Object.keys(fields(r.inputRequests)).join(", ")}`;
     if (Array.isArray(r.tools)) return `${r.tools.length} tools`;
     if (Array.isArray(r.content)) return `${r.content.length} content block(s)${r.isError ? ", isError" : ""}`;
     return Object.keys(r).slice(0, 4).join(", ");
   }
-  const p = m?.params ?? {};
+  const p = fields(m.params);
   if (e.method === "tools/call" || e.method === "prompts/get")
-    return `${p.name ?? ""}${p.inputResponses ? " (with inputResponses)" : ""}`;
-  if (e.method === "resources/read" || e.method?.startsWith("resources/")) return p.uri ?? "";
-  if (e.method === "notifications/progress") return `${p.progress}${p.total ? `/${p.total}` : ""}`;
-  if (e.method === "notifications/message")
-    return `${p.level}: ${typeof p.data === "string" ? p.data : JSON.stringify(p.data)}`;
+    return `${said(p.name)}${p.inputResponses ? " (with inputResponses)" : ""}`;
+  if (e.method === "resources/read" || e.method?.startsWith("resources/")) return said(p.uri);
+  if (e.method === "notifications/progress") return `${said(p.progress)}${p.total ? `/${said(p.total)}` : ""}`;
+  if (e.method === "notifications/message") return `${said(p.level)}: ${said(p.data)}`;
   return "";
 }
 

@@ -1,17 +1,16 @@
+import { type Resource, type ResourceContents, type ResourceTemplate, UriTemplate } from "mcpkit";
 import { useEffect, useState } from "preact/hooks";
 import { call } from "../api.js";
+import { useList } from "../lists.js";
 import { CompletionInput } from "../parts/completion-input.js";
 import { Annotations, ResourceBody } from "../parts/content.js";
 import { JsonView } from "../parts/json.js";
-import { expandTemplate, templateVariables } from "../parts/uri-template.js";
-import { useList } from "../parts/use-list.js";
 import { useKept, useStore } from "../store.js";
-import type { JsonObject, Resource, Template } from "../types.js";
 
 /** Resources and templates: read, subscribe, watch updates, fill a template's variables with completion. */
 export function ResourcesView() {
-  const resources = useList<Resource>("resources");
-  const templates = useList<Template>("templates");
+  const resources = useList("resources");
+  const templates = useList("templates");
   const focus = useStore((s) => s.focus);
   const [selected, setSelected] = useKept<{ uri: string } | { template: string } | undefined>(
     "resources.selected",
@@ -94,20 +93,37 @@ export function ResourcesView() {
   );
 }
 
-function TemplateDetail({ template }: { template: Template | undefined }) {
+/**
+ * A template, parsed with the library's RFC 6570 templates; one that does not parse is said
+ * so, not drawn. Variables left empty are left out of the URI (unset, RFC 6570 §3.2.1).
+ */
+function parseTemplate(text: string): { template?: UriTemplate; error?: string } {
+  try {
+    return { template: new UriTemplate(text) };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+const expand = (template: UriTemplate, values: Record<string, string>) =>
+  template.expand(Object.fromEntries(Object.entries(values).filter(([, value]) => value !== "")));
+
+function TemplateDetail({ template }: { template: ResourceTemplate | undefined }) {
   const [values, setValues] = useState<Record<string, string>>({});
   const [uri, setUri] = useState<string>();
   if (!template) return null;
-  const names = templateVariables(template.uriTemplate);
+  const parsed = parseTemplate(template.uriTemplate);
+  const names = [...new Set(parsed.template?.variableNames ?? [])];
   return (
     <div>
       <h3>{template.title ?? template.name}</h3>
       <div class="mono hint">{template.uriTemplate}</div>
       {template.description && <p>{template.description}</p>}
+      {parsed.error && <p class="error">The template does not parse: {parsed.error}</p>}
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          setUri(expandTemplate(template.uriTemplate, values));
+          if (parsed.template) setUri(expand(parsed.template, values));
         }}
       >
         {names.map((name) => (
@@ -118,7 +134,7 @@ function TemplateDetail({ template }: { template: Template | undefined }) {
               value={values[name] ?? ""}
               onChange={(value) => setValues({ ...values, [name]: value })}
               complete={(partial) =>
-                call<{ completion: { values: string[]; total?: number; hasMore?: boolean } }>("completion/complete", {
+                call("completion/complete", {
                   ref: { type: "ref/resource", uri: template.uriTemplate },
                   argument: { name, value: partial },
                   context: { arguments: values },
@@ -128,7 +144,7 @@ function TemplateDetail({ template }: { template: Template | undefined }) {
           </div>
         ))}
         <div class="row actions">
-          <span class="mono hint grow">{expandTemplate(template.uriTemplate, values)}</span>
+          <span class="mono hint grow">{parsed.template ? expand(parsed.template, values) : ""}</span>
           <button type="submit" class="primary">
             Read
           </button>
@@ -142,7 +158,7 @@ function TemplateDetail({ template }: { template: Template | undefined }) {
 const watching = new Set<string>();
 
 function ResourceDetail({ uri, resource }: { uri: string; resource: Resource | undefined }) {
-  const [contents, setContents] = useState<JsonObject[]>();
+  const [contents, setContents] = useState<ResourceContents[]>();
   const [error, setError] = useState<string>();
   const [subscribed, setSubscribed] = useState(watching.has(uri));
   const canSubscribe = useStore((s) => !!s.connection.description?.capabilities?.resources?.subscribe);
@@ -157,7 +173,7 @@ function ResourceDetail({ uri, resource }: { uri: string; resource: Resource | u
 
   async function read() {
     try {
-      const result = await call<{ contents: JsonObject[] }>("resources/read", { uri });
+      const result = await call("resources/read", { uri });
       setContents(result.contents);
       setError(undefined);
       setReadAt(Date.now());

@@ -1,43 +1,49 @@
 import { useState } from "preact/hooks";
 import { call } from "../api.js";
+import { ConfigExport } from "../parts/config-export.js";
+import { ConnectionPanel } from "../parts/connection-panel.js";
+import { ExternalLink } from "../parts/external-link.js";
 import { JsonView } from "../parts/json.js";
 import { Markdown } from "../parts/markdown.js";
 import { useStore } from "../store.js";
+import { TRANSPORT_TEXT } from "../words.js";
 
 /** Server info, the negotiated revision and era, capabilities both ways, and reconnecting. */
 export function ServerView() {
   const connection = useStore((s) => s.connection);
-  const description = connection.description ?? {};
-  const info = description.serverInfo ?? {};
+  const description = connection.description;
+  const info = description?.serverInfo;
   const [ping, setPing] = useState<string>();
   return (
     <section class="view" aria-labelledby="server-title">
       <h2 id="server-title">Server</h2>
       {/* Remade when the target is known or changes, so its fields start from it. */}
-      <ConnectCard key={`${connection.targetLabel}|${connection.protocolChoice}`} />
+      <ConnectionPanel
+        connection={connection}
+        key={`${connection.targetLabel}|${connection.protocolChoice}|${connection.target.kind === "http" ? connection.target.headers.join(",") : ""}|${connection.timeoutMs}|${connection.pingIntervalMs}`}
+      />
+      <ConfigExport />
       {connection.status === "connected" && (
         <>
           <div class="cards">
             <div class="card">
-              <h3>{info.title ?? info.name}</h3>
+              <h3>{info?.title ?? info?.name}</h3>
               <dl class="facts-list">
                 <dt>Name</dt>
-                <dd class="mono">{info.name}</dd>
+                <dd class="mono">{info?.name}</dd>
                 <dt>Version</dt>
-                <dd class="mono">{info.version}</dd>
-                {info.description && (
+                <dd class="mono">{info?.version}</dd>
+                {info?.description && (
                   <>
                     <dt>Description</dt>
                     <dd>{info.description}</dd>
                   </>
                 )}
-                {info.websiteUrl && (
+                {info?.websiteUrl && (
                   <>
                     <dt>Website</dt>
                     <dd>
-                      <a href={info.websiteUrl} target="_blank" rel="noopener noreferrer">
-                        {info.websiteUrl}
-                      </a>
+                      <ExternalLink href={info.websiteUrl}>{info.websiteUrl}</ExternalLink>
                     </dd>
                   </>
                 )}
@@ -55,7 +61,7 @@ export function ServerView() {
                   {connection.revision}
                 </dd>
                 <dt>Transport</dt>
-                <dd>{connection.transport}</dd>
+                <dd data-testid="transport-detail">{connection.transport && TRANSPORT_TEXT[connection.transport]}</dd>
                 {connection.pid !== undefined && (
                   <>
                     <dt>Process</dt>
@@ -83,7 +89,7 @@ export function ServerView() {
                     </dd>
                   </>
                 )}
-                {description.discover?.supportedVersions && (
+                {description?.discover?.supportedVersions && (
                   <>
                     <dt>Server speaks</dt>
                     <dd class="mono">{description.discover.supportedVersions.join(", ")}</dd>
@@ -94,7 +100,7 @@ export function ServerView() {
                 type="button"
                 onClick={async () => {
                   try {
-                    setPing(`${(await call<{ ms: number }>("ping")).ms} ms`);
+                    setPing(`${(await call("ping")).ms} ms`);
                   } catch (e) {
                     setPing((e as Error).message);
                   }
@@ -105,7 +111,7 @@ export function ServerView() {
               {ping && <span class="hint">{ping}</span>}
             </div>
           </div>
-          {description.instructions && (
+          {description?.instructions && (
             <div class="card">
               <h3>Instructions</h3>
               <Markdown text={description.instructions} />
@@ -114,7 +120,7 @@ export function ServerView() {
           <div class="cards">
             <div class="card">
               <h3>Server capabilities</h3>
-              <JsonView value={description.capabilities ?? {}} label="server capabilities" />
+              <JsonView value={description?.capabilities ?? {}} label="server capabilities" />
             </div>
             <div class="card">
               <h3>Client capabilities (declared by the inspector)</h3>
@@ -124,83 +130,5 @@ export function ServerView() {
         </>
       )}
     </section>
-  );
-}
-
-/** Reconnect, with an era to speak; another URL (or, with --allow-spawn, another command). */
-function ConnectCard() {
-  const connection = useStore((s) => s.connection);
-  const target = connection.target;
-  const [protocol, setProtocol] = useState(connection.protocolChoice ?? "auto");
-  const [url, setUrl] = useState(target?.kind === "http" ? target.url : "");
-  const [command, setCommand] = useState(target?.kind === "stdio" ? target.command : "");
-  const [args, setArgs] = useState(target?.kind === "stdio" ? target.args.join("\n") : "");
-  const spawn = target?.kind === "stdio" && connection.allowSpawn === true;
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  return (
-    <form
-      class="card connect"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        setBusy(true);
-        setError(undefined);
-        try {
-          await call("connect", {
-            protocol,
-            ...(target?.kind === "http" && url && { url }),
-            ...(spawn && command && { command, args: args.split("\n").filter((a) => a !== "") }),
-          });
-        } catch (err) {
-          setError((err as Error).message);
-        } finally {
-          setBusy(false);
-        }
-      }}
-    >
-      <div class="row">
-        {target?.kind === "http" ? (
-          <label class="grow">
-            URL
-            <input value={url} onInput={(e) => setUrl(e.currentTarget.value)} class="mono" />
-          </label>
-        ) : spawn ? (
-          <>
-            <label class="grow">
-              Command
-              <input value={command} onInput={(e) => setCommand(e.currentTarget.value)} class="mono" />
-            </label>
-            <label class="grow">
-              Arguments, one per line
-              <textarea rows={2} value={args} onInput={(e) => setArgs(e.currentTarget.value)} class="mono" />
-            </label>
-          </>
-        ) : (
-          <div class="grow">
-            <div class="label">Command</div>
-            <div class="mono target">{connection.targetLabel}</div>
-            {target?.kind === "stdio" && target.cwd && <div class="hint mono">in {target.cwd}</div>}
-            <div class="hint">Started from the command line; mcpkit inspect --allow-spawn lets the page change it.</div>
-          </div>
-        )}
-        <label>
-          Protocol
-          <select value={protocol} onChange={(e) => setProtocol(e.currentTarget.value)} aria-label="Protocol era">
-            <option value="auto">auto (newest the server speaks)</option>
-            <option value="modern">modern (2026-07-28)</option>
-            <option value="legacy">legacy (initialize handshake)</option>
-          </select>
-        </label>
-        <button type="submit" class="primary" disabled={busy}>
-          {connection.status === "connected" ? "Reconnect" : "Connect"}
-        </button>
-        {connection.status === "connected" && (
-          <button type="button" onClick={() => call("disconnect")}>
-            Disconnect
-          </button>
-        )}
-      </div>
-      {error && <p class="error">{error}</p>}
-    </form>
   );
 }

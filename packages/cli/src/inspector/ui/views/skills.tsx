@@ -1,9 +1,9 @@
+import type { SkillEntry } from "mcpkit/client";
 import { useEffect, useState } from "preact/hooks";
 import { call } from "../api.js";
 import { JsonView } from "../parts/json.js";
 import { Markdown } from "../parts/markdown.js";
 import { useStore } from "../store.js";
-import type { JsonObject } from "../types.js";
 
 const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
 
@@ -12,12 +12,12 @@ export function SkillsView() {
   const connected = useStore((s) => s.connection.status === "connected");
   // A server without the extension is not asked: that is said, not shown as a failure.
   const offered = useStore((s) => !!s.connection.description?.capabilities?.extensions?.[SKILLS_EXTENSION]);
-  const [skills, setSkills] = useState<JsonObject[]>();
+  const [skills, setSkills] = useState<SkillEntry[]>();
   const [error, setError] = useState<string>();
-  const [loaded, setLoaded] = useState<{ uri: string; text?: string; entry?: JsonObject; error?: string }>();
+  const [loaded, setLoaded] = useState<{ uri: string; text?: string; entry?: SkillEntry; error?: string }>();
   useEffect(() => {
     if (!connected || !offered) return;
-    call<JsonObject[]>("skills/list")
+    call("skills/list")
       .then((list) => {
         setSkills(list);
         setError(undefined);
@@ -26,7 +26,7 @@ export function SkillsView() {
   }, [connected, offered]);
   const load = async (uri: string, allowUnverified = false) => {
     try {
-      const skill = await call<{ entry: JsonObject; text: string }>("skills/load", { uri, allowUnverified });
+      const skill = await call("skills/load", { uri, allowUnverified });
       setLoaded({ uri, ...skill });
     } catch (e) {
       setLoaded({ uri, error: (e as Error).message });
@@ -66,7 +66,7 @@ export function SkillsView() {
             <div class="mono hint">{loaded.uri}</div>
             {loaded.entry?.frontmatter && (
               <dl class="facts-list">
-                {Object.entries(loaded.entry.frontmatter as JsonObject).map(([key, value]) => (
+                {Object.entries(loaded.entry.frontmatter).map(([key, value]) => (
                   <>
                     <dt key={`${key}-t`}>{key}</dt>
                     <dd key={`${key}-d`}>{typeof value === "string" ? value : JSON.stringify(value)}</dd>
@@ -77,11 +77,11 @@ export function SkillsView() {
             <div class="card">
               <Markdown text={withoutFrontmatter(loaded.text)} />
             </div>
-            {Array.isArray(loaded.entry?.resources) && (
+            {loaded.entry && Array.isArray(loaded.entry.resources) && (
               <>
                 <h4>Files</h4>
                 <ul class="files">
-                  {(loaded.entry.resources as JsonObject[]).map((file) => (
+                  {loaded.entry.resources.map((file) => (
                     <li key={file.uri} class="mono">
                       {file.uri} <span class="hint">{file.size !== undefined && `${file.size} bytes`}</span>
                     </li>

@@ -1,8 +1,9 @@
+import type { CallToolResult } from "mcpkit";
 import { useState } from "preact/hooks";
+import type { PageTask } from "../../contract/events.js";
 import { call } from "../api.js";
 import { ToolResult } from "../parts/content.js";
 import { useStore } from "../store.js";
-import type { JsonObject, Task } from "../types.js";
 
 const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 
@@ -11,12 +12,15 @@ export function TasksView() {
   const tasks = useStore((s) => s.tasks);
   const legacy = useStore((s) => s.connection.era === "legacy");
   const [error, setError] = useState<string>();
-  const [results, setResults] = useState<Record<string, JsonObject | string>>({});
+  const [results, setResults] = useState<Record<string, CallToolResult | string>>({});
   const list = Object.values(tasks).sort((a, b) => String(b.createdAt ?? "").localeCompare(String(a.createdAt ?? "")));
-  const act = async (op: string, task: Task) => {
+  const act = async (op: "tasks/get" | "tasks/cancel" | "tasks/result", task: PageTask) => {
     try {
-      const value = await call(op, { taskId: task.taskId });
-      if (op === "tasks/result") setResults({ ...results, [task.taskId]: value });
+      // tasks/get and tasks/cancel come back as task events too: only the result is kept here.
+      if (op === "tasks/result") {
+        const result = await call(op, { taskId: task.taskId });
+        setResults({ ...results, [task.taskId]: result });
+      } else await call(op, { taskId: task.taskId });
       setError(undefined);
     } catch (e) {
       if (op === "tasks/result") setResults({ ...results, [task.taskId]: (e as Error).message });
@@ -89,7 +93,7 @@ export function TasksView() {
                     {typeof results[task.taskId] === "string" ? (
                       <p class="error">{results[task.taskId] as string}</p>
                     ) : (
-                      <ToolResult result={results[task.taskId] as JsonObject} />
+                      <ToolResult result={results[task.taskId] as CallToolResult} />
                     )}
                   </td>
                 </tr>

@@ -1,12 +1,12 @@
+import type { CallToolResult, Tool, ToolAnnotations } from "mcpkit";
 import { useEffect, useState } from "preact/hooks";
 import { type ApiError, call, newCallId } from "../api.js";
+import { useList } from "../lists.js";
 import { ProtocolError, ToolResult } from "../parts/content.js";
 import { JsonView } from "../parts/json.js";
 import { ProgressBar } from "../parts/progress.js";
-import { initialValue, SchemaForm } from "../parts/schema-form.js";
-import { useList } from "../parts/use-list.js";
+import { argumentsOf, initialValue, SchemaForm } from "../parts/schema-form.js";
 import { navigate, useKept, useStore } from "../store.js";
-import type { JsonObject, Tool } from "../types.js";
 
 /** What a tool's panel holds between visits: the arguments typed, the calls made. */
 interface ToolPanel {
@@ -22,7 +22,7 @@ interface Outcome {
   at: number;
   ms: number;
   args: unknown;
-  result?: JsonObject;
+  result?: CallToolResult;
   outputError?: string;
   /** The call failed: a JSON-RPC error from the server (with its code), or the inspector's own. */
   error?: { message: string; code?: number; data?: unknown };
@@ -40,7 +40,7 @@ export const appViewOf = (tool: Tool): string | undefined => {
   return typeof uri === "string" ? uri : undefined;
 };
 
-const HINTS: [string, string, boolean][] = [
+const HINTS: [keyof ToolAnnotations, string, boolean][] = [
   ["readOnlyHint", "read-only", true],
   ["destructiveHint", "destructive", true],
   ["idempotentHint", "idempotent", true],
@@ -71,7 +71,7 @@ function AnnotationChips({ tool }: { tool: Tool }) {
 }
 
 export function ToolsView() {
-  const { items, error, hint, reload } = useList<Tool>("tools");
+  const { items, error, hint, reload } = useList("tools");
   const focus = useStore((s) => s.focus);
   const [selected, setSelected] = useKept<string | undefined>("tools.selected", undefined);
   const [filter, setFilter] = useState("");
@@ -154,10 +154,10 @@ function ToolDetail({ tool }: { tool: Tool }) {
     refresh();
     const outcome: Outcome = { at: Date.now(), ms: 0, args: p.args };
     try {
-      const value = await call<{ result: JsonObject; outputError?: string; taskId?: string }>("tools/call", {
+      const value = await call("tools/call", {
         callId,
         name: tool.name,
-        arguments: p.args ?? {},
+        arguments: argumentsOf(p.args),
         asTask: p.asTask || taskSupport === "required",
       });
       outcome.result = value.result;
@@ -212,7 +212,11 @@ function ToolDetail({ tool }: { tool: Tool }) {
         />
         <div class="row actions">
           {p.running ? (
-            <button type="button" class="danger" onClick={() => call("cancel", { callId: p.running?.callId })}>
+            <button
+              type="button"
+              class="danger"
+              onClick={() => p.running && call("cancel", { callId: p.running.callId })}
+            >
               Cancel
             </button>
           ) : (

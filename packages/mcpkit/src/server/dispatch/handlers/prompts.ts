@@ -1,11 +1,12 @@
 import { invalidParams } from "../../../jsonrpc/errors.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
 import type { GetPromptResult } from "../../../protocol/types/features.js";
-import { promptArgumentsError, toPromptResult } from "../../registry/prompt.js";
+import { type PromptEntry, promptArgumentsError, toPromptResult } from "../../registry/prompt.js";
 import { guard } from "../authorization.js";
 import { encodeContent } from "../encode.js";
 import { listPage } from "../list-page.js";
 import { type Call, type Methods, method } from "../method.js";
+import { ElicitationAnswerError } from "../request-context.js";
 
 /** The params of a method about one named definition (a prompt, a tool): its name. */
 type NamedParams = JsonObject & { name: string };
@@ -36,11 +37,25 @@ async function getPrompt(params: NamedParams, call: Call): Promise<GetPromptResu
     throw promptArgumentsError(name, '"arguments" must be an object of strings');
   const checked = await prompt.validate(given);
   if (!checked.ok) throw promptArgumentsError(name, checked.message);
-  const result = toPromptResult(await prompt.handler(checked.value as Record<string, string>, call.context()));
+  const result = toPromptResult(await runPrompt(prompt, checked.value as Record<string, string>, call));
   const rules = call.peer.rules;
   const messages = result.messages.map((m) => {
     const content = encodeContent(m.content, rules);
     return content === m.content ? m : { ...m, content };
   });
   return { ...result, messages };
+}
+
+/**
+ * The prompt's handler. An elicitation answer that fails its schema is the client's error,
+ * told as a tool tells it (with the reason), not as "Internal error": -32602, as for the
+ * request's own arguments (on 2026-07-28 the answer is in the request's inputResponses).
+ */
+async function runPrompt(prompt: PromptEntry, args: Record<string, string>, call: Call) {
+  try {
+    return await prompt.handler(args, call.context());
+  } catch (error) {
+    if (error instanceof ElicitationAnswerError) throw invalidParams(error.message);
+    throw error;
+  }
 }

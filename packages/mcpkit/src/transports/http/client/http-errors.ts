@@ -31,6 +31,22 @@ function errorInBody(body: string): JsonRpcErrorObject | undefined {
   return undefined;
 }
 
+/** The JSON-RPC errors only a 2026-07-28 server sends: header mismatch, missing capability, unsupported version. */
+const MODERN_CODES: readonly number[] = [
+  ErrorCode.HeaderMismatch,
+  ErrorCode.MissingRequiredClientCapability,
+  ErrorCode.UnsupportedProtocolVersion,
+];
+
+/**
+ * transports/streamable-http §Backward Compatibility: a 400 whose body is a modern JSON-RPC
+ * error comes from a modern server refusing the request, not from an older server.
+ */
+export function isModernRefusal(body: string): boolean {
+  const rpc = errorInBody(body);
+  return rpc !== undefined && MODERN_CODES.includes(rpc.code);
+}
+
 /**
  * An HTTP error status. A body holding the server's JSON-RPC error is that error, as the
  * server sent it (transports §Sending Messages lets a server answer a request with an HTTP

@@ -5,6 +5,7 @@ import {
   asError,
   describeTarget,
   httpError,
+  isModernRefusal,
   networkError,
   protocolError,
   sessionExpired,
@@ -80,8 +81,16 @@ export async function post(
   }
 
   if (options.fallbackOn?.includes(response.status)) {
-    await discard(response);
-    return response.status;
+    // A modern server refusing an initialize (it serves no handshake revision) says so
+    // with a 400 and its error: that is reported, not taken for an older server.
+    const body = response.status === 400 ? await readErrorText(response) : undefined;
+    if (body === undefined || !isModernRefusal(body)) {
+      if (body === undefined) await discard(response);
+      return response.status;
+    }
+    options.delivered();
+    report(httpError(target, response, body));
+    return undefined;
   }
   // transports §Session Management item 1: the session id comes with the InitializeResult.
   const assigned = response.headers.get("mcp-session-id");

@@ -20,6 +20,23 @@ const FALLBACK_STATUSES = [400, 404, 405] as const;
 /** How long close() waits for the server to acknowledge the DELETE. */
 const DELETE_TIMEOUT_MS = 3000;
 
+/** What one transport holds while it lives. */
+interface TransportState {
+  /** Where messages go up, once started. */
+  sink: TransportSink | undefined;
+  /** The HTTP+SSE transport, once the endpoint turned out to speak only that one. */
+  legacy: Transport | undefined;
+  /** The HTTP+SSE transport from the moment it starts (a close closes it, started or not). */
+  fallingBack: Transport | undefined;
+  /** A handshake completed: the endpoint speaks Streamable HTTP, no fallback any more. */
+  initialized: boolean;
+  closed: boolean;
+  /** The GET stream (transports §Listening for Messages from the Server). */
+  standalone: SseStream | undefined;
+  /** Settles once the last message sent may be followed by the next (see send). */
+  queue: Promise<void>;
+}
+
 export interface StreamableHttpClientTransport extends Transport {
   /** The session the server assigned in its initialize answer, if any. */
   readonly sessionId: string | undefined;
@@ -43,32 +60,33 @@ export function streamableHttpClientTransport(
   const http = resolveHttpOptions(options);
   const reconnect = resolveReconnect(options.reconnect);
   const session = createHttpSession(endpoint, http);
-  let sink: TransportSink | undefined;
-  let legacy: Transport | undefined;
-  let fallingBack: Transport | undefined;
-  let initialized = false;
-  let closed = false;
-  let standalone: SseStream | undefined;
-  // Each message waits for the one before it to reach the server (see send).
-  let queue: Promise<void> = Promise.resolve();
+  const state: TransportState = {
+    sink: undefined,
+    legacy: undefined,
+    fallingBack: undefined,
+    initialized: false,
+    closed: false,
+    standalone: undefined,
+    queue: Promise.resolve(),
+  };
 
   /** transports §Backwards Compatibility: GET the same URL for an `endpoint` event, then re-send the initialize. */
   async function fallBack(message: JsonRpcMessage | JsonRpcMessage[], status: number): Promise<void> {
     // Its own options make its own fetch: the same auth, headers and redirect policy.
     const sse = sseClientTransport(endpoint, { ...options, maxMessageBytes: http.maxMessageBytes });
-    fallingBack = sse;
+    state.fallingBack = sse;
     try {
-      await sse.start(sink as TransportSink);
+      await sse.start(state.sink as TransportSink);
     } catch (error) {
-      if (closed) return;
+      if (state.closed) return;
       const refused = protocolError(
         `${describeTarget("POST", endpoint)} was refused with HTTP ${status}, and the HTTP+SSE fallback failed too: ${(error as Error).message}`,
       );
       session.fail(requestIds(message), { ...refused, data: { reason: "transport-error", status } });
       return;
     }
-    if (closed) return;
-    legacy = sse;
+    if (state.closed) return;
+    state.legacy = sse;
     sse.send(message);
   }
 
@@ -78,9 +96,9 @@ export function streamableHttpClientTransport(
     next: () => void,
     headers: Record<string, string> | undefined,
   ): Promise<void> {
-    if (legacy) {
+    if (state.legacy) {
       next();
-      legacy.send(message);
+      state.legacy.send(message);
       return;
     }
     // Notifications, responses and the initialize are answered at once with headers; what
@@ -88,7 +106,7 @@ export function streamableHttpClientTransport(
     // next request. Other requests need only be on their way: their answers may take long.
     const waitForAnswer = requestIds(message).length === 0 || isInitialize(message);
     // Only an endpoint that never completed a handshake may turn out to be an old server.
-    const mayFallBack = options.legacyFallback !== false && !initialized && isInitialize(message);
+    const mayFallBack = options.legacyFallback !== false && !state.initialized && isInitialize(message);
     const status = await post(session, message, {
       reconnect,
       fallbackOn: mayFallBack ? FALLBACK_STATUSES : undefined,
@@ -101,13 +119,13 @@ export function streamableHttpClientTransport(
 
   /** transports §Listening for Messages from the Server; a server without one answers 405. */
   function openStandaloneStream(): void {
-    standalone?.abort.abort();
+    state.standalone?.abort.abort();
     const stream = session.newStream(undefined);
-    standalone = stream;
+    state.standalone = stream;
     (async () => {
       // Let the handshake's `notifications/initialized`, sent right after, reach the server first.
       await null;
-      await queue;
+      await state.queue;
       if (stream.signal.aborted) return;
       const first = await session.get(stream);
       const end =
@@ -121,23 +139,23 @@ export function streamableHttpClientTransport(
 
   return {
     get sessionId() {
-      return legacy ? undefined : session.sessionId;
+      return state.legacy ? undefined : session.sessionId;
     },
     get mode() {
-      return legacy ? "sse" : "streamable-http";
+      return state.legacy ? "sse" : "streamable-http";
     },
     binding: "streamable-http",
 
     start(s) {
-      if (sink) throw new Error("This transport was already started");
-      sink = s;
+      if (state.sink) throw new Error("This transport was already started");
+      state.sink = s;
       session.attach(s);
     },
 
     send(message: JsonRpcMessage | JsonRpcMessage[], sendOptions?: SendOptions) {
-      if (closed) throw new Error("The transport is closed");
-      if (!sink) throw new Error("The transport is not started");
-      if (legacy) return legacy.send(message);
+      if (state.closed) throw new Error("The transport is closed");
+      if (!state.sink) throw new Error("The transport is not started");
+      if (state.legacy) return state.legacy.send(message);
       // Until a new session begins, a request has no session to go to: it fails like the
       // ones that saw the 404, and the Client retries it after initializing again.
       if (session.expired) {
@@ -157,33 +175,32 @@ export function streamableHttpClientTransport(
         // done) is the cancellation; the notification is neither required nor expected.
         if (modern) return;
       }
-      const previous = queue;
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
+      // Each message waits for the one before it to let it go: `release`, which deliver calls
+      // as soon as the order at the server is safe, and which runs in the end whatever happens.
+      const previous = state.queue;
+      state.queue = new Promise<void>((release) => {
+        previous
+          .then(() => deliver(message, release, sendOptions?.headers))
+          .catch((error: unknown) => http.onError(error as Error))
+          .finally(release);
       });
-      queue = released;
-      previous
-        .then(() => deliver(message, release, sendOptions?.headers))
-        .catch((error: unknown) => http.onError(error as Error))
-        .finally(release);
     },
 
     setProtocolVersion(version: string) {
-      if (legacy) return;
-      initialized = true;
+      if (state.legacy) return;
+      state.initialized = true;
       session.protocolVersion = version;
       // 2026-07-28 has no GET stream: change notifications come on subscriptions/listen.
-      if (options.standaloneStream !== false && !closed && !isModernRevision(version)) openStandaloneStream();
+      if (options.standaloneStream !== false && !state.closed && !isModernRevision(version)) openStandaloneStream();
     },
 
     async close() {
-      if (closed) return;
-      closed = true;
+      if (state.closed) return;
+      state.closed = true;
       session.close();
       // The HTTP+SSE transport (even one still starting) shares our sink and closes it.
-      if (fallingBack) {
-        await fallingBack.close();
+      if (state.fallingBack) {
+        await state.fallingBack.close();
         return;
       }
       // transports §Session Management item 5; 405 means the server keeps sessions itself.
@@ -200,7 +217,7 @@ export function streamableHttpClientTransport(
           // The server may already be gone; the session ends either way.
         }
       }
-      sink?.close();
+      state.sink?.close();
     },
   };
 }

@@ -1,0 +1,50 @@
+/** The messages between the server and its SQLite child process (query-process.ts). */
+
+export type QueryRequest =
+  | { op: "tables" }
+  | { op: "describe"; table: string }
+  | { op: "schema" }
+  | { op: "read"; sql: string; params: unknown[]; maxRows: number }
+  | { op: "write"; sql: string; params: unknown[]; maxRows: number };
+
+export interface TableInfo {
+  name: string;
+  type: "table" | "view";
+}
+
+export interface Rows {
+  columns: string[];
+  rows: unknown[][];
+  /** More rows existed than maxRows. */
+  truncated: boolean;
+  /** The answer reached the byte limit (--max-answer-bytes): later rows were left out, long values cut. */
+  cutAtBytes?: number;
+}
+
+export interface WriteOutcome {
+  changes: number;
+  lastInsertRowid: number | string;
+  /** What a RETURNING clause gave back. */
+  returned?: Rows;
+}
+
+export interface TableDescription {
+  name: string;
+  type: "table" | "view";
+  sql: string | null;
+  columns: { name: string; type: string; notNull: boolean; default: unknown; primaryKey: boolean }[];
+  indexes: { name: string; unique: boolean }[];
+  foreignKeys: { column: string; references: string }[];
+  rowCount?: number;
+}
+
+export interface ProcessData {
+  /** Where better-sqlite3 is imported from: the module the server loaded. */
+  sqlite: string;
+  file: string;
+  writable: boolean;
+  /** The most bytes one answer may take (--max-answer-bytes). */
+  maxAnswerBytes: number;
+}
+
+export type ProcessReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string };
