@@ -26,6 +26,7 @@ const COMMANDS = [
   "doctor",
   "lint",
   "servers",
+  "gateway",
   "install",
   "dev",
   "bundle",

@@ -26,14 +26,14 @@ export const COMMAND_SUMMARIES = {
     description:
       "Check a server's tools, prompts and resources for what breaks clients: names, schemas, results, sizes",
   },
+  servers: {
+    term: "servers [options]",
+    description: "List the MCP servers named in this project's and your MCP clients' configuration files",
+  },
   gateway: {
     term: "gateway [options]",
     description:
       "One endpoint for a team's MCP servers: their tools under one name each, signed in once, with a policy and an audit log",
-  },
-  servers: {
-    term: "servers [options]",
-    description: "List the MCP servers named in this project's and your MCP clients' configuration files",
   },
   install: {
     term: "install [options] <client> [words...]",
