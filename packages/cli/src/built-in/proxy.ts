@@ -13,6 +13,12 @@ export const flags = defineFlags({
   options: proxyOptions,
   async create(values, { operands }) {
     const { proxyServer, proxyTarget } = await import("@mcpkit/servers/proxy");
-    return proxyServer({ ...values, target: proxyTarget(operands) });
+    const handle = await proxyServer({ ...values, target: proxyTarget(operands) });
+    return {
+      ...handle,
+      // Clients that never DELETE their session leave a process each: idle ones go after 5 minutes.
+      idleTimeoutMs: 5 * 60_000,
+      admitSession: () => handle.proxy.admitSession(),
+    };
   },
 });

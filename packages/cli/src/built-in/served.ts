@@ -11,6 +11,10 @@ export interface Served {
   summary?: string;
   /** Resolves with why, when the server cannot go on (a proxied server exited). */
   ended?: Promise<string>;
+  /** Over HTTP: how long a session may stay idle when --idle-timeout does not say (default 30 minutes). */
+  idleTimeoutMs?: number;
+  /** Over HTTP: asked before a session opens; a refusal is answered 503 with Retry-After. */
+  admitSession?: () => { message: string; retryAfterSeconds: number } | undefined;
   close(): Promise<void>;
 }
 

@@ -25,7 +25,7 @@ import type { ProxyOptions, UpstreamConnector } from "./proxy-options.js";
 import { usableTemplates } from "./templates.js";
 import { openConnection, type UpstreamConnection } from "./upstream-connection.js";
 import { SessionConnections } from "./upstream-connections.js";
-import { upstreamFailure } from "./upstream-errors.js";
+import { callFailure, exitOf } from "./upstream-exit.js";
 
 export type { MirrorLimits, ProxyOptions, UpstreamConnector } from "./proxy-options.js";
 
@@ -39,6 +39,13 @@ export interface McpProxy {
   refresh(): Promise<void>;
   /** Resolves once the shared upstream connection has closed, with the reason when it failed. */
   readonly upstreamClosed: Promise<Error | undefined>;
+  /**
+   * Whether a new client session can be served now: undefined, or why not with when to
+   * come back (every per-session upstream connection busy with a call; maxUpstreams). An
+   * HTTP endpoint answers 503 with Retry-After then (`createStreamableHttpHandler`'s
+   * `admitSession`).
+   */
+  admitSession(): { message: string; retryAfterSeconds: number } | undefined;
   /** Closes the server's sessions, then the upstream connections. */
   close(): Promise<void>;
 }
@@ -75,7 +82,7 @@ export async function createProxy(
   upstream: Transport | UpstreamConnector,
   options: ProxyOptions = {},
 ): Promise<McpProxy> {
-  const { client: clientOptions, upstreamSessions, mirror: limits, ...serverOptions } = options;
+  const { client: clientOptions, upstreamSessions, mirror: limits, maxUpstreams, ...serverOptions } = options;
   const connector = typeof upstream === "function" ? upstream : undefined;
   const state: ProxyState = { markClosed: () => {}, server: undefined, definition: undefined, sessions: undefined };
   const upstreamClosed = new Promise<Error | undefined>((resolve) => {
@@ -127,36 +134,62 @@ export async function createProxy(
         serverOptions.onNotification?.(notification, session);
       },
     },
-    mirroredCapabilities(upstreamCaps, serverOptions.capabilities),
+    mirroredCapabilities(upstreamCaps, {
+      // 2024-11-05 had completion with no capability to declare it: a caller of a later
+      // revision must see it declared, or it will not ask.
+      ...(client.protocolVersion === "2024-11-05" &&
+        (upstreamCaps.prompts || upstreamCaps.resources) && { completions: {} }),
+      ...serverOptions.capabilities,
+    }),
   );
   const definition = definitionOf(server);
   state.server = server;
   state.definition = definition;
   if (perSession && connector)
-    state.sessions = new SessionConnections(async (session) => {
-      // Re-run when this connection's lists change (see narrowToSession), once it is open.
-      const own: { connection: UpstreamConnection | undefined } = { connection: undefined };
-      const renarrow = coalesced(async () => {
-        if (own.connection) await narrowToSession(own.connection, session);
-      });
-      const narrow = () => void renarrow().catch(onError);
-      own.connection = await openConnection({
-        transport: connector(),
-        client: clientOptions,
-        session,
-        urlElicitations,
-        onLog: () => {},
-        onListChanged: (kind) => {
-          onListChanged(kind);
-          if (kind !== "resources") narrow();
-        },
-        // The session's server went away: so does the session (its client starts a new one).
-        onClose: () => void session.close(),
-        onError,
-      });
-      narrow();
-      return own.connection;
-    }, onError);
+    state.sessions = new SessionConnections(
+      async (session) => {
+        // Re-run when this connection's lists change (see narrowToSession), once it is open.
+        const own: { connection: UpstreamConnection | undefined } = { connection: undefined };
+        const renarrow = coalesced(async () => {
+          if (own.connection) await narrowToSession(own.connection, session);
+        });
+        const narrow = () => void renarrow().catch(onError);
+        own.connection = await openConnection({
+          transport: connector(),
+          client: clientOptions,
+          session,
+          urlElicitations,
+          onLog: () => {},
+          onListChanged: (kind) => {
+            onListChanged(kind);
+            if (kind !== "resources") narrow();
+          },
+          // The session's server went away: so does the session (its client starts a new one),
+          // once the calls it was serving have been told why. The exit is reported.
+          onClose: (reason) => {
+            // A reason: it ended by itself (a process that exited, a connection that failed),
+            // not because its session did. That is reported.
+            const exit = exitOf(reason);
+            if (reason)
+              onError(
+                new Error(
+                  `The server behind a client session ${exit ? `stopped: ${exit}` : "closed the connection"}; that session is closed`,
+                ),
+              );
+            const idle = own.connection ? own.connection.routing.whenIdle() : Promise.resolve();
+            idle
+              .then(() => new Promise((resolve) => setImmediate(resolve)))
+              .then(() => session.close())
+              .catch(onError);
+          },
+          onError,
+        });
+        narrow();
+        return own.connection;
+      },
+      onError,
+      maxUpstreams,
+    );
 
   /**
    * What a session is shown of the tools and prompts: those its own upstream connection
@@ -194,7 +227,7 @@ export async function createProxy(
       try {
         return ownFieldsOnly(await connection.routing.run(ctx, () => work(connection.client, forwardOptions(ctx))));
       } catch (error) {
-        throw upstreamFailure(error);
+        throw await callFailure(error, connection.closed);
       }
     },
     completer: (ref: CompleteRef, argument: string): Completer => {
@@ -297,6 +330,12 @@ export async function createProxy(
     client,
     refresh,
     upstreamClosed,
+    admitSession() {
+      const refusal = state.sessions?.refusal();
+      if (!refusal) return undefined;
+      const { retryAfterMs } = refusal.data as { retryAfterMs: number };
+      return { message: refusal.message, retryAfterSeconds: Math.ceil(retryAfterMs / 1000) };
+    },
     async close() {
       await server.close();
       await state.sessions?.close();

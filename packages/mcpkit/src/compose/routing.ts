@@ -12,6 +12,7 @@ import type { Context } from "../server/handler-context.js";
 export class RequestRouting {
   private readonly storage = new AsyncLocalStorage<Context>();
   private readonly running: Context[] = [];
+  private readonly waiting: (() => void)[] = [];
 
   /** Runs `work` (one forwarded call) on behalf of `ctx`. */
   async run<T>(ctx: Context, work: () => Promise<T>): Promise<T> {
@@ -20,7 +21,19 @@ export class RequestRouting {
       return await this.storage.run(ctx, work);
     } finally {
       this.running.splice(this.running.lastIndexOf(ctx), 1);
+      if (this.running.length === 0) for (const wake of this.waiting.splice(0)) wake();
     }
+  }
+
+  /** Whether no call is in progress. */
+  get idle(): boolean {
+    return this.running.length === 0;
+  }
+
+  /** Resolves once no call is in progress. */
+  whenIdle(): Promise<void> {
+    if (this.idle) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push(resolve));
   }
 
   /** The downstream request being served here, else the one `unnamed()` picks. */

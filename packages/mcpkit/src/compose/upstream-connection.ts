@@ -25,6 +25,8 @@ export interface UpstreamConnection {
   readonly session: ServerSession | undefined;
   /** The calls in progress on it. */
   readonly routing: RequestRouting;
+  /** Resolves once it has closed, with the reason when it failed (a process that exited). */
+  readonly closed: Promise<Error | undefined>;
   /** Watches `uri` for one subscriber, subscribed upstream while anyone watches; returns the unwatch. */
   watch(uri: string, changed: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
@@ -54,6 +56,10 @@ const noCaller = (method: string) =>
 export async function openConnection(setup: ConnectionSetup): Promise<UpstreamConnection> {
   const { session, urlElicitations } = setup;
   const routing = new RequestRouting();
+  let markClosed!: (reason: Error | undefined) => void;
+  const closed = new Promise<Error | undefined>((resolve) => {
+    markClosed = resolve;
+  });
 
   /** The call the question is for; else this connection's session; else `outside` (the shared connection). */
   const answer = <T>(
@@ -110,6 +116,7 @@ export async function openConnection(setup: ConnectionSetup): Promise<UpstreamCo
     version: "0.1.0",
     ...setup.client,
     onClose: (reason) => {
+      markClosed(reason);
       setup.onClose(reason);
       setup.client?.onClose?.(reason);
     },
@@ -141,6 +148,7 @@ export async function openConnection(setup: ConnectionSetup): Promise<UpstreamCo
     client,
     session,
     routing,
+    closed,
     async watch(uri, changed) {
       let subscription = subscriptions.get(uri);
       if (!subscription) {

@@ -62,3 +62,26 @@ describe("skills (the Skills extension) through the proxy", () => {
     expect(await loaded.readText("references/FORMS.md")).toBe("# Forms\n");
   });
 });
+
+describe("a proxy of a 2024-11-05 server", () => {
+  it("forwards completion, which that revision had without a capability to declare it", async () => {
+    const old = createServer({ name: "old", version: "1", revisions: ["2024-11-05"] });
+    old.prompt(
+      "summary",
+      {
+        args: { topic: { required: true } },
+        complete: { topic: (v) => ["work", "home"].filter((t) => t.startsWith(v)) },
+      },
+      ({ topic }) => `About ${topic}`,
+    );
+    const proxy = await proxyOf(old);
+    expect(proxy.client.protocolVersion).toBe("2024-11-05");
+    const { client } = await callerOf(proxy, { protocolVersion: "2025-11-25" });
+    expect(client.serverCapabilities?.completions).toEqual({});
+    const completed = await client.complete({
+      ref: { type: "ref/prompt", name: "summary" },
+      argument: { name: "topic", value: "h" },
+    });
+    expect(completed.completion.values).toEqual(["home"]);
+  });
+});

@@ -81,7 +81,7 @@ export async function gatewayServer(config: GatewayConfig, options: GatewayOptio
   const add = (upstreamConfig: UpstreamConfig, replaces?: Upstream) => {
     const upstream = createUpstream(
       upstreamConfig,
-      { startTimeoutMs: current.startTimeoutMs, client: { name, version } },
+      { startTimeoutMs: current.startTimeoutMs, maxUpstreams: current.maxUpstreams, client: { name, version } },
       {
         log,
         onError,

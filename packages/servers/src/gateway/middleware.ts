@@ -153,9 +153,10 @@ function calls(state: GatewayState): ServerMiddleware {
       try {
         return await caller.run({ auth: ctx.principal }, next);
       } catch (error) {
-        // The connection ended under the call (an HTTP failure carries its reason in data).
-        if (!(error instanceof McpError) || error.code !== ErrorCode.ConnectionClosed || error.data !== undefined)
-          throw error;
+        // The connection ended under the call (an HTTP failure carries its own reason in data).
+        const reasonOf = (error as McpError).data as { reason?: unknown } | undefined;
+        const ended = reasonOf === undefined || reasonOf.reason === "upstream-exited";
+        if (!(error instanceof McpError) || error.code !== ErrorCode.ConnectionClosed || !ended) throw error;
         const reason = (proxy && (await upstream.exitReason(proxy, 1000))) ?? upstream.health().lastError;
         throw new McpError(
           ErrorCode.ConnectionClosed,

@@ -78,6 +78,7 @@ export async function proxyServer(options: ProxyOptions): Promise<ProxyServer> {
     client: { name: "mcpkit-proxy", version: VERSION },
     upstreamSessions: options.sharedUpstream ? "shared" : "per-session",
     mirror,
+    ...(options.maxUpstreams !== undefined && { maxUpstreams: options.maxUpstreams }),
   });
   const what = target instanceof URL ? target.href : [target.command, ...(target.args ?? [])].join(" ");
   return {

@@ -19,6 +19,11 @@ export const proxyOptions = describeOptions({
     type: "switch",
     help: "one connection to the proxied server for every client (default: one per client session)",
   },
+  maxUpstreams: {
+    type: "number",
+    help: "the proxied server's processes (or connections) at once, one per client session; at the cap the least recently used idle one is stopped (its client starts a new session), and when all are busy a new session gets 503",
+    default: 16,
+  },
   maxListPages: { type: "number", help: "the most pages of one list read from the proxied server", default: 100 },
   maxListItems: { type: "number", help: "the most items of one list", default: 10_000 },
   maxListBytes: { type: "number", help: "the most bytes of one list", default: 16 * 1024 * 1024 },

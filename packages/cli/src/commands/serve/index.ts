@@ -241,7 +241,11 @@ async function serve(name: string, flags: ServerFlags, operands: string[], optio
             upstreamScopes: upstream.kind === "preset" ? flags.upstreamScopes?.[upstream.name] : undefined,
           },
         }),
-        limits,
+        limits: {
+          ...(served.idleTimeoutMs !== undefined && { idleTimeoutMs: served.idleTimeoutMs }),
+          ...limits,
+          ...(served.admitSession && { admitSession: served.admitSession }),
+        },
         ...(trustProxy && { trustProxy }),
         stop: shutdown.requested,
         ...(served.ended && { ended: served.ended }),

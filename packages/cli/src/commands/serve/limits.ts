@@ -5,6 +5,8 @@ import { UsageError } from "../usage-error.js";
 export interface HttpLimits {
   maxSessions?: number;
   idleTimeoutMs?: number;
+  /** The server's own say on a new session (a proxy with every upstream busy). */
+  admitSession?: () => { message: string; retryAfterSeconds: number } | undefined;
 }
 
 /** --max-sessions and --idle-timeout, checked before anything starts. */

@@ -42,6 +42,12 @@ export interface StreamableHttpOptions {
    * unused sessions first.
    */
   maxSessionsPerClient?: number;
+  /**
+   * Asked before `initialize` opens a session: a refusal is answered 503 with its message
+   * and Retry-After (a proxy whose upstream processes, one per session, are all busy:
+   * `McpProxy.admitSession`).
+   */
+  admitSession?: () => { message: string; retryAfterSeconds: number } | undefined;
   /** A session with no request, stream or activity for this long is closed, ms (default 30 min). */
   idleTimeoutMs?: number;
   /** The SSE `retry` advice, ms (default 1000). */

@@ -78,6 +78,7 @@ export function createStreamableHttpHandler(
     closing: () => closing,
     keepAliveMs,
     retryAfterSeconds: Math.ceil(Math.min(idleTimeoutMs, 60_000) / 1000),
+    admitSession: options.admitSession,
     answer: (message: JsonRpcMessage) => httpAnswer(message, false, auth),
   };
   const modern = { keepAliveMs, answer: (message: JsonRpcMessage) => httpAnswer(message, true, auth) };

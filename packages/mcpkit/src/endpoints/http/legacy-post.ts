@@ -28,6 +28,8 @@ export interface LegacyPostContext {
   keepAliveMs: number;
   /** The Retry-After of a refusal for lack of sessions, s. */
   retryAfterSeconds: number;
+  /** Asked before a session opens: a refusal is answered 503 (EndpointOptions.admitSession). */
+  admitSession: (() => { message: string; retryAfterSeconds: number } | undefined) | undefined;
   answer(message: JsonRpcMessage): HttpAnswer;
 }
 
@@ -86,6 +88,11 @@ export async function handleLegacyPost(
         "retry-after": String(context.retryAfterSeconds),
       });
     }
+    const busy = context.admitSession?.();
+    if (busy)
+      return jsonRpcErrorReply(503, ErrorCode.InternalError, busy.message, {
+        "retry-after": String(busy.retryAfterSeconds),
+      });
     const { id, transport } = await sessions.open(principal, client);
     const reply = await transport.post(body, requestIds, info);
     try {

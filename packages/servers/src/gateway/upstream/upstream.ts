@@ -21,6 +21,8 @@ export interface UpstreamHealth {
 
 export interface UpstreamSettings {
   startTimeoutMs: number;
+  /** A perSession upstream's connections (processes) at once. */
+  maxUpstreams: number;
   /** How the gateway's client presents itself upstream. */
   client: { name: string; version: string };
 }
@@ -135,6 +137,7 @@ export function createUpstream(initial: UpstreamConfig, settings: UpstreamSettin
     const making = createProxy(connector, {
       client: settings.client,
       upstreamSessions: config.perSession ? "per-session" : "shared",
+      maxUpstreams: settings.maxUpstreams,
       onError: hooks.onError,
     });
     return new Promise((resolve, reject) => {
