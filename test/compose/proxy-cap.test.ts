@@ -60,8 +60,16 @@ class RawSession {
   }
 
   /** tools/call: the HTTP status and the JSON-RPC answer (from JSON or an SSE stream). */
-  async call(name: string, args: object = {}): Promise<{ status: number; answer: Record<string, unknown> | undefined }> {
-    const response = await this.post({ jsonrpc: "2.0", id: this.next++, method: "tools/call", params: { name, arguments: args } });
+  async call(
+    name: string,
+    args: object = {},
+  ): Promise<{ status: number; answer: Record<string, unknown> | undefined }> {
+    const response = await this.post({
+      jsonrpc: "2.0",
+      id: this.next++,
+      method: "tools/call",
+      params: { name, arguments: args },
+    });
     const text = await response.text();
     const data = text.startsWith("{")
       ? text
@@ -78,10 +86,12 @@ const textOf = (answer: Record<string, unknown> | undefined) =>
   ((answer?.result as { content?: { text?: string }[] } | undefined)?.content?.[0]?.text ?? "") as string;
 
 async function proxy(args: string[] = []): Promise<Served> {
-  return serveHttp("proxy", ["--max-upstreams", "2", ...args, ...FRONT_LEGACY_NOTES]);
+  // Three processes: the one that reads the lists, and two for sessions.
+  return serveHttp("proxy", ["--max-upstreams", "3", ...args, ...FRONT_LEGACY_NOTES]);
 }
 
-const printed = async (served: Served, text: string) => expect.poll(() => served.stderr(), { timeout: 10_000 }).toContain(text);
+const printed = async (served: Served, text: string) =>
+  expect.poll(() => served.stderr(), { timeout: 10_000 }).toContain(text);
 
 describe("mcpkit serve proxy --max-upstreams, for clients that never end their sessions", () => {
   it("stops the least recently used idle process for a new session; that session answers 404", async () => {
@@ -101,7 +111,7 @@ describe("mcpkit serve proxy --max-upstreams, for clients that never end their s
     expect(isAlive(pidC)).toBe(true);
     expect((await a.call("pid")).status).toBe(404);
     expect(textOf((await b.call("list_notes")).answer)).toBe("first note");
-    await printed(served, "to make room (at most 2 at once: maxUpstreams)");
+    await printed(served, "to make room (at most 2 for sessions at once, maxUpstreams 3");
 
     // A's client starts a new session, as the spec says, and is served.
     const again = new RawSession(served.url);
@@ -124,7 +134,9 @@ describe("mcpkit serve proxy --max-upstreams, for clients that never end their s
     const refused = await c.open();
     expect(refused.status).toBe(503);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(JSON.stringify(await refused.json())).toMatch(/All 2 of this proxy's upstream connections .* are busy/);
+    expect(JSON.stringify(await refused.json())).toMatch(
+      /All 2 of this proxy's upstream connections for client sessions are busy/,
+    );
 
     writeFileSync(release, "");
     for (const call of await Promise.all(inFlight)) expect(textOf(call.answer)).toBe("released");
@@ -146,7 +158,10 @@ describe("mcpkit serve proxy --max-upstreams, for clients that never end their s
       code: -32000,
       message: "The server behind this proxy stopped: it was killed by SIGKILL",
     });
-    await printed(served, "The server behind a client session stopped: it was killed by SIGKILL; that session is closed");
+    await printed(
+      served,
+      "The server behind a client session stopped: it was killed by SIGKILL; that session is closed",
+    );
     // The session went with its process: its client starts a new one.
     await expect.poll(async () => (await session.call("pid")).status, { timeout: 10_000 }).toBe(404);
   });

@@ -43,10 +43,11 @@ export interface ProxyOptions extends Partial<ServerOptions> {
   mirror?: MirrorLimits;
   /**
    * Upstream connections held at once when there is one per session (a process each, for
-   * a command; default 16). At the cap, a new session's connection takes the place of the
-   * least recently used one with no call in progress, whose session is closed (its client
-   * gets 404 and starts a new one); when every one is busy, the new session is refused
-   * (`admitSession()`: 503 with Retry-After over HTTP).
+   * a command), the shared one that reads the lists included (default 16, at least 2). At
+   * the cap, a new session's connection takes the place of the least recently used one
+   * with no call in progress, whose session is closed (its client gets 404 and starts a new
+   * one); when every one is busy, the new session is refused (`admitSession()`: 503 with
+   * Retry-After over HTTP).
    */
   maxUpstreams?: number;
 }

@@ -24,7 +24,7 @@ import { mirroredCapabilities, runsToolsAsTasks } from "./mirrored-capabilities.
 import type { ProxyOptions, UpstreamConnector } from "./proxy-options.js";
 import { usableTemplates } from "./templates.js";
 import { openConnection, type UpstreamConnection } from "./upstream-connection.js";
-import { SessionConnections } from "./upstream-connections.js";
+import { DEFAULT_MAX_UPSTREAMS, SessionConnections } from "./upstream-connections.js";
 import { callFailure, exitOf } from "./upstream-exit.js";
 
 export type { MirrorLimits, ProxyOptions, UpstreamConnector } from "./proxy-options.js";
@@ -188,7 +188,8 @@ export async function createProxy(
         return own.connection;
       },
       onError,
-      maxUpstreams,
+      // The shared connection (which reads the lists) counts: maxUpstreams is every process at once.
+      Math.max(1, (maxUpstreams ?? DEFAULT_MAX_UPSTREAMS) - 1),
     );
 
   /**

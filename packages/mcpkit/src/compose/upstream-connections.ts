@@ -2,7 +2,10 @@ import { McpError } from "../jsonrpc/errors.js";
 import type { ServerSession } from "../server/server-session.js";
 import type { UpstreamConnection } from "./upstream-connection.js";
 
-/** The default bound on per-session upstream connections (processes, for a command): ProxyOptions.maxUpstreams. */
+/**
+ * The default bound on upstream connections (processes, for a command) when there is one
+ * per session: ProxyOptions.maxUpstreams, the shared one that reads the lists included.
+ */
 export const DEFAULT_MAX_UPSTREAMS = 16;
 
 /** When every per-session upstream connection is busy, how long a client is told to wait. */
@@ -13,7 +16,7 @@ export class UpstreamsBusyError extends McpError {
   constructor(max: number) {
     super(
       -32000,
-      `All ${max} of this proxy's upstream connections (one per client session) are busy: try again in ${BUSY_RETRY_MS / 1000} seconds`,
+      `All ${max} of this proxy's upstream connections for client sessions are busy: try again in ${BUSY_RETRY_MS / 1000} seconds`,
       { reason: "upstreams-busy", retryAfterMs: BUSY_RETRY_MS },
     );
     this.name = "UpstreamsBusyError";
@@ -127,7 +130,7 @@ export class SessionConnections {
     this.connections.delete(session);
     this.onError(
       new Error(
-        `Stopped the upstream connection of an idle session to make room (at most ${this.max} at once: maxUpstreams); that session is closed`,
+        `Stopped the upstream connection of an idle session to make room (at most ${this.max} for sessions at once, maxUpstreams ${this.max + 1} with the one reading the lists); that session is closed`,
       ),
     );
     void held?.connection

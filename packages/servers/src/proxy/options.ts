@@ -21,7 +21,7 @@ export const proxyOptions = describeOptions({
   },
   maxUpstreams: {
     type: "number",
-    help: "the proxied server's processes (or connections) at once, one per client session; at the cap the least recently used idle one is stopped (its client starts a new session), and when all are busy a new session gets 503",
+    help: "the proxied server's processes (or connections) at once when there is one per client session, the one reading its lists included; at the cap the least recently used idle one is stopped (its client starts a new session), and while all are busy a new session gets 503",
     default: 16,
   },
   maxListPages: { type: "number", help: "the most pages of one list read from the proxied server", default: 100 },

@@ -192,7 +192,7 @@ export const GATEWAY_SECTION: Field = {
     },
     maxUpstreams: {
       type: "number",
-      help: "a perSession upstream's processes at once (then the least recently used idle one is stopped)",
+      help: "a perSession upstream's processes at once, the one reading its lists included (then the least recently used idle one is stopped)",
       default: "16",
       min: 1,
       integer: true,
