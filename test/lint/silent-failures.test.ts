@@ -201,11 +201,6 @@ const ALLOWED: Allowed[] = [
     reason: "open() reports a connection that fails to open (onError) and closes the session",
   },
   {
-    file: "packages/mcpkit/src/compose/proxy.ts",
-    code: "() => void session.close()",
-    reason: "the session whose upstream went away: close() settles once its transport is closed",
-  },
-  {
     file: "packages/mcpkit/src/compose/upstream-connections.ts",
     code: "void session.close()",
     reason:

@@ -133,9 +133,10 @@ export class SessionConnections {
         `Stopped the upstream connection of an idle session to make room (at most ${this.max} for sessions at once, maxUpstreams ${this.max + 1} with the one reading the lists); that session is closed`,
       ),
     );
-    void held?.connection
-      ?.close()
+    const stopping = held?.connection?.close() ?? Promise.resolve();
+    stopping
       .catch(this.onError)
-      .finally(() => session.close());
+      .then(() => session.close())
+      .catch(this.onError);
   }
 }
