@@ -17,7 +17,7 @@ for (const { era, revision } of ERAS) {
       const names = (await client.tools()).map((t) => t.name);
       expect(names).toContain("notes_add_note");
       expect(names).toContain("old-notes_add_note");
-      expect(names.filter((n) => n.startsWith("notes_"))).toHaveLength(7);
+      expect(names.filter((n) => n.startsWith("notes_"))).toHaveLength(8);
       expect(gateway.health().upstreams.map((u) => u.state)).toEqual(["ready", "ready"]);
 
       expect(textOf(await client.callTool("notes_add_note", { text: "buy milk" }))).toBe("note 2 added");
