@@ -6,7 +6,7 @@ import { later, notesEntry, startGateway, tempDir, textOf, writeConfig } from ".
 // session, asking that client, at most maxUpstreams at once.
 
 async function clientWithRoots(server: Parameters<typeof connectInMemory>[0], root: string) {
-  const connected = await connectInMemory(server, { name: root, listRoots: async () => [{ uri: `file:///${root}` }] });
+  const connected = await connectInMemory(server, { name: root, roots: [{ uri: `file:///${root}` }] });
   later(connected.close);
   return connected;
 }
@@ -32,5 +32,17 @@ describe("a perSession upstream", () => {
     await a.session.closed;
     expect(log.join("\n")).toMatch(/to make room \(at most 2 for sessions at once, maxUpstreams 3/);
     expect(textOf(await b.client.callTool("files_pid"))).toBe(pidB);
+  });
+
+  it("tells a session's process when its client's roots change", async () => {
+    const path = writeConfig(tempDir(), {
+      mcpServers: { files: notesEntry("files", "legacy") },
+      gateway: { servers: { files: { perSession: true } } },
+    });
+    const { gateway } = await startGateway(path);
+    const { client } = await clientWithRoots(gateway.server, "alpha");
+    expect(textOf(await client.callTool("files_known_roots"))).toBe("file:///alpha");
+    await client.setRoots([{ uri: "file:///beta" }]);
+    await expect.poll(async () => textOf(await client.callTool("files_known_roots"))).toBe("file:///beta");
   });
 });

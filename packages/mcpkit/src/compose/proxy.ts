@@ -46,6 +46,12 @@ export interface McpProxy {
    * `admitSession`).
    */
   admitSession(): { message: string; retryAfterSeconds: number } | undefined;
+  /**
+   * Tells the upstream connection of `session` that its client's roots changed (the
+   * proxy's own sessions do this by themselves; a server the proxy is mounted in passes its
+   * sessions' `notifications/roots/list_changed` on with this). Nothing without one.
+   */
+  rootsChanged(session: ServerSession): Promise<void>;
   /** Closes the server's sessions, then the upstream connections. */
   close(): Promise<void>;
 }
@@ -331,6 +337,10 @@ export async function createProxy(
     client,
     refresh,
     upstreamClosed,
+    async rootsChanged(session) {
+      const connection = await state.sessions?.held(session);
+      await connection?.client.setRoots([]);
+    },
     admitSession() {
       const refusal = state.sessions?.refusal();
       if (!refusal) return undefined;

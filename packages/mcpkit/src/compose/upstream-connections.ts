@@ -65,6 +65,11 @@ export class SessionConnections {
     return new UpstreamsBusyError(this.max);
   }
 
+  /** The session's connection, if it has one (opening or open). */
+  held(session: ServerSession): Promise<UpstreamConnection> | undefined {
+    return this.connections.get(session)?.opening;
+  }
+
   /** The session's connection, opened now if it has none. */
   get(session: ServerSession): Promise<UpstreamConnection> {
     const held = this.connections.get(session);

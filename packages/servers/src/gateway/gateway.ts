@@ -1,4 +1,4 @@
-import { createServer, type McpServer, type ServerOptions } from "mcpkit/server";
+import { createServer, type McpServer, type ServerOptions, type ServerSession } from "mcpkit/server";
 import type { LogEmitter } from "./audit/audit-log.js";
 import { Auditor } from "./audit/auditor.js";
 import { type ConfigDiff, diffConfigs } from "./config/diff.js";
@@ -67,7 +67,16 @@ export async function gatewayServer(config: GatewayConfig, options: GatewayOptio
     rateLimit: config.rateLimit,
   };
   const middleware = gatewayMiddleware(state);
-  const serverOptions = { ...options.server, middleware, onError };
+  const serverOptions = {
+    ...options.server,
+    middleware,
+    onError,
+    // A client's roots changed: each perSession upstream's process for that session asks again.
+    onNotification: (notification: { method: string }, session: ServerSession) => {
+      if (notification.method !== "notifications/roots/list_changed") return;
+      for (const upstream of serving.values()) upstream.proxy?.rootsChanged(session).catch(onError);
+    },
+  };
   const server = createServer({ name, version, capabilities: GATEWAY_CAPABILITIES, ...serverOptions });
   surface = new Surface(server, { policy: state.policy, separator: config.separator, onError });
   const virtuals = new Map<string, McpServer>();
