@@ -17,7 +17,12 @@ for (const { era, revision } of ERAS) {
       const names = (await client.tools()).map((t) => t.name);
       expect(names).toContain("notes_add_note");
       expect(names).toContain("old-notes_add_note");
-      expect(names.filter((n) => n.startsWith("notes_"))).toHaveLength(8);
+      // Every tool of each, and nothing else.
+      const ofNotes = names.filter((n) => n.startsWith("notes_")).map((n) => n.slice("notes_".length));
+      const ofOld = names.filter((n) => n.startsWith("old-notes_")).map((n) => n.slice("old-notes_".length));
+      expect(ofNotes).toEqual(ofOld);
+      expect(ofNotes).toEqual(expect.arrayContaining(["add_note", "list_notes", "echo", "pid", "hang"]));
+      expect(names).toHaveLength(ofNotes.length * 2);
       expect(gateway.health().upstreams.map((u) => u.state)).toEqual(["ready", "ready"]);
 
       expect(textOf(await client.callTool("notes_add_note", { text: "buy milk" }))).toBe("note 2 added");
