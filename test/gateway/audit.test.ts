@@ -32,6 +32,8 @@ describe("the audit log", () => {
     await client.callTool("notes_missing").catch(() => {});
 
     const file = join(dir, "logs", "audit.jsonl");
+    // The lines of a turn are written at its end.
+    await expect.poll(() => linesOf(file).length).toBe(5);
     const lines = linesOf(file);
     expect(lines.map((l) => [l.method, l.upstream, l.tool ?? l.prompt ?? l.resource, l.outcome])).toEqual([
       ["tools/call", "notes", "echo", "ok"],
@@ -69,6 +71,7 @@ describe("the audit log", () => {
       githubToken: "ghp_abc",
       nested: { Authorization: "Bearer xyz", customer_id: 42, note: `uses ${secret} inside` },
     });
+    await expect.poll(() => linesOf(join(dir, "audit.jsonl")).length).toBe(1);
     const text = readFileSync(join(dir, "audit.jsonl"), "utf8");
     expect(linesOf(join(dir, "audit.jsonl"))[0]?.arguments).toEqual({
       query: "open issues",

@@ -46,7 +46,7 @@ export const chainHash = (previous: string, line: string) =>
 
 /**
  * Appends one JSON line per record to `path` (created 0600, its folder too; opened for
- * appending only, never truncated). Each line carries `seq` and `hash`, which chains it to
+ * appending only, never truncated), the lines of one event-loop turn in one write. Each line carries `seq` and `hash`, which chains it to
  * the line before, so that a line edited, removed or inserted afterwards shows:
  * `verifyAuditLog` finds the first such line. A file that exists is continued, its chain too.
  */
@@ -55,18 +55,27 @@ export function fileAuditSink(path: string): AuditSink {
   const fd = openSync(path, "a+", 0o600);
   let { seq, hash } = lastLink(fd);
   let closed = false;
+  // The lines of one event-loop turn, written together at its end: one write, in order.
+  let pending: string[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    const text = pending.join("");
+    pending = [];
+    writeSync(fd, text);
+  };
   return {
     write(record) {
       if (closed) return;
       seq += 1;
       const body = JSON.stringify({ ...record, seq });
       hash = chainHash(hash, body);
-      // One write per line, in order: appends of one process never interleave.
-      writeSync(fd, `${body.slice(0, -1)},"hash":"${hash}"}\n`);
+      if (pending.length === 0) setImmediate(flush);
+      pending.push(`${body.slice(0, -1)},"hash":"${hash}"}\n`);
     },
     async close() {
       if (closed) return;
       closed = true;
+      flush();
       closeSync(fd);
     },
   };
