@@ -13,7 +13,7 @@ import type {
 } from "mcpkit";
 import type { SkillEntry } from "mcpkit/client";
 import type { Reply } from "./entries.js";
-import type { ConnectionState, PageTask, ProtocolChoice } from "./events.js";
+import type { ConnectionState, Diagnosis, PageTask, ProtocolChoice } from "./events.js";
 
 /**
  * Everything the page can ask of the backend: one table, operation name → request body →
@@ -56,6 +56,12 @@ export interface Operations {
   "auth/clear": Op<Empty, Empty>;
   /** Forgets the sign-in held for the server's origin and connects again: a sign-in from the start. */
   "auth/restart": Op<Empty, ConnectionState>;
+  /**
+   * Runs the doctor on the connection's own target (the command line's, or the one the
+   * connection panel set; never one the page names here) and answers its diagnosis, whose
+   * steps also come in the state as they are decided. It never signs in.
+   */
+  doctor: Op<Empty, Diagnosis>;
   /** The connection as a client's configuration (secrets left out, as placeholders). */
   "config/export": Op<{ format: ConfigFormat }, ClientConfig>;
 }

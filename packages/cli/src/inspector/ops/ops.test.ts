@@ -1,3 +1,6 @@
+import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AppViews } from "../app-views.js";
 import type { OpName } from "../contract/operations.js";
@@ -128,6 +131,25 @@ describe("the operation table", () => {
     );
     expect(ctx.session.target.kind).toBe("http");
     expect(ctx.session.status).toBe("disconnected");
+  });
+
+  it("runs the doctor on the connection's own target, and refuses a body that names another before anything starts", async () => {
+    const marker = join(tmpdir(), `mcpkit-doctor-spawned-${process.pid}`);
+    const ctx = context({ kind: "http", url: "http://127.0.0.1:9/mcp", headers: {} }, ["node"]);
+    for (const [body, field] of [
+      [{ command: "node", args: ["-e", `require("fs").writeFileSync(${JSON.stringify(marker)}, "")`] }, "command"],
+      [{ url: "http://127.0.0.1:10/mcp" }, "url"],
+    ] as const)
+      expect(() => runOperation("doctor", body, ctx)).toThrow(`This operation takes no "${field}"`);
+    expect(existsSync(marker)).toBe(false);
+    expect(ctx.session.doctor.diagnosis).toBeUndefined();
+
+    // Its own target: nothing listens on port 9, which the doctor says, with the fix.
+    const diagnosis = await runOperation("doctor", {}, ctx);
+    expect(diagnosis).toMatchObject({ running: false, ok: false });
+    expect(diagnosis.checks[0]).toMatchObject({ id: "reachable", ok: false, severity: "error" });
+    expect(diagnosis.checks[0]?.message).toContain("127.0.0.1:9");
+    expect(ctx.session.state().diagnosis).toEqual(diagnosis);
   });
 
   it("sends a new URL the headers given for its origin, not the command line's", async () => {
