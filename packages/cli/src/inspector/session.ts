@@ -197,7 +197,7 @@ export class InspectorSession {
     } else this.target = target;
     const generation = ++this.generation;
     const mine = () => generation === this.generation;
-    this.protocolLog.reset();
+    this.protocolLog.begin(describeTarget(this.target));
     this.stderrTail = [];
     this.doctor.clear();
     this.setStatus("connecting");

@@ -28,7 +28,7 @@ export async function runInspect(
   argv: readonly string[],
   options: InspectCommandOptions,
 ): Promise<void> {
-  const { target } = await resolveServer(words, argv, options, "inspect");
+  const { target, name } = await resolveServer(words, argv, options, "inspect");
   if (!isProtocolChoice(options.protocol))
     throw new UsageError(`--protocol takes auto, legacy, modern or a revision mcpkit speaks, not ${options.protocol}`);
   const port = options.port === undefined ? 0 : Number(options.port);
@@ -46,6 +46,7 @@ export async function runInspect(
     pingIntervalMs,
     allowSpawn: spawnList(options.allowSpawn ?? []),
     ...(options.root?.length && { roots: options.root.map(rootFor) }),
+    ...(name !== undefined && { serverName: name }),
   });
   process.stderr.write(
     `mcpkit inspect: inspecting ${describeTarget(target)}\nOpen the inspector (once; the token is single-use; Enter prints a fresh link):\n`,

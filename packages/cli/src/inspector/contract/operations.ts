@@ -64,6 +64,24 @@ export interface Operations {
   doctor: Op<Empty, Diagnosis>;
   /** The connection as a client's configuration (secrets left out, as placeholders). */
   "config/export": Op<{ format: ConfigFormat }, ClientConfig>;
+  /**
+   * The calls, reads, prompts and completions made of this server as a test file for
+   * `mcpkit test`, each expecting what came back then. The page downloads it: nothing is
+   * written here. Secrets are left out.
+   */
+  "export/test-file": Op<Empty, Download>;
+  /** The last connection's messages, from its first, as a recording for `mcpkit replay`; secrets left out. */
+  "export/recording": Op<Empty, Download>;
+}
+
+/** A file the page offers as a download (the browser saves it; the inspector writes nothing). */
+export interface Download {
+  /** The name the browser suggests. */
+  filename: string;
+  mimeType: string;
+  text: string;
+  /** What the person should know of what the file leaves out (secrets by name, messages too large to keep). */
+  notes: string[];
 }
 
 /** The clients whose configuration the page copies: .mcp.json's (Claude Code, Cursor), Claude Desktop's, VS Code's. */

@@ -161,4 +161,14 @@ describe("the operation table", () => {
     expect(ctx.session.target).toMatchObject({ headers: { Authorization: "Bearer cli" } });
     await ctx.session.disconnect();
   });
+
+  it("says there is nothing to save before anything was done, rather than saving an empty file", async () => {
+    const ctx = context();
+    await expect(runOperation("export/test-file", {}, ctx)).rejects.toThrow(
+      "No call, read, prompt or completion made yet: make some, then save them as a test file",
+    );
+    await expect(runOperation("export/recording", {}, ctx)).rejects.toThrow(
+      "Nothing to record yet: this connection has sent no message",
+    );
+  });
 });
