@@ -236,7 +236,7 @@ export class InspectorSession {
       this.setStatus("failed", error instanceof Error ? error.message : String(error));
       await client?.close().catch(() => undefined);
       // Why, step by step: the doctor reaches the same target as a client would, anew.
-      if (mine()) void this.diagnose();
+      if (mine()) this.diagnose().catch((e: unknown) => this.warn(`The doctor failed: ${String(e)}`));
     }
   }
 
