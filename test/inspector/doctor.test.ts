@@ -10,6 +10,8 @@ import { see } from "./scenarios.js";
 
 const bannerServer = fileURLToPath(new URL("./fixtures/banner-server.mjs", import.meta.url));
 let browser: Browser;
+/** HTTP servers a test started: stopped after all, whatever the tests did. */
+const started: { server: { child: { kill(): boolean } } }[] = [];
 
 beforeAll(async () => {
   requireBuild();
@@ -19,6 +21,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await stopAll();
+  for (const { server } of started) server.child.kill();
 });
 
 describe("the doctor where a connection failed", () => {
@@ -40,6 +43,7 @@ describe("the doctor where a connection failed", () => {
 
   it("finds the path that answers MCP when the URL given is the server's root", async () => {
     const served = await serveHttp();
+    started.push(served);
     const root = new URL("/", served.url).href;
     const { url } = await startInspect([root]);
     const page = await browser.context.newPage();
@@ -58,7 +62,6 @@ describe("the doctor where a connection failed", () => {
     await panel.getByRole("button", { name: "Connect", exact: true }).click();
     await connected(page);
     expect(await page.getByTestId("diagnosis").count()).toBe(0);
-    served.server.child.kill();
     await page.close();
   }, 60_000);
 });

@@ -12,6 +12,8 @@ import { callTool, see, show } from "./scenarios.js";
 // secret given to the inspector is in either.
 
 let browser: Browser;
+/** HTTP servers a test started: stopped after all, whatever the tests did. */
+const started: { server: { child: { kill(): boolean } } }[] = [];
 
 beforeAll(async () => {
   requireBuild();
@@ -21,6 +23,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await stopAll();
+  for (const { server } of started) server.child.kill();
 });
 
 /** Clicks a save button of the Protocol view; gives the downloaded file's name and text. */
@@ -71,6 +74,7 @@ describe("the session as files for mcpkit test and mcpkit replay", () => {
 
   it("over HTTP: the same, without the -H value", async () => {
     const served = await serveHttp();
+    started.push(served);
     const secret = "Bearer-like-header-value-5678";
     const { url } = await startInspect(["-H", `X-Api-Key: ${secret}`, served.url]);
     const page = await openInspector(browser.context, url);
@@ -93,6 +97,5 @@ describe("the session as files for mcpkit test and mcpkit replay", () => {
     const replayed = await mcpkit(["replay", recordingFile, served.url], 60_000);
     expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);
     await page.close();
-    served.server.child.kill();
   }, 120_000);
 });
