@@ -27,6 +27,8 @@ describe("the line a client is told", () => {
   it("drops stack frames from any other failure, and keeps a long one short", () => {
     const crash = new LoadFailure("Error: spawn ENOENT\n    at ChildProcess._handle.onexit (node:internal)");
     expect(failureLine("server.mjs", crash)).toBe("server.mjs did not load: Error: spawn ENOENT");
+    const framesFirst = new LoadFailure("    at file:///srv/app/server.mjs:1:7\nError: boom");
+    expect(failureLine("server.mjs", framesFirst)).toBe("server.mjs did not load: Error: boom");
     expect(failureLine("server.mjs", new LoadFailure("x".repeat(2000))).length).toBeLessThanOrEqual(
       "server.mjs did not load: ".length + 501,
     );
