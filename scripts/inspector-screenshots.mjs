@@ -202,6 +202,14 @@ try {
   await page.getByTestId("connection-lost").waitFor();
   await show("server");
   await shot("disconnected");
+
+  // A URL at the wrong path, from the connection panel: the doctor's steps in the failure banner.
+  const other = await mcpkit(["serve", "everything", "--port", "0"], /serving MCP on (http:\/\/\S+\/mcp)/);
+  const panel = page.getByRole("form", { name: "Connection" });
+  await panel.getByLabel("URL").fill(new URL("/", other).href);
+  await panel.getByRole("button", { name: "Connect", exact: true }).click();
+  await page.getByTestId("diagnosis-verdict").filter({ hasText: "a client cannot use" }).waitFor();
+  await shot("diagnosis");
 } finally {
   await context?.close();
   for (const child of children) child.kill();

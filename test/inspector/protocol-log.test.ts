@@ -81,4 +81,28 @@ describe("the protocol log", () => {
     expect(log.entries.map((e) => e.seq)).toEqual([2, 3, 4]);
     expect(log.entries[1]?.kind).toBe("invalid");
   });
+
+  it("knows where each connection began: a recording is the last one's, whole, and a test file every one to its target", () => {
+    const log = new ProtocolLog(6);
+    expect(log.lastConnection()).toEqual([]);
+    const ping = (id: number) => log.record("out", { jsonrpc: "2.0", id, method: "ping" });
+    log.begin("http://a/mcp");
+    ping(1);
+    log.begin("http://b/mcp");
+    ping(2);
+    log.begin("http://a/mcp");
+    ping(3);
+    ping(4);
+    const ids = (entries: { message: unknown }[] | undefined) => entries?.map((e) => (e.message as { id: number }).id);
+    expect(ids(log.lastConnection())).toEqual([3, 4]);
+    expect(ids(log.sameTarget())).toEqual([1, 3, 4]);
+
+    // A connection with no message yet is an empty recording, not the one before.
+    log.begin("http://a/mcp");
+    expect(log.lastConnection()).toEqual([]);
+    // One whose first messages left the log (it keeps 6) is no recording at all.
+    for (let id = 5; id <= 11; id++) ping(id);
+    expect(log.lastConnection()).toBeUndefined();
+    expect(ids(log.sameTarget())).toEqual([6, 7, 8, 9, 10, 11]);
+  });
 });

@@ -1,36 +1,48 @@
-import type { DoctorTarget } from "../doctor/index.js";
-import { UsageError } from "./usage-error.js";
+import type { Target } from "../inspector/target.js";
+import type { TargetFlags } from "./inspect/target.js";
 
-export interface ServerTargetOptions {
-  header?: string[];
-  env?: string[];
-  /** --config FILE: where a named server is looked up. */
+export interface ServerTargetOptions extends TargetFlags {
+  /** --config FILE: where a named server is looked up (otherwise the files `mcpkit servers` reads). */
   config?: string;
 }
 
+/** The server a command line names, and the name it was given by when it came from a configuration file. */
+export interface ResolvedServer {
+  target: Target;
+  name?: string;
+}
+
 /**
- * The one server a command names, as `mcpkit inspect` reads it (commands/inspect/target.ts
- * and named.ts, config/resolve.ts beneath): `URL`, `NAME` from an MCP configuration file,
- * or `-- COMMAND [ARGS…]`; --header and --env add to it. `argv` is the raw command line.
+ * The one server a command names (inspect, doctor, lint, snapshot, record, replay):
+ * `URL`, `NAME` from an MCP configuration file, or `-- COMMAND [ARGS…]`; --header and
+ * --env add to it (commands/inspect/target.ts and named.ts, config/resolve.ts beneath).
+ * `argv` is the raw command line; `command` is the mcpkit command, which a usage error's
+ * advice names.
  */
+export async function resolveServer(
+  words: string[],
+  argv: readonly string[],
+  options: ServerTargetOptions,
+  command: string,
+): Promise<ResolvedServer> {
+  const [{ targetFromCommandLine }, { namedTarget }] = await Promise.all([
+    import("./inspect/target.js"),
+    import("./inspect/named.js"),
+  ]);
+  let name: string | undefined;
+  const target = await targetFromCommandLine(words, argv, options, (word) => {
+    name = word;
+    return namedTarget(word, { command, config: options.config });
+  });
+  return { target, ...(name !== undefined && { name }) };
+}
+
+/** The target alone (see resolveServer). */
 export async function serverTarget(
   words: string[],
   argv: readonly string[],
   options: ServerTargetOptions,
   command: string,
-): Promise<DoctorTarget> {
-  const [{ targetFromCommandLine }, { namedTarget }] = await Promise.all([
-    import("./inspect/target.js"),
-    import("./inspect/named.js"),
-  ]);
-  return targetFromCommandLine(words, argv, options, (name) => {
-    try {
-      return namedTarget(name, options.config);
-    } catch (error) {
-      // Its advice names inspect's command line; this command's is the same but for its name.
-      if (error instanceof UsageError)
-        throw new UsageError(error.message.replace("(mcpkit inspect -- ", `(mcpkit ${command} -- `));
-      throw error;
-    }
-  });
+): Promise<Target> {
+  return (await resolveServer(words, argv, options, command)).target;
 }

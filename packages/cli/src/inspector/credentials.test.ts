@@ -50,4 +50,17 @@ describe("credentials by origin", () => {
     expect(await held.signInFor("https://a.example/other")).toBe(first);
     expect(await held.signInFor("https://b.example/mcp")).not.toBe(first);
   });
+
+  it("knows every secret it holds, for the downloads to leave out: headers of every origin, and what a sign-in stored", async () => {
+    const held = credentials();
+    held.give("https://a.example/", { "X-Api-Key": "key-a" });
+    held.give("https://b.example/", { Authorization: "Bearer key-b" });
+    const { storage } = await held.signInFor("https://a.example/mcp");
+    await storage.set("tokens", { access_token: "at-1", refresh_token: "rt-1", token_type: "DPoP", expires_in: 60 });
+    await storage.set("client", { client_id: "public-id", client_secret: "cs-1" });
+    expect(held.secrets().sort()).toEqual(["Bearer key-b", "at-1", "cs-1", "key-a", "rt-1"].sort());
+    // A sign-in forgotten: its tokens are still left out of what was recorded with them.
+    held.forgetSignIn("https://a.example/mcp");
+    expect(held.secrets()).toContain("at-1");
+  });
 });

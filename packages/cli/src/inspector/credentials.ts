@@ -16,6 +16,8 @@ export interface SignInStore {
 export class OriginCredentials {
   private readonly headers = new Map<string, Record<string, string>>();
   private readonly signIns = new Map<string, Promise<SignInStore>>();
+  /** Every token and client secret a sign-in stored: left out of what the page downloads. */
+  private readonly stored = new Set<string>();
 
   constructor(private readonly newSignIn: () => Promise<SignInStore>) {}
 
@@ -52,12 +54,42 @@ export class OriginCredentials {
     const origin = originOf(url);
     let store = this.signIns.get(origin);
     if (!store) {
-      store = this.newSignIn();
+      store = this.newSignIn().then((made) => ({ ...made, storage: noting(made.storage, this.stored) }));
       this.signIns.set(origin, store);
     }
     return store;
+  }
+
+  /**
+   * Every credential the inspector was given or got, whatever its origin: each header's
+   * value and each token or client secret a sign-in stored (kept after it is forgotten).
+   */
+  secrets(): string[] {
+    return [...[...this.headers.values()].flatMap((headers) => Object.values(headers)), ...this.stored];
   }
 }
 
 /** The origin of an http(s) URL, as a browser compares them (scheme, host, port). */
 export const originOf = (url: string): string => new URL(url).origin;
+
+/** Keys under which a sign-in stores what is secret: access_token, refresh_token, client_secret (not token_type). */
+const SECRET_KEY = /(token|secret)$/i;
+
+/** A storage that notes each secret value stored in it (a token response, a registration) into `into`. */
+function noting(storage: OAuthStorage, into: Set<string>): OAuthStorage {
+  const note = (value: unknown, depth: number): void => {
+    if (depth > 8 || typeof value !== "object" || value === null) return;
+    for (const [key, item] of Object.entries(value)) {
+      if (typeof item === "string" && SECRET_KEY.test(key) && item !== "") into.add(item);
+      else note(item, depth + 1);
+    }
+  };
+  return {
+    get: (key) => storage.get(key),
+    set: (key, value) => {
+      note(value, 0);
+      return storage.set(key, value);
+    },
+    delete: (key) => storage.delete(key),
+  };
+}

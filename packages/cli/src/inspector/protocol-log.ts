@@ -21,13 +21,21 @@ interface Open {
   method: string;
 }
 
+/** Where a connection began in the log: the seq of its first message, and its target in words. */
+interface Connection {
+  from: number;
+  target: string;
+}
+
 /**
  * Every message both ways, numbered, with its exchange worked out: answers find their
  * requests by id, progress finds its request by token, a retried 2026-07-28 request finds
- * the input_required result whose requestState it carries. Keeps the last `limit`.
+ * the input_required result whose requestState it carries. Keeps the last `limit`, and
+ * where each connection began (a recording is one connection's, from its first message).
  */
 export class ProtocolLog {
   readonly entries: ProtocolEntry[] = [];
+  private connections: Connection[] = [];
   private seq = 0;
   private groups = 0;
   private readonly sent = new Map<string | number, Open>();
@@ -47,12 +55,39 @@ export class ProtocolLog {
     return made;
   }
 
-  /** Forget the exchanges in flight (a new connection starts over; the entries stay). */
-  reset(): void {
+  /** A new connection to `target` begins: the exchanges in flight are forgotten (the entries stay). */
+  begin(target: string): void {
     this.sent.clear();
     this.received.clear();
     this.byToken.clear();
     this.byState.clear();
+    this.connections.push({ from: this.seq + 1, target });
+    // Connections whose messages have all left the log are forgotten too.
+    const oldest = this.entries[0]?.seq ?? this.seq + 1;
+    while ((this.connections[1]?.from ?? Number.POSITIVE_INFINITY) <= oldest) this.connections.shift();
+  }
+
+  /**
+   * The messages of the last connection, from its first (none before one began): undefined
+   * when the log no longer holds its beginning (it keeps the last `limit`).
+   */
+  lastConnection(): ProtocolEntry[] | undefined {
+    const last = this.connections.at(-1);
+    if (!last) return [];
+    const oldest = this.entries[0]?.seq;
+    if (this.seq >= last.from && oldest !== undefined && oldest > last.from) return undefined;
+    return this.entries.filter((e) => e.seq >= last.from);
+  }
+
+  /** The messages kept of every connection to the last connection's target. */
+  sameTarget(): ProtocolEntry[] {
+    const target = this.connections.at(-1)?.target;
+    if (target === undefined) return [];
+    let at = 0;
+    return this.entries.filter((e) => {
+      while ((this.connections[at + 1]?.from ?? Number.POSITIVE_INFINITY) <= e.seq) at++;
+      return this.connections[at]?.target === target && e.seq >= (this.connections[at]?.from ?? 0);
+    });
   }
 
   private entry(dir: "out" | "in", message: unknown, at: number): ProtocolEntry {

@@ -34,6 +34,8 @@ export interface InspectorOptions {
    * workspace folder; a server that narrows its files to the client's roots then works.
    */
   roots?: Root[];
+  /** The name the command line gave the server by (`mcpkit inspect NAME`): a downloaded test file names it. */
+  serverName?: string;
   /** Where the built page is (default: the one shipped in @mcpkit/cli). */
   uiDir?: string;
 }
@@ -93,7 +95,12 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     pingIntervalMs: options.pingIntervalMs ?? 5000,
     emit: (event) => broadcast(pages, event),
   });
-  const ctx: OpContext = { session, views: new AppViews(), calls: new Map() };
+  const ctx: OpContext = {
+    session,
+    views: new AppViews(),
+    calls: new Map(),
+    ...(options.serverName !== undefined && { serverName: options.serverName }),
+  };
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {

@@ -6,6 +6,7 @@ import { AuthTrace } from "./auth-trace.js";
 import type { LogEntry, NetworkEntry } from "./contract/entries.js";
 import type {
   ConnectionState,
+  Diagnosis,
   PageEvent,
   PageTask,
   Pings,
@@ -14,6 +15,7 @@ import type {
   TransportKind,
 } from "./contract/events.js";
 import { OriginCredentials } from "./credentials.js";
+import { Doctor, doctorTimeout } from "./diagnosis.js";
 import { listenForChanges } from "./listen-changes.js";
 import { ProtocolLog } from "./protocol-log.js";
 import { ServerWatch } from "./server-watch.js";
@@ -84,6 +86,8 @@ export class InspectorSession {
   readonly credentials = new OriginCredentials(newSignIn);
   /** The sign-ins' steps, request and answer, for the authorization view. */
   readonly authTrace = new AuthTrace((step) => this.emit({ type: "auth", step }));
+  /** The doctor, run where a connection failed: its steps are part of the state. */
+  readonly doctor = new Doctor(() => this.emit(this.state()));
   private current:
     | { client: Client; transport: Transport; raw: Transport & { mode?: string }; pid?: number | undefined }
     | undefined;
@@ -169,6 +173,7 @@ export class InspectorSession {
       timeoutMs: this.timeouts.timeoutMs,
       pingIntervalMs: this.timeouts.pingIntervalMs,
       ...(this.watch.pings && { pings: this.watch.pings }),
+      ...(this.doctor.diagnosis && { diagnosis: this.doctor.diagnosis }),
     };
   }
 
@@ -192,8 +197,9 @@ export class InspectorSession {
     } else this.target = target;
     const generation = ++this.generation;
     const mine = () => generation === this.generation;
-    this.protocolLog.reset();
+    this.protocolLog.begin(describeTarget(this.target));
     this.stderrTail = [];
+    this.doctor.clear();
     this.setStatus("connecting");
     let client: Client | undefined;
     try {
@@ -229,6 +235,8 @@ export class InspectorSession {
       if (!mine()) return;
       this.setStatus("failed", error instanceof Error ? error.message : String(error));
       await client?.close().catch(() => undefined);
+      // Why, step by step: the doctor reaches the same target as a client would, anew.
+      if (mine()) this.diagnose().catch((e: unknown) => this.warn(`The doctor failed: ${String(e)}`));
     }
   }
 
@@ -246,6 +254,15 @@ export class InspectorSession {
       this.setStatus("disconnected", reason);
       await current.client.close().catch(() => undefined);
     }
+  }
+
+  /**
+   * Runs the doctor on the connection's target (the command line's, or one the page may
+   * reach: page-target.ts decided that before it became the target), never another. Its
+   * steps come in the state as they are decided; undefined when a reconnection replaced it.
+   */
+  diagnose(): Promise<Diagnosis | undefined> {
+    return this.doctor.run(this.target, doctorTimeout(this.timeouts.timeoutMs));
   }
 
   /** The browser came back to the OAuth callback: false when no sign-in waits for it. */

@@ -1,6 +1,7 @@
 import { Command, Option } from "commander";
 import { describe, expect, it } from "vitest";
 import { SERVER_NAMES } from "../../built-in/catalog.js";
+import { INSTALL_CLIENTS } from "../../config/install-target.js";
 import { completionModel } from "./model.js";
 
 // What a shell completes for mcpkit, read from the program's commands: their options
@@ -45,7 +46,7 @@ describe("the completion model", () => {
     program.addCommand(hidden, { hidden: true });
     const { commands } = completionModel(program);
     expect(commands.map((c) => c.name)).toEqual(["install", "completion"]);
-    expect(commands[0]?.words).toEqual(["claude-desktop", "claude-code", "cursor", "vscode"]);
+    expect(commands[0]?.words).toEqual([...INSTALL_CLIENTS]);
     expect(commands[1]).toMatchObject({ words: ["bash", "zsh", "fish"], files: false });
   });
 });

@@ -5,6 +5,7 @@ import { realLocation } from "../../files/real-location.js";
 import { CompileError, createCompiler } from "../../module/compile.js";
 import { moduleGraph } from "../../module/graph.js";
 import { isTypeScript } from "../../module/import-module.js";
+import { failingWhileUnloaded, failureLine } from "./failure.js";
 import { type Generation, LoadFailure, startGeneration } from "./generation.js";
 
 /** What the host says on the terminal. */
@@ -18,11 +19,14 @@ export interface DevLog {
  * The server clients of `mcpkit dev` connect to. It never changes: each version of the
  * module runs in its own child process behind a proxy, mounted here at the root, and a
  * reload mounts the new version in place of the old, so connected clients stay connected
- * and see list_changed. A version that fails to load leaves the last good one serving.
+ * and see list_changed. A version that fails to load leaves the last good one serving;
+ * while none serves, clients are answered with why (failure.ts).
  */
 export class DevHost {
   readonly server: McpServer;
   private current: { generation: Generation; mount: Mount } | undefined;
+  /** Why no version serves (the first did not load, or its process stopped): what clients are answered. */
+  private failure: string | undefined;
   private running: Promise<void> = Promise.resolve();
   private pending = false;
   private closed = false;
@@ -35,7 +39,9 @@ export class DevHost {
     private readonly resources: { dispose(): Promise<void> } | undefined,
     private readonly log: DevLog,
     first: Generation | undefined,
+    failure: string | undefined,
   ) {
+    this.failure = failure;
     const info = first?.proxy.server.info;
     this.server = createServer({
       name: info?.name ?? "mcpkit-dev",
@@ -52,6 +58,7 @@ export class DevHost {
         resources: { listChanged: true, subscribe: true },
       },
       onError: (error) => this.log.info(`mcpkit dev: ${error instanceof Error ? error.message : String(error)}`),
+      middleware: [failingWhileUnloaded(() => (this.current ? undefined : this.failure))],
     });
     if (first) this.install(first);
   }
@@ -74,6 +81,11 @@ export class DevHost {
       if (files) imports = new Set(files.map(realLocation));
       try {
         return await startGeneration(compiled?.file ?? module, log.passthrough);
+      } catch (error) {
+        // The child was given the compiled file: what it said names the source instead.
+        if (compiled && error instanceof LoadFailure)
+          throw new LoadFailure(error.message.replaceAll(compiled.file, shown));
+        throw error;
       } finally {
         // Loaded by the child (or failed): the compiled file has done its work.
         if (compiled) rmSync(compiled.file, { force: true });
@@ -98,11 +110,13 @@ export class DevHost {
     resources?: { dispose(): Promise<void> },
     started = Date.now(),
   ): Promise<DevHost> {
+    let failure: string | undefined;
     const first = await load().catch((error: unknown) => {
       reportFailure(log, shown, error, false);
+      failure = failureLine(shown, error);
       return undefined;
     });
-    const host = new DevHost(shown, load, resources, log, first);
+    const host = new DevHost(shown, load, resources, log, first, failure);
     if (first) log.info(`mcpkit dev: loaded ${describe(first)} in ${Date.now() - started} ms`);
     return host;
   }
@@ -134,7 +148,9 @@ export class DevHost {
     try {
       next = await this.load();
     } catch (error) {
-      reportFailure(this.log, this.module, error, this.current !== undefined);
+      const serving = this.current !== undefined;
+      reportFailure(this.log, this.module, error, serving);
+      this.tellClients(failureLine(this.module, error), serving);
       return;
     }
     if (this.closed) {
@@ -164,15 +180,27 @@ export class DevHost {
     const mount = this.server.mount("", generation.proxy.server);
     const current = { generation, mount };
     this.current = current;
+    this.failure = undefined;
     void generation.proxy.upstreamClosed.then((reason) => {
       if (this.current !== current || this.closed) return;
       // The module's process ended on its own (it crashed, or exited): nothing to serve.
       this.current.mount.unmount();
       this.current = undefined;
-      this.log.info(
-        `mcpkit dev: ${this.module} stopped${reason ? ` (${reason.message})` : ""}; it starts again on the next change`,
-      );
+      const stopped = `${this.module} stopped${reason ? ` (${reason.message})` : ""}`;
+      this.log.info(`mcpkit dev: ${stopped}; it starts again on the next change`);
+      this.tellClients(stopped, false);
     });
+  }
+
+  /**
+   * A version did not load, or stopped: each client in a session is told in a log message
+   * (an error while nothing serves; a warning while the last good version does), and,
+   * while nothing serves, its requests are answered with `why` (failure.ts).
+   */
+  private tellClients(why: string, serving: boolean): void {
+    if (!serving) this.failure = why;
+    const said = serving ? `${why}; the last version that loaded keeps serving` : why;
+    for (const session of this.server.sessions) session.log(serving ? "warning" : "error", said, "mcpkit dev");
   }
 
   async close(): Promise<void> {

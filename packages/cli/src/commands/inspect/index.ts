@@ -67,7 +67,6 @@ export function inspectCommand(): Command {
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT))
     .action(async (words: string[], options: InspectCommandOptions) => {
       const { runInspect } = await import("./run.js");
-      const { namedTarget } = await import("./named.js");
-      await runInspect(words, process.argv, options, (name) => namedTarget(name, options.config));
+      await runInspect(words, process.argv, options);
     });
 }

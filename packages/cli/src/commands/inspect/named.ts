@@ -3,21 +3,21 @@ import type { Target } from "../../inspector/index.js";
 import { UsageError } from "../usage-error.js";
 
 /**
- * `mcpkit inspect NAME`: the server a configuration file names (config/resolve.ts says
- * which files, in which order; `--config FILE` reads that one only), as the inspector's
- * target. A stdio server starts in its project's folder, as the client that reads the
- * file starts it; an HTTP entry keeps its headers (an `sse` entry is a URL too: the
- * client falls back to HTTP+SSE by itself).
+ * `mcpkit <command> NAME`: the server a configuration file names (config/resolve.ts says
+ * which files, in which order; `--config FILE` reads that one only), as a target. A stdio
+ * server starts in its project's folder, as the client that reads the file starts it; an
+ * HTTP entry keeps its headers (an `sse` entry is a URL too: the client falls back to
+ * HTTP+SSE by itself). `command` is the mcpkit command asking, which the advice names.
  */
-export function namedTarget(name: string, config?: string): Target {
+export function namedTarget(name: string, options: { command: string; config?: string | undefined }): Target {
   let found: ReturnType<typeof findServer>;
   try {
-    found = findServer(name, config === undefined ? {} : { config });
+    found = findServer(name, options.config === undefined ? {} : { config: options.config });
   } catch (error) {
     // Most often a URL or a command was meant: say how to give those first, then the names known.
     if (error instanceof ServerNotFound)
       throw new UsageError(
-        `"${name}" is not a URL; to start a server over stdio, put its command after -- (mcpkit inspect -- ${name} …). ${error.message}`,
+        `"${name}" is not a URL; to start a server over stdio, put its command after -- (mcpkit ${options.command} -- ${name} …). ${error.message}`,
       );
     throw error;
   }

@@ -1,12 +1,12 @@
 import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
 import { durationMs } from "@mcpkit/servers/options";
 import { describeTarget, isProtocolChoice, startInspector } from "../../inspector/index.js";
 import { rootFor } from "../connection-flags.js";
+import { resolveServer, type ServerTargetOptions } from "../server-target.js";
 import { UsageError } from "../usage-error.js";
-import { type NamedServerResolver, type TargetFlags, targetFromCommandLine } from "./target.js";
+import { freshLinksOnEnter } from "./fresh-links.js";
 
-export interface InspectCommandOptions extends TargetFlags {
+export interface InspectCommandOptions extends ServerTargetOptions {
   port?: string;
   open?: boolean;
   protocol: string;
@@ -14,8 +14,6 @@ export interface InspectCommandOptions extends TargetFlags {
   pingInterval?: string;
   /** --allow-spawn PROGRAM,… (repeatable): the programs the page may start. */
   allowSpawn?: string[];
-  /** --config FILE: where a named server is looked up. */
-  config?: string;
   /** --root PATH|URI (repeatable): the roots offered instead of the server's folder. */
   root?: string[];
 }
@@ -29,9 +27,8 @@ export async function runInspect(
   words: string[],
   argv: readonly string[],
   options: InspectCommandOptions,
-  resolveName?: NamedServerResolver,
 ): Promise<void> {
-  const target = await targetFromCommandLine(words, argv, options, resolveName);
+  const { target, name } = await resolveServer(words, argv, options, "inspect");
   if (!isProtocolChoice(options.protocol))
     throw new UsageError(`--protocol takes auto, legacy, modern or a revision mcpkit speaks, not ${options.protocol}`);
   const port = options.port === undefined ? 0 : Number(options.port);
@@ -49,17 +46,14 @@ export async function runInspect(
     pingIntervalMs,
     allowSpawn: spawnList(options.allowSpawn ?? []),
     ...(options.root?.length && { roots: options.root.map(rootFor) }),
+    ...(name !== undefined && { serverName: name }),
   });
   process.stderr.write(
     `mcpkit inspect: inspecting ${describeTarget(target)}\nOpen the inspector (once; the token is single-use; Enter prints a fresh link):\n`,
   );
   process.stdout.write(`${inspector.url}\n`);
   if (options.open) openBrowser(inspector.url);
-  const lines = createInterface({ input: process.stdin });
-  lines.on("line", () => {
-    process.stderr.write("A fresh link (the one before, if unused, no longer opens):\n");
-    process.stdout.write(`${inspector.freshUrl()}\n`);
-  });
+  const stopReading = freshLinksOnEnter(() => inspector.freshUrl());
 
   await new Promise<void>((resolve) => {
     const stop = () => {
@@ -70,7 +64,7 @@ export async function runInspect(
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
-  lines.close();
+  stopReading();
   await inspector.close();
   process.exit(0);
 }

@@ -4,7 +4,7 @@ import { UsageError } from "../usage-error.js";
 
 /**
  * Looks up a named server (`mcpkit inspect NAME`) in the user's MCP configuration; throws
- * a UsageError that lists the names known when there is none of that name.
+ * a UsageError that lists the names known when there is none of that name (named.ts).
  */
 export type NamedServerResolver = (name: string) => Promise<Target> | Target;
 
@@ -23,7 +23,7 @@ export async function targetFromCommandLine(
   words: string[],
   argv: readonly string[],
   flags: TargetFlags,
-  resolveName?: NamedServerResolver,
+  resolveName: NamedServerResolver,
 ): Promise<Target> {
   const dash = argv.indexOf("--");
   const dashed = dash === -1 ? 0 : argv.length - dash - 1;
@@ -31,8 +31,8 @@ export async function targetFromCommandLine(
   const after = words.slice(words.length - dashed);
   if (dashed > 0) {
     if (before.length > 0) throw new UsageError(`Give either a server before -- or a command after it, not both`);
-    const [command, ...args] = after as [string, ...string[]];
-    return withFlags({ kind: "stdio", command, args, env: {} }, flags);
+    const [program, ...args] = after as [string, ...string[]];
+    return withFlags({ kind: "stdio", command: program, args, env: {} }, flags);
   }
   const [word, ...extra] = before;
   if (word === undefined)
@@ -49,10 +49,6 @@ export async function targetFromCommandLine(
     }
     return withFlags({ kind: "http", url: url.href, headers: {} }, flags);
   }
-  if (!resolveName)
-    throw new UsageError(
-      `"${word}" is not a URL; to start a server over stdio, put its command after -- (mcpkit inspect -- ${word} …)`,
-    );
   return withFlags(await resolveName(word), flags);
 }
 

@@ -1,10 +1,11 @@
 import { resolve } from "node:path";
 import { wholeNumber } from "@mcpkit/servers/options";
 import { recordStdio, startHttpRecorder } from "mcpkit/testing";
-import { type ServerFlags, secretsOf, serverFromCommandLine } from "../replay/target.js";
+import { secretsOf } from "../replay/target.js";
+import { type ServerTargetOptions, serverTarget } from "../server-target.js";
 import { UsageError } from "../usage-error.js";
 
-export interface RecordCommandOptions extends ServerFlags {
+export interface RecordCommandOptions extends ServerTargetOptions {
   out: string;
   port?: string;
   secret?: string[];
@@ -21,7 +22,7 @@ export async function runRecord(
   argv: readonly string[],
   options: RecordCommandOptions,
 ): Promise<number> {
-  const target = await serverFromCommandLine("record", words, argv, options);
+  const target = await serverTarget(words, argv, options, "record");
   const out = resolve(options.out);
   const secrets = [...secretsOf(target), ...(options.secret ?? [])];
   const warn = (error: Error) => process.stderr.write(`mcpkit record: ${error.message}\n`);

@@ -1,9 +1,10 @@
 import { durationMs } from "@mcpkit/servers/options";
 import { formatReplay, RecordingError, readRecording, replay } from "mcpkit/testing";
+import { type ServerTargetOptions, serverTarget } from "../server-target.js";
 import { UsageError } from "../usage-error.js";
-import { libraryTarget, type ServerFlags, serverFromCommandLine } from "./target.js";
+import { libraryTarget } from "./target.js";
 
-export interface ReplayCommandOptions extends ServerFlags {
+export interface ReplayCommandOptions extends ServerTargetOptions {
   ignore?: string[];
   timeout?: string;
   json?: boolean;
@@ -17,7 +18,7 @@ export async function runReplay(
   argv: readonly string[],
   options: ReplayCommandOptions,
 ): Promise<number> {
-  const target = await serverFromCommandLine("replay", words, argv, options);
+  const target = await serverTarget(words, argv, options, "replay");
   const timeoutMs = options.timeout === undefined ? undefined : durationMs(options.timeout, "--timeout");
   for (const pointer of options.ignore ?? [])
     if (pointer !== "" && !pointer.startsWith("/"))

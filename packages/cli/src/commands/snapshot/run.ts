@@ -5,10 +5,10 @@ import { replaceFile } from "../../files/replace-file.js";
 import { type ConnectOptions, clientOptions, connect, type StderrTail } from "../call/connect.js";
 import type { Target as CallTarget } from "../call/invocation.js";
 import { canAsk } from "../call/terminal.js";
-import { type ServerFlags, serverFromCommandLine } from "../replay/target.js";
+import { type ServerTargetOptions, serverTarget } from "../server-target.js";
 import { UsageError } from "../usage-error.js";
 
-export interface SnapshotCommandOptions extends ServerFlags {
+export interface SnapshotCommandOptions extends ServerTargetOptions {
   out?: string;
   protocol?: string;
   timeout?: string;
@@ -30,7 +30,7 @@ export async function runSnapshot(
   argv: readonly string[],
   options: SnapshotCommandOptions,
 ): Promise<number> {
-  const target = await serverFromCommandLine("snapshot", words, argv, options);
+  const target = await serverTarget(words, argv, options, "snapshot");
   const callTarget: CallTarget =
     target.kind === "http"
       ? { kind: "http", url: new URL(target.url) }

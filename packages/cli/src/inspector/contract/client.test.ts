@@ -77,12 +77,17 @@ describe("the typed client", () => {
     const _bodyNeeded = () =>
       // @ts-expect-error: resources/read needs a URI
       typed.call("resources/read");
+    const _doctorTarget = () =>
+      // @ts-expect-error: the doctor reaches the connection's own target, never one the page names
+      typed.call("doctor", { command: "node", args: ["evil.js"] });
     const _answerType = async () => {
       const { ms } = await typed.call("ping");
       // @ts-expect-error: ping answers a number of milliseconds
       const text: string = ms;
       return text;
     };
-    expect([_misspelt, _noName, _wrongType, _bodyNeeded, _answerType].every((f) => typeof f === "function")).toBe(true);
+    expect(
+      [_misspelt, _noName, _wrongType, _bodyNeeded, _doctorTarget, _answerType].every((f) => typeof f === "function"),
+    ).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import type { ClientCapabilities, Revision, Root } from "mcpkit";
 import type { Progress, ServerDescription, WireTask } from "mcpkit/client";
+import type { CheckResult } from "../../doctor/check.js";
 import type { Ask, AuthStep, LogEntry, NetworkEntry, ProtocolEntry } from "./entries.js";
 
 /**
@@ -70,6 +71,22 @@ export interface ConnectionState {
   pingIntervalMs: number;
   /** An HTTP server's liveness pings on this connection (see ../liveness.ts). */
   pings?: Pings;
+  /** Once the connection failed (or on request): the doctor's steps, as they come. */
+  diagnosis?: Diagnosis;
+}
+
+/** One step of the doctor (../../doctor/check.ts): what it found, and for a failure the fix. */
+export type DoctorCheck = CheckResult;
+
+/** The doctor's diagnosis of the server the connection failed to reach (../diagnosis.ts). */
+export interface Diagnosis {
+  /** The doctor is still at it: more steps to come. */
+  running: boolean;
+  /** Once done: whether a client can use the server (no step of severity error failed). */
+  ok?: boolean;
+  checks: DoctorCheck[];
+  /** The doctor itself could not finish (never what the server did: that is a step). */
+  error?: string;
 }
 
 /** The notifications the page reacts to (lists to read again, a resource to read again, an elicitation done). */

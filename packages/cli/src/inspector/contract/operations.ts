@@ -13,7 +13,7 @@ import type {
 } from "mcpkit";
 import type { SkillEntry } from "mcpkit/client";
 import type { Reply } from "./entries.js";
-import type { ConnectionState, PageTask, ProtocolChoice } from "./events.js";
+import type { ConnectionState, Diagnosis, PageTask, ProtocolChoice } from "./events.js";
 
 /**
  * Everything the page can ask of the backend: one table, operation name → request body →
@@ -56,8 +56,32 @@ export interface Operations {
   "auth/clear": Op<Empty, Empty>;
   /** Forgets the sign-in held for the server's origin and connects again: a sign-in from the start. */
   "auth/restart": Op<Empty, ConnectionState>;
+  /**
+   * Runs the doctor on the connection's own target (the command line's, or the one the
+   * connection panel set; never one the page names here) and answers its diagnosis, whose
+   * steps also come in the state as they are decided. It never signs in.
+   */
+  doctor: Op<Empty, Diagnosis>;
   /** The connection as a client's configuration (secrets left out, as placeholders). */
   "config/export": Op<{ format: ConfigFormat }, ClientConfig>;
+  /**
+   * The calls, reads, prompts and completions made of this server as a test file for
+   * `mcpkit test`, each expecting what came back then. The page downloads it: nothing is
+   * written here. Secrets are left out.
+   */
+  "export/test-file": Op<Empty, Download>;
+  /** The last connection's messages, from its first, as a recording for `mcpkit replay`; secrets left out. */
+  "export/recording": Op<Empty, Download>;
+}
+
+/** A file the page offers as a download (the browser saves it; the inspector writes nothing). */
+export interface Download {
+  /** The name the browser suggests. */
+  filename: string;
+  mimeType: string;
+  text: string;
+  /** What the person should know of what the file leaves out (secrets by name, messages too large to keep). */
+  notes: string[];
 }
 
 /** The clients whose configuration the page copies: .mcp.json's (Claude Code, Cursor), Claude Desktop's, VS Code's. */

@@ -8,9 +8,9 @@ import { isProtocolChoice } from "../target.js";
 import { empty, isObject, object, optionalText, strings, text } from "./check.js";
 import type { OpContext, OperationTable } from "./context.js";
 
-/** The connection itself: (re)connecting, closing, pinging, the roots offered, the log level, the page's answers. */
+/** The connection itself: (re)connecting, closing, pinging, the doctor, the roots offered, the log level, the page's answers. */
 export const connectionOps: OperationTable<
-  "connect" | "disconnect" | "ping" | "roots" | "logging/setLevel" | "answer"
+  "connect" | "disconnect" | "ping" | "doctor" | "roots" | "logging/setLevel" | "answer"
 > = {
   connect: {
     parse: (body) => {
@@ -63,6 +63,15 @@ export const connectionOps: OperationTable<
     },
   },
 
+  doctor: {
+    // No body: the doctor reaches the connection's own target, never one the page names.
+    parse: empty,
+    run: async (_request, ctx) => {
+      const diagnosis = await ctx.session.diagnose();
+      if (!diagnosis) throw new Error("The connection changed before the doctor finished: its diagnosis was dropped");
+      return diagnosis;
+    },
+  },
   roots: {
     parse: (body) => {
       if (!Array.isArray(body.roots)) throw new OpError('"roots" must be a list');

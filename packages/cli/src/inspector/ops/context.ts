@@ -9,6 +9,8 @@ export interface OpContext {
   views: AppViews;
   /** Calls in flight, by the page's id for them, so the page can cancel them. */
   calls: Map<string, AbortController>;
+  /** The name the command line gave the server by (`mcpkit inspect NAME`), if it did. */
+  serverName?: string;
 }
 
 /**

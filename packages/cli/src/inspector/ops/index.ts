@@ -2,6 +2,7 @@ import type { OpName, ResponseOf } from "../contract/operations.js";
 import type { JsonBody } from "./check.js";
 import { connectionOps } from "./connection.js";
 import type { OpContext, OperationTable } from "./context.js";
+import { exportOps } from "./exports.js";
 import { extensionOps } from "./extensions.js";
 import { featureOps } from "./features.js";
 
@@ -14,7 +15,7 @@ export type { OpContext, Operation } from "./context.js";
  * the contract names and this lacks, or one whose answer is not the contract's, does not
  * compile.
  */
-export const OPS: OperationTable<OpName> = { ...connectionOps, ...featureOps, ...extensionOps };
+export const OPS: OperationTable<OpName> = { ...connectionOps, ...featureOps, ...extensionOps, ...exportOps };
 
 export const isOpName = (name: string): name is OpName => Object.hasOwn(OPS, name);
 

@@ -1,3 +1,6 @@
+import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AppViews } from "../app-views.js";
 import type { OpName } from "../contract/operations.js";
@@ -130,6 +133,25 @@ describe("the operation table", () => {
     expect(ctx.session.status).toBe("disconnected");
   });
 
+  it("runs the doctor on the connection's own target, and refuses a body that names another before anything starts", async () => {
+    const marker = join(tmpdir(), `mcpkit-doctor-spawned-${process.pid}`);
+    const ctx = context({ kind: "http", url: "http://127.0.0.1:9/mcp", headers: {} }, ["node"]);
+    for (const [body, field] of [
+      [{ command: "node", args: ["-e", `require("fs").writeFileSync(${JSON.stringify(marker)}, "")`] }, "command"],
+      [{ url: "http://127.0.0.1:10/mcp" }, "url"],
+    ] as const)
+      expect(() => runOperation("doctor", body, ctx)).toThrow(`This operation takes no "${field}"`);
+    expect(existsSync(marker)).toBe(false);
+    expect(ctx.session.doctor.diagnosis).toBeUndefined();
+
+    // Its own target: nothing listens on port 9, which the doctor says, with the fix.
+    const diagnosis = await runOperation("doctor", {}, ctx);
+    expect(diagnosis).toMatchObject({ running: false, ok: false });
+    expect(diagnosis.checks[0]).toMatchObject({ id: "reachable", ok: false, severity: "error" });
+    expect(diagnosis.checks[0]?.message).toContain("127.0.0.1:9");
+    expect(ctx.session.state().diagnosis).toEqual(diagnosis);
+  });
+
   it("sends a new URL the headers given for its origin, not the command line's", async () => {
     const ctx = context({ kind: "http", url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer cli" } });
     const state = await runOperation("connect", { url: "http://127.0.0.1:10/mcp", headers: { "X-Page": "p" } }, ctx);
@@ -138,5 +160,15 @@ describe("the operation table", () => {
     await runOperation("connect", { url: "http://127.0.0.1:9/other" }, ctx);
     expect(ctx.session.target).toMatchObject({ headers: { Authorization: "Bearer cli" } });
     await ctx.session.disconnect();
+  });
+
+  it("says there is nothing to save before anything was done, rather than saving an empty file", async () => {
+    const ctx = context();
+    await expect(runOperation("export/test-file", {}, ctx)).rejects.toThrow(
+      "No call, read, prompt or completion made yet: make some, then save them as a test file",
+    );
+    await expect(runOperation("export/recording", {}, ctx)).rejects.toThrow(
+      "Nothing to record yet: this connection has sent no message",
+    );
   });
 });

@@ -6,6 +6,7 @@ import { useEffect, useState } from "preact/hooks";
 import { call, connectEvents } from "./api.js";
 import { failedLists, useListsRead } from "./lists.js";
 import { AsksDialog } from "./parts/asks-dialog.js";
+import { DiagnosisSteps } from "./parts/diagnosis.js";
 import { ExternalLink } from "./parts/external-link.js";
 import { getState, navigate, setTheme, useStore } from "./store.js";
 import { AppsView } from "./views/apps.js";
@@ -144,8 +145,9 @@ function SignIn() {
 
 /**
  * The connection is down (a stdio server exited, an HTTP server stopped answering, or it
- * never came): said in every view, with the reason and a way back. Reconnecting starts a
- * stdio server anew.
+ * never came): said in every view, with the reason, a way back, and what the doctor found
+ * (it runs by itself when a connection fails; Diagnose runs it on request). Reconnecting
+ * starts a stdio server anew.
  */
 function ConnectionLost() {
   const c = useStore((s) => s.connection);
@@ -171,6 +173,17 @@ function ConnectionLost() {
       >
         {c.status === "failed" ? "Try again" : "Reconnect"}
       </button>
+      {!c.diagnosis?.running && (
+        <button
+          type="button"
+          onClick={() => {
+            setError(undefined);
+            call("doctor").catch((e: Error) => setError(e.message));
+          }}
+        >
+          {c.diagnosis ? "Diagnose again" : "Diagnose"}
+        </button>
+      )}
       {error && <span class="error"> {error}</span>}
       {c.stderr && (
         <div class="stderr-tail">
@@ -180,6 +193,7 @@ function ConnectionLost() {
           </pre>
         </div>
       )}
+      {c.diagnosis && <DiagnosisSteps diagnosis={c.diagnosis} />}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import type { ProtocolEntry } from "../../contract/entries.js";
 import { copyText, JsonView } from "../parts/json.js";
+import { SaveSession } from "../parts/save-file.js";
 import { update, useStore } from "../store.js";
 
 const time = (at: number) => {
@@ -41,6 +42,7 @@ function summary(e: ProtocolEntry): string {
  * Every JSON-RPC message both ways: time, direction, method, latency, size. A click on a
  * row shows the message (copy as JSON); a click on its exchange number shows only that
  * exchange (a request, its answer, progress, and every round of a multi round-trip request).
+ * The session saves as a test file or a recording (parts/save-file.tsx).
  */
 export function ProtocolView() {
   const entries = useStore((s) => s.protocol);
@@ -95,6 +97,7 @@ export function ProtocolView() {
           <button type="button" class="small" onClick={() => update(() => ({ protocol: [] }))}>
             Clear
           </button>
+          <SaveSession />
         </div>
       </div>
       <table class="grid protocol" aria-label="Messages">
