@@ -1,4 +1,4 @@
-import { freshLinksOnEnter } from "../inspect/fresh-links.js";
+import { freshLinksOnEnter } from "../../inspector/fresh-links.js";
 
 /**
  * `mcpkit dev --inspect`: the web inspector (mcpkit inspect) beside the server, connected

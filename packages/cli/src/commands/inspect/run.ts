@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
 import { durationMs } from "@mcpkit/servers/options";
+import { freshLinksOnEnter } from "../../inspector/fresh-links.js";
 import { describeTarget, isProtocolChoice, startInspector } from "../../inspector/index.js";
 import { rootFor } from "../connection-flags.js";
 import { resolveServer, type ServerTargetOptions } from "../server-target.js";
 import { UsageError } from "../usage-error.js";
-import { freshLinksOnEnter } from "./fresh-links.js";
 
 export interface InspectCommandOptions extends ServerTargetOptions {
   port?: string;
