@@ -86,6 +86,10 @@ describe.each(ENGINES)("%s", (_name, engine, runtime) => {
     expect((await call(readOnly.client, "read_query", { sql: "PRAGMA query_only = 0" })).isError).toBe(true);
     const after = await call(readOnly.client, "read_query", { sql: "PRAGMA query_only" });
     expect(after.structuredContent).toMatchObject({ rows: [[1]] });
+    // An EXPLAIN of it is allowed (it lists a program that writes nothing), and compiles it too.
+    expect((await call(readOnly.client, "read_query", { sql: "EXPLAIN PRAGMA query_only = 0" })).isError).toBeFalsy();
+    const next = await call(readOnly.client, "read_query", { sql: "PRAGMA query_only" });
+    expect(next.structuredContent).toMatchObject({ rows: [[1]] });
   });
 
   it("stops a runaway query at the time limit, and answers the next one", async () => {
