@@ -37,8 +37,12 @@ function connection(db: BetterSqlite3.Database): Connection {
       }
       return statement(stmt);
     },
-    exec: (sql) => void db.exec(sql),
-    close: () => void db.close(),
+    exec(sql) {
+      db.exec(sql);
+    },
+    close() {
+      db.close();
+    },
   };
 }
 

@@ -61,14 +61,16 @@ export function nodeDriver(): Driver | string {
 function behaviourGaps(sqlite: NodeSqlite): string[] {
   const gaps: string[] = [];
   const readOnly = new sqlite.DatabaseSync(":memory:", { readOnly: true });
+  let written: boolean;
   try {
     readOnly.exec("CREATE TABLE probe (x)");
-    gaps.push("the readOnly option");
+    written = true;
   } catch {
-    // Refused: the option is honoured.
+    written = false; // refused: the option is honoured
   } finally {
     readOnly.close();
   }
+  if (written) gaps.push("the readOnly option");
   const db = new sqlite.DatabaseSync(":memory:");
   if (db.prepare("SELECT 1; SELECT 2").sourceSQL !== "SELECT 1;") gaps.push("StatementSync.sourceSQL");
   db.close();
