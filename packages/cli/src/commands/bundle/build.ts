@@ -84,9 +84,9 @@ export async function buildServer(source: BundleSource, root: string): Promise<B
     platform: "node",
     format: "esm",
     target: "node20",
-    // better-sqlite3 is copied in when it serves a Node.js node:sqlite does not, and stays
-    // a runtime import either way: where it is absent, the workspace says why it has no SQL.
-    external: [...NEVER, ...Object.keys(NATIVE)],
+    // The workspace's better-sqlite3 is copied in when it serves a Node.js node:sqlite does
+    // not, and stays a runtime import either way: absent, the workspace says why it has no SQL.
+    external: [...NEVER, ...(workspace ? Object.keys(NATIVE) : [])],
     banner: { js: REQUIRE },
     logLevel: "silent",
   };
