@@ -122,9 +122,10 @@ for (const runtime of Object.keys(TEST_PACKAGES)) {
 vitest("vitest", process.execPath);
 
 // Node 20, 22 and 24 are supported: the other two majors run the tests of what depends on
-// the runtime (stdio, HTTP, the client, OAuth), each installed on demand for this platform.
+// the runtime (stdio, HTTP, the client, OAuth, the SQL policy on the engine that Node.js
+// loads: node:sqlite on 22 and 24), each installed on demand for this platform.
 const MATRIX = [20, 22, 24].filter((major) => major !== Number(process.versions.node.split(".")[0]));
-const RUNTIME_TESTS = ["stdio", "http", "client", "auth"];
+const RUNTIME_TESTS = ["stdio", "http", "client", "auth", "test/workspace/sql-policy"];
 for (const major of MATRIX) {
   let node;
   try {

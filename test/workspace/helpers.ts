@@ -189,11 +189,15 @@ function forceKill(pid: number | undefined): void {
   }
 }
 
-/** `mcpkit serve workspace <args>` over stdio, driven by mcpkit's own Client. */
-export async function connectStdio(args: string[], options: Partial<ClientOptions> = {}): Promise<Connected> {
+/** `mcpkit serve workspace <args>` over stdio (on `node`, SERVER_NODE by default), driven by mcpkit's own Client. */
+export async function connectStdio(
+  args: string[],
+  options: Partial<ClientOptions> = {},
+  node = SERVER_NODE,
+): Promise<Connected> {
   assertBuilt();
   const transport = stdioClientTransport({
-    command: SERVER_NODE,
+    command: node,
     args: [MCPKIT_BIN, "serve", "workspace", ...args],
     stderr: "pipe",
     killTimeoutMs: 500,

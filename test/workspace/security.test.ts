@@ -17,6 +17,7 @@ import {
   textOf,
   within,
 } from "./helpers.js";
+import { WRITE_QUERY_REFUSALS, WRITING_SQL } from "./sql-corpus.js";
 
 // The security corpus: every way out of the sandboxes we could think of, against the real
 // binary over stdio, in both protocol eras. Each attempt must come back as a clear refusal,
@@ -56,31 +57,6 @@ const READ_ONLY_REFUSALS: [string, string, Args, RegExp][] = [
   ],
   ["git option injection in a target", "git_diff", (fx) => ({ target: `--output=${fx.root}/pwned.txt` }), /starts/],
   ["a git path outside the repository", "git_log", (fx) => ({ path: join(fx.outside, "secret.txt") }), /outside/],
-];
-
-/** SQL that writes, or reaches beyond the database, through read_query. */
-const WRITING_SQL: [string, (fx: Fixture) => string, RegExp][] = [
-  ["INSERT", () => "INSERT INTO customers (name, email, city, joined_at) VALUES ('x', 'x@x', 'x', 'x')", /writes/],
-  [
-    "INSERT … RETURNING",
-    () => "INSERT INTO products (name, category, price_cents) VALUES ('x', 'x', 1) RETURNING id",
-    /writes/,
-  ],
-  ["UPDATE", () => "UPDATE products SET price_cents = 0", /writes/],
-  ["DELETE", () => "DELETE FROM orders", /writes/],
-  ["DROP TABLE", () => "DROP TABLE orders", /writes/],
-  ["CREATE TABLE", () => "CREATE TABLE pwned (x)", /writes/],
-  ["CREATE TEMP TABLE", () => "CREATE TEMP TABLE pwned (x)", /writes/],
-  ["ATTACH a new file", (fx) => `ATTACH '${fx.dir}/attached.db' AS other`, /returns none \(ATTACH/],
-  ["ATTACH an in-memory database", () => "ATTACH ':memory:' AS mem", /returns none/],
-  ["PRAGMA writable_schema", () => "PRAGMA writable_schema = 1", /returns none/],
-  ["PRAGMA query_only off", () => "PRAGMA query_only = 0", /returns none/],
-  ["PRAGMA journal_mode", () => "PRAGMA journal_mode = WAL", /writes/],
-  ["VACUUM INTO a file", (fx) => `VACUUM INTO '${fx.dir}/copy.db'`, /writes/],
-  ["two statements", () => "SELECT 1; DELETE FROM orders", /one statement at a time/],
-  ["a statement after a comment", () => "SELECT 1; -- x\nDROP TABLE orders", /one statement at a time/],
-  ["ATTACH after a SELECT", (fx) => `SELECT 1; ATTACH '${fx.dir}/attached.db' AS other`, /one statement/],
-  ["load_extension", () => "SELECT load_extension('/tmp/evil.so')", /not authorized/],
 ];
 
 /** [what, tool, arguments, wording, a path that must not exist afterwards] on the --allow-write server. */
@@ -195,27 +171,13 @@ const WRITE_REFUSALS: [string, string, Args, RegExp, Args | undefined][] = [
   ],
   ["a directory outside", "create_directory", () => ({ path: "../outside/newdir" }), /outside/, undefined],
   ["a directory through a symlink", "create_directory", () => ({ path: "escape/newdir" }), /symbolic/, undefined],
-  [
-    "write_query ATTACH",
+  ...WRITE_QUERY_REFUSALS.map(([what, sql, wording, leftBehind]): [string, string, Args, RegExp, Args | undefined] => [
+    `write_query ${what}`,
     "write_query",
-    (fx) => ({ sql: `ATTACH '${fx.dir}/attached.db' AS a` }),
-    /ATTACH/,
-    (fx) => ({ path: join(fx.dir, "attached.db") }),
-  ],
-  [
-    "write_query VACUUM INTO",
-    "write_query",
-    (fx) => ({ sql: `VACUUM INTO '${fx.dir}/copy.db'` }),
-    /VACUUM INTO/,
-    (fx) => ({ path: join(fx.dir, "copy.db") }),
-  ],
-  [
-    "write_query two statements",
-    "write_query",
-    () => ({ sql: "DELETE FROM orders; DELETE FROM customers" }),
-    /one statement/,
-    undefined,
-  ],
+    (fx) => ({ sql: sql(fx) }),
+    wording,
+    leftBehind && ((fx) => ({ path: leftBehind(fx) })),
+  ]),
 ];
 
 describe.each(["2025-11-25", "2026-07-28"] as const)("security corpus, protocol %s", (protocolVersion) => {

@@ -86,7 +86,9 @@ describe("without better-sqlite3", () => {
       const sql = await call(client, "read_query", { sql: "SELECT 1" });
       expect(sql.isError).toBe(true);
       expect(textOf(sql)).toMatch(/better-sqlite3 is not installed .*npm install better-sqlite3/);
-      expect(client.instructions).toMatch(/SQLite is unavailable: better-sqlite3 is not installed/);
+      expect(client.instructions).toMatch(
+        /SQLite is unavailable: Node.js v\d+\S* has no node:sqlite, and better-sqlite3 is not installed/,
+      );
       expect(stderr).not.toMatch(/Error|at .*\.js:\d+/);
     } finally {
       await within(client.close(), 5000, "close").catch(() => undefined);

@@ -29,11 +29,12 @@ import { registerSqlTools } from "./sqlite/tools.js";
 export type { ClusterOptions, ServerHandle } from "../handle.js";
 export { type WorkspaceOptions, workspaceOptions } from "./options.js";
 
-/** Stands in for the database when better-sqlite3 cannot be loaded: every request answers why. */
+/** Stands in for the database when no SQLite engine can be loaded: every request answers why. */
 const unavailableEngine = (why: string): SqlEngine => ({
   label: "the database (unavailable: see the error)",
   file: "",
   writable: false,
+  engine: "none",
   run: () => Promise.reject(new WorkspaceError(why)),
   close: async () => {},
 });
@@ -157,6 +158,7 @@ export async function workspaceServer(options: WorkspaceOptions = {}): Promise<W
     engine
       ? `database: ${engine.file === engine.label ? engine.file : `${engine.label} at ${engine.file}`}`
       : `database: none (${noSqlite})`,
+    ...(engine ? [`sql engine: ${engine.engine}`] : []),
     ...(repos.length > 0 ? [`git: ${repos.map((r) => `${r.name} (${r.top})`).join(", ")}`] : []),
   ].join("\n");
 

@@ -46,9 +46,10 @@ export interface WorkspaceOptions extends Omit<OptionValues<typeof workspaceOpti
   /** The directories the file tools may touch (default: the current directory). */
   root?: string | readonly string[];
   /**
-   * Where better-sqlite3 (an optional peer) is imported from, when this package would not
-   * find it: a URL such as `import.meta.resolve("better-sqlite3")` from code that does
-   * (default: "better-sqlite3", found from here).
+   * Where better-sqlite3 (an optional peer, the engine where Node's own node:sqlite falls
+   * short) is imported from, when this package would not find it: a URL such as
+   * `import.meta.resolve("better-sqlite3")` from code that does (default: "better-sqlite3",
+   * found from here).
    */
   sqlite?: string;
   /** How many directories are watched for resource subscriptions (default 1000). */

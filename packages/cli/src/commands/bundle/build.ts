@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "../usage-error.js";
 import { copyIncluded, type Included } from "./include.js";
+import { type SqliteRuntimes, sqliteRuntimes } from "./sqlite-runtimes.js";
 
 /** What the bundle's server folder is built from: your module, or a built-in server with its flags. */
 export type BundleSource =
@@ -18,6 +19,8 @@ export interface BuiltServer {
   native: boolean;
   /** What --include brought in, and what the folders it names hold that was left out. */
   included: Included;
+  /** For the workspace: the Node.js versions it runs SQL on, and how. */
+  sqlite?: SqliteRuntimes;
 }
 
 const CLI_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -25,6 +28,8 @@ const cliRequire = createRequire(join(CLI_ROOT, "package.json"));
 /** The workspace server's SQLite child process, a file of its own in @mcpkit/servers. */
 const queryProcessFile = () =>
   join(dirname(cliRequire.resolve("@mcpkit/servers/package.json")), "dist/workspace/sqlite/query-process.js");
+/** The table of built-in servers `serve` picks from; a bundle's holds its own server alone. */
+const CATALOG = join(CLI_ROOT, "dist/built-in/catalog.js");
 
 /**
  * Packages with native code: not bundled but copied, built for this platform, with the
@@ -57,7 +62,12 @@ export async function buildServer(source: BundleSource, root: string): Promise<B
   writeFileSync(join(outdir, "package.json"), '{ "type": "module" }\n');
   const entries: Record<string, string> = {};
   let stdin: { contents: string; resolveDir: string };
-  const native = source.kind === "built-in" && source.name === "workspace" ? Object.keys(NATIVE) : [];
+  const workspace = source.kind === "built-in" && source.name === "workspace";
+  const sqlite = workspace ? sqliteRuntimes(packageDir("better-sqlite3", cliRequire)) : undefined;
+  const native = sqlite?.keepBetterSqlite ? Object.keys(NATIVE) : [];
+  const plugins: import("esbuild").Plugin[] = [];
+  /** Packages a built-in server imports that are not installed. */
+  const unresolved = new Set<string>();
   if (source.kind === "module") {
     stdin = { contents: moduleStub(source.file), resolveDir: dirname(source.file) };
   } else {
@@ -66,14 +76,17 @@ export async function buildServer(source: BundleSource, root: string): Promise<B
     const { version } = JSON.parse(readFileSync(join(CLI_ROOT, "package.json"), "utf8")) as { version: string };
     writeFileSync(join(root, "package.json"), `${JSON.stringify({ name: "mcpkit-bundle", version, private: true })}\n`);
     // The workspace runs each SQL statement in a child process of this file (sqlite/engine.ts).
-    if (source.name === "workspace") entries["query-process"] = queryProcessFile();
+    if (workspace) entries["query-process"] = queryProcessFile();
+    plugins.push(oneServer(source.name), notFound(unresolved));
   }
   const common: import("esbuild").BuildOptions = {
     bundle: true,
     platform: "node",
     format: "esm",
     target: "node20",
-    external: [...NEVER, ...native],
+    // The workspace's better-sqlite3 is copied in when it serves a Node.js node:sqlite does
+    // not, and stays a runtime import either way: absent, the workspace says why it has no SQL.
+    external: [...NEVER, ...(workspace ? Object.keys(NATIVE) : [])],
     banner: { js: REQUIRE },
     logLevel: "silent",
   };
@@ -83,11 +96,17 @@ export async function buildServer(source: BundleSource, root: string): Promise<B
       stdin: { ...stdin, sourcefile: "mcpkit-bundle-entry.js", loader: "js" },
       outfile: join(outdir, "index.js"),
       legalComments: "none",
+      plugins,
     });
+    const [missing] = unresolved;
+    if (source.kind === "built-in" && missing) throw missingPeer(source.name, missing);
     if (Object.keys(entries).length > 0) await esbuild.build({ ...common, entryPoints: entries, outdir });
   } catch (error) {
-    const errors = (error as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors;
+    if (error instanceof UsageError) throw error;
+    const errors = (error as { errors?: import("esbuild").Message[] }).errors;
     if (!errors) throw error;
+    const missing = source.kind === "built-in" ? unresolvedPackage(errors) : undefined;
+    if (source.kind === "built-in" && missing) throw missingPeer(source.name, missing);
     throw new Error(
       `The server does not build:\n${errors.map((e) => `  ${e.location ? `${e.location.file}:${e.location.line}: ` : ""}${e.text}`).join("\n")}`,
     );
@@ -98,7 +117,34 @@ export async function buildServer(source: BundleSource, root: string): Promise<B
     source.kind === "module" ? copyIncluded(source.include, dirname(source.file), outdir) : { files: [], leftOut: [] };
   for (const name of native)
     for (const pkg of [name, ...(NATIVE[name] ?? [])]) copyPackage(pkg, cliRequire, join(outdir, "node_modules"));
-  return { entry: "server/index.js", native: native.length > 0, included };
+  return { entry: "server/index.js", native: native.length > 0, included, ...(sqlite && { sqlite }) };
+}
+
+/**
+ * Serves `name` alone: the bundle's table of built-in servers holds that one, so the others'
+ * code and packages (the GitHub server's @octokit/rest, an optional peer) stay out of it.
+ */
+function oneServer(name: string): import("esbuild").Plugin {
+  return {
+    name: "mcpkit-one-built-in-server",
+    setup(build) {
+      build.onLoad({ filter: /[\\/]built-in[\\/]catalog\.js$/ }, (args) =>
+        args.path === CATALOG
+          ? {
+              loader: "js",
+              resolveDir: dirname(CATALOG),
+              contents: `export const SERVERS = { ${JSON.stringify(name)}: () => import(${JSON.stringify(`./${name}.js`)}) };
+export const SERVER_NAMES = Object.keys(SERVERS);
+export async function serverFlags(name) {
+  const load = SERVERS[name];
+  return load ? (await load()).flags : undefined;
+}
+`,
+            }
+          : undefined,
+      );
+    },
+  };
 }
 
 /** Serves the module's default export (an McpServer or a function making one) over stdio. */
@@ -114,12 +160,57 @@ await session.closed;
 `;
 }
 
-/** Runs mcpkit serve NAME --stdio with the given flags, and those the client adds. */
+/** Runs mcpkit serve NAME --stdio with the given flags, and those the client adds: the serve command alone. */
 function builtInStub(name: string, args: string[]): string {
   const argv = JSON.stringify(["serve", name, "--stdio", ...args]);
-  return `process.argv.splice(2, 0, ...${argv});
-await import(${JSON.stringify(join(CLI_ROOT, "dist/main.js"))});
+  return `import { serveBundled } from ${JSON.stringify(join(CLI_ROOT, "dist/commands/bundle/bundled-entry.js"))};
+await serveBundled(${argv});
 `;
+}
+
+/**
+ * Notes each package that cannot be found. esbuild leaves an import the code guards
+ * (try/catch) unresolved without a word, to fail at run time: for a built-in server, that
+ * is an optional peer the person bundling must install (the GitHub server's @octokit/rest).
+ */
+function notFound(into: Set<string>): import("esbuild").Plugin {
+  const again = Symbol("resolving again");
+  return {
+    name: "mcpkit-packages-not-found",
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.pluginData === again) return undefined;
+        const { resolveDir, kind, importer } = args;
+        const found = await build.resolve(args.path, { resolveDir, kind, importer, pluginData: again });
+        const name = unresolvedPackage(found.errors);
+        if (name) into.add(name);
+        return undefined;
+      });
+    },
+  };
+}
+
+/** The first package (a bare name, not a path) esbuild could not find, in its messages. */
+function unresolvedPackage(messages: readonly import("esbuild").Message[]): string | undefined {
+  for (const message of messages) {
+    const name = /^Could not resolve "((?:@[^/"]+\/)?[^/".][^/"]*)/.exec(message.text)?.[1];
+    if (name && !name.startsWith("node:")) return name;
+  }
+  return undefined;
+}
+
+const missingPeer = (server: string, name: string) =>
+  new UsageError(
+    `bundle ${server} needs the ${name} package, which is not installed: install it where mcpkit is installed (npm install --global ${name} beside a global mcpkit, npm install ${name} in a project), then bundle again`,
+  );
+
+/** The folder of an installed package, or undefined when it is not installed. */
+function packageDir(name: string, from: NodeJS.Require): string | undefined {
+  try {
+    return dirname(from.resolve(`${name}/package.json`));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Copies an installed package (found from `from`, else from where the ones before it were) into `into`. */

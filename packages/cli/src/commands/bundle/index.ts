@@ -174,6 +174,7 @@ async function writeBundle(
       `${dryRun ? "Would write" : "Wrote"} ${relative(process.cwd(), file) || file} (${Math.ceil(bytes.length / 1024)} KB): ` +
       `${made.display_name} ${made.version}, ${count(introspected.tools.length, "tool")}, ` +
       `${count(introspected.prompts.length, "prompt")}${Object.keys(userConfig).length > 0 ? `, ${count(Object.keys(userConfig).length, "setting")}` : ""}\n` +
+      (server.sqlite ? `${server.sqlite.note}\n` : "") +
       `${dryRun ? "It would hold" : "It holds"}:\n${contentsList(
         entries.map((e) => ({ path: e.path, bytes: e.data.length })),
         files,

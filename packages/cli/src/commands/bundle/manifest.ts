@@ -70,7 +70,8 @@ export function manifest({
     ...(project.keywords && project.keywords.length > 0 && { keywords: project.keywords }),
     ...(project.license && { license: project.license }),
     compatibility: {
-      runtimes: { node: ">=20.0.0" },
+      // The workspace's SQL needs node:sqlite or a better-sqlite3 built for the Node.js that runs it.
+      runtimes: { node: server.sqlite?.node ?? ">=20.0.0" },
       // A native module is built for this platform only.
       ...(server.native && { platforms: [process.platform] }),
     },

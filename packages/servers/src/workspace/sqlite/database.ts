@@ -5,16 +5,21 @@ import { createSampleDatabase } from "./sample.js";
 
 /** The --db file, or the sample database in a temp directory (removed on close). */
 export function openDatabase(
-  { Database, module }: Sqlite,
+  { driver, module }: Sqlite,
   options: { db?: string; allowWrite: boolean; queryTimeoutMs: number; maxAnswerBytes: number },
 ): SqlEngine {
-  const limits = { sqlite: module, timeoutMs: options.queryTimeoutMs, maxAnswerBytes: options.maxAnswerBytes };
+  const limits = {
+    sqlite: { engine: driver.engine, ...(module !== undefined && { module }) },
+    described: `SQLite ${driver.version} through ${driver.engine}`,
+    timeoutMs: options.queryTimeoutMs,
+    maxAnswerBytes: options.maxAnswerBytes,
+  };
   if (options.db !== undefined) {
     const file = resolve(options.db);
-    checkDatabase(Database, file, options.db);
+    checkDatabase(driver, file, options.db);
     return createSqlEngine({ file, label: file, writable: options.allowWrite, ...limits });
   }
-  const sample = createSampleDatabase(Database);
+  const sample = createSampleDatabase(driver);
   const engine = createSqlEngine({
     file: sample.file,
     label: "the built-in sample database (customers, products, orders)",

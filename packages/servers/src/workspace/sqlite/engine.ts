@@ -2,7 +2,8 @@ import { type ChildProcess, fork } from "node:child_process";
 import { statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { WorkspaceError } from "../errors.js";
-import type { SqliteConstructor } from "./native.js";
+import type { Driver } from "./driver.js";
+import type { EngineChoice } from "./native.js";
 import type { ProcessData, ProcessReply, QueryRequest } from "./protocol.js";
 
 /** Runs SQL in a child process, one request at a time, each within a time limit. */
@@ -12,13 +13,17 @@ export interface SqlEngine {
   /** The database file (for the sample database, its temporary copy). */
   readonly file: string;
   readonly writable: boolean;
+  /** Which engine runs the SQL, and SQLite's version in it: "SQLite 3.49.1 through node:sqlite". */
+  readonly engine: string;
   run<T>(request: QueryRequest, signal?: AbortSignal): Promise<T>;
   close(): Promise<void>;
 }
 
 export interface EngineOptions {
-  /** Where the child imports better-sqlite3 from. */
-  sqlite: string;
+  /** The engine the child loads (the one the server chose). */
+  sqlite: EngineChoice;
+  /** What `engine` says. */
+  described: string;
   file: string;
   label: string;
   writable: boolean;
@@ -28,7 +33,7 @@ export interface EngineOptions {
 }
 
 /** Opens the file once here, read-only, so a wrong --db fails at startup with a clear message. */
-export function checkDatabase(Database: SqliteConstructor, file: string, shown: string): void {
+export function checkDatabase(driver: Driver, file: string, shown: string): void {
   // SQLite's own words for these ("unable to open database file", "disk I/O error") say neither what nor why.
   const found = statSync(file, { throwIfNoEntry: false });
   if (!found)
@@ -36,10 +41,10 @@ export function checkDatabase(Database: SqliteConstructor, file: string, shown: 
       `--db ${shown}: no such file. Give the path of an existing SQLite database (none is created), or leave out --db for the sample database`,
     );
   if (found.isDirectory()) throw new WorkspaceError(`--db ${shown}: a directory, not a SQLite database file`);
-  let db: InstanceType<SqliteConstructor> | undefined;
+  let db: ReturnType<Driver["open"]> | undefined;
   try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
-    db.prepare("SELECT count(*) FROM sqlite_schema").get();
+    db = driver.open(file, { readOnly: true });
+    db.prepare("SELECT count(*) FROM sqlite_schema").all();
   } catch (error) {
     throw new WorkspaceError(`--db ${shown}: ${(error as Error).message}`);
   } finally {
@@ -56,7 +61,7 @@ interface Pending {
 const QUERY_PROCESS = fileURLToPath(new URL("./query-process.js", import.meta.url));
 
 /**
- * SQLite's step loop is native and synchronous (better-sqlite3 has no interrupt, and
+ * SQLite's step loop is native and synchronous (neither engine has an interrupt, and
  * ending a worker thread does not stop it: the thread burns on), so statements run in a
  * child process, which a timeout or a cancellation kills outright: the CPU is free at
  * once, and the next statement starts a fresh process. The child never outlives this one.
@@ -82,9 +87,17 @@ export function createSqlEngine(options: EngineOptions): SqlEngine {
     current?.reject(new WorkspaceError(why));
   };
 
+  /** Ends a child that may hold what a failed statement left behind; the next request starts a fresh one. */
+  const retire = (c: ChildProcess) => {
+    if (child !== c) return;
+    child = undefined;
+    ready = undefined;
+    c.kill("SIGKILL");
+  };
+
   const start = (): ChildProcess => {
     const data: ProcessData = {
-      sqlite: options.sqlite,
+      ...options.sqlite,
       file: options.file,
       writable: options.writable,
       maxAnswerBytes: options.maxAnswerBytes,
@@ -124,8 +137,9 @@ export function createSqlEngine(options: EngineOptions): SqlEngine {
       if (c !== child || !pending || reply.id !== pending.id) return;
       const current = pending;
       pending = undefined;
-      if (reply.ok) current.resolve(reply.value);
-      else current.reject(new WorkspaceError(reply.message));
+      if (reply.ok) return current.resolve(reply.value);
+      if (reply.retire) retire(c);
+      current.reject(new WorkspaceError(reply.message));
     });
     c.on("error", (error) => {
       if (child === c) stop(`The SQLite process failed: ${error.message}`);
@@ -191,6 +205,7 @@ export function createSqlEngine(options: EngineOptions): SqlEngine {
     label: options.label,
     file: options.file,
     writable: options.writable,
+    engine: options.described,
     run<T>(request: QueryRequest, signal?: AbortSignal): Promise<T> {
       const result = tail.then(() => exec(request, signal));
       tail = result.catch(() => undefined);

@@ -1,3 +1,5 @@
+import type { EngineName } from "./driver.js";
+
 /** The messages between the server and its SQLite child process (query-process.ts). */
 
 export type QueryRequest =
@@ -39,12 +41,17 @@ export interface TableDescription {
 }
 
 export interface ProcessData {
-  /** Where better-sqlite3 is imported from: the module the server loaded. */
-  sqlite: string;
+  /** The engine the server chose (native.ts): the child runs on the same Node.js, so it has it too. */
+  engine: EngineName;
+  /** For better-sqlite3: where it is imported from, the module the server loaded. */
+  module?: string;
   file: string;
   writable: boolean;
   /** The most bytes one answer may take (--max-answer-bytes). */
   maxAnswerBytes: number;
 }
 
-export type ProcessReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string };
+export type ProcessReply =
+  | { id: number; ok: true; value: unknown }
+  /** `retire`: the process may have been changed by what failed; the server starts a fresh one. */
+  | { id: number; ok: false; message: string; retire?: boolean };

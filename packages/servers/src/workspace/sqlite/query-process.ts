@@ -1,19 +1,21 @@
 import { Worker } from "node:worker_threads";
-import type BetterSqlite3 from "better-sqlite3";
 import { WorkspaceError } from "../errors.js";
+import type { Statement } from "./driver.js";
+import { loadEngine } from "./native.js";
 import { prepareRead, prepareWrite } from "./policy.js";
 import type { ProcessData, QueryRequest, Rows, TableDescription, TableInfo, WriteOutcome } from "./protocol.js";
 
 /**
- * The SQLite child process (engine.ts). better-sqlite3 is synchronous and has no
- * interrupt, so a runaway query can only be stopped by ending the process it runs in:
- * the server kills it on timeout or cancellation and starts a fresh one.
+ * The SQLite child process (engine.ts). Both engines are synchronous and have no
+ * interrupt a runaway query could be stopped with, so it is stopped by ending the process
+ * it runs in: the server kills it on timeout or cancellation and starts a fresh one.
  *
- * Reads go through a connection opened read-only with PRAGMA query_only, so the engine
- * refuses writes whatever the SQL; the writable connection exists only with --allow-write.
- * Answers are cut at the byte limit here, before they are ever sent.
+ * Reads go through a connection opened read-only (SQLITE_OPEN_READONLY, which no SQL can
+ * undo) with PRAGMA query_only, so the engine refuses writes whatever the SQL; the writable
+ * connection exists only with --allow-write. Answers are cut at the byte limit here,
+ * before they are ever sent.
  */
-const { sqlite, file, writable, maxAnswerBytes } = JSON.parse(process.argv[2] ?? "{}") as ProcessData;
+const { engine, module, file, writable, maxAnswerBytes } = JSON.parse(process.argv[2] ?? "{}") as ProcessData;
 // Rows go out twice in a tool answer (structured content and its JSON text): half each.
 const maxBytes = Math.floor(maxAnswerBytes / 2);
 
@@ -27,10 +29,10 @@ new Worker(
 ).unref();
 process.on("disconnect", () => process.exit(0));
 
-const Database = ((await import(sqlite)) as { default: typeof BetterSqlite3 }).default;
-const reader = new Database(file, { readonly: true, fileMustExist: true });
-reader.pragma("query_only = ON");
-const writer = writable ? new Database(file, { fileMustExist: true }) : undefined;
+const driver = await loadEngine({ engine, ...(module !== undefined && { module }) });
+const reader = driver.open(file, { readOnly: true });
+reader.exec("PRAGMA query_only = ON");
+const writer = writable ? driver.open(file, { readOnly: false }) : undefined;
 
 /** JSON-safe cell values: integers past 2^53 as strings (never rounded), blobs described, not sent. */
 function cell(value: unknown): unknown {
@@ -53,15 +55,14 @@ function cutValue(value: unknown, bytes: number): unknown {
   return `${value.slice(0, Math.max(0, bytes))}… [cut: ${Buffer.byteLength(value)} bytes in all]`;
 }
 
-function collect(stmt: BetterSqlite3.Statement, params: unknown[], maxRows: number): Rows {
-  stmt.raw(true).safeIntegers(true);
-  const columns = stmt.columns().map((c) => c.name);
+function collect(stmt: Statement, params: unknown[], maxRows: number): Rows {
+  const columns = stmt.columns;
   const rows: unknown[][] = [];
   let truncated = false;
   let bytes = 0;
   let cutAtBytes: number | undefined;
   // iterate() steps row by row, so a huge result is never held whole.
-  for (const row of stmt.iterate(...params) as IterableIterator<unknown[]>) {
+  for (const row of stmt.rows(params)) {
     if (rows.length === maxRows) {
       truncated = true;
       break;
@@ -81,43 +82,35 @@ function collect(stmt: BetterSqlite3.Statement, params: unknown[], maxRows: numb
   return { columns, rows, truncated, ...(cutAtBytes !== undefined && { cutAtBytes }) };
 }
 
+/** The rows of one of our own queries, as objects. */
+const query = <T>(sql: string, ...params: unknown[]) => reader.prepare(sql).all(params) as T[];
+
 function tables(): TableInfo[] {
-  return reader
-    .prepare(
-      "SELECT name, type FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
-    )
-    .all() as TableInfo[];
+  return query<TableInfo>(
+    "SELECT name, type FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
+  ).map(({ name, type }) => ({ name, type }));
 }
 
 function describe(table: string): TableDescription {
-  const found = reader
-    .prepare("SELECT name, type, sql FROM sqlite_schema WHERE type IN ('table', 'view') AND name = ?")
-    .get(table) as { name: string; type: "table" | "view"; sql: string | null } | undefined;
+  const [found] = query<{ name: string; type: "table" | "view"; sql: string | null }>(
+    "SELECT name, type, sql FROM sqlite_schema WHERE type IN ('table', 'view') AND name = ?",
+    table,
+  );
   if (!found) {
     const known = tables().map((t) => t.name);
     throw new WorkspaceError(`No table or view named "${table}"; there are: ${known.join(", ") || "none"}`);
   }
-  const columns = (
-    reader.prepare('SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info(?)').all(found.name) as {
-      name: string;
-      type: string;
-      notnull: number;
-      dflt_value: unknown;
-      pk: number;
-    }[]
+  const columns = query<{ name: string; type: string; notnull: number; dflt_value: unknown; pk: number }>(
+    'SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info(?)',
+    found.name,
   ).map((c) => ({ name: c.name, type: c.type, notNull: c.notnull === 1, default: c.dflt_value, primaryKey: c.pk > 0 }));
-  const indexes = (
-    reader.prepare('SELECT name, "unique" FROM pragma_index_list(?)').all(found.name) as {
-      name: string;
-      unique: number;
-    }[]
+  const indexes = query<{ name: string; unique: number }>(
+    'SELECT name, "unique" FROM pragma_index_list(?)',
+    found.name,
   ).map((i) => ({ name: i.name, unique: i.unique === 1 }));
-  const foreignKeys = (
-    reader.prepare('SELECT "from", "table", "to" FROM pragma_foreign_key_list(?)').all(found.name) as {
-      from: string;
-      table: string;
-      to: string | null;
-    }[]
+  const foreignKeys = query<{ from: string; table: string; to: string | null }>(
+    'SELECT "from", "table", "to" FROM pragma_foreign_key_list(?)',
+    found.name,
   ).map((f) => ({ column: f.from, references: `${f.table}(${f.to ?? "rowid"})` }));
   const description: TableDescription = {
     name: found.name,
@@ -129,30 +122,27 @@ function describe(table: string): TableDescription {
   };
   if (found.type === "table") {
     const quoted = `"${found.name.replaceAll('"', '""')}"`;
-    description.rowCount = (reader.prepare(`SELECT count(*) FROM ${quoted}`).pluck().get() as number) ?? 0;
+    description.rowCount = query<{ n: number }>(`SELECT count(*) AS n FROM ${quoted}`)[0]?.n ?? 0;
   }
   return description;
 }
 
 function schema(): string {
-  const rows = reader
-    .prepare(
-      "SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type = 'table' DESC, name",
-    )
-    .pluck()
-    .all() as string[];
-  const text = rows.map((sql) => `${sql};`).join("\n\n");
+  const rows = query<{ sql: string }>(
+    "SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type = 'table' DESC, name",
+  );
+  const text = rows.map((row) => `${row.sql};`).join("\n\n");
   return Buffer.byteLength(text) > maxBytes ? String(cutValue(text, maxBytes)) : text;
 }
 
 function write(sql: string, params: unknown[], maxRows: number): WriteOutcome {
   if (!writer) throw new WorkspaceError("Refused: the server was started without --allow-write");
   const stmt = prepareWrite(writer, sql, params);
-  if (stmt.reader) {
+  if (stmt.columns.length > 0) {
     const returned = collect(stmt, params, maxRows);
     return { changes: returned.rows.length, lastInsertRowid: 0, returned };
   }
-  const result = stmt.run(...params);
+  const result = stmt.run(params);
   return { changes: result.changes, lastInsertRowid: String(result.lastInsertRowid) };
 }
 
@@ -165,6 +155,9 @@ function handle(request: QueryRequest): unknown {
     case "schema":
       return schema();
     case "read":
+      // Set again before each read: compiling `EXPLAIN PRAGMA query_only = 0`, which passes
+      // the policy (it lists a program that writes nothing), turns it off.
+      reader.exec("PRAGMA query_only = ON");
       return collect(prepareRead(reader, request.sql), request.params, request.maxRows);
     case "write":
       return write(request.sql, request.params, request.maxRows);
@@ -177,6 +170,9 @@ process.on("message", ({ id, request }: { id: number; request: QueryRequest }) =
     process.send?.({ id, ok: true, value: handle(request) });
   } catch (error) {
     const message = error instanceof WorkspaceError ? error.message : `SQLite: ${(error as Error).message}`;
-    process.send?.({ id, ok: false, message });
+    // Compiling a statement can change the process before the policy refuses it: a PRAGMA
+    // assignment takes effect as it compiles (query_only, temp_store_directory). A read
+    // that failed retires this process; the next request starts a fresh one.
+    process.send?.({ id, ok: false, message, ...(request.op === "read" && { retire: true }) });
   }
 });

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { SqliteConstructor } from "./native.js";
+import type { Driver } from "./driver.js";
 
 /** A small shop: enough for list_tables, joins and the analyze_data prompt to show something. */
 export const SAMPLE_SQL = `
@@ -54,10 +54,10 @@ INSERT INTO orders (id, customer_id, product_id, quantity, ordered_at) VALUES
 `;
 
 /** Writes the sample database to a fresh temp directory; `remove` deletes it again. */
-export function createSampleDatabase(Database: SqliteConstructor): { file: string; remove(): void } {
+export function createSampleDatabase(driver: Driver): { file: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), "mcpkit-sample-"));
   const file = join(dir, "sample.db");
-  const db = new Database(file);
+  const db = driver.open(file, { readOnly: false, create: true });
   try {
     db.exec(SAMPLE_SQL);
   } finally {
