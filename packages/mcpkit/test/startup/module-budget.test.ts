@@ -44,6 +44,7 @@ const TOOLS_ONLY_MODULES: string[] = [
   "protocol/tasks.ts",
   "protocol/types/common.ts",
   "protocol/uri-template.ts",
+  "protocol/uri-template-match.ts",
   "protocol/versions.ts",
   "schema/ajv.ts",
   "schema/cfworker.ts",
