@@ -62,6 +62,11 @@ let filesUrl = "";
 beforeAll(async () => {
   files = createServer((req, res) => {
     if (req.url === "/bomb.yaml") return res.writeHead(200, { "content-type": "application/yaml" }).end(aliasBomb());
+    // An API that answers with what it was sent, for the document's patterns to meet.
+    if (req.url?.startsWith("/echo?"))
+      return res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ s: new URL(req.url, "http://x").searchParams.get("q") }));
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => files.listen(0, "127.0.0.1", resolve));
@@ -234,5 +239,52 @@ describe("YAML", () => {
     );
     const server = await openApiServer({ document: file, baseUrl: "http://127.0.0.1:9" });
     expect(server.openapi.tools.map((t) => t.name)).toEqual(["a", "b"]);
+  });
+});
+
+describe("patterns", () => {
+  it("never runs the document's patterns on the client's arguments or the API's answers (ReDoS), and says them", async () => {
+    // A backtracking engine takes hours for "^(a+)+$" against 40 a's and a "!".
+    const pattern = "^(a+)+$";
+    const document = {
+      openapi: "3.1.0",
+      info: { title: "patterns", version: "1" },
+      paths: {
+        "/echo": {
+          get: {
+            operationId: "echo",
+            parameters: [{ name: "q", in: "query", required: true, schema: { type: "string", pattern } }],
+            responses: {
+              "200": {
+                description: "ok",
+                content: {
+                  "application/json": {
+                    schema: {
+                      type: "object",
+                      properties: { s: { type: "string", pattern } },
+                      patternProperties: { [pattern]: { type: "number" } },
+                      additionalProperties: false,
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    };
+    const server = await openApiServer({ document, baseUrl: filesUrl });
+    const { client, close } = await connectInMemory(server);
+    const [tool] = (await client.listTools()).tools;
+    expect(JSON.stringify(tool)).not.toContain('"pattern"');
+    expect((tool?.inputSchema as { properties: { q: object } }).properties.q).toEqual({
+      type: "string",
+      description: `Pattern: ${pattern}`,
+    });
+    const started = performance.now();
+    const result = await client.callTool("echo", { q: `${"a".repeat(40)}!` });
+    expect(result.structuredContent).toEqual({ s: `${"a".repeat(40)}!` });
+    expect(performance.now() - started).toBeLessThan(2000);
+    await close();
   });
 });
