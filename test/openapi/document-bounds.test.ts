@@ -195,6 +195,34 @@ describe("references", () => {
     expect(mine.definitions().tools).toEqual([]);
   });
 
+  it("refuses tools that together pass maxToolsBytes: a 700 KB document of 1,100 operations sharing one schema once listed 550 MB", async () => {
+    /** `operations` operations whose request bodies share one schema of `size` bytes. */
+    const shared = (operations: number, size: number) => {
+      const paths: Record<string, object> = {};
+      for (let i = 0; i < operations; i++)
+        paths[`/p${i}`] = {
+          post: {
+            operationId: `op${i}`,
+            requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/Big" } } } },
+            responses: { "204": { description: "ok" } },
+          },
+        };
+      const Big = { type: "object", description: "x".repeat(size), properties: { a: { type: "string" } } };
+      return { openapi: "3.1.0", info: { title: "shared", version: "1" }, paths, components: { schemas: { Big } } };
+    };
+    const document = shared(1100, 500_000);
+    expect(JSON.stringify(document).length).toBeLessThan(700_000);
+    await expect(openApiServer({ document, baseUrl: "http://127.0.0.1:9" })).rejects.toThrow(
+      /^The tools of this document reach \d+ bytes of schemas and descriptions at POST \/p67 \(tool op67\), over maxToolsBytes \(33554432\): serve fewer operations/,
+    );
+    // Raised, or under it, the same document serves.
+    const few = await openApiServer({ document: shared(20, 500_000), baseUrl: "http://127.0.0.1:9" });
+    expect(few.openapi.tools).toHaveLength(20);
+    await expect(
+      openApiServer({ document: shared(20, 500_000), baseUrl: "http://127.0.0.1:9", maxToolsBytes: 5_000_000 }),
+    ).rejects.toThrow("over maxToolsBytes (5000000)");
+  });
+
   it("refuses to validate a document whose references would expand beyond the bound", async () => {
     await expect(loadOpenApiDocument(nestedReferences(11, 5), { validate: true })).rejects.toThrow(
       "expands to more than 10000000 JSON values; load it without validate",
