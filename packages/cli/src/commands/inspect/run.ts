@@ -1,9 +1,9 @@
-import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { durationMs } from "@mcpkit/servers/options";
 import { describeTarget, isProtocolChoice, startInspector } from "../../inspector/index.js";
 import { rootFor } from "../connection-flags.js";
 import { UsageError } from "../usage-error.js";
+import { openBrowser } from "./open-browser.js";
 import { type NamedServerResolver, type TargetFlags, targetFromCommandLine } from "./target.js";
 
 export interface InspectCommandOptions extends TargetFlags {
@@ -54,7 +54,7 @@ export async function runInspect(
     `mcpkit inspect: inspecting ${describeTarget(target)}\nOpen the inspector (once; the token is single-use; Enter prints a fresh link):\n`,
   );
   process.stdout.write(`${inspector.url}\n`);
-  if (options.open) openBrowser(inspector.url);
+  const opened = options.open ? openBrowser(inspector.url) : undefined;
   const lines = createInterface({ input: process.stdin });
   lines.on("line", () => {
     process.stderr.write("A fresh link (the one before, if unused, no longer opens):\n");
@@ -71,6 +71,7 @@ export async function runInspect(
     process.on("SIGTERM", stop);
   });
   lines.close();
+  opened?.();
   await inspector.close();
   process.exit(0);
 }
@@ -84,20 +85,4 @@ export function spawnList(values: readonly string[]): string[] {
       `--allow-spawn takes program names separated by commas (node,npx), not ${JSON.stringify(values.join(","))}`,
     );
   return [...new Set(programs)];
-}
-
-function openBrowser(url: string): void {
-  const [command, ...args] =
-    process.platform === "darwin"
-      ? ["open", url]
-      : process.platform === "win32"
-        ? ["cmd", "/c", "start", "", url]
-        : ["xdg-open", url];
-  try {
-    const child = spawn(command as string, args, { stdio: "ignore", detached: true });
-    child.on("error", () => process.stderr.write("Could not open a browser: open the URL above yourself\n"));
-    child.unref();
-  } catch {
-    process.stderr.write("Could not open a browser: open the URL above yourself\n");
-  }
 }
