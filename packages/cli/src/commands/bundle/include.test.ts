@@ -41,6 +41,21 @@ describe("copyIncluded leaves out what may hold credentials, each class for its 
   it.each([
     ["direnv's .envrc", ".envrc", "export AWS_SECRET_ACCESS_KEY=x", "direnv's file: it exports secrets into the shell"],
     [".env", ".env.local", "API_KEY=sk-live", "it may hold secrets (.env)"],
+    ["an env file named for its place", "prod.env", "DB_PASSWORD=x", "an env file, which holds secrets (*.env)"],
+    ["a Vault token", ".vault-token", "hvs.x", "a HashiCorp Vault token (.vault-token)"],
+    [
+      "Terraform variables",
+      "infra/prod.auto.tfvars",
+      'db_password = "x"',
+      "Terraform variables, which hold the passwords and tokens given to it",
+    ],
+    [
+      "cargo's folder",
+      ".cargo/credentials.toml",
+      '[registry]\ntoken = "x"',
+      "a package registry's folder, whose credentials file holds its token",
+      "data/.cargo",
+    ],
     ["git's credential store", ".git-credentials", "https://me:ghp_x@github.com", "git's stored passwords and tokens"],
     [
       "an npm token",

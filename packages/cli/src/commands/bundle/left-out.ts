@@ -20,6 +20,9 @@ export interface Rule {
 
 export const NAME_RULES: Rule[] = [
   { name: /^\.env(\..+)?$/i, why: "it may hold secrets (.env)" },
+  // Docker Compose's env_file and the like: prod.env, app.env.
+  { name: /.\.env$/i, why: "an env file, which holds secrets (*.env)" },
+  { name: /^\.vault-token$/i, why: "a HashiCorp Vault token (.vault-token)" },
   { name: /^\.envrc$/i, why: "direnv's file: it exports secrets into the shell" },
   { name: /^\.git-credentials$/i, why: "git's stored passwords and tokens" },
   { name: /^\.(npmrc|yarnrc|yarnrc\.yml)$/i, why: "a package manager's settings, which hold registry tokens" },
@@ -31,6 +34,7 @@ export const NAME_RULES: Rule[] = [
     name: /^terraform\.tfstate(\..+)?$|\.tfstate(\.backup)?$/i,
     why: "Terraform state, which holds the secrets of what it made",
   },
+  { name: /\.tfvars(\.json)?$/i, why: "Terraform variables, which hold the passwords and tokens given to it" },
   { name: /^id_(rsa|dsa|ecdsa|ed25519)(_sk)?$/i, why: "an SSH private key" },
   { name: /\.(pem|key|p12|pfx|ppk)$/i, why: "it may be a private key or a certificate with one" },
   { name: /\.(jks|keystore|truststore|bks|kdbx)$/i, why: "a keystore" },
@@ -42,6 +46,11 @@ export const NAME_RULES: Rule[] = [
   { name: /^(kubeconfig|.*\.kubeconfig)$/i, why: "a Kubernetes config, which holds cluster credentials" },
   { name: /^\.(ssh|gnupg)$/i, folder: true, why: "a folder of keys (.ssh, .gnupg)" },
   { name: /^\.aws$/i, folder: true, why: "AWS's credentials folder (.aws)" },
+  {
+    name: /^\.(cargo|gem)$/i,
+    folder: true,
+    why: "a package registry's folder, whose credentials file holds its token",
+  },
   { name: /^\.docker$/i, folder: true, why: "Docker's folder, whose config.json holds registry logins" },
   { name: /^\.kube$/i, folder: true, why: "Kubernetes' folder, whose config holds cluster credentials" },
   { name: /^(gcloud|\.gcloud)$/i, folder: true, why: "gcloud's folder of credentials" },
