@@ -101,7 +101,7 @@ try {
   await page.locator('[id="arg-test_form_fields.color"]').selectOption({ label: "green" });
   await page.locator('[id="arg-test_form_fields.alarm"]').fill("06:30");
   await page.locator('[id="arg-test_form_fields.email"]').fill("ada@example.com");
-  await page.locator('[id="arg-test_form_fields.code"]').fill("ada-1815");
+  await page.locator('[id="arg-test_form_fields.ratio"]').fill("0");
   await page.getByRole("button", { name: "Call tool" }).click();
   await page.locator(".detail-pane .field-error").nth(1).waitFor();
   // Tall enough for the tool's name and both refusals.

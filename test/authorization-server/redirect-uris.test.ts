@@ -75,6 +75,24 @@ describe("registration (RFC 7591)", () => {
     expect((await register(long)).body.error_description).toContain("more than 4000 characters together");
   });
 
+  it("keeps each grant type once, however often a registration repeats it (800 fit in 16 KiB, each kept)", async () => {
+    const response = await fetch(`${h.issuer}/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        redirect_uris: ["https://app.example/cb"],
+        token_endpoint_auth_method: "none",
+        grant_types: Array.from({ length: 800 }, (_, i) => (i % 2 ? "refresh_token" : "authorization_code")),
+      }),
+    });
+    expect(response.status).toBe(201);
+    // What the answer says is what the client record keeps.
+    expect(((await response.json()) as { grant_types: string[] }).grant_types).toEqual([
+      "authorization_code",
+      "refresh_token",
+    ]);
+  });
+
   it("registers https, http to this machine on any port, and native apps' reverse-domain schemes", async () => {
     const allowed = [
       "https://app.example/cb",

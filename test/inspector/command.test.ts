@@ -1,10 +1,12 @@
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { CLI_BIN, mcpkit, REPO_ROOT, requireBuild, start, stopAll, until } from "../cli-call/helpers.js";
 import { inspectorApi } from "./api.js";
+import { openBrowser } from "./browser.js";
 
 // `mcpkit inspect` as a person types it: what it prints, what it refuses, and what it loads.
 
@@ -21,6 +23,46 @@ describe("mcpkit inspect", () => {
     expect(running.stderr).toContain("mcpkit inspect: inspecting http://127.0.0.1:9/mcp");
     running.child.kill("SIGTERM");
     expect((await running.done).code).toBe(0);
+  });
+
+  it("--open puts no token on a command line, which every user of the machine can read: the browser gets a page only this user can read", async () => {
+    requireBuild();
+    // xdg-open as the system has it, but writing down what it was asked to open.
+    const bin = join(dir, "bin");
+    mkdirSync(bin);
+    const log = join(dir, "xdg-open.log");
+    writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s\\n' "$@" > ${JSON.stringify(log)}\n`, { mode: 0o755 });
+    const child = spawn(process.execPath, [CLI_BIN, "inspect", "--open", "http://127.0.0.1:9/mcp"], {
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    await until(() => existsSync(log) && readFileSync(log, "utf8").endsWith("\n"), 10_000, "xdg-open to be run");
+    const argv = readFileSync(log, "utf8").trim().split("\n");
+    const token = /\?token=([\w-]+)/.exec(stdout)?.[1] as string;
+    expect(token).toBeDefined();
+    expect(argv.join(" ")).not.toContain(token);
+    // A page of this user's alone, which sends the browser to the inspector.
+    const [page] = argv as [string];
+    expect(statSync(page).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(page)).mode & 0o777).toBe(0o700);
+    const browser = await openBrowser();
+    try {
+      const tab = await browser.context.newPage();
+      await tab.goto(pathToFileURL(page).href);
+      const origin = /^(http:\/\/127\.0\.0\.1:\d+)\//.exec(stdout)?.[1] as string;
+      await tab.waitForURL(`${origin}/`);
+      await tab.getByTestId("status").waitFor();
+    } finally {
+      await browser.close();
+    }
+    child.kill("SIGTERM");
+    await new Promise((resolve) => child.once("close", resolve));
+    // Gone with the inspector.
+    expect(existsSync(page)).toBe(false);
   });
 
   it.each([

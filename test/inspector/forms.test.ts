@@ -113,14 +113,9 @@ describe("a tool form generated from its inputSchema", () => {
     await field("age").fill("2.5"); // an integer
     await field("ratio").fill("0"); // exclusiveMinimum 0
     await field("alarm").fill("06:30"); // RFC 3339 wants seconds and an offset
-    await field("code").fill("ada-1815"); // the pattern wants capitals
     await field("email").fill("not an address");
-    await refused([
-      /valid value|integer/i,
-      "Must be greater than 0",
-      "Write a time as 14:30:00Z",
-      "Must match the pattern",
-    ]);
+    // A pattern is shown, not run (the server's regular expression could hang the tab): the server checks it.
+    await refused([/valid value|integer/i, "Must be greater than 0", "Write a time as 14:30:00Z"]);
 
     await field("age").fill("36");
     await field("ratio").fill("1");

@@ -9,7 +9,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type Inspector, startInspector } from "../../packages/cli/src/inspector/index.js";
-import { type Browser, openBrowser, openInspector } from "./browser.js";
+import { type Browser, connected, openBrowser, openInspector } from "./browser.js";
 import { see, show } from "./scenarios.js";
 
 // The attack of issue 34, replayed: a link in a server's content takes the browser to a
@@ -53,7 +53,11 @@ const linkingView = (urls: string[]) => `<!doctype html><meta charset="utf-8"><b
 beforeAll(async () => {
   thief = createServer((req, res) => {
     seen.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers });
-    res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>elsewhere</title><p>elsewhere</p>");
+    // Cookies ignore ports: one set here is the inspector's too, and with a longer path it is sent first.
+    const toss = req.url === "/toss" ? { "set-cookie": "mcpkit_inspector=planted; Path=/api; HttpOnly" } : {};
+    res
+      .writeHead(200, { "content-type": "text/html", ...toss })
+      .end("<!doctype html><title>elsewhere</title><p>elsewhere</p>");
   });
   await new Promise<void>((resolve) => thief.listen(0, "127.0.0.1", resolve));
   thiefOrigin = `http://127.0.0.1:${(thief.address() as AddressInfo).port}`;
@@ -179,5 +183,20 @@ describe("a link in a server's content", () => {
     const log = page.locator(".app-log");
     for (const n of ownAddresses(inspector.port).keys()) await see(log, `error #${100 + n + 1}`);
     await see(log, "result #100");
+  });
+});
+
+describe("a cookie planted by a page on another port (cookie tossing)", () => {
+  it("does not lock the person out: the inspector's own cookie still counts beside it", async () => {
+    const other = await browser.context.newPage();
+    await other.goto(`${thiefOrigin}/toss`);
+    await other.close();
+    const sent = await browser.context.cookies(`http://127.0.0.1:${inspector.port}/api/events`);
+    expect(sent.filter((c) => c.name === "mcpkit_inspector").map((c) => c.value)).toContain("planted");
+    await page.reload();
+    await connected(page);
+    // A fresh link opens too.
+    const fresh = await openInspector(browser.context, inspector.freshUrl());
+    await fresh.close();
   });
 });

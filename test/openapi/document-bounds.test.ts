@@ -62,6 +62,11 @@ let filesUrl = "";
 beforeAll(async () => {
   files = createServer((req, res) => {
     if (req.url === "/bomb.yaml") return res.writeHead(200, { "content-type": "application/yaml" }).end(aliasBomb());
+    // An API that answers with what it was sent, for the document's patterns to meet.
+    if (req.url?.startsWith("/echo?"))
+      return res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ s: new URL(req.url, "http://x").searchParams.get("q") }));
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => files.listen(0, "127.0.0.1", resolve));
@@ -190,6 +195,34 @@ describe("references", () => {
     expect(mine.definitions().tools).toEqual([]);
   });
 
+  it("refuses tools that together pass maxToolsBytes: a 700 KB document of 1,100 operations sharing one schema once listed 550 MB", async () => {
+    /** `operations` operations whose request bodies share one schema of `size` bytes. */
+    const shared = (operations: number, size: number) => {
+      const paths: Record<string, object> = {};
+      for (let i = 0; i < operations; i++)
+        paths[`/p${i}`] = {
+          post: {
+            operationId: `op${i}`,
+            requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/Big" } } } },
+            responses: { "204": { description: "ok" } },
+          },
+        };
+      const Big = { type: "object", description: "x".repeat(size), properties: { a: { type: "string" } } };
+      return { openapi: "3.1.0", info: { title: "shared", version: "1" }, paths, components: { schemas: { Big } } };
+    };
+    const document = shared(1100, 500_000);
+    expect(JSON.stringify(document).length).toBeLessThan(700_000);
+    await expect(openApiServer({ document, baseUrl: "http://127.0.0.1:9" })).rejects.toThrow(
+      /^The tools of this document reach \d+ bytes of schemas and descriptions at POST \/p67 \(tool op67\), over maxToolsBytes \(33554432\): serve fewer operations/,
+    );
+    // Raised, or under it, the same document serves.
+    const few = await openApiServer({ document: shared(20, 500_000), baseUrl: "http://127.0.0.1:9" });
+    expect(few.openapi.tools).toHaveLength(20);
+    await expect(
+      openApiServer({ document: shared(20, 500_000), baseUrl: "http://127.0.0.1:9", maxToolsBytes: 5_000_000 }),
+    ).rejects.toThrow("over maxToolsBytes (5000000)");
+  });
+
   it("refuses to validate a document whose references would expand beyond the bound", async () => {
     await expect(loadOpenApiDocument(nestedReferences(11, 5), { validate: true })).rejects.toThrow(
       "expands to more than 10000000 JSON values; load it without validate",
@@ -214,6 +247,28 @@ describe("YAML", () => {
     );
   });
 
+  it("reads a mapping of 40,000 keys in linear time (the yaml package's own check of unique keys took their square), and still refuses a repeated key", async () => {
+    const keys = Array.from({ length: 40_000 }, (_, i) => `  k${i}: v`);
+    const file = join(dir, "wide.yaml");
+    writeFileSync(
+      file,
+      ["openapi: 3.0.3", 'info: {title: wide, version: "1"}', "paths: {}", "x-wide:", ...keys].join("\n"),
+    );
+    const started = performance.now();
+    const document = await loadOpenApiDocument(file);
+    // About 2 s on a loaded machine; comparing each key with those before it, over 30 s.
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(Object.keys(document["x-wide"] as object)).toHaveLength(40_000);
+    const repeated = join(dir, "repeated.yaml");
+    writeFileSync(
+      repeated,
+      ["openapi: 3.0.3", 'info: {title: r, version: "1"}', "paths: {}", "x-a: 1", "x-a: 2"].join("\n"),
+    );
+    await expect(loadOpenApiDocument(repeated)).rejects.toThrow(
+      'is not valid YAML: Map keys must be unique: "x-a" is repeated at line 5, column 1',
+    );
+  });
+
   it("still reads the anchors and aliases documents use in moderation", async () => {
     const file = join(dir, "anchors.yaml");
     writeFileSync(
@@ -234,5 +289,53 @@ describe("YAML", () => {
     );
     const server = await openApiServer({ document: file, baseUrl: "http://127.0.0.1:9" });
     expect(server.openapi.tools.map((t) => t.name)).toEqual(["a", "b"]);
+  });
+});
+
+describe("patterns", () => {
+  it("never runs the document's patterns on the client's arguments or the API's answers (ReDoS), and says them", async () => {
+    // A backtracking engine takes hours for "^(a+)+$" against 40 a's and a "!".
+    const pattern = "^(a+)+$";
+    const document = {
+      openapi: "3.1.0",
+      info: { title: "patterns", version: "1" },
+      paths: {
+        "/echo": {
+          get: {
+            operationId: "echo",
+            parameters: [{ name: "q", in: "query", required: true, schema: { type: "string", pattern } }],
+            responses: {
+              "200": {
+                description: "ok",
+                content: {
+                  "application/json": {
+                    schema: {
+                      type: "object",
+                      properties: { s: { type: "string", pattern } },
+                      patternProperties: { [pattern]: { type: "number" } },
+                      additionalProperties: false,
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    };
+    const server = await openApiServer({ document, baseUrl: filesUrl });
+    const { client, close } = await connectInMemory(server);
+    const [tool] = (await client.listTools()).tools;
+    if (!tool) throw new Error("no tool");
+    expect(JSON.stringify(tool)).not.toContain('"pattern"');
+    expect((tool.inputSchema as { properties: { q: object } }).properties.q).toEqual({
+      type: "string",
+      description: `Pattern: ${pattern}`,
+    });
+    const started = performance.now();
+    const result = await client.callTool("echo", { q: `${"a".repeat(40)}!` });
+    expect(result.structuredContent).toEqual({ s: `${"a".repeat(40)}!` });
+    expect(performance.now() - started).toBeLessThan(2000);
+    await close();
   });
 });

@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { loadOpenApiDocument } from "mcpkit/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -141,5 +141,44 @@ describe("an OpenAPI document named by URL", () => {
       "localhost resolves to a private or reserved address",
     );
     expect(other.requested).toEqual([]);
+  });
+});
+
+describe("a document on disk", () => {
+  // A vendor's document saved beside your code: its references reach its own folder only.
+  const api = join(dir, "project", "api");
+  const write = (path: string, value: object) => {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, JSON.stringify(value));
+  };
+  const documentAt = (name: string, schema: object) => {
+    const file = join(api, name);
+    write(file, documentWith(schema));
+    return file;
+  };
+
+  it("reads no file outside its folder: not by ../, a file: URL, an absolute path or a link leading out", async () => {
+    write(join(api, "common", "pet.json"), { type: "object", description: "beside it" });
+    symlinkSync(SECRET, join(api, "common", "linked.json"));
+    for (const [name, ref] of [
+      ["climbs.json", "../../secret.json"],
+      ["file-url.json", pathToFileURL(SECRET).href],
+      ["absolute.json", SECRET],
+      ["linked.json", "./common/linked.json"],
+    ] as const) {
+      const loading = loadOpenApiDocument(documentAt(name, { $ref: ref }));
+      await expect(loading).rejects.toThrow(`is outside ${api}: a document's references stay in its folder`);
+      await expect(loading).rejects.not.toThrow(/the-secret-on-disk/);
+    }
+    // Its own folder, below and back: read.
+    const own = await loadOpenApiDocument(documentAt("own.json", { $ref: "./common/../common/pet.json" }));
+    expect(JSON.stringify(own)).toContain("beside it");
+  });
+
+  it("reads the files under fileRoot when it names a wider folder", async () => {
+    const document = await loadOpenApiDocument(documentAt("wider.json", { $ref: "../../secret.json" }), {
+      fileRoot: dir,
+    });
+    expect(JSON.stringify(document)).toContain("the-secret-on-disk");
   });
 });

@@ -108,6 +108,15 @@ describe("the API's credentials", () => {
     await close();
   });
 
+  it("never come back in a resource URI whatever characters the key holds (the URL writes ' as %27)", async () => {
+    for (const value of ["k3y'with'quotes", "k3y with spaces+plus/slash=", "k3y!~*()é"]) {
+      const { client, close } = await serve({ apiKey: { value } });
+      const result = await client.callTool("file", {});
+      expect(result.content[0]).toMatchObject({ type: "resource", resource: { uri: `${base}/v2/file` } });
+      await close();
+    }
+  });
+
   it("never come back in what the API echoes, in a success or an error, whatever form they were sent in", async () => {
     const credentials: ApiCredentials[] = [
       { apiKey: { value: KEY } },

@@ -103,3 +103,39 @@ describe("the client forgets outputSchemas when the tool list changes", () => {
     await close();
   });
 });
+
+describe("a hostile server's outputSchema", () => {
+  it("never has the client run the server's patterns on the server's strings (ReDoS), and still checks the rest", async () => {
+    // A pattern and a string of the server's choosing: a backtracking engine takes hours on them.
+    const hostile: ServerMiddleware = async (ctx, next) => {
+      const result = await next();
+      if (ctx.method === "tools/list") {
+        const tools = (result as { tools: Record<string, unknown>[] }).tools;
+        return {
+          tools: tools.map((tool) => ({
+            ...tool,
+            outputSchema: {
+              type: "object",
+              properties: { s: { type: "string", pattern: "^(a+)+$" }, n: { type: "number" } },
+              patternProperties: { "^(b+)+$": { type: "number" } },
+              additionalProperties: false,
+            },
+          })),
+        };
+      }
+      if (ctx.method !== "tools/call") return result;
+      const s = `${"a".repeat(40)}!`;
+      const n = (ctx.params as { arguments?: { n?: unknown } }).arguments?.n ?? 1;
+      return { content: [], structuredContent: { s, n, [`${"b".repeat(40)}!`]: 1 } };
+    };
+    const server = createServer({ name: "hostile", version: "1", middleware: [hostile] });
+    server.tool("t", { input: z.object({ n: z.unknown() }) }, () => "");
+    const { client, close } = await connectInMemory(server, { protocolVersion: "2025-11-25" });
+    await client.tools();
+    const started = performance.now();
+    expect((await client.callTool("t", { n: 2 })).structuredContent).toMatchObject({ n: 2 });
+    expect(performance.now() - started).toBeLessThan(2000);
+    await expect(client.callTool("t", { n: "two" })).rejects.toBeInstanceOf(ToolOutputError);
+    await close();
+  });
+});

@@ -69,8 +69,10 @@ export class Guard {
 
   /** The cookie, for everything but the token exchange and the OAuth callback. */
   checkCookie(req: IncomingMessage): Refusal | undefined {
-    const value = cookieValue(req.headers.cookie, COOKIE_NAME);
-    if (value !== undefined && same(value, this.session)) return undefined;
+    // Any of them: a page on another port can plant one of the same name with a longer path
+    // (cookies ignore ports), which the browser sends first; taking the first locked the
+    // person out until the browser closed (cookie tossing).
+    if (cookieValues(req.headers.cookie, COOKIE_NAME).some((value) => same(value, this.session))) return undefined;
     return {
       status: 401,
       message: "Open the inspector with the URL mcpkit inspect printed (it carries a one-time token)",
@@ -115,10 +117,12 @@ function same(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-function cookieValue(header: string | undefined, name: string): string | undefined {
+/** Every value the Cookie header gives `name` (RFC 6265 §5.4: one per path and domain that matched). */
+function cookieValues(header: string | undefined, name: string): string[] {
+  const values: string[] = [];
   for (const part of header?.split(";") ?? []) {
     const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+    if (eq > 0 && part.slice(0, eq).trim() === name) values.push(part.slice(eq + 1).trim());
   }
-  return undefined;
+  return values;
 }

@@ -120,9 +120,13 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
       // The token leaves the address bar (and the history) at once. The key rides in the
       // fragment, which no request carries: the page moves it to its own storage and
       // clears the address bar (ui/page-key.ts).
-      res
-        .writeHead(303, { ...COMMON_HEADERS, "set-cookie": exchanged.cookie, location: `/#key=${exchanged.key}` })
-        .end();
+      const next = `/#key=${exchanged.key}`;
+      // Opened from another site or a page on disk (--open's, open-browser.ts), a redirect
+      // would stay cross-site and arrive without the SameSite=Strict cookie it set: a page
+      // of the inspector's own moves on instead.
+      if (req.headers["sec-fetch-site"] === "cross-site")
+        return sendPage(res, 200, movingOn(next), { "set-cookie": exchanged.cookie });
+      res.writeHead(303, { ...COMMON_HEADERS, "set-cookie": exchanged.cookie, location: next }).end();
       return;
     }
     if (req.method === "GET" && url.pathname === "/oauth/callback") return oauthCallback(url, res);
@@ -245,10 +249,15 @@ function serveFile(req: IncomingMessage, res: ServerResponse, file: StaticFile):
   res.end(gzip ? file.gzip : file.body);
 }
 
+/** A page that sends the browser on to `path` of the inspector (a navigation the inspector itself starts). */
+const movingOn = (path: string) =>
+  `<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${path}"><title>mcpkit inspector</title>`;
+
 /** A page of fixed text, no script: under a policy that lets it run none. */
-function sendPage(res: ServerResponse, status: number, html: string): void {
+function sendPage(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, {
     ...COMMON_HEADERS,
+    ...headers,
     "content-type": "text/html; charset=utf-8",
     "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
   });

@@ -1,5 +1,6 @@
 import type { CallToolResult, JsonSchema, Tool } from "../protocol/types/features.js";
 import { compileJsonSchema, type Validator } from "../schema/validator.js";
+import { withoutPatterns } from "../schema/without-patterns.js";
 
 /**
  * A tool's result that breaks the tool's own outputSchema (server/tools §Output Schema:
@@ -67,7 +68,9 @@ export class OutputSchemas {
     let validate = known.validate;
     if (validate === undefined) {
       try {
-        validate = compileJsonSchema(known.schema);
+        // The server's patterns are not run on its own strings: a pattern and a string of its
+        // choosing can take a backtracking engine hours (without-patterns.ts).
+        validate = compileJsonSchema(withoutPatterns(known.schema));
       } catch (error) {
         // The server's schema is broken, not its result: say so once and stop checking.
         this.known.delete(name);

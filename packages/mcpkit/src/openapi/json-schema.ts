@@ -163,9 +163,11 @@ class Walk {
       if (DROPPED.has(key) || key.startsWith("x-")) continue;
       // 2020-12 `examples` is an array; documents carry OpenAPI's map of Example Objects here too.
       if (key === "examples" && !Array.isArray(value)) continue;
-      // What a validator cannot compile would fail every call: a pattern that is not an
-      // ECMAScript regular expression, a type that is not a JSON type (Swagger's "file").
-      if (key === "pattern" && !compiles(value)) continue;
+      // The document's regular expressions are never run here, on the client's arguments or
+      // the API's answers: a pattern of the document's choosing can take a backtracking
+      // engine hours (schema/without-patterns.ts). A pattern is said in the description.
+      if (key === "pattern" || key === "patternProperties") continue;
+      // A type that is not a JSON type (Swagger's "file") would fail every call.
       if (key === "type") {
         const types = (Array.isArray(value) ? value : [value]).filter((t) => JSON_TYPES.has(t as string));
         if (types.length > 0) out.type = Array.isArray(value) ? types : types[0];
@@ -198,6 +200,15 @@ class Walk {
     // An example that is itself a reference (a document's slip) would read as a schema $ref: left out.
     if (schema.example !== undefined && !isReference(schema.example) && out.examples === undefined)
       out.examples = [schema.example];
+    if (typeof schema.pattern === "string") {
+      const said = typeof out.description === "string" && out.description.trim() !== "" ? `${out.description}\n\n` : "";
+      out.description = `${said}Pattern: ${schema.pattern}`;
+    }
+    // Without patternProperties, these would judge the properties it matched: looser instead.
+    if (schema.patternProperties !== undefined) {
+      delete out.additionalProperties;
+      delete out.unevaluatedProperties;
+    }
     if (this.converter.is30) legacyKeywords(schema, out);
     return out;
   }
@@ -223,15 +234,6 @@ class Walk {
 }
 
 const JSON_TYPES = new Set(["object", "array", "string", "number", "integer", "boolean", "null"]);
-
-function compiles(pattern: unknown): boolean {
-  try {
-    new RegExp(pattern as string, "u");
-    return typeof pattern === "string";
-  } catch {
-    return false;
-  }
-}
 
 /** OpenAPI 3.0's variants of JSON Schema keywords, in their 2020-12 form. */
 function legacyKeywords(schema: SchemaObject, out: SchemaObject): void {

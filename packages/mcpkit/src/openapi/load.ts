@@ -1,4 +1,6 @@
+import { dirname, resolve } from "node:path";
 import type { OpenApiDocument } from "./document.js";
+import { documentFiles } from "./document-files.js";
 import { documentResolver } from "./document-origin.js";
 import { expandedSize } from "./expansion.js";
 import { yamlParser } from "./yaml-parser.js";
@@ -19,6 +21,13 @@ export interface LoadOptions {
   validate?: boolean;
   /** Timeout for fetching the document and the files it references by URL, ms (default 30 000). */
   timeoutMs?: number;
+  /**
+   * The folder whose files a document on disk may reference (`$ref: "../common.yaml"`),
+   * links followed: default the document's own folder (the current folder for a document
+   * given as an object). A reference to a file elsewhere fails the load. A document
+   * fetched by URL references no file.
+   */
+  fileRoot?: string;
 }
 
 /**
@@ -34,6 +43,9 @@ export async function loadDocument(source: OpenApiSource, options: LoadOptions =
   const fromUrl = typeof input === "string" && /^https?:\/\//i.test(input);
   const timeoutMs = options.timeoutMs ?? 30_000;
   const remote = fromUrl ? documentResolver(input, timeoutMs) : undefined;
+  const files = fromUrl
+    ? undefined
+    : documentFiles(options.fileRoot ?? (typeof input === "string" ? dirname(resolve(input)) : process.cwd()));
   const yaml = yamlParser();
   const parserOptions = {
     // YAML with its aliases bounded; no text or binary files, which no schema can be.
@@ -47,8 +59,8 @@ export async function loadDocument(source: OpenApiSource, options: LoadOptions =
           http: false,
           file: false,
         }
-      : // A local document's references stay on this disk.
-        { external: true, http: false },
+      : // A local document's references stay in its folder (document-files.ts).
+        { external: true, http: false, file: files },
   } as const;
   let bundled: unknown;
   try {
@@ -66,7 +78,7 @@ export async function loadDocument(source: OpenApiSource, options: LoadOptions =
   } catch (error) {
     const what = typeof input === "string" ? input : "the OpenAPI document";
     // The parser reports a plugin's failure without its message: the plugin kept it.
-    const reason = remote?.failure ?? yaml.failure ?? error;
+    const reason = remote?.failure ?? files?.failure ?? yaml.failure ?? error;
     throw new Error(`Cannot load ${what}: ${reason instanceof Error ? reason.message : String(reason)}`, {
       cause: reason,
     });

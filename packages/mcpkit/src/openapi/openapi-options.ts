@@ -33,6 +33,12 @@ export interface OpenApiOptions extends LoadOptions {
    * An operation whose schema is larger fails the load, naming it: exclude it, or raise this.
    */
   maxSchemaBytes?: number;
+  /**
+   * The largest the tools may publish together: their inputSchemas, outputSchemas and
+   * descriptions, bytes (default 32 MiB). A schema many operations share is in each tool's,
+   * so a small document could otherwise list gigabytes. Past it the load fails, naming it.
+   */
+  maxToolsBytes?: number;
   /** Publishes outputSchema and structuredContent from JSON success responses (default true). */
   outputSchemas?: boolean;
   /**

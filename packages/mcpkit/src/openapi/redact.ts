@@ -35,7 +35,10 @@ export function redactor(
   }
   if (credentials?.apiKey) values.push(credentials.apiKey.value);
   for (const value of Object.values(credentials?.headers ?? {})) values.push(value);
-  const secrets = [...new Set(values.flatMap((v) => [v, encodeURIComponent(v)]))]
+  // As sent: raw, percent-encoded, and as a URL's query writes it (which encodes ' too).
+  const secrets = [
+    ...new Set(values.flatMap((v) => [v, encodeURIComponent(v), encodeURIComponent(v).replaceAll("'", "%27")])),
+  ]
     .filter((v) => v.length >= MIN_SECRET)
     // The longest first, so that one secret inside another leaves nothing of either.
     .sort((a, b) => b.length - a.length);

@@ -81,12 +81,22 @@ export async function addOpenApiTools(server: McpServer, options: OpenApiOptions
   const operations = listOperations(document, options.include, options.exclude);
   // Every tool planned (and its schemas' size checked) before any is registered: a refused
   // document leaves the server as it was.
+  // Together too: one schema shared by every operation is in each tool's (a 700 KB document
+  // of 1,100 operations once made a 550 MB tools/list).
+  const maxToolsBytes = options.maxToolsBytes ?? DEFAULT_MAX_TOOLS_BYTES;
+  let toolsBytes = 0;
   const planned = operations.map((info) => {
     const name = names.name(info.operation.operationId, info.method, info.path);
     const input = planInput(info, document, converter.run("request"));
     const output = options.outputSchemas === false ? undefined : planOutput(info, document, converter.run("response"));
-    checkSize("inputSchema", input.schema, info, name, maxSchemaBytes);
-    if (output) checkSize("outputSchema", output.schema, info, name, maxSchemaBytes);
+    toolsBytes += checkSize("inputSchema", input.schema, info, name, maxSchemaBytes);
+    if (output) toolsBytes += checkSize("outputSchema", output.schema, info, name, maxSchemaBytes);
+    toolsBytes += Buffer.byteLength(describe(info));
+    if (toolsBytes > maxToolsBytes)
+      throw new Error(
+        `The tools of this document reach ${toolsBytes} bytes of schemas and descriptions at ${info.method.toUpperCase()} ${info.path} (tool ${name}), over maxToolsBytes (${maxToolsBytes}): ` +
+          "serve fewer operations (include, exclude) or raise maxToolsBytes",
+      );
     return { info, name, input, output };
   });
   for (const { info, name, input, output } of planned) {
@@ -126,15 +136,18 @@ export async function addOpenApiTools(server: McpServer, options: OpenApiOptions
 }
 
 const DEFAULT_MAX_SCHEMA_BYTES = 1024 * 1024;
+/** Four times GitHub's 1,223 operations (8 MB). */
+const DEFAULT_MAX_TOOLS_BYTES = 32 * 1024 * 1024;
 
-/** A tool's schema past the cap is refused, naming the cap and the operation, before any client pays for it. */
-function checkSize(which: string, schema: object, info: OperationInfo, name: string, max: number): void {
+/** A tool's schema past the cap is refused, naming the cap and the operation, before any client pays for it; its size otherwise. */
+function checkSize(which: string, schema: object, info: OperationInfo, name: string, max: number): number {
   const bytes = Buffer.byteLength(JSON.stringify(schema));
   if (bytes > max)
     throw new Error(
       `The ${which} of ${info.method.toUpperCase()} ${info.path} (tool ${name}) is ${bytes} bytes of JSON, over maxSchemaBytes (${max}): ` +
         "exclude the operation (exclude: { operations: [...] }) or raise maxSchemaBytes",
     );
+  return bytes;
 }
 
 function describe(info: OperationInfo): string {

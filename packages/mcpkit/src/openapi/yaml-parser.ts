@@ -1,12 +1,12 @@
-/**
- * YAML for the OpenAPI parser, read with the `yaml` package and its bound on aliases
- * (`maxAliasCount`): a few hundred bytes of nested anchors and aliases (a "billion laughs")
- * would otherwise expand into a tree the bundler walks for minutes. The parser's own YAML
- * reader (js-yaml) has no such bound, so it is replaced.
- */
+import { MAX_YAML_ALIASES, parseYaml } from "../protocol/yaml.js";
 
-/** How many times aliases may be expanded, weighted by what each holds (yaml's own measure). */
-export const MAX_YAML_ALIASES = 100;
+/**
+ * YAML for the OpenAPI parser, read by protocol/yaml.ts: its aliases bounded (a few hundred
+ * bytes of nested anchors and aliases, a "billion laughs", would otherwise expand into a
+ * tree the bundler walks for minutes) and its keys checked in linear time (a mapping of
+ * many keys cost the `yaml` package's own check their square). The parser's own YAML reader
+ * (js-yaml) has no bound on aliases, so it is replaced.
+ */
 
 export class YamlRefused extends Error {
   override name = "YamlRefused";
@@ -23,9 +23,8 @@ export function yamlParser() {
     async parse(file: { url: string; data: unknown }): Promise<unknown> {
       const data = Buffer.isBuffer(file.data) ? file.data.toString("utf8") : file.data;
       if (typeof data !== "string") return data;
-      const { parse } = await import("yaml");
       try {
-        return parse(data, { maxAliasCount: MAX_YAML_ALIASES, schema: "core" });
+        return await parseYaml(data);
       } catch (error) {
         const message = (error as Error).message;
         parser.failure = /alias/i.test(message)

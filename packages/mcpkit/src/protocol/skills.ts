@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { parseYaml } from "./yaml.js";
 
 /**
  * The Skills extension (SEP-2640, `io.modelcontextprotocol/skills`): a skill is a
@@ -50,9 +51,6 @@ export function frontmatterBlock(text: string): string | undefined {
   return /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(body)?.[1];
 }
 
-/** The YAML parser, loaded on first use: only skill publishers and readers pay for it. */
-let yaml: Promise<typeof import("yaml")> | undefined;
-
 /**
  * The YAML frontmatter a SKILL.md begins with, as a plain object; undefined when the file
  * has no `---` block or the block is not a YAML mapping.
@@ -60,12 +58,11 @@ let yaml: Promise<typeof import("yaml")> | undefined;
 export async function parseFrontmatter(text: string): Promise<Record<string, unknown> | undefined> {
   const block = frontmatterBlock(text);
   if (block === undefined) return undefined;
-  yaml ??= import("yaml");
-  const { parse } = await yaml;
   let value: unknown;
   try {
-    // The core schema: dates and other YAML 1.1 types stay strings, as JSON would carry them.
-    value = parse(block, { schema: "core" });
+    // A server's text: read in linear time, its aliases bounded (yaml.ts, which loads the
+    // parser on first use: only skill publishers and readers pay for it).
+    value = await parseYaml(block);
   } catch {
     // Unreadable YAML: no frontmatter, which the caller reports as a skill it cannot serve.
     return undefined;

@@ -3,7 +3,15 @@
  * for resources/read on a template (server/resources §Resource Templates).
  */
 
+import { compile, type Program, run } from "./uri-template-match.js";
+
 export type TemplateValue = string | string[];
+
+/**
+ * The longest URI matched against a template (UTF-16 code units): far beyond any real one
+ * (HTTP servers take 8 KiB), so that a client's 4 MiB URI costs no more than a real one.
+ */
+export const MAX_MATCHED_URI = 64 * 1024;
 export type TemplateVariables = Record<string, TemplateValue>;
 
 // The variables of a template, read from its text at compile time (RFC 6570 §2.2–2.4), so
@@ -102,7 +110,7 @@ const encodeReserved = (s: string) =>
 export class UriTemplate {
   readonly template: string;
   private readonly parts: Part[];
-  private matcher: RegExp | undefined;
+  private matcher: Program | undefined;
 
   constructor(template: string) {
     this.template = template;
@@ -142,45 +150,28 @@ export class UriTemplate {
     return out;
   }
 
-  /** The variables that expand to `uri`, or undefined when it does not match. */
+  /**
+   * The variables that expand to `uri`, or undefined when it does not match: in time linear
+   * in its length, and never for a URI longer than MAX_MATCHED_URI.
+   */
   match(uri: string): TemplateVariables | undefined {
-    this.matcher ??= this.buildMatcher();
-    const m = this.matcher.exec(uri);
-    if (!m) return undefined;
+    if (uri.length > MAX_MATCHED_URI) return undefined;
+    this.matcher ??= compile(
+      this.parts.map((part, i) =>
+        typeof part === "string" ? { literal: part } : { operator: part.operator, last: i === this.parts.length - 1 },
+      ),
+    );
+    const slots = run(this.matcher, uri);
+    if (!slots) return undefined;
     const result: TemplateVariables = {};
-    let group = 1;
+    let group = 0;
     for (const part of this.parts) {
       if (typeof part === "string") continue;
-      const raw = m[group++] ?? "";
+      const raw = uri.slice(slots[2 * group], slots[2 * group + 1]);
+      group++;
       if (!this.readExpression(part, raw, result)) return undefined;
     }
     return result;
-  }
-
-  private buildMatcher(): RegExp {
-    const last = this.parts.length - 1;
-    const source = this.parts
-      .map((part, i) => {
-        if (typeof part === "string") return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-        switch (part.operator) {
-          case "":
-            return "([^/?#]+)";
-          case "+":
-            return i === last ? "(.+)" : "(.+?)";
-          case "#":
-            return "((?:#.*)?)";
-          case ".":
-            return "((?:\\.[^/?#.]*)*)";
-          case "/":
-            return "((?:/[^/?#]*)*)";
-          case ";":
-            return "((?:;[^/?#]*)*)";
-          default: // ? and &
-            return "((?:[?&][^#]*)?)";
-        }
-      })
-      .join("");
-    return new RegExp(`^${source}$`);
   }
 
   private readExpression(part: Expression, raw: string, out: TemplateVariables): boolean {

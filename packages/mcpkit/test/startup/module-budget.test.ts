@@ -44,7 +44,9 @@ const TOOLS_ONLY_MODULES: string[] = [
   "protocol/tasks.ts",
   "protocol/types/common.ts",
   "protocol/uri-template.ts",
+  "protocol/uri-template-match.ts",
   "protocol/versions.ts",
+  "protocol/yaml.ts",
   "schema/ajv.ts",
   "schema/cfworker.ts",
   "schema/code-generation.ts",
@@ -52,6 +54,7 @@ const TOOLS_ONLY_MODULES: string[] = [
   "schema/standard.ts",
   "schema/validator-choice.ts",
   "schema/validator.ts",
+  "schema/without-patterns.ts",
   "transports/http/client-address.ts",
   "transports/transport.ts",
   // The stdio entry (its client transport too: the entry exports both).

@@ -1,4 +1,4 @@
-import { existsSync, linkSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -41,6 +41,21 @@ describe("copyIncluded leaves out what may hold credentials, each class for its 
   it.each([
     ["direnv's .envrc", ".envrc", "export AWS_SECRET_ACCESS_KEY=x", "direnv's file: it exports secrets into the shell"],
     [".env", ".env.local", "API_KEY=sk-live", "it may hold secrets (.env)"],
+    ["an env file named for its place", "prod.env", "DB_PASSWORD=x", "an env file, which holds secrets (*.env)"],
+    ["a Vault token", ".vault-token", "hvs.x", "a HashiCorp Vault token (.vault-token)"],
+    [
+      "Terraform variables",
+      "infra/prod.auto.tfvars",
+      'db_password = "x"',
+      "Terraform variables, which hold the passwords and tokens given to it",
+    ],
+    [
+      "cargo's folder",
+      ".cargo/credentials.toml",
+      '[registry]\ntoken = "x"',
+      "a package registry's folder, whose credentials file holds its token",
+      "data/.cargo",
+    ],
     ["git's credential store", ".git-credentials", "https://me:ghp_x@github.com", "git's stored passwords and tokens"],
     [
       "an npm token",
@@ -162,6 +177,31 @@ describe("copyIncluded leaves out what may hold credentials, each class for its 
     // The rest of the folder went in, and is listed.
     expect(files).toEqual(["data/cities.json"]);
     expect(existsSync(join(into, "data/cities.json"))).toBe(true);
+  });
+
+  it("leaves them out in any case of their names (macOS and Windows ignore case: .ENV is the .env)", () => {
+    for (const name of [".ENV", ".Env.Local", "ID_ED25519", "Deploy.PEM", ".SSH/config", ".Aws/credentials"])
+      put(name, "x");
+    const { files, leftOut } = copyIncluded(["data"], moduleDir, into);
+    expect(leftOut.map((l) => l.path).sort()).toEqual(
+      ["data/.Aws", "data/.ENV", "data/.Env.Local", "data/.SSH", "data/Deploy.PEM", "data/ID_ED25519"].sort(),
+    );
+    expect(files).toEqual(["data/cities.json"]);
+  });
+
+  it("leaves out a link to a secret inside the module's folder, by where it leads (notes.txt -> ../.env, cloud -> ../.aws)", () => {
+    writeFileSync(join(moduleDir, ".env"), "API_KEY=sk-live");
+    mkdirSync(join(moduleDir, ".aws"));
+    writeFileSync(join(moduleDir, ".aws/config"), "[default]");
+    symlinkSync("../.env", join(moduleDir, "data/notes.txt"));
+    symlinkSync("../.aws", join(moduleDir, "data/cloud"));
+    const { files, leftOut } = copyIncluded(["data"], moduleDir, into);
+    expect(leftOut).toEqual([
+      { path: "data/cloud", why: "a link to .aws: AWS's credentials folder (.aws)" },
+      { path: "data/notes.txt", why: "a link to .env: it may hold secrets (.env)" },
+    ]);
+    expect(files).toEqual(["data/cities.json"]);
+    expect(existsSync(join(into, "data/notes.txt"))).toBe(false);
   });
 
   it("takes a file named with --include itself, though its name would leave it out of a folder", () => {

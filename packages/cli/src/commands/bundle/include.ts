@@ -52,6 +52,9 @@ export function copyIncluded(paths: string[], moduleDir: string, into: string): 
         const real = realpathSync(from);
         if (!inside(real)) return `a link to ${real}, outside ${moduleDir}`;
         stats = statSync(from);
+        // Judged where it leads as well: `notes.txt -> ../.env` is the .env, `cloud -> ../.aws` the folder.
+        const led = given ? undefined : leadsTo(relative(root, real), stats.isDirectory());
+        if (led) return `a link to ${led.path}: ${led.why}`;
       }
     } catch {
       return "a link to nothing";
@@ -107,6 +110,16 @@ export function copyIncluded(paths: string[], moduleDir: string, into: string): 
   }
   // A file left out of a folder, then named itself, is in.
   return { files, leftOut: leftOut.filter((l) => !named.has(l.path)) };
+}
+
+/** The rule the path a link leads to (relative to the module's folder) falls under, by any of its names. */
+function leadsTo(path: string, folder: boolean): { path: string; why: string } | undefined {
+  const names = path.split(sep);
+  for (const [i, name] of names.entries()) {
+    const rule = nameRule(name, i < names.length - 1 || folder);
+    if (rule) return { path: names.join("/"), why: rule.why };
+  }
+  return undefined;
 }
 
 const hardLinkOut = (stats: Stats, moduleDir: string) =>

@@ -8,7 +8,10 @@ import { closeSync, openSync, readSync } from "node:fs";
  * (include.ts).
  */
 export interface Rule {
-  /** Matches a file's or folder's own name. */
+  /**
+   * Matches a file's or folder's own name, in any case: macOS and Windows ignore case, so
+   * `.ENV` is the file dotenv reads as `.env`, and `ID_RSA` a key all the same.
+   */
   name: RegExp;
   /** Only folders (true), only files (false), or both (undefined). */
   folder?: boolean;
@@ -16,44 +19,53 @@ export interface Rule {
 }
 
 export const NAME_RULES: Rule[] = [
-  { name: /^\.env(\..+)?$/, why: "it may hold secrets (.env)" },
-  { name: /^\.envrc$/, why: "direnv's file: it exports secrets into the shell" },
-  { name: /^\.git-credentials$/, why: "git's stored passwords and tokens" },
-  { name: /^\.(npmrc|yarnrc|yarnrc\.yml)$/, why: "a package manager's settings, which hold registry tokens" },
-  { name: /^(\.netrc|_netrc)$/, why: "logins for hosts (.netrc)" },
-  { name: /^\.pypirc$/, why: "PyPI's upload credentials (.pypirc)" },
-  { name: /^\.(pgpass|my\.cnf)$/, why: "a database client's passwords" },
-  { name: /^\.htpasswd$/, why: "a web server's password hashes (.htpasswd)" },
+  { name: /^\.env(\..+)?$/i, why: "it may hold secrets (.env)" },
+  // Docker Compose's env_file and the like: prod.env, app.env.
+  { name: /.\.env$/i, why: "an env file, which holds secrets (*.env)" },
+  { name: /^\.vault-token$/i, why: "a HashiCorp Vault token (.vault-token)" },
+  { name: /^\.envrc$/i, why: "direnv's file: it exports secrets into the shell" },
+  { name: /^\.git-credentials$/i, why: "git's stored passwords and tokens" },
+  { name: /^\.(npmrc|yarnrc|yarnrc\.yml)$/i, why: "a package manager's settings, which hold registry tokens" },
+  { name: /^(\.netrc|_netrc)$/i, why: "logins for hosts (.netrc)" },
+  { name: /^\.pypirc$/i, why: "PyPI's upload credentials (.pypirc)" },
+  { name: /^\.(pgpass|my\.cnf)$/i, why: "a database client's passwords" },
+  { name: /^\.htpasswd$/i, why: "a web server's password hashes (.htpasswd)" },
   {
-    name: /^terraform\.tfstate(\..+)?$|\.tfstate(\.backup)?$/,
+    name: /^terraform\.tfstate(\..+)?$|\.tfstate(\.backup)?$/i,
     why: "Terraform state, which holds the secrets of what it made",
   },
-  { name: /^id_(rsa|dsa|ecdsa|ed25519)(_sk)?$/, why: "an SSH private key" },
-  { name: /\.(pem|key|p12|pfx|ppk)$/, why: "it may be a private key or a certificate with one" },
-  { name: /\.(jks|keystore|truststore|bks|kdbx)$/, why: "a keystore" },
+  { name: /\.tfvars(\.json)?$/i, why: "Terraform variables, which hold the passwords and tokens given to it" },
+  { name: /^id_(rsa|dsa|ecdsa|ed25519)(_sk)?$/i, why: "an SSH private key" },
+  { name: /\.(pem|key|p12|pfx|ppk)$/i, why: "it may be a private key or a certificate with one" },
+  { name: /\.(jks|keystore|truststore|bks|kdbx)$/i, why: "a keystore" },
   {
-    name: /^\.[\w.-]*_?history$|^fish_history$|^ConsoleHost_history\.txt$|^\.lesshst$/,
+    name: /^\.[\w.-]*_?history$|^fish_history$|^ConsoleHost_history\.txt$|^\.lesshst$/i,
     why: "a shell's or a tool's history, where typed secrets stay",
   },
-  { name: /^(application_default_credentials\.json|credentials\.db|access_tokens\.db)$/, why: "gcloud's credentials" },
-  { name: /^(kubeconfig|.*\.kubeconfig)$/, why: "a Kubernetes config, which holds cluster credentials" },
-  { name: /^\.(ssh|gnupg)$/, folder: true, why: "a folder of keys (.ssh, .gnupg)" },
-  { name: /^\.aws$/, folder: true, why: "AWS's credentials folder (.aws)" },
-  { name: /^\.docker$/, folder: true, why: "Docker's folder, whose config.json holds registry logins" },
-  { name: /^\.kube$/, folder: true, why: "Kubernetes' folder, whose config holds cluster credentials" },
-  { name: /^(gcloud|\.gcloud)$/, folder: true, why: "gcloud's folder of credentials" },
+  { name: /^(application_default_credentials\.json|credentials\.db|access_tokens\.db)$/i, why: "gcloud's credentials" },
+  { name: /^(kubeconfig|.*\.kubeconfig)$/i, why: "a Kubernetes config, which holds cluster credentials" },
+  { name: /^\.(ssh|gnupg)$/i, folder: true, why: "a folder of keys (.ssh, .gnupg)" },
+  { name: /^\.aws$/i, folder: true, why: "AWS's credentials folder (.aws)" },
   {
-    name: /^\.(azure|terraform\.d)$/,
+    name: /^\.(cargo|gem)$/i,
+    folder: true,
+    why: "a package registry's folder, whose credentials file holds its token",
+  },
+  { name: /^\.docker$/i, folder: true, why: "Docker's folder, whose config.json holds registry logins" },
+  { name: /^\.kube$/i, folder: true, why: "Kubernetes' folder, whose config holds cluster credentials" },
+  { name: /^(gcloud|\.gcloud)$/i, folder: true, why: "gcloud's folder of credentials" },
+  {
+    name: /^\.(azure|terraform\.d)$/i,
     folder: true,
     why: "a cloud tool's folder of credentials (.azure, .terraform.d)",
   },
-  { name: /^\.(git|hg|svn)$/, folder: true, why: "version control" },
-  { name: /^(\.DS_Store|Thumbs\.db|desktop\.ini)$/, why: "the system's, not yours" },
-  { name: /\.sw[a-p]$|~$|^\.#|^#.*#$/, why: "an editor's file" },
-  { name: /\.log$/, why: "a log" },
-  { name: /\.mcpb$/, why: "a bundle" },
+  { name: /^\.(git|hg|svn)$/i, folder: true, why: "version control" },
+  { name: /^(\.DS_Store|Thumbs\.db|desktop\.ini)$/i, why: "the system's, not yours" },
+  { name: /\.sw[a-p]$|~$|^\.#|^#.*#$/i, why: "an editor's file" },
+  { name: /\.log$/i, why: "a log" },
+  { name: /\.mcpb$/i, why: "a bundle" },
   {
-    name: /^node_modules$/,
+    name: /^node_modules$/i,
     folder: true,
     why: "installed packages: the bundle holds those the server imports, built in",
   },

@@ -1,10 +1,10 @@
-import { spawn } from "node:child_process";
 import { durationMs } from "@mcpkit/servers/options";
 import { freshLinksOnEnter } from "../../inspector/fresh-links.js";
 import { describeTarget, isProtocolChoice, startInspector } from "../../inspector/index.js";
 import { rootFor } from "../connection-flags.js";
 import { resolveServer, type ServerTargetOptions } from "../server-target.js";
 import { UsageError } from "../usage-error.js";
+import { openBrowser } from "./open-browser.js";
 
 export interface InspectCommandOptions extends ServerTargetOptions {
   port?: string;
@@ -52,7 +52,7 @@ export async function runInspect(
     `mcpkit inspect: inspecting ${describeTarget(target)}\nOpen the inspector (once; the token is single-use; Enter prints a fresh link):\n`,
   );
   process.stdout.write(`${inspector.url}\n`);
-  if (options.open) openBrowser(inspector.url);
+  const opened = options.open ? openBrowser(inspector.url) : undefined;
   const stopReading = freshLinksOnEnter(() => inspector.freshUrl());
 
   await new Promise<void>((resolve) => {
@@ -65,6 +65,7 @@ export async function runInspect(
     process.on("SIGTERM", stop);
   });
   stopReading();
+  opened?.();
   await inspector.close();
   process.exit(0);
 }
@@ -78,20 +79,4 @@ export function spawnList(values: readonly string[]): string[] {
       `--allow-spawn takes program names separated by commas (node,npx), not ${JSON.stringify(values.join(","))}`,
     );
   return [...new Set(programs)];
-}
-
-function openBrowser(url: string): void {
-  const [command, ...args] =
-    process.platform === "darwin"
-      ? ["open", url]
-      : process.platform === "win32"
-        ? ["cmd", "/c", "start", "", url]
-        : ["xdg-open", url];
-  try {
-    const child = spawn(command as string, args, { stdio: "ignore", detached: true });
-    child.on("error", () => process.stderr.write("Could not open a browser: open the URL above yourself\n"));
-    child.unref();
-  } catch {
-    process.stderr.write("Could not open a browser: open the URL above yourself\n");
-  }
 }

@@ -62,7 +62,8 @@ export async function register(
     ...(name && { client_name: name }),
     redirect_uris: uris as string[],
     token_endpoint_auth_method: method,
-    grant_types: grants as string[],
+    // Each once: 800 repeats fit the 16 KiB a registration may be, and would be kept.
+    grant_types: [...new Set(grants as string[])],
     ...(secret && { secret_hash: hashSecret(secret) }),
     source: "registration",
   };

@@ -1,8 +1,8 @@
 import type { Schema } from "./schema.js";
 
 /**
- * What the form checks that the browser does not: a string's format (time, date-time) and
- * pattern, a number's exclusive bounds and multipleOf, text that should be JSON. Each
+ * What the form checks that the browser does not: a string's format (time, date-time), a
+ * number's exclusive bounds and multipleOf, text that should be JSON. Each
  * gives the sentence shown under the field, or undefined. No DOM: tested in process.
  */
 
@@ -24,21 +24,16 @@ export const FORMAT_CHECKS: Record<string, { re: RegExp; example: string }> = {
   },
 };
 
-/** What is wrong with a string the browser cannot tell: its format (time, date-time) or its pattern. */
+/**
+ * What is wrong with a string the browser cannot tell: its format (time, date-time). A
+ * pattern is shown (schemaFacts), never run: the server chose it and the text (a default),
+ * and `^(a+)+$` against 40 characters keeps a backtracking engine, and this tab, busy for
+ * hours. The server checks its own patterns.
+ */
 export function stringProblem(schema: Schema, text: string): string | undefined {
   if (text === "") return undefined;
   const format = FORMAT_CHECKS[schema.format as string];
   if (format && !format.re.test(text)) return `Write a ${schema.format} as ${format.example}`;
-  if (typeof schema.pattern === "string") {
-    let re: RegExp | undefined;
-    try {
-      // JSON Schema patterns are ECMA-262 and not anchored (unlike HTML's pattern attribute).
-      re = new RegExp(schema.pattern, "u");
-    } catch {
-      re = undefined; // a pattern this browser cannot read: the server checks it
-    }
-    if (re && !re.test(text)) return `Must match the pattern ${schema.pattern}`;
-  }
   return undefined;
 }
 
