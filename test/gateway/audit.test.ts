@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { verifyAuditLog } from "@mcpkit/servers/gateway";
 import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor } from "@opentelemetry/sdk-logs";
 import { describe, expect, it } from "vitest";
-import { clientOf, notesEntry, startGateway, tempDir, textOf, writeConfig } from "./helpers.js";
+import { connectInMemory } from "mcpkit/testing";
+import { clientOf, ERAS, later, notesEntry, startGateway, tempDir, textOf, writeConfig } from "./helpers.js";
 
 // The audit log: one JSON line per call (time, principal, session, upstream, what was
 // called, the arguments' digest or redacted arguments, outcome, duration) in a file and in
@@ -107,6 +108,43 @@ describe("the audit log", () => {
     expect(verifyAuditLog(edited.join("\n"))).toMatchObject({ ok: false, line: 2 });
     expect(verifyAuditLog([lines[0], lines[2], lines[3]].join("\n"))).toMatchObject({ ok: false, line: 2 });
     expect(verifyAuditLog([lines[0], lines[1], lines[2]].join("\n"))).toEqual({ ok: true, lines: 3 });
+  });
+
+  for (const { era, revision } of ERAS)
+    it(`writes a call its ${era} client cancelled as cancelled, once the upstream was told`, async () => {
+      const dir = tempDir();
+      const path = writeConfig(dir, { mcpServers: { notes: notesEntry("notes") }, gateway: { audit: "audit.jsonl" } });
+      const { gateway, log } = await startGateway(path);
+      const client = await clientOf(gateway, revision);
+      const controller = new AbortController();
+      const call = client.callTool("notes_wait", {}, { signal: controller.signal }).catch((error: unknown) => error);
+      await expect.poll(() => log).toContain("[notes] wait called");
+      controller.abort();
+      expect(await call).toBeInstanceOf(Error);
+      // The upstream's own handler saw the cancellation: it travelled through the gateway.
+      await expect.poll(() => log).toContain("[notes] wait cancelled");
+      await expect.poll(() => linesOf(join(dir, "audit.jsonl")).length).toBe(1);
+      const [line] = linesOf(join(dir, "audit.jsonl"));
+      expect(line).toMatchObject({ tool: "wait", upstream: "notes", outcome: "cancelled" });
+      expect(line?.error).toBeUndefined();
+    });
+
+  it("writes the round of a 2026-07-28 call that asks its client for input as input-required, the answered one as ok", async () => {
+    const dir = tempDir();
+    const path = writeConfig(dir, { mcpServers: { notes: notesEntry("notes") }, gateway: { audit: "audit.jsonl" } });
+    const { gateway } = await startGateway(path);
+    const { client, close } = await connectInMemory(gateway.server, {
+      protocolVersion: "2026-07-28",
+      roots: [{ uri: "file:///work" }],
+    });
+    later(close);
+    // The upstream asks for the caller's roots: one call, two requests (the second carries the answer).
+    expect(textOf(await client.callTool("notes_roots"))).toBe("file:///work");
+    await expect.poll(() => linesOf(join(dir, "audit.jsonl")).length).toBe(2);
+    expect(linesOf(join(dir, "audit.jsonl")).map((l) => [l.tool, l.outcome])).toEqual([
+      ["roots", "input-required"],
+      ["roots", "ok"],
+    ]);
   });
 
   it("sends each line to OpenTelemetry logs as well", async () => {

@@ -88,16 +88,31 @@ function audit(state: GatewayState): ServerMiddleware {
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
     });
     try {
-      const result = await next();
-      state.auditor.write(record((result as { isError?: unknown }).isError === true ? "tool-error" : "ok"));
+      const result = (await next()) as { isError?: unknown; resultType?: unknown };
+      state.auditor.write(record(outcomeOfResult(result)));
       return result;
     } catch (error) {
+      // Its client cancelled it (and the upstream was told): no error of anyone's, and none answered.
+      if (ctx.signal?.aborted) {
+        state.auditor.write(record("cancelled"));
+        throw error;
+      }
       const code = error instanceof McpError ? error.code : ErrorCode.InternalError;
       const message = state.auditor.message(error instanceof McpError ? error.message : "Internal error");
       state.auditor.write(record(outcomeOf(ctx, state, code), { code, message }));
       throw error;
     }
   };
+}
+
+/**
+ * How an answered call ended. A 2026-07-28 call whose upstream asks its client something
+ * ends its first round with input_required: the call goes on in the request that answers
+ * (its own line), so this one is not yet "ok".
+ */
+function outcomeOfResult(result: { isError?: unknown; resultType?: unknown }): AuditRecord["outcome"] {
+  if (result.resultType === "input_required") return "input-required";
+  return result.isError === true ? "tool-error" : "ok";
 }
 
 /** A refusal the policy made (the name exists, hidden from this principal) is "denied". */

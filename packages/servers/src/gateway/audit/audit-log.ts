@@ -19,7 +19,12 @@ export interface AuditRecord {
   /** The arguments with redaction, or their digest (gateway.auditArguments). */
   arguments?: unknown;
   argumentsDigest?: string;
-  outcome: "ok" | "tool-error" | "error" | "denied" | "rate-limited";
+  /**
+   * How it ended: answered, answered with `isError`, failed, refused by the policy or the
+   * rate limit, cancelled by its client, or (2026-07-28) a round that asked the client for
+   * input, the call going on in the request that answers.
+   */
+  outcome: "ok" | "tool-error" | "error" | "denied" | "rate-limited" | "cancelled" | "input-required";
   error?: { code: number; message: string };
   durationMs: number;
 }
@@ -121,7 +126,7 @@ export function verifyAuditLog(text: string): { ok: true; lines: number } | { ok
 export function otelAuditSink(logger: LogEmitter): AuditSink {
   return {
     write(record) {
-      const failed = record.outcome !== "ok";
+      const failed = record.outcome !== "ok" && record.outcome !== "cancelled" && record.outcome !== "input-required";
       logger.emit({
         timestamp: Date.parse(record.time),
         severityNumber: failed ? 13 : 9,
