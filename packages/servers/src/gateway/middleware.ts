@@ -29,6 +29,9 @@ interface Call {
   served?: string;
 }
 
+/** How mcpkit's proxy begins the message of a request that failed on its way upstream (compose/upstream-errors.ts). */
+const PROXY_FAILURE = "The server behind this proxy";
+
 const AUDITED = new Set(["tools/call", "prompts/get", "resources/read"]);
 
 function callOf(ctx: ServerMiddlewareContext, state: GatewayState): Call | undefined {
@@ -168,16 +171,24 @@ function calls(state: GatewayState): ServerMiddleware {
       try {
         return await caller.run({ auth: ctx.principal }, next);
       } catch (error) {
-        // The connection ended under the call (an HTTP failure carries its own reason in data).
-        const reasonOf = (error as McpError).data as { reason?: unknown } | undefined;
-        const ended = reasonOf === undefined || reasonOf.reason === "upstream-exited";
-        if (!(error instanceof McpError) || error.code !== ErrorCode.ConnectionClosed || !ended) throw error;
-        const reason = (proxy && (await upstream.exitReason(proxy, 1000))) ?? upstream.health().lastError;
-        throw new McpError(
-          ErrorCode.ConnectionClosed,
-          `The "${call.upstream}" server stopped${reason ? ` (${reason})` : ""}; the gateway is starting it again: try again shortly`,
-          { reason: "upstream-stopped", upstream: call.upstream },
-        );
+        if (!(error instanceof McpError)) throw error;
+        // The connection ended under the call, or was gone already (an HTTP failure carries its own reason in data).
+        const data = error.data as { reason?: unknown } | undefined;
+        if (error.code === ErrorCode.ConnectionClosed && (data === undefined || data.reason === "upstream-exited")) {
+          const failure = upstream.failure();
+          const reason = (proxy && (await upstream.exitReason(proxy, 1000))) ?? failure?.reason;
+          const what = !proxy && failure?.kind === "start" ? "could not start" : "stopped";
+          throw new McpError(
+            ErrorCode.ConnectionClosed,
+            `The "${call.upstream}" server ${what}${reason ? ` (${reason})` : ""}; the gateway is starting it again: try again shortly`,
+            { reason: "upstream-stopped", upstream: call.upstream },
+          );
+        }
+        // The proxy says what failed of "the server behind this proxy": the gateway names which.
+        if (!error.message.startsWith(PROXY_FAILURE)) throw error;
+        const message = `The "${call.upstream}" server${error.message.slice(PROXY_FAILURE.length)}`;
+        upstream.requestFailed(message);
+        throw new McpError(error.code, message, { ...(data ?? {}), upstream: call.upstream });
       }
     });
   };

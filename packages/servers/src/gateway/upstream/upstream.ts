@@ -46,6 +46,10 @@ export interface Upstream {
   ensureStarted(): Promise<void>;
   /** The proxy serving it now, if it is up. */
   readonly proxy: McpProxy | undefined;
+  /** Why it last stopped or could not start, in the words of what failed; undefined while it never failed. */
+  failure(): { kind: "stopped" | "start"; reason: string } | undefined;
+  /** A request to it failed on the way (an HTTP upstream that cannot be reached): /healthz says so, the log once. */
+  requestFailed(message: string): void;
   /** Why the given proxy's connection ended, once it has (undefined: it did not end within `waitMs`). */
   exitReason(proxy: McpProxy, waitMs: number): Promise<string | undefined>;
   /** Runs one call on its behalf, counted so that stopping lets it finish. */
@@ -67,6 +71,7 @@ export function createUpstream(initial: UpstreamConfig, settings: UpstreamSettin
   let restarts = 0;
   let failures = 0;
   let lastError: { message: string; at: Date } | undefined;
+  let lastFailure: { kind: "stopped" | "start"; reason: string } | undefined;
   let current: McpProxy | undefined;
   let readyAt = 0;
   let firstStart: Promise<void> | undefined;
@@ -92,7 +97,8 @@ export function createUpstream(initial: UpstreamConfig, settings: UpstreamSettin
     try {
       proxy = await startProxy();
     } catch (error) {
-      fail(`could not start: ${(error as Error).message}`);
+      lastFailure = { kind: "start", reason: (error as Error).message };
+      fail(`could not start: ${lastFailure.reason}`);
       return schedule();
     }
     // Stopped while it started (a reload removed it): what started is closed.
@@ -114,7 +120,8 @@ export function createUpstream(initial: UpstreamConfig, settings: UpstreamSettin
       .then((reason) => {
         if (state === "stopped" || current !== proxy) return;
         if (Date.now() - readyAt >= STABLE_MS) failures = 0;
-        fail(`stopped: ${reason?.message ?? "it closed the connection"}; restarting it`);
+        lastFailure = { kind: "stopped", reason: reason?.message ?? "it closed the connection" };
+        fail(`stopped: ${lastFailure.reason}; restarting it`);
         schedule();
       })
       .catch(hooks.onError);
@@ -183,6 +190,12 @@ export function createUpstream(initial: UpstreamConfig, settings: UpstreamSettin
       ...(lastError && { lastError: lastError.message, lastErrorAt: lastError.at.toISOString() }),
       since: since.toISOString(),
     }),
+    failure: () => lastFailure,
+    requestFailed(message) {
+      // Logged when it changes: a server down fails every call the same way.
+      if (lastError?.message !== message) hooks.log(message);
+      lastError = { message, at: new Date() };
+    },
     ensureStarted() {
       firstStart ??= attempt();
       return firstStart;
