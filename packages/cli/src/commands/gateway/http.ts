@@ -38,8 +38,8 @@ export interface GatewayServing {
 export interface GatewayListening {
   /** The gateway's MCP endpoint. */
   url: string;
-  /** Serves the virtual servers a reload added, and closes those it removed. */
-  sync(): Promise<void>;
+  /** Serves the virtual servers a reload added (answering their URLs), and closes those it removed. */
+  sync(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -87,8 +87,9 @@ export async function listenGateway(gateway: Gateway, serving: GatewayServing): 
     if (auth) return resourceServer({ ...auth, publicUrl: urlOf(path) }, urlOf(path));
     return undefined;
   };
-  /** Serves the gateway's server and each virtual server; closes the handlers of those gone. */
+  /** Serves the gateway's server and each virtual server; closes the handlers of those gone. Answers the URLs added. */
   const sync = async () => {
+    const added: string[] = [];
     const wanted = new Map<string, McpServer>([["/mcp", gateway.server], ...gateway.virtualServers()]);
     for (const [path, endpoint] of endpoints) {
       if (wanted.get(path) === endpoint.server) continue;
@@ -108,7 +109,9 @@ export async function listenGateway(gateway: Gateway, serving: GatewayServing): 
       const endpoint = { server, handler, resource };
       endpoints.set(path, endpoint);
       if (resource) metadata.set(resource.metadataPath, endpoint);
+      added.push(`${base}${path}`);
     }
+    return added;
   };
 
   const router = {
@@ -134,7 +137,8 @@ export async function listenGateway(gateway: Gateway, serving: GatewayServing): 
       issuing = await startAuthorization(authorization.choice, authorization.flags, {
         endpoint: `${base}/mcp`,
         cluster,
-        also: gateway.config.virtualServers.map((v) => urlOf(v.path)),
+        // The virtual servers of the configuration serving: a reload that adds one can be signed in to at once.
+        also: () => gateway.config.virtualServers.map((v) => urlOf(v.path)),
       });
     await sync();
     if (!issuing && !auth && !cluster)

@@ -124,7 +124,12 @@ async function runGateway(flags: GatewayFlags): Promise<void> {
         onReload: (diff) => {
           write(`mcpkit gateway: reloaded ${file}: ${describeDiff(diff)}`);
           if (diff.virtualServers)
-            listening?.sync().catch((error: unknown) => write(`mcpkit gateway: ${(error as Error).message}`));
+            listening
+              ?.sync()
+              .then((added) => {
+                for (const url of added) write(`  virtual server: ${url}`);
+              })
+              .catch((error: unknown) => write(`mcpkit gateway: ${(error as Error).message}`));
         },
         onRefused: (error) =>
           write(
