@@ -146,6 +146,8 @@ export async function gatewayServer(config: GatewayConfig, options: GatewayOptio
     start: startAll,
     async reload(next) {
       const diff = diffConfigs(current, next);
+      // First, as it may fail (an audit file another gateway writes): then nothing else has changed.
+      if (diff.audit) await auditor.configure(next);
       current = next;
       for (const removed of diff.removed) {
         const upstream = upstreams.get(removed.name);
@@ -177,7 +179,6 @@ export async function gatewayServer(config: GatewayConfig, options: GatewayOptio
         surface.setPolicy(state.policy);
       }
       state.rateLimit = next.rateLimit;
-      if (diff.audit) await auditor.configure(next);
       if (diff.virtualServers) await Promise.all(syncVirtuals().map((s) => s.close()));
       // Clients are being served: what was added starts now, so they hear of its tools.
       if (started) await Promise.all(fresh.map((u) => u.ensureStarted()));

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import { lockAuditFile } from "./writer-lock.js";
 
 /** One call through the gateway, as the audit log keeps it. */
 export interface AuditRecord {
@@ -54,10 +55,18 @@ export const chainHash = (previous: string, line: string) =>
  * appending only, never truncated), the lines of one event-loop turn in one write. Each line carries `seq` and `hash`, which chains it to
  * the line before, so that a line edited, removed or inserted afterwards shows:
  * `verifyAuditLog` finds the first such line. A file that exists is continued, its chain too.
+ * One process writes it at a time (writer-lock.ts): another gateway given it is refused.
  */
 export function fileAuditSink(path: string): AuditSink {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const fd = openSync(path, "a+", 0o600);
+  const release = lockAuditFile(path);
+  let fd: number;
+  try {
+    fd = openSync(path, "a+", 0o600);
+  } catch (error) {
+    release();
+    throw error;
+  }
   let { seq, hash } = lastLink(fd);
   let closed = false;
   // The lines of one event-loop turn, written together at its end: one write, in order.
@@ -82,6 +91,7 @@ export function fileAuditSink(path: string): AuditSink {
       closed = true;
       flush();
       closeSync(fd);
+      release();
     },
   };
 }
