@@ -12,9 +12,11 @@ import { GATEWAY_CAPABILITIES, type VirtualServer, virtualServer } from "./virtu
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+/** How gatewayServer runs a configuration: its name, its log, where audit records go besides the file. */
 export interface GatewayOptions {
   /** How the gateway names itself to clients and upstreams (default mcpkit-gateway). */
   name?: string;
+  /** The version it gives with its name (default 0.1.0). */
   version?: string;
   /** The gateway's log: an upstream's stderr, its exits and restarts, what it could not serve (default: stderr). */
   log?: (line: string) => void;
@@ -24,17 +26,21 @@ export interface GatewayOptions {
   server?: Partial<Pick<ServerOptions, "eventBus" | "requestStateKey" | "tasks">>;
 }
 
+/** A running gateway (gatewayServer): its servers, its configuration and upstreams' health, reloading and closing. */
 export interface Gateway {
   /** The gateway's server: every upstream's tools, prompts and resources, as the policy lets each principal see them. */
   readonly server: McpServer;
   /** The virtual servers, by path. Changes on reload. */
   virtualServers(): ReadonlyMap<string, McpServer>;
+  /** The configuration serving: the last one given to reload, else the first. */
   readonly config: GatewayConfig;
+  /** What GET /healthz answers: each upstream's state, restarts and last error. */
   health(): GatewayHealth;
   /** Starts every upstream now instead of on first use. */
   start(): Promise<void>;
   /** Applies a new configuration: adds, removes and changes upstreams while serving; calls in flight finish. */
   reload(config: GatewayConfig): Promise<ConfigDiff>;
+  /** Closes its servers (their sessions end), stops every upstream and closes the audit log. */
   close(): Promise<void>;
 }
 

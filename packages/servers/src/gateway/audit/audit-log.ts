@@ -5,20 +5,27 @@ import { lockAuditFile } from "./writer-lock.js";
 
 /** One call through the gateway, as the audit log keeps it. */
 export interface AuditRecord {
+  /** When the call came (ISO 8601). */
   time: string;
   /** `user:<issuer>:<subject>` (principalOf), absent without sign-in. */
   principal?: string;
   /** The legacy session's id, absent for a 2026-07-28 request. */
   session?: string;
+  /** The MCP method: tools/call, prompts/get or resources/read. */
   method: string;
+  /** The upstream's name in mcpServers; absent when the name called is none of theirs. */
   upstream?: string;
-  /** The upstream's own name of the tool or prompt, and the name it was called by. */
+  /** The upstream's own name of the tool called. */
   tool?: string;
+  /** The upstream's own name of the prompt got. */
   prompt?: string;
+  /** The name the tool or prompt was called by: namespaced, or renamed. */
   served?: string;
+  /** The URI read, as the client named it. */
   resource?: string;
-  /** The arguments with redaction, or their digest (gateway.auditArguments). */
+  /** The arguments with redaction (gateway.auditArguments: "redacted"). */
   arguments?: unknown;
+  /** `sha256:` and the hex digest of the arguments, keys sorted (gateway.auditArguments: "digest", the default). */
   argumentsDigest?: string;
   /**
    * How it ended: answered, answered with `isError`, failed, refused by the policy or the
@@ -26,12 +33,15 @@ export interface AuditRecord {
    * input, the call going on in the request that answers.
    */
   outcome: "ok" | "tool-error" | "error" | "denied" | "rate-limited" | "cancelled" | "input-required";
+  /** The JSON-RPC error of an `error`, `denied` or `rate-limited` call, the configuration's credentials replaced. */
   error?: { code: number; message: string };
+  /** From the call's arrival to its answer, in milliseconds. */
   durationMs: number;
 }
 
 /** Where audit records go besides the file: an OpenTelemetry Logger (`logs.getLogger(…)` of @opentelemetry/api-logs). */
 export interface LogEmitter {
+  /** Emits one log record (OpenTelemetry's LogRecord: the line as the body, its fields as attributes). */
   emit(record: {
     timestamp?: number;
     severityNumber?: number;

@@ -2,18 +2,28 @@ import { createProxy, type McpProxy } from "mcpkit/compose";
 import type { UpstreamConfig } from "../config/types.js";
 import { connectorFor } from "./connector.js";
 
+/**
+ * Where an upstream is: not used yet (idle), starting for the first time, serving (ready),
+ * waiting to start again after it exited or failed to (restarting), or stopped for good
+ * (a reload removed or replaced it, or the gateway is closing).
+ */
 export type UpstreamState = "idle" | "starting" | "ready" | "restarting" | "stopped";
 
 /** What GET /healthz says of one upstream. */
 export interface UpstreamHealth {
+  /** Its name in mcpServers. */
   name: string;
+  /** How the gateway reaches it. */
   transport: "stdio" | "http" | "sse";
+  /** Where it is now. */
   state: UpstreamState;
   /** Times it was started again after it exited or failed to start. */
   restarts: number;
+  /** Whether it runs a process (or connection) per client session. */
   perSession: boolean;
-  /** Why it last exited or failed to start, in the gateway's words (no command line, no address). */
+  /** Why it last exited, failed to start or failed a request on its way, in the gateway's words (no command line, no address). */
   lastError?: string;
+  /** When that was (ISO 8601). */
   lastErrorAt?: string;
   /** When it entered its state. */
   since: string;
