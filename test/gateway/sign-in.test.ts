@@ -155,6 +155,11 @@ describe("mcpkit gateway with sign-in at an OpenID Provider, for two people with
       /acts with each person's own github sign-in, and you signed in with oidc/,
     );
     expect(received.gh).toEqual([]);
+    // Said at start, before anyone called.
+    expect(gateway.log()).toMatch(
+      /warning: the "gh" server acts with each person's own github sign-in, and people sign in with .* \(oidc\): every call to it will be refused/,
+    );
+    expect(gateway.log()).not.toMatch(/warning: the "tracker" server/);
   });
 
   it("lets people sign in to a virtual server a reload added, without a restart", async () => {

@@ -38,6 +38,8 @@ export interface GatewayServing {
 export interface GatewayListening {
   /** The gateway's MCP endpoint. */
   url: string;
+  /** The identity provider people sign in with, when the gateway runs its own sign-in. */
+  signIn: { id: string; title: string } | undefined;
   /** Serves the virtual servers a reload added (answering their URLs), and closes those it removed. */
   sync(): Promise<string[]>;
   close(): Promise<void>;
@@ -162,5 +164,6 @@ export async function listenGateway(gateway: Gateway, serving: GatewayServing): 
   );
   for (const path of gateway.virtualServers().keys()) write(`  virtual server: ${base}${path}`);
   if (gateway.config.health) write(`  health: ${base}/healthz`);
-  return { url: `${base}/mcp`, sync, close: stop };
+  const signIn = issuing && { id: issuing.upstream.id, title: issuing.upstream.title };
+  return { url: `${base}/mcp`, signIn, sync, close: stop };
 }
