@@ -186,7 +186,8 @@ function calls(state: GatewayState): ServerMiddleware {
         }
         // The proxy says what failed of "the server behind this proxy": the gateway names which.
         if (!error.message.startsWith(PROXY_FAILURE)) throw error;
-        const message = `The "${call.upstream}" server${error.message.slice(PROXY_FAILURE.length)}`;
+        const rest = error.message.slice(PROXY_FAILURE.length).replace(/\bthe proxy\b/g, "the gateway");
+        const message = `The "${call.upstream}" server${rest}`;
         upstream.requestFailed(message);
         throw new McpError(error.code, message, { ...(data ?? {}), upstream: call.upstream });
       }
