@@ -85,7 +85,7 @@ export function setup(options: Partial<AuthorizationServerOptions> = {}) {
   };
 }
 
-export function authorizationUrl(clientId: string, challenge: string): string {
+export function authorizationUrl(clientId: string, challenge: string, resource = RESOURCE): string {
   const url = new URL(`${ISSUER}/authorize`);
   for (const [k, v] of Object.entries({
     response_type: "code",
@@ -94,7 +94,7 @@ export function authorizationUrl(clientId: string, challenge: string): string {
     code_challenge: challenge,
     code_challenge_method: "S256",
     state: "st-1",
-    resource: RESOURCE,
+    resource,
   }))
     url.searchParams.set(k, v);
   return url.href;
@@ -126,10 +126,16 @@ export async function times(n: number, request: () => Promise<Response>) {
   }
 }
 
-/** The whole sign-in of a public client through `send`: authorize, consent, token. */
-export async function signIn(send: (url: string, init?: RequestInit) => Promise<Response>, clientId: string) {
+/** The whole sign-in of a public client through `send`: authorize, consent, token (for `resource`). */
+export async function signIn(
+  send: (url: string, init?: RequestInit) => Promise<Response>,
+  clientId: string,
+  resource = RESOURCE,
+) {
   const { verifier, challenge } = pkce();
-  const result = await new Browser(send).authorize(authorizationUrl(clientId, challenge), { until: REDIRECT });
+  const result = await new Browser(send).authorize(authorizationUrl(clientId, challenge, resource), {
+    until: REDIRECT,
+  });
   const code = result.callback?.searchParams.get("code");
   if (!code) return { ok: false, at: result };
   const response = await send(`${ISSUER}/token`, {

@@ -1,9 +1,12 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
-import { verifyAuditLog } from "@mcpkit/servers/gateway";
+import { readGatewayConfig, verifyAuditLog } from "@mcpkit/servers/gateway";
 import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor } from "@opentelemetry/sdk-logs";
+import { connectInMemory } from "mcpkit/testing";
 import { describe, expect, it } from "vitest";
-import { clientOf, notesEntry, startGateway, tempDir, textOf, writeConfig } from "./helpers.js";
+import { clientOf, ERAS, later, notesEntry, startGateway, tempDir, textOf, writeConfig } from "./helpers.js";
 
 // The audit log: one JSON line per call (time, principal, session, upstream, what was
 // called, the arguments' digest or redacted arguments, outcome, duration) in a file and in
@@ -107,6 +110,89 @@ describe("the audit log", () => {
     expect(verifyAuditLog(edited.join("\n"))).toMatchObject({ ok: false, line: 2 });
     expect(verifyAuditLog([lines[0], lines[2], lines[3]].join("\n"))).toMatchObject({ ok: false, line: 2 });
     expect(verifyAuditLog([lines[0], lines[1], lines[2]].join("\n"))).toEqual({ ok: true, lines: 3 });
+  });
+
+  it("has one writer: another gateway given the same file is refused, told which process holds it", async () => {
+    const dir = tempDir();
+    const path = writeConfig(dir, { mcpServers: { notes: notesEntry("notes") }, gateway: { audit: "audit.jsonl" } });
+    const file = join(dir, "audit.jsonl");
+    const { gateway } = await startGateway(path);
+    const client = await clientOf(gateway);
+    await client.callTool("notes_list_notes");
+    await expect(startGateway(path)).rejects.toThrow(
+      `${file} is being written by another gateway (process ${process.pid}): one audit file has one writer`,
+    );
+    await client.callTool("notes_list_notes");
+    await gateway.close();
+    expect(verifyAuditLog(readFileSync(file, "utf8"))).toEqual({ ok: true, lines: 2 });
+    expect(existsSync(`${file}.lock`)).toBe(false);
+
+    // Closed, it is free again; a lock left by a process that is gone (killed) is taken over.
+    const gone = spawnSync(process.execPath, ["-e", ""]).pid;
+    writeFileSync(`${file}.lock`, `${gone} ${hostname()}\n`);
+    const next = await startGateway(path);
+    await (await clientOf(next.gateway)).callTool("notes_list_notes");
+    await next.gateway.close();
+    expect(verifyAuditLog(readFileSync(file, "utf8"))).toEqual({ ok: true, lines: 3 });
+  });
+
+  it("refuses a reload to an audit file another gateway writes, and the last good configuration serves", async () => {
+    const dir = tempDir();
+    const other = writeConfig(
+      dir,
+      { mcpServers: { notes: notesEntry("notes") }, gateway: { audit: "b.jsonl" } },
+      "b.json",
+    );
+    const { gateway: holder } = await startGateway(other);
+    const path = writeConfig(dir, { mcpServers: { notes: notesEntry("notes") }, gateway: { audit: "a.jsonl" } });
+    const { gateway } = await startGateway(path);
+    const next = readGatewayConfig(
+      JSON.stringify({ mcpServers: { more: notesEntry("more") }, gateway: { audit: "b.jsonl" } }),
+      { file: path },
+    );
+    await expect(gateway.reload(next)).rejects.toThrow(/b\.jsonl is being written by another gateway/);
+    expect(gateway.config.upstreams.map((u) => u.name)).toEqual(["notes"]);
+    const client = await clientOf(gateway);
+    expect(textOf(await client.callTool("notes_list_notes"))).toBe("first note");
+    await expect.poll(() => linesOf(join(dir, "a.jsonl")).length).toBe(1);
+    await holder.close();
+  });
+
+  for (const { era, revision } of ERAS)
+    it(`writes a call its ${era} client cancelled as cancelled, once the upstream was told`, async () => {
+      const dir = tempDir();
+      const path = writeConfig(dir, { mcpServers: { notes: notesEntry("notes") }, gateway: { audit: "audit.jsonl" } });
+      const { gateway, log } = await startGateway(path);
+      const client = await clientOf(gateway, revision);
+      const controller = new AbortController();
+      const call = client.callTool("notes_wait", {}, { signal: controller.signal }).catch((error: unknown) => error);
+      await expect.poll(() => log).toContain("[notes] wait called");
+      controller.abort();
+      expect(await call).toBeInstanceOf(Error);
+      // The upstream's own handler saw the cancellation: it travelled through the gateway.
+      await expect.poll(() => log).toContain("[notes] wait cancelled");
+      await expect.poll(() => linesOf(join(dir, "audit.jsonl")).length).toBe(1);
+      const [line] = linesOf(join(dir, "audit.jsonl"));
+      expect(line).toMatchObject({ tool: "wait", upstream: "notes", outcome: "cancelled" });
+      expect(line?.error).toBeUndefined();
+    });
+
+  it("writes the round of a 2026-07-28 call that asks its client for input as input-required, the answered one as ok", async () => {
+    const dir = tempDir();
+    const path = writeConfig(dir, { mcpServers: { notes: notesEntry("notes") }, gateway: { audit: "audit.jsonl" } });
+    const { gateway } = await startGateway(path);
+    const { client, close } = await connectInMemory(gateway.server, {
+      protocolVersion: "2026-07-28",
+      roots: [{ uri: "file:///work" }],
+    });
+    later(close);
+    // The upstream asks for the caller's roots: one call, two requests (the second carries the answer).
+    expect(textOf(await client.callTool("notes_roots"))).toBe("file:///work");
+    await expect.poll(() => linesOf(join(dir, "audit.jsonl")).length).toBe(2);
+    expect(linesOf(join(dir, "audit.jsonl")).map((l) => [l.tool, l.outcome])).toEqual([
+      ["roots", "input-required"],
+      ["roots", "ok"],
+    ]);
   });
 
   it("sends each line to OpenTelemetry logs as well", async () => {

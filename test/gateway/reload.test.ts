@@ -131,3 +131,43 @@ describe("hot reload", () => {
     expect(textOf(await inFlight)).toBe("released");
   }, 30_000);
 });
+
+describe("hot reload of virtual servers", () => {
+  it("keeps the sessions of a virtual server the edit leaves alone, and tells those of one it changes", async () => {
+    const servers = { mcpServers: { notes: notesEntry("notes"), more: notesEntry("more") } };
+    const { gateway, edit } = await watched({
+      ...servers,
+      gateway: { virtualServers: { "/readers": { tools: ["notes_list_notes"] } } },
+    });
+    const readers = await clientOf(gateway, undefined, "/readers");
+    expect((await readers.tools()).map((t) => t.name)).toEqual(["notes_list_notes"]);
+    const changes = await listening(readers);
+
+    // Another virtual server added: the one serving keeps its server, and its client's session.
+    const server = gateway.virtualServers().get("/readers");
+    const added = await edit({
+      ...servers,
+      gateway: {
+        virtualServers: { "/readers": { tools: ["notes_list_notes"] }, "/writers": { tools: ["*_add_note"] } },
+      },
+    });
+    expect(added.diff.virtualServers).toBe(true);
+    expect(gateway.virtualServers().get("/readers")).toBe(server);
+    expect(textOf(await readers.callTool("notes_list_notes"))).toBe("first note");
+    const writers = await clientOf(gateway, undefined, "/writers");
+    expect((await writers.tools()).map((t) => t.name)).toEqual(["more_add_note", "notes_add_note"]);
+
+    // Its own tools changed: the same session is told, and sees them.
+    const told = changes.next();
+    await edit({
+      ...servers,
+      gateway: {
+        virtualServers: { "/readers": { tools: ["*_list_notes"] }, "/writers": { tools: ["*_add_note"] } },
+      },
+    });
+    await told;
+    expect(gateway.virtualServers().get("/readers")).toBe(server);
+    expect((await readers.tools()).map((t) => t.name)).toEqual(["more_list_notes", "notes_list_notes"]);
+    expect(textOf(await readers.callTool("more_list_notes"))).toBe("first note");
+  }, 30_000);
+});

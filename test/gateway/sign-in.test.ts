@@ -51,6 +51,7 @@ async function trackerUpstream(idp: IdentityProvider, name: string) {
 let idp: IdentityProvider;
 let gateway: GatewayProcess;
 let dir: string;
+let config: string;
 const closers: (() => Promise<unknown>)[] = [];
 
 beforeAll(async () => {
@@ -62,7 +63,7 @@ beforeAll(async () => {
   closers.push(tracker.close, gh.close);
   dir = mkdtempSync(join(tmpdir(), "mcpkit-gateway-sign-in-"));
   closers.push(async () => rmSync(dir, { recursive: true, force: true }));
-  const config = join(dir, "team.mcp.json");
+  config = join(dir, "team.mcp.json");
   writeFileSync(
     config,
     JSON.stringify({
@@ -90,13 +91,13 @@ afterAll(async () => {
   for (const close of closers.reverse()) await close().catch(() => undefined);
 });
 
-/** `person` signs in (in a browser of their own) and gets a connected client, and the token it holds. */
-async function signIn(person: IdentityProvider["person"]) {
+/** `person` signs in (in a browser of their own) and gets a connected client of `url`, and the token it holds. */
+async function signIn(person: IdentityProvider["person"], url = gateway.url) {
   idp.person = person;
   const browser = new Browser();
   const storage = memoryStorage();
   const oauth = new OAuthClient({
-    serverUrl: gateway.url,
+    serverUrl: url,
     storage,
     clientName: "gateway-e2e",
     redirectUri: REDIRECT,
@@ -107,9 +108,9 @@ async function signIn(person: IdentityProvider["person"]) {
     },
   });
   const client = new Client({ name: "e2e", version: "1" });
-  await client.connect(streamableHttpClientTransport(gateway.url, { auth: oauth }));
+  await client.connect(streamableHttpClientTransport(url, { auth: oauth }));
   closers.push(() => client.close());
-  const stored = (await storage.get(`tokens ${gateway.url}`)) as { access_token: string };
+  const stored = (await storage.get(`tokens ${url}`)) as { access_token: string };
   return { client, token: stored.access_token };
 }
 
@@ -154,6 +155,36 @@ describe("mcpkit gateway with sign-in at an OpenID Provider, for two people with
       /acts with each person's own github sign-in, and you signed in with oidc/,
     );
     expect(received.gh).toEqual([]);
+    // Said at start, before anyone called.
+    expect(gateway.log()).toMatch(
+      /warning: the "gh" server acts with each person's own github sign-in, and people sign in with .* \(oidc\): every call to it will be refused/,
+    );
+    expect(gateway.log()).not.toMatch(/warning: the "tracker" server/);
+  });
+
+  it("lets people sign in to a virtual server a reload added, without a restart", async () => {
+    const from = gateway.log().length;
+    const before = JSON.parse(readFileSync(config, "utf8")) as { gateway: Record<string, unknown> };
+    before.gateway.virtualServers = { "/triage": { tools: ["notes_*_notes", "tracker_whoami"] } };
+    writeFileSync(config, JSON.stringify(before));
+    const triage = `http://127.0.0.1:${gateway.port}/triage`;
+    await gateway.printed(`virtual server: ${triage}`, from);
+    const bob = await signIn(BOB, triage);
+    // The policy holds there too: Bob may list notes, not add them.
+    expect((await bob.client.tools()).map((t) => t.name)).toEqual(["notes_list_notes", "tracker_whoami"]);
+    expect(textOf(await bob.client.callTool("tracker_whoami"))).toBe("the provider says: bob@contractor.io");
+    // Its tokens are its own: one issued for /mcp is refused there.
+    const other = await signIn(BOB);
+    const refused = await fetch(triage, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${other.token}`,
+        "content-type": "application/json",
+        accept: "application/json",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+    });
+    expect(refused.status).toBe(401);
   });
 
   it("writes who called what, and what was refused, in the audit log", async () => {

@@ -27,7 +27,8 @@ beforeAll(async () => {
   const handler = createStreamableHttpHandler(createMcpServer({ name: "recorder", version: "1" }));
   recorder = await listen({
     fetch: (request) => {
-      received.push(Object.fromEntries(request.headers));
+      // The MCP endpoint's requests (the Server view also asks /healthz, a gateway's, with no header).
+      if (new URL(request.url).pathname === "/mcp") received.push(Object.fromEntries(request.headers));
       return handler.fetch(request);
     },
     close: () => handler.close(),

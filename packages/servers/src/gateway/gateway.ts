@@ -8,11 +8,15 @@ import { type GatewayState, gatewayMiddleware } from "./middleware.js";
 import { compilePolicy } from "./policy/policy.js";
 import { Surface } from "./surface.js";
 import { createUpstream, type Upstream } from "./upstream/upstream.js";
-import { GATEWAY_CAPABILITIES, virtualServer } from "./virtual.js";
+import { GATEWAY_CAPABILITIES, type VirtualServer, virtualServer } from "./virtual.js";
 
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** How gatewayServer runs a configuration: its name, its log, where audit records go besides the file. */
 export interface GatewayOptions {
   /** How the gateway names itself to clients and upstreams (default mcpkit-gateway). */
   name?: string;
+  /** The version it gives with its name (default 0.1.0). */
   version?: string;
   /** The gateway's log: an upstream's stderr, its exits and restarts, what it could not serve (default: stderr). */
   log?: (line: string) => void;
@@ -22,17 +26,21 @@ export interface GatewayOptions {
   server?: Partial<Pick<ServerOptions, "eventBus" | "requestStateKey" | "tasks">>;
 }
 
+/** A running gateway (gatewayServer): its servers, its configuration and upstreams' health, reloading and closing. */
 export interface Gateway {
   /** The gateway's server: every upstream's tools, prompts and resources, as the policy lets each principal see them. */
   readonly server: McpServer;
   /** The virtual servers, by path. Changes on reload. */
   virtualServers(): ReadonlyMap<string, McpServer>;
+  /** The configuration serving: the last one given to reload, else the first. */
   readonly config: GatewayConfig;
+  /** What GET /healthz answers: each upstream's state, restarts and last error. */
   health(): GatewayHealth;
   /** Starts every upstream now instead of on first use. */
   start(): Promise<void>;
   /** Applies a new configuration: adds, removes and changes upstreams while serving; calls in flight finish. */
   reload(config: GatewayConfig): Promise<ConfigDiff>;
+  /** Closes its servers (their sessions end), stops every upstream and closes the audit log. */
   close(): Promise<void>;
 }
 
@@ -79,12 +87,29 @@ export async function gatewayServer(config: GatewayConfig, options: GatewayOptio
   };
   const server = createServer({ name, version, capabilities: GATEWAY_CAPABILITIES, ...serverOptions });
   surface = new Surface(server, { policy: state.policy, separator: config.separator, onError });
-  const virtuals = new Map<string, McpServer>();
-  const makeVirtuals = () => {
-    for (const vs of current.virtualServers)
-      virtuals.set(vs.path, virtualServer(vs, server, { name, version, ...serverOptions }));
+  const virtuals = new Map<string, VirtualServer>();
+  /**
+   * The virtual servers of the configuration serving: one unchanged keeps its server (and
+   * its clients' sessions), one whose tools or prompts changed serves them from the same
+   * server; the others are made anew. Returns the servers no longer served, to be closed.
+   */
+  const syncVirtuals = (): McpServer[] => {
+    const closed: McpServer[] = [];
+    const wanted = new Map(current.virtualServers.map((vs) => [vs.path, vs]));
+    for (const [path, vs] of virtuals)
+      if (!wanted.has(path)) {
+        virtuals.delete(path);
+        closed.push(vs.server);
+      }
+    for (const [path, config] of wanted) {
+      const kept = virtuals.get(path);
+      if (kept && (same(kept.config, config) || kept.reselect(config))) continue;
+      if (kept) closed.push(kept.server);
+      virtuals.set(path, virtualServer(config, server, { name, version, ...serverOptions }));
+    }
+    return closed;
   };
-  makeVirtuals();
+  syncVirtuals();
 
   /** An upstream of `upstreamConfig`, served once up; `replaces` is stopped then (its calls finish first). */
   const add = (upstreamConfig: UpstreamConfig, replaces?: Upstream) => {
@@ -122,11 +147,13 @@ export async function gatewayServer(config: GatewayConfig, options: GatewayOptio
     get config() {
       return current;
     },
-    virtualServers: () => virtuals,
+    virtualServers: () => new Map([...virtuals].map(([path, vs]) => [path, vs.server])),
     health: () => healthOf([...upstreams.values()].map((u) => u.health())),
     start: startAll,
     async reload(next) {
       const diff = diffConfigs(current, next);
+      // First, as it may fail (an audit file another gateway writes): then nothing else has changed.
+      if (diff.audit) await auditor.configure(next);
       current = next;
       for (const removed of diff.removed) {
         const upstream = upstreams.get(removed.name);
@@ -158,19 +185,13 @@ export async function gatewayServer(config: GatewayConfig, options: GatewayOptio
         surface.setPolicy(state.policy);
       }
       state.rateLimit = next.rateLimit;
-      if (diff.audit) await auditor.configure(next);
-      if (diff.virtualServers) {
-        const old = [...virtuals.values()];
-        virtuals.clear();
-        makeVirtuals();
-        await Promise.all(old.map((s) => s.close()));
-      }
+      if (diff.virtualServers) await Promise.all(syncVirtuals().map((s) => s.close()));
       // Clients are being served: what was added starts now, so they hear of its tools.
       if (started) await Promise.all(fresh.map((u) => u.ensureStarted()));
       return diff;
     },
     async close() {
-      await Promise.all([...virtuals.values()].map((s) => s.close()));
+      await Promise.all([...virtuals.values()].map((vs) => vs.server.close()));
       await server.close();
       await Promise.all([...upstreams.values()].map((u) => u.stop(0)));
       await auditor.close();

@@ -4,6 +4,7 @@ import type { UpstreamHealth } from "./upstream/upstream.js";
 export interface GatewayHealth {
   /** "ok": every upstream started is up (or none has been used yet); "degraded": one is restarting. */
   status: "ok" | "degraded";
+  /** Each upstream's, in the configuration's order. */
   upstreams: UpstreamHealth[];
 }
 

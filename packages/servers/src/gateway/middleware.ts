@@ -29,6 +29,9 @@ interface Call {
   served?: string;
 }
 
+/** How mcpkit's proxy begins the message of a request that failed on its way upstream (compose/upstream-errors.ts). */
+const PROXY_FAILURE = "The server behind this proxy";
+
 const AUDITED = new Set(["tools/call", "prompts/get", "resources/read"]);
 
 function callOf(ctx: ServerMiddlewareContext, state: GatewayState): Call | undefined {
@@ -88,16 +91,31 @@ function audit(state: GatewayState): ServerMiddleware {
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
     });
     try {
-      const result = await next();
-      state.auditor.write(record((result as { isError?: unknown }).isError === true ? "tool-error" : "ok"));
+      const result = (await next()) as { isError?: unknown; resultType?: unknown };
+      state.auditor.write(record(outcomeOfResult(result)));
       return result;
     } catch (error) {
+      // Its client cancelled it (and the upstream was told): no error of anyone's, and none answered.
+      if (ctx.signal?.aborted) {
+        state.auditor.write(record("cancelled"));
+        throw error;
+      }
       const code = error instanceof McpError ? error.code : ErrorCode.InternalError;
       const message = state.auditor.message(error instanceof McpError ? error.message : "Internal error");
       state.auditor.write(record(outcomeOf(ctx, state, code), { code, message }));
       throw error;
     }
   };
+}
+
+/**
+ * How an answered call ended. A 2026-07-28 call whose upstream asks its client something
+ * ends its first round with input_required: the call goes on in the request that answers
+ * (its own line), so this one is not yet "ok".
+ */
+function outcomeOfResult(result: { isError?: unknown; resultType?: unknown }): AuditRecord["outcome"] {
+  if (result.resultType === "input_required") return "input-required";
+  return result.isError === true ? "tool-error" : "ok";
 }
 
 /** A refusal the policy made (the name exists, hidden from this principal) is "denied". */
@@ -153,16 +171,25 @@ function calls(state: GatewayState): ServerMiddleware {
       try {
         return await caller.run({ auth: ctx.principal }, next);
       } catch (error) {
-        // The connection ended under the call (an HTTP failure carries its own reason in data).
-        const reasonOf = (error as McpError).data as { reason?: unknown } | undefined;
-        const ended = reasonOf === undefined || reasonOf.reason === "upstream-exited";
-        if (!(error instanceof McpError) || error.code !== ErrorCode.ConnectionClosed || !ended) throw error;
-        const reason = (proxy && (await upstream.exitReason(proxy, 1000))) ?? upstream.health().lastError;
-        throw new McpError(
-          ErrorCode.ConnectionClosed,
-          `The "${call.upstream}" server stopped${reason ? ` (${reason})` : ""}; the gateway is starting it again: try again shortly`,
-          { reason: "upstream-stopped", upstream: call.upstream },
-        );
+        if (!(error instanceof McpError)) throw error;
+        // The connection ended under the call, or was gone already (an HTTP failure carries its own reason in data).
+        const data = error.data as { reason?: unknown } | undefined;
+        if (error.code === ErrorCode.ConnectionClosed && (data === undefined || data.reason === "upstream-exited")) {
+          const failure = upstream.failure();
+          const reason = (proxy && (await upstream.exitReason(proxy, 1000))) ?? failure?.reason;
+          const what = !proxy && failure?.kind === "start" ? "could not start" : "stopped";
+          throw new McpError(
+            ErrorCode.ConnectionClosed,
+            `The "${call.upstream}" server ${what}${reason ? ` (${reason})` : ""}; the gateway is starting it again: try again shortly`,
+            { reason: "upstream-stopped", upstream: call.upstream },
+          );
+        }
+        // The proxy says what failed of "the server behind this proxy": the gateway names which.
+        if (!error.message.startsWith(PROXY_FAILURE)) throw error;
+        const rest = error.message.slice(PROXY_FAILURE.length).replace(/\bthe proxy\b/g, "the gateway");
+        const message = `The "${call.upstream}" server${rest}`;
+        upstream.requestFailed(message);
+        throw new McpError(error.code, message, { ...(data ?? {}), upstream: call.upstream });
       }
     });
   };

@@ -1,4 +1,4 @@
-import { createServer, type McpServer, type ServerOptions } from "mcpkit/server";
+import { createServer, type McpServer, type Mount, type MountOptions, type ServerOptions } from "mcpkit/server";
 import type { VirtualServerConfig } from "./config/types.js";
 import { matches } from "./naming.js";
 
@@ -10,6 +10,18 @@ export const GATEWAY_CAPABILITIES = {
   completions: {},
 } as const;
 
+/** A virtual server: its server, and what it serves. */
+export interface VirtualServer {
+  readonly server: McpServer;
+  readonly config: VirtualServerConfig;
+  /**
+   * Serves another selection of tools and prompts from the same server: its sessions go on,
+   * told of the change (list_changed). False when the change needs a new server (its
+   * instructions, or whether it serves resources, are told to clients when they connect).
+   */
+  reselect(config: VirtualServerConfig): boolean;
+}
+
 /**
  * A virtual server: the gateway's server mounted at the root, showing only the tools
  * (and prompts) the configuration lists, by their served names. The policy's rules come
@@ -20,7 +32,7 @@ export function virtualServer(
   config: VirtualServerConfig,
   gateway: McpServer,
   options: Partial<ServerOptions> & { name: string; version: string },
-): McpServer {
+): VirtualServer {
   const server = createServer({
     ...options,
     name: `${options.name}${config.path}`,
@@ -29,7 +41,25 @@ export function virtualServer(
       ? GATEWAY_CAPABILITIES
       : { tools: { listChanged: true }, prompts: { listChanged: true } },
   });
-  server.mount("", gateway, {
+  let current = config;
+  let mount: Mount = server.mount("", gateway, selectionOf(config));
+  return {
+    server,
+    get config() {
+      return current;
+    },
+    reselect(next) {
+      if (next.instructions !== current.instructions || next.resources !== current.resources) return false;
+      mount.unmount();
+      mount = server.mount("", gateway, selectionOf(next));
+      current = next;
+      return true;
+    },
+  };
+}
+
+function selectionOf(config: VirtualServerConfig): MountOptions {
+  return {
     select: (item) =>
       item.kind === "tool"
         ? config.tools.some((p) => matches(p, item.key))
@@ -37,6 +67,5 @@ export function virtualServer(
           ? config.prompts.some((p) => matches(p, item.key))
           : true,
     visible: (_viewer, item) => config.resources || (item.kind !== "resource" && item.kind !== "template"),
-  });
-  return server;
+  };
 }

@@ -5,17 +5,21 @@ import { fileAccessProblem } from "./config/file-access.js";
 import { readGatewayConfig } from "./config/read.js";
 import type { Gateway } from "./gateway.js";
 
+/** A watch of the gateway's configuration file (watchConfig). */
 export interface ConfigWatch {
   /** Resolves when the reload under way (if any) is done: for tests and shutdown. */
   settled(): Promise<void>;
+  /** Stops watching; a reload under way still finishes. */
   close(): void;
 }
 
+/** What watchConfig tells of each change of the file, and how it reads it. */
 export interface WatchOptions {
   /** A reload was applied. */
   onReload(diff: ConfigDiff): void;
   /** An edit was refused (a GatewayConfigError lists each mistake with its line and column): the last good configuration keeps serving. */
   onRefused(error: Error): void;
+  /** The environment `${VAR}` reads at each reload (default: this process's). */
   env?: Readonly<Record<string, string | undefined>>;
   /** How long the file must stay unchanged before it is read (an editor writes in steps; default 100 ms). */
   settleMs?: number;

@@ -38,8 +38,10 @@ export interface GatewayServing {
 export interface GatewayListening {
   /** The gateway's MCP endpoint. */
   url: string;
-  /** Serves the virtual servers a reload added, and closes those it removed. */
-  sync(): Promise<void>;
+  /** The identity provider people sign in with, when the gateway runs its own sign-in. */
+  signIn: { id: string; title: string } | undefined;
+  /** Serves the virtual servers a reload added (answering their URLs), and closes those it removed. */
+  sync(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -87,8 +89,9 @@ export async function listenGateway(gateway: Gateway, serving: GatewayServing): 
     if (auth) return resourceServer({ ...auth, publicUrl: urlOf(path) }, urlOf(path));
     return undefined;
   };
-  /** Serves the gateway's server and each virtual server; closes the handlers of those gone. */
+  /** Serves the gateway's server and each virtual server; closes the handlers of those gone. Answers the URLs added. */
   const sync = async () => {
+    const added: string[] = [];
     const wanted = new Map<string, McpServer>([["/mcp", gateway.server], ...gateway.virtualServers()]);
     for (const [path, endpoint] of endpoints) {
       if (wanted.get(path) === endpoint.server) continue;
@@ -108,7 +111,9 @@ export async function listenGateway(gateway: Gateway, serving: GatewayServing): 
       const endpoint = { server, handler, resource };
       endpoints.set(path, endpoint);
       if (resource) metadata.set(resource.metadataPath, endpoint);
+      added.push(`${base}${path}`);
     }
+    return added;
   };
 
   const router = {
@@ -134,7 +139,8 @@ export async function listenGateway(gateway: Gateway, serving: GatewayServing): 
       issuing = await startAuthorization(authorization.choice, authorization.flags, {
         endpoint: `${base}/mcp`,
         cluster,
-        also: gateway.config.virtualServers.map((v) => urlOf(v.path)),
+        // The virtual servers of the configuration serving: a reload that adds one can be signed in to at once.
+        also: () => gateway.config.virtualServers.map((v) => urlOf(v.path)),
       });
     await sync();
     if (!issuing && !auth && !cluster)
@@ -158,5 +164,6 @@ export async function listenGateway(gateway: Gateway, serving: GatewayServing): 
   );
   for (const path of gateway.virtualServers().keys()) write(`  virtual server: ${base}${path}`);
   if (gateway.config.health) write(`  health: ${base}/healthz`);
-  return { url: `${base}/mcp`, sync, close: stop };
+  const signIn = issuing && { id: issuing.upstream.id, title: issuing.upstream.title };
+  return { url: `${base}/mcp`, signIn, sync, close: stop };
 }

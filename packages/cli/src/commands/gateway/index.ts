@@ -25,6 +25,7 @@ import { trustProxyFlag } from "../serve/trust-proxy.js";
 import { COMMAND_SUMMARIES } from "../summaries.js";
 import { USAGE_EXIT, UsageError } from "../usage-error.js";
 import { auditLogger } from "./audit-logger.js";
+import { tokenWarnings } from "./token-warnings.js";
 
 interface GatewayFlags extends AuthFlags, AuthorizationServerFlags {
   config: string;
@@ -123,8 +124,14 @@ async function runGateway(flags: GatewayFlags): Promise<void> {
     ? watchConfig(gateway, {
         onReload: (diff) => {
           write(`mcpkit gateway: reloaded ${file}: ${describeDiff(diff)}`);
+          for (const line of tokenWarnings(gateway.config, listening?.signIn)) write(line);
           if (diff.virtualServers)
-            listening?.sync().catch((error: unknown) => write(`mcpkit gateway: ${(error as Error).message}`));
+            listening
+              ?.sync()
+              .then((added) => {
+                for (const url of added) write(`  virtual server: ${url}`);
+              })
+              .catch((error: unknown) => write(`mcpkit gateway: ${(error as Error).message}`));
         },
         onRefused: (error) =>
           write(
@@ -133,8 +140,10 @@ async function runGateway(flags: GatewayFlags): Promise<void> {
       })
     : undefined;
   try {
-    if (!http) await serveStdio(gateway.server, "gateway", shutdown.requested);
-    else {
+    if (!http) {
+      for (const line of tokenWarnings(gateway.config, undefined)) write(line);
+      await serveStdio(gateway.server, "gateway", shutdown.requested);
+    } else {
       const { isLocal, listenGateway } = await import("./http.js");
       if (!isLocal(flags.host) && !authorized && !choice)
         write(
@@ -150,6 +159,7 @@ async function runGateway(flags: GatewayFlags): Promise<void> {
         ...(cluster && { cluster }),
         write,
       });
+      for (const line of tokenWarnings(gateway.config, listening.signIn)) write(line);
       write(`  Ctrl+C stops it`);
       await shutdown.requested;
     }

@@ -144,8 +144,8 @@ export async function startAuthorization(
     endpoint: string;
     upstreamScopes?: string[] | undefined;
     cluster?: Cluster | undefined;
-    /** Other endpoints on the same origin it issues tokens for (each its own audience). */
-    also?: string[];
+    /** Other endpoints on the same origin it issues tokens for (each its own audience), asked at each authorization request: they may change. */
+    also?: () => readonly string[];
   },
 ): Promise<RunningAuthorization> {
   const { createAuthorizationServer, protectedResource } = await import("mcpkit/auth");
@@ -160,7 +160,7 @@ export async function startAuthorization(
   const scopes = flags.requiredScope;
   const as = createAuthorizationServer({
     issuer,
-    resources: [resource, ...(options.also ?? [])],
+    resources: () => [resource, ...(options.also?.() ?? [])],
     upstream,
     ...(flags.authorizationSecret && { secret: flags.authorizationSecret }),
     ...(store && { store }),

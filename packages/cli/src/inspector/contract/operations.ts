@@ -14,6 +14,7 @@ import type {
 import type { SkillEntry } from "mcpkit/client";
 import type { Reply } from "./entries.js";
 import type { ConnectionState, Diagnosis, PageTask, ProtocolChoice } from "./events.js";
+import type { GatewayHealthAnswer } from "./gateway.js";
 
 /**
  * Everything the page can ask of the backend: one table, operation name → request body →
@@ -72,6 +73,8 @@ export interface Operations {
   "export/test-file": Op<Empty, Download>;
   /** The last connection's messages, from its first, as a recording for `mcpkit replay`; secrets left out. */
   "export/recording": Op<Empty, Download>;
+  /** A gateway's upstreams (GET /healthz at the HTTP server's origin, no credentials sent), or why none. */
+  "gateway/health": Op<Empty, GatewayHealthAnswer>;
 }
 
 /** A file the page offers as a download (the browser saves it; the inspector writes nothing). */

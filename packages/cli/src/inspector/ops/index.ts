@@ -5,6 +5,7 @@ import type { OpContext, OperationTable } from "./context.js";
 import { exportOps } from "./exports.js";
 import { extensionOps } from "./extensions.js";
 import { featureOps } from "./features.js";
+import { gatewayOps } from "./gateway.js";
 
 export type { JsonBody } from "./check.js";
 export type { OpContext, Operation } from "./context.js";
@@ -15,7 +16,13 @@ export type { OpContext, Operation } from "./context.js";
  * the contract names and this lacks, or one whose answer is not the contract's, does not
  * compile.
  */
-export const OPS: OperationTable<OpName> = { ...connectionOps, ...featureOps, ...extensionOps, ...exportOps };
+export const OPS: OperationTable<OpName> = {
+  ...connectionOps,
+  ...featureOps,
+  ...extensionOps,
+  ...exportOps,
+  ...gatewayOps,
+};
 
 export const isOpName = (name: string): name is OpName => Object.hasOwn(OPS, name);
 

@@ -1,31 +1,47 @@
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import { lockAuditFile } from "./writer-lock.js";
 
 /** One call through the gateway, as the audit log keeps it. */
 export interface AuditRecord {
+  /** When the call came (ISO 8601). */
   time: string;
   /** `user:<issuer>:<subject>` (principalOf), absent without sign-in. */
   principal?: string;
   /** The legacy session's id, absent for a 2026-07-28 request. */
   session?: string;
+  /** The MCP method: tools/call, prompts/get or resources/read. */
   method: string;
+  /** The upstream's name in mcpServers; absent when the name called is none of theirs. */
   upstream?: string;
-  /** The upstream's own name of the tool or prompt, and the name it was called by. */
+  /** The upstream's own name of the tool called. */
   tool?: string;
+  /** The upstream's own name of the prompt got. */
   prompt?: string;
+  /** The name the tool or prompt was called by: namespaced, or renamed. */
   served?: string;
+  /** The URI read, as the client named it. */
   resource?: string;
-  /** The arguments with redaction, or their digest (gateway.auditArguments). */
+  /** The arguments with redaction (gateway.auditArguments: "redacted"). */
   arguments?: unknown;
+  /** `sha256:` and the hex digest of the arguments, keys sorted (gateway.auditArguments: "digest", the default). */
   argumentsDigest?: string;
-  outcome: "ok" | "tool-error" | "error" | "denied" | "rate-limited";
+  /**
+   * How it ended: answered, answered with `isError`, failed, refused by the policy or the
+   * rate limit, cancelled by its client, or (2026-07-28) a round that asked the client for
+   * input, the call going on in the request that answers.
+   */
+  outcome: "ok" | "tool-error" | "error" | "denied" | "rate-limited" | "cancelled" | "input-required";
+  /** The JSON-RPC error of an `error`, `denied` or `rate-limited` call, the configuration's credentials replaced. */
   error?: { code: number; message: string };
+  /** From the call's arrival to its answer, in milliseconds. */
   durationMs: number;
 }
 
 /** Where audit records go besides the file: an OpenTelemetry Logger (`logs.getLogger(…)` of @opentelemetry/api-logs). */
 export interface LogEmitter {
+  /** Emits one log record (OpenTelemetry's LogRecord: the line as the body, its fields as attributes). */
   emit(record: {
     timestamp?: number;
     severityNumber?: number;
@@ -49,10 +65,18 @@ export const chainHash = (previous: string, line: string) =>
  * appending only, never truncated), the lines of one event-loop turn in one write. Each line carries `seq` and `hash`, which chains it to
  * the line before, so that a line edited, removed or inserted afterwards shows:
  * `verifyAuditLog` finds the first such line. A file that exists is continued, its chain too.
+ * One process writes it at a time (writer-lock.ts): another gateway given it is refused.
  */
 export function fileAuditSink(path: string): AuditSink {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const fd = openSync(path, "a+", 0o600);
+  const release = lockAuditFile(path);
+  let fd: number;
+  try {
+    fd = openSync(path, "a+", 0o600);
+  } catch (error) {
+    release();
+    throw error;
+  }
   let { seq, hash } = lastLink(fd);
   let closed = false;
   // The lines of one event-loop turn, written together at its end: one write, in order.
@@ -77,6 +101,7 @@ export function fileAuditSink(path: string): AuditSink {
       closed = true;
       flush();
       closeSync(fd);
+      release();
     },
   };
 }
@@ -121,7 +146,7 @@ export function verifyAuditLog(text: string): { ok: true; lines: number } | { ok
 export function otelAuditSink(logger: LogEmitter): AuditSink {
   return {
     write(record) {
-      const failed = record.outcome !== "ok";
+      const failed = record.outcome !== "ok" && record.outcome !== "cancelled" && record.outcome !== "input-required";
       logger.emit({
         timestamp: Date.parse(record.time),
         severityNumber: failed ? 13 : 9,

@@ -22,16 +22,18 @@ export class Auditor {
 
   /** Applies a configuration: the file (kept open when unchanged), the arguments' form, the secrets never written. */
   async configure(config: GatewayConfig): Promise<void> {
+    const file = config.audit?.file;
+    // The new file first: one that cannot be written (or that another gateway writes) changes nothing.
+    const opened = file !== this.file && file ? fileAuditSink(file) : undefined;
     this.mode = config.audit?.arguments ?? "digest";
     this.keys = config.redact;
     // Every credential the configuration holds: an argument that carries one is redacted.
     this.secrets = config.upstreams.flatMap((u) =>
       u.target.transport === "stdio" ? Object.values(u.target.env) : Object.values(u.target.headers),
     );
-    const file = config.audit?.file;
     if (file !== this.file) {
       const previous = this.sinks.filter((s) => s !== this.otel);
-      this.sinks = [...(file ? [fileAuditSink(file)] : []), ...(this.otel ? [this.otel] : [])];
+      this.sinks = [...(opened ? [opened] : []), ...(this.otel ? [this.otel] : [])];
       this.file = file;
       await Promise.all(previous.map((s) => s.close()));
     } else if (this.sinks.length === 0 && this.otel) this.sinks = [this.otel];

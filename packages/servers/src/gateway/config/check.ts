@@ -74,14 +74,20 @@ export function check(node: Node, field: Field, path: string, problems: Problems
       for (const [i, item] of (node.children ?? []).entries())
         if (field.values) check(item, field.values, `${path}[${i}]`, problems);
       return;
-    case "map":
+    case "map": {
       if (kind !== "object") {
         wrong();
         return;
       }
-      for (const [key, value] of propertiesOf(node))
+      const seen = new Set<string>();
+      for (const [key, value, property] of propertiesOf(node)) {
+        // JSON keeps one of the two, and the reader would see both: neither is what was meant.
+        if (seen.has(key)) problems.add(property, join(path, key), "is given twice");
+        seen.add(key);
         if (field.values) check(value, field.values, join(path, key), problems);
+      }
       return;
+    }
     case "object": {
       if (kind !== "object") {
         wrong();

@@ -2,7 +2,9 @@ import type { GatewayConfig, UpstreamConfig } from "./types.js";
 
 /** What changed between two configurations, upstream by upstream. */
 export interface ConfigDiff {
+  /** Upstreams the new configuration names and the old did not. */
   added: UpstreamConfig[];
+  /** Upstreams the old configuration named and the new does not. */
   removed: UpstreamConfig[];
   /** Started anew: how it is reached changed (command, arguments, environment, URL, headers, sessions, token). */
   restarted: UpstreamConfig[];
@@ -10,9 +12,13 @@ export interface ConfigDiff {
   reselected: UpstreamConfig[];
   /** The separator: every upstream's names change. */
   separator: boolean;
+  /** The policy's rules. */
   policy: boolean;
+  /** The audit file, what it keeps of arguments, or the keys redacted. */
   audit: boolean;
+  /** The rate limit (the gateway's; a rule's own is the policy's). */
   rateLimit: boolean;
+  /** The virtual servers: one added, removed or changed. */
   virtualServers: boolean;
 }
 
@@ -20,6 +26,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 /** How an upstream is reached: what a change of means a new process or connection. */
 const reach = (u: UpstreamConfig) => ({ target: u.target, perSession: u.perSession, token: u.token, prefix: u.prefix });
 
+/** What a reload from `before` to `after` changes: what `Gateway.reload` applies, and `describeDiff` tells. */
 export function diffConfigs(before: GatewayConfig, after: GatewayConfig): ConfigDiff {
   const old = new Map(before.upstreams.map((u) => [u.name, u]));
   const now = new Map(after.upstreams.map((u) => [u.name, u]));

@@ -2,16 +2,21 @@ import type { Node } from "jsonc-parser";
 
 /** One mistake in the configuration file, where it is. */
 export interface ConfigProblem {
+  /** Its line in the file, from 1. */
   line: number;
+  /** Its column in the line, from 1. */
   column: number;
   /** The key path, `gateway.servers.files.tools` (empty for the whole file). */
   path: string;
+  /** What is wrong, and what to write instead when that is known. */
   message: string;
 }
 
 /** The file cannot be used: every mistake found, each with its line and column. */
 export class GatewayConfigError extends Error {
+  /** Every mistake found, in the file's order. */
   readonly problems: readonly ConfigProblem[];
+  /** The file's absolute path. */
   readonly file: string;
 
   constructor(file: string, problems: readonly ConfigProblem[]) {

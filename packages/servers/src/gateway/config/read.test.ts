@@ -121,6 +121,22 @@ describe("reading a gateway configuration", () => {
     ]);
   });
 
+  it("refuses a key given twice, in a map as in an object (JSON would keep one of them, silently)", () => {
+    expect(
+      problemsOf(`{
+  "mcpServers": { "a": { "command": "a" }, "a": { "command": "b" } },
+  "gateway": {
+    "virtualServers": { "/t": { "tools": ["a_x"] }, "/t": { "tools": ["a_y"] } },
+    "servers": { "a": { "tools": { "rename": { "x": "y", "x": "z" } } } }
+  }
+}`),
+    ).toEqual([
+      "2:44 mcpServers.a: is given twice",
+      "4:53 gateway.virtualServers./t: is given twice",
+      "5:58 gateway.servers.a.tools.rename.x: is given twice",
+    ]);
+  });
+
   it("refuses settings for a server that is not there, and a policy naming one", () => {
     expect(
       problemsOf(`{

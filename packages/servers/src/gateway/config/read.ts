@@ -8,11 +8,13 @@ import { CONFIG_FILE } from "./schema.js";
 import type { GatewayConfig, PolicyRule, RateConfig, UpstreamConfig, VirtualServerConfig } from "./types.js";
 import { readUpstreams } from "./upstreams.js";
 
+/** Where a configuration's text comes from, and what its variables read. */
 export interface ReadOptions {
   /** The file's path (relative paths in it are relative to its folder). */
   file: string;
   /** The gateway's environment, for `${VAR}` (default: this process's). */
   env?: Readonly<Record<string, string | undefined>>;
+  /** What `${userHome}` names (default: this user's home folder). */
   home?: string;
 }
 

@@ -6,16 +6,21 @@
 
 /** One key's value: its type, what it is for, and what it may hold. */
 export interface Field {
+  /** What the value is: `strings` is a list of strings, `map` an object of any keys whose values are `values`. */
   type: "string" | "number" | "boolean" | "strings" | "map" | "object" | "list";
+  /** What it is for, as the documentation says it. */
   help: string;
   /** The value when absent, as the documentation shows it. */
   default?: string;
+  /** An object's key that must be given. */
   required?: boolean;
   /** A string's allowed values. */
   oneOf?: readonly string[];
-  /** A number's bounds; integers only when `integer`. */
+  /** A number's lower bound. */
   min?: number;
+  /** A number's upper bound. */
   max?: number;
+  /** A number that must be whole. */
   integer?: boolean;
   /** An object's keys. */
   fields?: Readonly<Record<string, Field>>;

@@ -2,18 +2,28 @@ import { createProxy, type McpProxy } from "mcpkit/compose";
 import type { UpstreamConfig } from "../config/types.js";
 import { connectorFor } from "./connector.js";
 
+/**
+ * Where an upstream is: not used yet (idle), starting for the first time, serving (ready),
+ * waiting to start again after it exited or failed to (restarting), or stopped for good
+ * (a reload removed or replaced it, or the gateway is closing).
+ */
 export type UpstreamState = "idle" | "starting" | "ready" | "restarting" | "stopped";
 
 /** What GET /healthz says of one upstream. */
 export interface UpstreamHealth {
+  /** Its name in mcpServers. */
   name: string;
+  /** How the gateway reaches it. */
   transport: "stdio" | "http" | "sse";
+  /** Where it is now. */
   state: UpstreamState;
   /** Times it was started again after it exited or failed to start. */
   restarts: number;
+  /** Whether it runs a process (or connection) per client session. */
   perSession: boolean;
-  /** Why it last exited or failed to start, in the gateway's words (no command line, no address). */
+  /** Why it last exited, failed to start or failed a request on its way, in the gateway's words (no command line, no address). */
   lastError?: string;
+  /** When that was (ISO 8601). */
   lastErrorAt?: string;
   /** When it entered its state. */
   since: string;
@@ -46,6 +56,10 @@ export interface Upstream {
   ensureStarted(): Promise<void>;
   /** The proxy serving it now, if it is up. */
   readonly proxy: McpProxy | undefined;
+  /** Why it last stopped or could not start, in the words of what failed; undefined while it never failed. */
+  failure(): { kind: "stopped" | "start"; reason: string } | undefined;
+  /** A request to it failed on the way (an HTTP upstream that cannot be reached): /healthz says so, the log once. */
+  requestFailed(message: string): void;
   /** Why the given proxy's connection ended, once it has (undefined: it did not end within `waitMs`). */
   exitReason(proxy: McpProxy, waitMs: number): Promise<string | undefined>;
   /** Runs one call on its behalf, counted so that stopping lets it finish. */
@@ -67,6 +81,7 @@ export function createUpstream(initial: UpstreamConfig, settings: UpstreamSettin
   let restarts = 0;
   let failures = 0;
   let lastError: { message: string; at: Date } | undefined;
+  let lastFailure: { kind: "stopped" | "start"; reason: string } | undefined;
   let current: McpProxy | undefined;
   let readyAt = 0;
   let firstStart: Promise<void> | undefined;
@@ -92,7 +107,8 @@ export function createUpstream(initial: UpstreamConfig, settings: UpstreamSettin
     try {
       proxy = await startProxy();
     } catch (error) {
-      fail(`could not start: ${(error as Error).message}`);
+      lastFailure = { kind: "start", reason: (error as Error).message };
+      fail(`could not start: ${lastFailure.reason}`);
       return schedule();
     }
     // Stopped while it started (a reload removed it): what started is closed.
@@ -114,7 +130,8 @@ export function createUpstream(initial: UpstreamConfig, settings: UpstreamSettin
       .then((reason) => {
         if (state === "stopped" || current !== proxy) return;
         if (Date.now() - readyAt >= STABLE_MS) failures = 0;
-        fail(`stopped: ${reason?.message ?? "it closed the connection"}; restarting it`);
+        lastFailure = { kind: "stopped", reason: reason?.message ?? "it closed the connection" };
+        fail(`stopped: ${lastFailure.reason}; restarting it`);
         schedule();
       })
       .catch(hooks.onError);
@@ -183,6 +200,12 @@ export function createUpstream(initial: UpstreamConfig, settings: UpstreamSettin
       ...(lastError && { lastError: lastError.message, lastErrorAt: lastError.at.toISOString() }),
       since: since.toISOString(),
     }),
+    failure: () => lastFailure,
+    requestFailed(message) {
+      // Logged when it changes: a server down fails every call the same way.
+      if (lastError?.message !== message) hooks.log(message);
+      lastError = { message, at: new Date() };
+    },
     ensureStarted() {
       firstStart ??= attempt();
       return firstStart;

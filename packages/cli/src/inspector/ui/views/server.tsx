@@ -3,12 +3,13 @@ import { call } from "../api.js";
 import { ConfigExport } from "../parts/config-export.js";
 import { ConnectionPanel } from "../parts/connection-panel.js";
 import { ExternalLink } from "../parts/external-link.js";
+import { GatewayHealth } from "../parts/gateway-health.js";
 import { JsonView } from "../parts/json.js";
 import { Markdown } from "../parts/markdown.js";
 import { useStore } from "../store.js";
 import { TRANSPORT_TEXT } from "../words.js";
 
-/** Server info, the negotiated revision and era, capabilities both ways, and reconnecting. */
+/** Server info, the negotiated revision and era, a gateway's upstreams, capabilities both ways, and reconnecting. */
 export function ServerView() {
   const connection = useStore((s) => s.connection);
   const description = connection.description;
@@ -111,6 +112,7 @@ export function ServerView() {
               {ping && <span class="hint">{ping}</span>}
             </div>
           </div>
+          {connection.target.kind === "http" && <GatewayHealth key={connection.targetLabel} />}
           {description?.instructions && (
             <div class="card">
               <h3>Instructions</h3>

@@ -12,8 +12,12 @@ export interface AuthorizationServerOptions {
    * /consent; its metadata at /.well-known/oauth-authorization-server (path-suffixed).
    */
   issuer: string;
-  /** The resources it issues tokens for (RFC 8707): the canonical URIs of the MCP endpoints behind it. */
-  resources: string[];
+  /**
+   * The resources it issues tokens for (RFC 8707): the canonical URIs of the MCP endpoints
+   * behind it. A function is asked at each authorization request, for a server whose
+   * endpoints change while it runs (a gateway's virtual servers added by a reload).
+   */
+  resources: string[] | (() => readonly string[]);
   /** Where people sign in: upstreamPreset(), oidcUpstream(), oauth2Upstream(), or developmentUpstream() on loopback. */
   upstream: UpstreamProvider;
   /**

@@ -21,7 +21,7 @@ export function knownResource(core: Core, requested: string): string | undefined
       return false;
     }
   };
-  return core.resources.find((r) => r === requested || same(r, requested));
+  return core.resources().find((r) => r === requested || same(r, requested));
 }
 
 /** The longest `state` kept for a client: far beyond the random value clients send, short enough to keep. */
@@ -81,7 +81,8 @@ export async function authorize(core: Core, request: Request, caller: string | u
   // RFC 8707 §2: the resource the token will be for; one of this server's.
   const resources = params.getAll("resource").filter(Boolean);
   if (resources.length > 1) return refuse("invalid_target", "ask for one resource at a time");
-  const requested = resources[0] ?? (core.resources.length === 1 ? core.resources[0] : undefined);
+  const configured = core.resources();
+  const requested = resources[0] ?? (configured.length === 1 ? configured[0] : undefined);
   const resource = requested && knownResource(core, requested);
   if (!resource)
     return refuse(

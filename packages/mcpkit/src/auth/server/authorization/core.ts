@@ -23,8 +23,8 @@ export interface Core {
   sealer: Sealer;
   keys: SigningKeys;
   upstream: UpstreamProvider;
-  /** The resources tokens may be for (RFC 8707), as configured. */
-  resources: string[];
+  /** The resources tokens may be for (RFC 8707), as configured now. */
+  resources: () => readonly string[];
   /** Scopes clients may ask for, offline_access included. */
   scopes: string[];
   ttl: {

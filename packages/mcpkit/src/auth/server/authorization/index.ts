@@ -62,12 +62,13 @@ function checked(options: AuthorizationServerOptions): URL {
     throw new TypeError(
       "The development sign-in signs everyone in as a test user: it is served on a loopback issuer (127.0.0.1, localhost) only",
     );
-  if (options.resources.length === 0) throw new TypeError("Name the resources tokens are for (`resources`)");
+  const resources = typeof options.resources === "function" ? options.resources() : options.resources;
+  if (resources.length === 0) throw new TypeError("Name the resources tokens are for (`resources`)");
   const documents = options.clientMetadataDocuments;
   const maxCached = typeof documents === "object" ? documents.maxCached : undefined;
   if (maxCached !== undefined && maxCached !== false && !(Number.isInteger(maxCached) && maxCached >= 1))
     throw new TypeError("clientMetadataDocuments.maxCached must be a whole number from 1, or false");
-  for (const r of options.resources) {
+  for (const r of resources) {
     try {
       if (new URL(r).hash) throw new Error();
     } catch {
@@ -111,6 +112,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     callback: "/callback",
     consent: "/consent",
   };
+  const resources = options.resources;
   const core: Core = {
     issuer,
     endpoints: {
@@ -131,7 +133,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       now,
     }),
     upstream: options.upstream,
-    resources: options.resources,
+    resources: typeof resources === "function" ? resources : () => resources,
     scopes: [...new Set([...(options.scopes ?? []), "offline_access"])],
     ttl: {
       accessSec,
