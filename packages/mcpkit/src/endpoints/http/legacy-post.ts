@@ -47,14 +47,7 @@ export async function handleLegacyPost(
   const revision = headerRevision(request);
   const messages: unknown[] = Array.isArray(body) ? body : [body];
   if (messages.length === 0) return jsonRpcErrorReply(400, ErrorCode.InvalidRequest, "Invalid request: empty batch");
-  if (Array.isArray(body) && !revisionRules(revision).batches) {
-    // transports/streamable-http §Sending Messages: one message per POST, else 400.
-    return jsonRpcErrorReply(
-      400,
-      ErrorCode.InvalidRequest,
-      `Invalid request: protocol revision ${revision} does not allow JSON-RPC batches; send one message per POST`,
-    );
-  }
+  if (Array.isArray(body) && !revisionRules(revision).batches) return batchRefused(revision);
   if (!Array.isArray(body)) {
     const problem = messageProblem(body);
     if (problem) return jsonRpcErrorReply(400, ErrorCode.InvalidRequest, `Invalid request: ${problem}`);
@@ -108,6 +101,11 @@ export async function handleLegacyPost(
   }
   const transport = await sessions.find(sessionId, principal);
   if (!transport) return sessions.unavailable ? storeUnavailable() : sessionNotFound();
+  if (Array.isArray(body)) {
+    // The session says the revision, whether or not the request repeats it in its header.
+    const negotiated = sessions.revisionOf(sessionId) ?? revision;
+    if (!revisionRules(negotiated).batches) return batchRefused(negotiated);
+  }
   // Answers to requests another node sent are passed there; what is left is handled here.
   const local = await sessions.forward(sessionId, body);
   if (local === undefined) return { status: 202, headers: {} };
@@ -116,6 +114,14 @@ export async function handleLegacyPost(
   await sessions.persist(sessionId).catch((error) => context.server.onError(error));
   return reply;
 }
+
+/** transports/streamable-http §Sending Messages: one message per POST, else 400. */
+const batchRefused = (revision: string) =>
+  jsonRpcErrorReply(
+    400,
+    ErrorCode.InvalidRequest,
+    `Invalid request: protocol revision ${revision} does not allow JSON-RPC batches; send one message per POST`,
+  );
 
 /** The revision a legacy request's header names; without one, the spec's default (transports §Protocol Version Header). */
 function headerRevision(request: HttpRequest): LegacyRevision {

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { clientKey } from "../../connection/client-key.js";
+import type { Revision } from "../../protocol/versions.js";
 import type { ServerDefinition } from "../../server/definition.js";
 import { serveConnection } from "../../server/serve-connection.js";
 import type { SessionRecord, SessionStore } from "../../server/session-store.js";
@@ -120,6 +121,11 @@ export class SessionTable implements LocalSessions {
     }
     const rebuilt = await stored?.load(id);
     return rebuilt && rebuilt.principal === principal ? rebuilt.transport : undefined;
+  }
+
+  /** The revision session `id` negotiated, once it has (a session this node holds). */
+  revisionOf(id: string): Revision | undefined {
+    return this.entries.get(id)?.session.revision;
   }
 
   /** Opens a session for `principal`; the server serves it in the legacy era only. */
