@@ -8,6 +8,7 @@ import {
   fromWebRequest,
   type HttpReply,
   type HttpRequest,
+  type MaybeReply,
   REPORT_ERROR,
   replyFromResponse,
   toResponse,
@@ -80,7 +81,7 @@ export function createStreamableHttpHandler(
   };
   const modern = { keepAliveMs, answer: (message: JsonRpcMessage) => httpAnswer(message, true, auth) };
 
-  async function handlePost(request: HttpRequest, info: MessageInfo): Promise<HttpReply> {
+  function handlePost(request: HttpRequest, info: MessageInfo): MaybeReply {
     if (!acceptsPost(request)) {
       return jsonRpcErrorReply(
         406,
@@ -95,7 +96,11 @@ export function createStreamableHttpHandler(
         "Unsupported Media Type: Content-Type must be application/json",
       );
     }
-    const text = await request.text(maxBodyBytes);
+    return request.text(maxBodyBytes).then((text) => handleBody(request, info, text));
+  }
+
+  /** A POST's body, read: parsed, classified once, served by its era. */
+  function handleBody(request: HttpRequest, info: MessageInfo, text: string | undefined): MaybeReply {
     if (text === undefined) {
       return jsonRpcErrorReply(413, ErrorCode.InvalidRequest, `Payload Too Large: the limit is ${maxBodyBytes} bytes`);
     }
@@ -124,7 +129,7 @@ export function createStreamableHttpHandler(
     const sessionId = request.headers.get(SESSION_HEADER);
     if (sessionId === null)
       return jsonRpcErrorReply(400, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required");
-    const versionError = checkLegacyVersion(request);
+    const versionError = checkLegacyVersion(request.headers.get("mcp-protocol-version"));
     if (versionError) return versionError;
     if (sessions.unavailable) return storeUnavailable();
     const transport = await sessions.find(sessionId, principalOf(info.auth));
@@ -144,20 +149,25 @@ export function createStreamableHttpHandler(
     return { status: 204, headers: {} };
   }
 
-  async function route(request: HttpRequest): Promise<HttpReply> {
+  function route(request: HttpRequest): MaybeReply {
     const rejected = checkOrigin(request, policy);
     if (rejected) return rejected;
     if (request.method === "OPTIONS") return preflight(request, options.cors);
     const info: MessageInfo = { headers: request.headers };
-    if (request.remoteAddress !== undefined) info.remoteAddress = request.remoteAddress;
-    if (auth) {
-      if (request.method === "GET" && request.path === auth.metadataPath) {
-        return replyFromResponse(auth.serveMetadata(request));
-      }
-      const verdict = await auth.authenticate(request);
+    const address = request.remoteAddress;
+    if (address !== undefined) info.remoteAddress = address;
+    if (!auth) return byMethod(request, info);
+    if (request.method === "GET" && request.path === auth.metadataPath) {
+      return replyFromResponse(auth.serveMetadata(request));
+    }
+    return auth.authenticate(request).then((verdict) => {
       if (verdict instanceof Response) return replyFromResponse(verdict);
       info.auth = verdict;
-    }
+      return byMethod(request, info);
+    });
+  }
+
+  function byMethod(request: HttpRequest, info: MessageInfo): MaybeReply {
     switch (request.method) {
       case "POST":
         return handlePost(request, info);
@@ -170,14 +180,27 @@ export function createStreamableHttpHandler(
     }
   }
 
-  async function serve(request: HttpRequest): Promise<HttpReply> {
-    let reply: HttpReply;
+  /** A request served: its reply at once when nothing had to wait, else a promise of it. */
+  function serve(request: HttpRequest): MaybeReply {
+    let reply: MaybeReply;
     try {
-      reply = await route(request);
+      reply = route(request);
     } catch (error) {
-      server.onError(error);
-      reply = jsonRpcErrorReply(500, ErrorCode.InternalError, "Internal error");
+      reply = internalError(error);
     }
+    if (!(reply instanceof Promise)) return withCors(request, reply);
+    return reply.then(
+      (known) => withCors(request, known),
+      (error: unknown) => withCors(request, internalError(error)),
+    );
+  }
+
+  function internalError(error: unknown): HttpReply {
+    server.onError(error);
+    return jsonRpcErrorReply(500, ErrorCode.InternalError, "Internal error");
+  }
+
+  function withCors(request: HttpRequest, reply: HttpReply): HttpReply {
     if (options.cors) Object.assign(reply.headers, corsHeaders(request, options.cors));
     return reply;
   }

@@ -64,8 +64,8 @@ function checkParamHeaders(request: HttpRequest, params: JsonObject | undefined,
 }
 
 /** transports §Protocol Version Header (2025-11-25): a version the legacy era does not have gets 400. */
-export function checkLegacyVersion(request: HttpRequest): HttpReply | undefined {
-  const version = request.headers.get("mcp-protocol-version")?.trim();
+export function checkLegacyVersion(header: string | null): HttpReply | undefined {
+  const version = header?.trim();
   if (version === undefined || isLegacyRevision(version)) return undefined;
   return jsonRpcErrorReply(
     400,

@@ -96,11 +96,28 @@ export class SessionTable implements LocalSessions {
     return this.cluster?.heartbeat.down ?? false;
   }
 
+  /** Whether sessions live in a shared store (the table is this node's cache of a cluster's). */
+  get clustered(): boolean {
+    return this.cluster !== undefined;
+  }
+
   /**
    * A session of this caller: another principal's session id is no more known than a made-up
-   * one. With a store, one held elsewhere is loaded and then held here too.
+   * one. With a store, one held elsewhere is loaded and then held here too (a promise);
+   * without one, the answer is at once.
    */
-  async find(id: string, principal: string | undefined): Promise<HttpSessionTransport | undefined> {
+  find(
+    id: string,
+    principal: string | undefined,
+  ): HttpSessionTransport | undefined | Promise<HttpSessionTransport | undefined> {
+    if (!this.cluster) {
+      const entry = this.entries.get(id);
+      return entry !== undefined && entry.principal === principal ? entry.transport : undefined;
+    }
+    return this.findStored(id, principal);
+  }
+
+  private async findStored(id: string, principal: string | undefined): Promise<HttpSessionTransport | undefined> {
     try {
       return await this.lookup(id, principal);
     } catch (error) {

@@ -36,8 +36,11 @@ export interface HttpReply {
 /** Handlers that can serve an HttpRequest directly (the Node adapter's fast path). */
 export const EXCHANGE: unique symbol = Symbol.for("mcpkit.http.exchange");
 
+/** A reply known at once, or one still being made: the direct path makes no promise it does not need. */
+export type MaybeReply = HttpReply | Promise<HttpReply>;
+
 export interface ExchangeHandler {
-  [EXCHANGE](request: HttpRequest): Promise<HttpReply>;
+  [EXCHANGE](request: HttpRequest): MaybeReply;
 }
 
 /**
@@ -77,13 +80,17 @@ export const canExchange = (handler: object): handler is ExchangeHandler =>
   typeof (handler as Partial<ExchangeHandler>)[EXCHANGE] === "function";
 
 /** Serves `request` with `handler`, directly when it can, else through its fetch. */
-export async function exchange(handler: FetchHandler, request: HttpRequest): Promise<HttpReply> {
+export function exchange(handler: FetchHandler, request: HttpRequest): MaybeReply {
   if (canExchange(handler)) return handler[EXCHANGE](request);
   const address = request.remoteAddress;
-  return replyFromResponse(
-    await handler.fetch(request.toRequest(), address === undefined ? undefined : { clientAddress: address }),
-  );
+  return handler
+    .fetch(request.toRequest(), address === undefined ? undefined : { clientAddress: address })
+    .then(replyFromResponse);
 }
+
+/** A direct handler's reply as a promise (a Web `fetch` returns one). */
+export const replyPromise = (reply: MaybeReply): Promise<HttpReply> =>
+  reply instanceof Promise ? reply : Promise.resolve(reply);
 
 /** Reads a Web body up to `limit` bytes; undefined when it is larger. */
 export async function readWebBody(request: Request, limit: number): Promise<string | undefined> {
