@@ -5,9 +5,11 @@
 // is warmed up with the benchmark's own client and load, then counts for a fixed number of
 // calls (every thread of the process: V8's compiler and GC threads included).
 //
-//   node bench/instructions.mjs <server>[,<server>…] <scenario> [calls]
+//   node bench/instructions.mjs <server>[,<server>…] <scenario> [calls] [--heap]
 //     server:   bare | bare-min | bare-coalesce | mcpkit | mcpkit-observed | … (bench/servers)
 //     scenario: stdio | stateful | stateless | modern
+//     --heap:   V8 heap bytes allocated per call instead (bench/lib/alloc-probe.mjs, no
+//               valgrind): what the garbage collector will have to clear
 //
 // BENCH_CG_WARMUP (default 20000) calls before counting, BENCH_CG_IN_FLIGHT (default 8)
 // calls in flight (HTTP: that many keep-alive connections, each with its own session on the
@@ -19,14 +21,16 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { killAll } from "./lib/children.mjs";
 import { HttpPeer, newAgent } from "./lib/http-client.mjs";
 import { startHttpServer } from "./lib/http-server.mjs";
 import { median } from "./lib/stats.mjs";
 import { StdioPeer, throughput } from "./lib/stdio-client.mjs";
 
-const [implArg = "mcpkit,bare-min", scenario = "stateful", callsArg = "5000"] = process.argv.slice(2);
+const args = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+const heap = process.argv.includes("--heap");
+const [implArg = "mcpkit,bare-min", scenario = "stateful", callsArg = "5000"] = args;
 const impls = implArg.split(",");
 const calls = Number(callsArg);
 const warmup = Number(process.env.BENCH_CG_WARMUP ?? 20_000);
@@ -46,6 +50,9 @@ const wrap = (out) => [
 ];
 const instrument = (pid, on) =>
   execFileSync("callgrind_control", ["-i", on ? "on" : "off", String(pid)], { stdio: "ignore" });
+const probe = pathToFileURL(here("lib/alloc-probe.mjs")).href;
+/** The allocation probe's window: two SIGUSR2 (bench/lib/alloc-probe.mjs). */
+const mark = (pid) => process.kill(pid, "SIGUSR2");
 
 /** `count` HTTP calls with `inFlight` peers each keeping one in flight. */
 async function httpCalls(peers, modern, count) {
@@ -57,31 +64,40 @@ async function httpCalls(peers, modern, count) {
   );
 }
 
-/** One server's instructions per call in the counted window. */
+/** One server's instructions (or heap bytes) per call in the counted window. */
 async function count(name) {
   const out = join(tmpdir(), `mcpkit-callgrind-${name}-${scenario}-${process.pid}-${Date.now()}.out`);
+  const options = heap ? { nodeArgs: ["--import", probe] } : { wrap: wrap(out) };
+  const [begin, end] = heap ? [mark, mark] : [(pid) => instrument(pid, true), (pid) => instrument(pid, false)];
+  let stderr;
   try {
     if (scenario === "stdio") {
-      const peer = new StdioPeer(here(`servers/${name}-stdio.mjs`), { wrap: wrap(out) });
+      const peer = new StdioPeer(here(`servers/${name}-stdio.mjs`), options);
       await peer.initialize();
       await throughput(peer, { inFlight, calls: warmup });
-      instrument(peer.pid, true);
+      begin(peer.pid);
       await throughput(peer, { inFlight, calls });
-      instrument(peer.pid, false);
+      end(peer.pid);
+      if (heap) return (await peer.stderrJson("alloc")).bytes / calls;
       await peer.close(60_000);
     } else {
-      const server = await startHttpServer(here(`servers/${name}-http.mjs`), { mode: scenario, wrap: wrap(out) });
+      const server = await startHttpServer(here(`servers/${name}-http.mjs`), { mode: scenario, ...options });
       const agent = newAgent(inFlight);
       const peers = Array.from({ length: inFlight }, () => new HttpPeer(server.port, agent));
       const modern = scenario === "modern";
       if (!modern) for (const peer of peers) await peer.initialize();
       await httpCalls(peers, modern, warmup);
-      instrument(server.pid, true);
+      begin(server.pid);
       await httpCalls(peers, modern, calls);
-      instrument(server.pid, false);
+      end(server.pid);
       agent.destroy();
+      if (heap) {
+        while (!server.stderr.includes('{"alloc"')) await new Promise((resolve) => setTimeout(resolve, 20));
+        stderr = server.stderr;
+      }
       await server.close(60_000);
     }
+    if (heap) return JSON.parse(/\{"alloc".*\}/.exec(stderr)[0]).alloc.bytes / calls;
     const totals = /^totals: (\d+)/m.exec(readFileSync(out, "utf8"));
     if (!totals) throw new Error(`${out}: no totals line`);
     return Number(totals[1]) / calls;
@@ -90,6 +106,7 @@ async function count(name) {
   }
 }
 
+const unit = heap ? "heap bytes allocated" : "instructions";
 const samples = Object.fromEntries(impls.map((name) => [name, []]));
 for (let round = 0; round < rounds; round++) {
   for (const name of impls) {
@@ -101,7 +118,7 @@ for (let round = 0; round < rounds; round++) {
   }
 }
 const reference = median(samples[impls.at(-1)]);
-console.log(`\ninstructions per call, ${scenario}, ${calls} calls counted after ${warmup}, ${inFlight} in flight`);
+console.log(`\n${unit} per call, ${scenario}, ${calls} calls counted after ${warmup}, ${inFlight} in flight`);
 for (const name of impls) {
   const value = median(samples[name]);
   console.log(

@@ -75,9 +75,8 @@ export function createStreamableHttpHandler(
     server,
     sessions,
     closing: () => closing,
-    keepAliveMs,
     retryAfterSeconds: Math.ceil(Math.min(idleTimeoutMs, 60_000) / 1000),
-    answer: (message: JsonRpcMessage) => httpAnswer(message, false, auth),
+    replies: { keepAliveMs, answer: (message: JsonRpcMessage) => httpAnswer(message, false, auth) },
   };
   const modern = { keepAliveMs, answer: (message: JsonRpcMessage) => httpAnswer(message, true, auth) };
 

@@ -12,11 +12,11 @@ import { principalOf } from "../../server/principal.js";
 import { type HttpReply, type HttpRequest, jsonReply, type MaybeReply } from "../../transports/http/exchange.js";
 import { jsonRpcErrorReply } from "../../transports/http/responses.js";
 import type { HttpSessionTransport } from "../../transports/streamable-http/server/session-transport.js";
-import { SingleReply } from "../../transports/streamable-http/server/single-reply.js";
-import type { HttpAnswer } from "../../transports/streamable-http/server/stream.js";
+import { SingleReply, type SingleReplyOptions } from "../../transports/streamable-http/server/single-reply.js";
 import type { MessageInfo } from "../../transports/transport.js";
 import { checkLegacyVersion } from "./header-checks.js";
 import type { SessionTable } from "./session-table.js";
+import { type ServeOne, SoloRequest } from "./solo-request.js";
 
 export const SESSION_HEADER = "mcp-session-id";
 
@@ -25,10 +25,10 @@ export interface LegacyPostContext {
   /** Undefined when the endpoint keeps no sessions. */
   sessions: SessionTable | undefined;
   closing(): boolean;
-  keepAliveMs: number;
   /** The Retry-After of a refusal for lack of sessions, s. */
   retryAfterSeconds: number;
-  answer(message: JsonRpcMessage): HttpAnswer;
+  /** How a POST served without a session is answered (one object per endpoint). */
+  replies: SingleReplyOptions;
 }
 
 /**
@@ -77,7 +77,7 @@ export function handleLegacyPost(
   }
 
   const { sessions } = context;
-  if (!sessions) return serveWithoutSession(context, request, body, batch ? body : [body], info, revision);
+  if (!sessions) return serveWithoutSession(context, request, body, info, revision);
   if (sessions.unavailable) return storeUnavailable();
   const sessionId = request.headers.get(SESSION_HEADER);
   const principal = principalIn(info);
@@ -182,6 +182,27 @@ function serveWithoutSession(
   context: LegacyPostContext,
   request: HttpRequest,
   body: unknown,
+  info: MessageInfo,
+  revision: LegacyRevision,
+): MaybeReply {
+  if (Array.isArray(body)) return serveBatchWithoutSession(context, request, body, info, revision);
+  // One message, checked already.
+  const message = body as JsonRpcMessage;
+  if (!("method" in message && "id" in message)) return { status: 202, headers: {} };
+  const inbound = new InboundRequest(message as JsonRpcRequest, info);
+  return new SoloRequest(context.server, inbound, context.replies, closedStream).serve(request, serveLegacy, revision);
+}
+
+/** The legacy era serving a request without a session, under the revision its header names. */
+const serveLegacy: ServeOne<LegacyRevision> = (server, inbound, notify, revision) =>
+  serveSessionless(server, inbound, revision, notify);
+
+const closedStream = () => new Error("The client closed the response stream");
+
+/** A 2025-03-26 batch without a session: its requests answered together, as one array. */
+function serveBatchWithoutSession(
+  context: LegacyPostContext,
+  request: HttpRequest,
   messages: unknown[],
   info: MessageInfo,
   revision: LegacyRevision,
@@ -200,15 +221,13 @@ function serveWithoutSession(
     return refused.length === 0 ? { status: 202, headers: {} } : jsonReply(200, JSON.stringify(refused));
   }
   const inbounds = requests.map((r) => new InboundRequest(r, info));
-  const reply = new SingleReply({
-    owed: requests.map((r) => r.id),
-    batch: Array.isArray(body),
-    answer: context.answer,
-    keepAliveMs: context.keepAliveMs,
-    onAbandoned: () => {
-      for (const inbound of inbounds) inbound.cancel(new Error("The client closed the response stream"));
-    },
-  });
+  const reply = new SingleReply(
+    context.replies,
+    requests.map((r) => r.id),
+  );
+  reply.onAbandoned = () => {
+    for (const inbound of inbounds) inbound.cancel(closedStream());
+  };
   request.onAbort(() => reply.aborted());
   for (const response of refused) reply.respond(response);
   const { server } = context;
@@ -222,7 +241,7 @@ function serveWithoutSession(
       })
       .catch(server.onError);
   }
-  return reply.reply;
+  return reply.reply();
 }
 
 /** Who is calling: the same rule that binds multi round-trip request state. */

@@ -1,0 +1,82 @@
+import { errorObjectOf } from "../../connection/error-answer.js";
+import type { InboundRequest } from "../../connection/inbound-request.js";
+import { failure, notification, success } from "../../jsonrpc/message.js";
+import type { JsonRpcResponse } from "../../jsonrpc/types.js";
+import type { ServerDefinition } from "../../server/definition.js";
+import { type HttpRequest, jsonReply, type MaybeReply } from "../../transports/http/exchange.js";
+import { SingleReply, type SingleReplyOptions } from "../../transports/streamable-http/server/single-reply.js";
+
+/** How an era serves one request: its result at once, a promise of it, or a throw. */
+export type ServeOne<A> = (
+  server: ServerDefinition,
+  inbound: InboundRequest,
+  notify: (method: string, params: object) => void,
+  arg: A,
+) => object | Promise<object>;
+
+/**
+ * One request that is the whole POST, served without a session (a modern request, or a
+ * legacy one on a server without sessions). When its handler answers at once and sends
+ * nothing before, the reply is one JSON body made then: no promise, no stream, no
+ * listener. Otherwise its SingleReply carries what comes (SSE for notifications before the
+ * result), and the client leaving or the server closing stops the handler.
+ */
+export class SoloRequest {
+  private reply: SingleReply | undefined;
+
+  constructor(
+    private readonly server: ServerDefinition,
+    private readonly inbound: InboundRequest,
+    private readonly options: SingleReplyOptions,
+    /** Why the handler is stopped when the client closes the response stream. */
+    private readonly gone: () => Error,
+  ) {}
+
+  /** Notifications before the result turn the answer into a stream. */
+  private readonly notify = (method: string, params: object): void => {
+    this.replier().notify(notification(method, params));
+  };
+
+  private replier(): SingleReply {
+    this.reply ??= new SingleReply(this.options);
+    return this.reply;
+  }
+
+  serve<A>(request: HttpRequest, run: ServeOne<A>, arg: A): MaybeReply {
+    const { server, inbound } = this;
+    let outcome: object | Promise<object>;
+    try {
+      outcome = run(server, inbound, this.notify, arg);
+    } catch (error) {
+      return this.answer(failure(inbound.id, errorObjectOf(error, server.onError)));
+    }
+    if (!(outcome instanceof Promise)) return this.answer(success(inbound.id, outcome));
+    const reply = this.replier();
+    // streamable-http §Cancellation: closing the response stream cancels the request.
+    reply.onAbandoned = () => inbound.cancel(this.gone());
+    request.onAbort(() => reply.aborted());
+    // The server closing stops the request: a handler that honours its signal answers with why.
+    const forget = server.onClose((reason) => inbound.abandon(reason));
+    outcome
+      .then(
+        (result) => success(inbound.id, result),
+        (error: unknown) => failure(inbound.id, errorObjectOf(error, server.onError)),
+      )
+      .then((response) => {
+        forget();
+        if (!inbound.cancelled) reply.respond(response);
+      })
+      .catch(server.onError);
+    return reply.reply();
+  }
+
+  /** Answered while it was dispatched: one JSON body, or the end of the stream it began. */
+  private answer(response: JsonRpcResponse): MaybeReply {
+    if (!this.reply) {
+      const answer = this.options.answer(response);
+      return jsonReply(answer.status, JSON.stringify(response), answer.headers);
+    }
+    this.reply.respond(response);
+    return this.reply.reply();
+  }
+}
