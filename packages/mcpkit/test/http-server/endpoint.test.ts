@@ -139,6 +139,11 @@ describe("Streamable HTTP: the MCP endpoint", () => {
     expect(await status({ host: `localhost:${port}`, origin: `http://localhost:${port}` })).toBe(200);
     expect(await status({ host: `127.0.0.1:${port}` })).toBe(200);
     expect(await status({ host: `[::1]:${port}` })).toBe(200);
+    // Allowed Host values are remembered; a foreign one still is not, nor an allowed one with a foreign Origin.
+    expect(await status({ host: `127.0.0.1:${port}` })).toBe(200);
+    expect(await status({ host: "evil.example.com" })).toBe(403);
+    expect(await status({ host: `evil.example.com:${port}` })).toBe(403);
+    expect(await status({ host: `127.0.0.1:${port}`, origin: "http://evil.example.com" })).toBe(403);
   });
 
   it("exposes Mcp-Session-Id to browsers when CORS is enabled, and answers preflights", async () => {

@@ -16,9 +16,9 @@ import {
 import {
   acceptsPost,
   acceptsSse,
-  checkOrigin,
   corsHeaders,
   isJsonContent,
+  originGuard,
   preflight,
 } from "../../transports/http/guards.js";
 import { LOCALHOST_NAMES } from "../../transports/http/localhost.js";
@@ -46,7 +46,7 @@ export function createStreamableHttpHandler(
 ): StreamableHttpHandler {
   const server = definitionOf(mcpServer);
   const allowedHosts = options.allowedHosts ?? LOCALHOST_NAMES;
-  const policy = { allowedHosts, allowedOrigins: options.allowedOrigins ?? allowedHosts };
+  const checkOrigin = originGuard({ allowedHosts, allowedOrigins: options.allowedOrigins ?? allowedHosts });
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const keepAliveMs = options.keepAliveMs ?? 25_000;
   const auth = options.auth;
@@ -95,7 +95,10 @@ export function createStreamableHttpHandler(
         "Unsupported Media Type: Content-Type must be application/json",
       );
     }
-    return request.text(maxBodyBytes).then((text) => handleBody(request, info, text));
+    const text = request.text(maxBodyBytes);
+    return text instanceof Promise
+      ? text.then((read) => handleBody(request, info, read))
+      : handleBody(request, info, text);
   }
 
   /** A POST's body, read: parsed, classified once, served by its era. */
@@ -149,7 +152,7 @@ export function createStreamableHttpHandler(
   }
 
   function route(request: HttpRequest): MaybeReply {
-    const rejected = checkOrigin(request, policy);
+    const rejected = checkOrigin(request);
     if (rejected) return rejected;
     if (request.method === "OPTIONS") return preflight(request, options.cors);
     const info: MessageInfo = { headers: request.headers };

@@ -20,8 +20,12 @@ export interface HttpRequest {
   readonly remoteAddress?: string;
   /** Calls `listener` if the client goes away before the reply is complete. */
   onAbort(listener: () => void): void;
-  /** The body as UTF-8 text, or undefined when it is larger than `limit` bytes. */
-  text(limit: number): Promise<string | undefined>;
+  /**
+   * The body as UTF-8 text, or undefined when it is larger than `limit` bytes: at once
+   * when the adapter has it already (the Node adapter reads small bodies first), else a
+   * promise of it.
+   */
+  text(limit: number): string | undefined | Promise<string | undefined>;
   /** The same request as a Web Request, for APIs that take one. */
   toRequest(): Request;
 }
