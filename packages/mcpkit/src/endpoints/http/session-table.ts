@@ -11,6 +11,7 @@ import {
 import { ClusterRelay } from "./cluster-relay.js";
 import { type AdmissionLimits, admitSession, type SessionFacts } from "./session-admission.js";
 import type { LocalSessions, SessionEntry } from "./session-entry.js";
+import { SessionMap } from "./session-map.js";
 import { StoreHeartbeat } from "./store-heartbeat.js";
 import { StoredSessions } from "./stored-sessions.js";
 
@@ -40,7 +41,7 @@ interface Cluster {
  * sessions (stored-sessions.ts, cluster-relay.ts, store-heartbeat.ts).
  */
 export class SessionTable implements LocalSessions {
-  readonly entries = new Map<string, SessionEntry>();
+  readonly entries = new SessionMap();
   private readonly server: ServerDefinition;
   private readonly options: SessionTableOptions;
   private readonly transportOptions: SessionTransportOptions;
@@ -85,7 +86,7 @@ export class SessionTable implements LocalSessions {
    * reached; says why when there is no room.
    */
   admit(client: string | undefined): string | undefined {
-    const verdict = admitSession(this.entries, factsOf, client, this.options);
+    const verdict = admitSession(this.entries, factsOf, client, this.entries.countOf(client), this.options);
     if ("refuse" in verdict) return verdict.refuse;
     for (const id of verdict.evict) this.end(id).catch(this.report);
     return undefined;
