@@ -354,7 +354,10 @@ export class HttpSessionTransport implements Transport, StreamOwner {
     return sseReply(connection);
   }
 
-  private readonly report = (error: unknown) => (this.options.onError ?? toStderr)(error);
+  /** Where failures go: the options' onError, shared by every session (no closure per session). */
+  private get report(): (error: unknown) => void {
+    return this.options.onError ?? toStderr;
+  }
 
   /**
    * Resumes a stream another node wrote (it died, or the balancer sent the client here).
