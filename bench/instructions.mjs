@@ -7,7 +7,8 @@
 //
 //   node bench/instructions.mjs <server>[,<server>…] <scenario> [calls] [--heap]
 //     server:   bare | bare-min | bare-coalesce | mcpkit | mcpkit-observed | … (bench/servers)
-//     scenario: stdio | stateful | stateless | modern
+//     scenario: stdio | stateful | stateless | modern | sessions (each "call" opens a session:
+//               initialize and notifications/initialized, 4 at a time, and leaves it idle)
 //     --heap:   V8 heap bytes allocated per call instead (bench/lib/alloc-probe.mjs, no
 //               valgrind): what the garbage collector will have to clear
 //
@@ -23,7 +24,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { killAll } from "./lib/children.mjs";
-import { HttpPeer, newAgent } from "./lib/http-client.mjs";
+import { HttpPeer, newAgent, openSessions } from "./lib/http-client.mjs";
 import { startHttpServer } from "./lib/http-server.mjs";
 import { median } from "./lib/stats.mjs";
 import { StdioPeer, throughput } from "./lib/stdio-client.mjs";
@@ -64,6 +65,13 @@ async function httpCalls(peers, modern, count) {
   );
 }
 
+/** The allocation probe's report on the server's stderr (--heap). */
+async function probeReport(server, wanted) {
+  if (!wanted) return undefined;
+  while (!server.stderr.includes('{"alloc"')) await new Promise((resolve) => setTimeout(resolve, 20));
+  return server.stderr;
+}
+
 /** One server's instructions (or heap bytes) per call in the counted window. */
 async function count(name) {
   const out = join(tmpdir(), `mcpkit-callgrind-${name}-${scenario}-${process.pid}-${Date.now()}.out`);
@@ -80,6 +88,16 @@ async function count(name) {
       end(peer.pid);
       if (heap) return (await peer.stderrJson("alloc")).bytes / calls;
       await peer.close(60_000);
+    } else if (scenario === "sessions") {
+      const server = await startHttpServer(here(`servers/${name}-http.mjs`), { mode: "stateful", ...options });
+      const agent = newAgent(4);
+      await openSessions(server.port, agent, Math.min(warmup, 1000), 4);
+      begin(server.pid);
+      await openSessions(server.port, agent, calls, 4);
+      end(server.pid);
+      agent.destroy();
+      stderr = await probeReport(server, heap);
+      await server.close(60_000);
     } else {
       const server = await startHttpServer(here(`servers/${name}-http.mjs`), { mode: scenario, ...options });
       const agent = newAgent(inFlight);
@@ -91,10 +109,7 @@ async function count(name) {
       await httpCalls(peers, modern, calls);
       end(server.pid);
       agent.destroy();
-      if (heap) {
-        while (!server.stderr.includes('{"alloc"')) await new Promise((resolve) => setTimeout(resolve, 20));
-        stderr = server.stderr;
-      }
+      stderr = await probeReport(server, heap);
       await server.close(60_000);
     }
     if (heap) return JSON.parse(/\{"alloc".*\}/.exec(stderr)[0]).alloc.bytes / calls;
