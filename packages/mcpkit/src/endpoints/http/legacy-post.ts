@@ -225,10 +225,12 @@ function serveBatchWithoutSession(
     context.replies,
     requests.map((r) => r.id),
   );
-  reply.onAbandoned = () => {
-    for (const inbound of inbounds) inbound.cancel(closedStream());
+  reply.onAbandoned = {
+    abandoned: () => {
+      for (const inbound of inbounds) inbound.cancel(closedStream());
+    },
   };
-  request.onAbort(() => reply.aborted());
+  request.onAbort(reply);
   for (const response of refused) reply.respond(response);
   const { server } = context;
   for (const inbound of inbounds) {

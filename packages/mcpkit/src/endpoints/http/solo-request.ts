@@ -3,6 +3,7 @@ import type { InboundRequest } from "../../connection/inbound-request.js";
 import { failure, notification, success } from "../../jsonrpc/message.js";
 import type { JsonRpcResponse } from "../../jsonrpc/types.js";
 import type { ServerDefinition } from "../../server/definition.js";
+import type { RunningRequest } from "../../server/running-requests.js";
 import { type HttpRequest, jsonReply, type MaybeReply } from "../../transports/http/exchange.js";
 import { SingleReply, type SingleReplyOptions } from "../../transports/streamable-http/server/single-reply.js";
 
@@ -21,8 +22,10 @@ export type ServeOne<A> = (
  * listener. Otherwise its SingleReply carries what comes (SSE for notifications before the
  * result), and the client leaving or the server closing stops the handler.
  */
-export class SoloRequest {
+export class SoloRequest implements RunningRequest {
   private reply: SingleReply | undefined;
+  previousRunning: RunningRequest | undefined;
+  nextRunning: RunningRequest | undefined;
 
   constructor(
     private readonly server: ServerDefinition,
@@ -53,21 +56,35 @@ export class SoloRequest {
     if (!(outcome instanceof Promise)) return this.answer(success(inbound.id, outcome));
     const reply = this.replier();
     // streamable-http §Cancellation: closing the response stream cancels the request.
-    reply.onAbandoned = () => inbound.cancel(this.gone());
-    request.onAbort(() => reply.aborted());
+    reply.onAbandoned = this;
+    request.onAbort(reply);
     // The server closing stops the request: a handler that honours its signal answers with why.
-    const forget = server.onClose((reason) => inbound.abandon(reason));
-    outcome
-      .then(
-        (result) => success(inbound.id, result),
-        (error: unknown) => failure(inbound.id, errorObjectOf(error, server.onError)),
-      )
-      .then((response) => {
-        forget();
-        if (!inbound.cancelled) reply.respond(response);
-      })
-      .catch(server.onError);
+    server.running(this);
+    outcome.then(
+      (result) => this.settle(success(inbound.id, result)),
+      (error: unknown) => this.settle(failure(inbound.id, errorObjectOf(error, server.onError))),
+    );
     return reply.reply();
+  }
+
+  /** The server is closing (RunningRequest). */
+  abandon(reason: unknown): void {
+    this.inbound.abandon(reason);
+  }
+
+  /** The client closed the response stream before the answer (SingleReply.onAbandoned). */
+  abandoned(): void {
+    this.inbound.cancel(this.gone());
+  }
+
+  /** The answer that came later; a failure to send it is reported, never unhandled. */
+  private settle(response: JsonRpcResponse): void {
+    this.server.finished(this);
+    try {
+      if (!this.inbound.cancelled) this.reply?.respond(response);
+    } catch (error) {
+      this.server.onError(error);
+    }
   }
 
   /** Answered while it was dispatched: one JSON body, or the end of the stream it began. */

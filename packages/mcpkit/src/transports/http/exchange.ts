@@ -18,8 +18,8 @@ export interface HttpRequest {
   readonly headers: HeaderReader;
   /** The client's IP address, when the server knows it (node:http does; a Web Request does not). */
   readonly remoteAddress?: string;
-  /** Calls `listener` if the client goes away before the reply is complete. */
-  onAbort(listener: () => void): void;
+  /** Tells `target` if the client goes away before the reply is complete. */
+  onAbort(target: AbortTarget): void;
   /**
    * The body as UTF-8 text, or undefined when it is larger than `limit` bytes: at once
    * when the adapter has it already (the Node adapter reads small bodies first), else a
@@ -28,6 +28,11 @@ export interface HttpRequest {
   text(limit: number): string | undefined | Promise<string | undefined>;
   /** The same request as a Web Request, for APIs that take one. */
   toRequest(): Request;
+}
+
+/** What hears of a client gone before its reply was complete (an object, so no closure is made per request). */
+export interface AbortTarget {
+  aborted(): void;
 }
 
 export interface HttpReply {
@@ -127,7 +132,7 @@ export function fromWebRequest(request: Request, info?: FetchInfo): HttpRequest 
       return new URL(request.url).pathname;
     },
     headers: request.headers,
-    onAbort: (listener) => request.signal.addEventListener("abort", listener, { once: true }),
+    onAbort: (target) => request.signal.addEventListener("abort", () => target.aborted(), { once: true }),
     text: (limit) => readWebBody(request, limit),
     toRequest: () => request,
   };

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
-import type { FetchHandler, HeaderReader, HttpRequest } from "./exchange.js";
+import type { AbortTarget, FetchHandler, HeaderReader, HttpRequest } from "./exchange.js";
 import { bodyWasRead, parsedBodyText } from "./parsed-body.js";
 import type { ClientAddressOf } from "./trust-proxy.js";
 
@@ -36,6 +36,14 @@ function onPrefetchError(this: Prefetching, error: Error): void {
   this[PREFETCH].bodyFailed(error);
 }
 
+/** The response's request, for its close listener (a shared function, not a closure per request). */
+const WATCHER: unique symbol = Symbol("mcpkit.watcher");
+type Watched = ServerResponse & { [WATCHER]: NodeRequest };
+
+function onResponseClose(this: Watched): void {
+  this[WATCHER].responseClosed();
+}
+
 /** A node:http request as the MCP endpoints read it (exchange.ts), without building a Web Request. */
 export class NodeRequest implements HttpRequest {
   readonly headers: NodeHeaders;
@@ -50,6 +58,8 @@ export class NodeRequest implements HttpRequest {
   private bodySize = 0;
   private body: string | undefined;
   private ready: ((request: NodeRequest, error?: unknown) => void) | undefined;
+  /** Who hears of the client going away (onAbort): one, or several. */
+  private abortTargets: AbortTarget | AbortTarget[] | undefined;
 
   /**
    * `handler` serves it; `onError` hears of a request that failed unexpectedly
@@ -141,15 +151,28 @@ export class NodeRequest implements HttpRequest {
     return query === -1 ? raw : raw.slice(0, query);
   }
 
-  onAbort(listener: () => void): void {
+  onAbort(target: AbortTarget): void {
     const res = this.res;
     if (res.closed) {
-      if (!res.writableFinished) listener();
+      if (!res.writableFinished) target.aborted();
       return;
     }
-    res.once("close", () => {
-      if (!res.writableFinished) listener();
-    });
+    const targets = this.abortTargets;
+    if (targets === undefined) {
+      this.abortTargets = target;
+      (res as Watched)[WATCHER] = this;
+      res.on("close", onResponseClose);
+    } else if (Array.isArray(targets)) targets.push(target);
+    else this.abortTargets = [targets, target];
+  }
+
+  /** @internal The response closed: if before it was complete, the client went away. */
+  responseClosed(): void {
+    const targets = this.abortTargets;
+    this.abortTargets = undefined;
+    if (targets === undefined || this.res.writableFinished) return;
+    if (Array.isArray(targets)) for (const target of targets) target.aborted();
+    else targets.aborted();
   }
 
   /** The body's text: at once when it was prefetched or parsed by a framework, else when read. */
@@ -193,7 +216,7 @@ export class NodeRequest implements HttpRequest {
 
   private abortSignal(): AbortSignal {
     const controller = new AbortController();
-    this.onAbort(() => controller.abort());
+    this.onAbort({ aborted: () => controller.abort() });
     return controller.signal;
   }
 

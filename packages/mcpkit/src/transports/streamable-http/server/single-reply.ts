@@ -20,10 +20,11 @@ export interface SingleReplyOptions {
  */
 export class SingleReply {
   /**
-   * The client went away before every response was sent (streamable-http §Cancellation).
-   * Set once the answer is known to come later: before, the client cannot leave unseen.
+   * Told when the client went away before every response was sent (streamable-http
+   * §Cancellation). Set once the answer is known to come later: before, the client cannot
+   * leave unseen.
    */
-  onAbandoned: (() => void) | undefined;
+  onAbandoned: { abandoned(): void } | undefined;
   private readonly many: Set<RequestId> | undefined;
   /** A batch's responses as they come; a single response is sent as it is. */
   private readonly responses: JsonRpcResponse[] | undefined;
@@ -116,6 +117,6 @@ export class SingleReply {
   private abandon(): void {
     this.done = true;
     this.decide({ status: 204, headers: {} }); // nobody reads it: the client is gone
-    this.onAbandoned?.();
+    this.onAbandoned?.abandoned();
   }
 }
