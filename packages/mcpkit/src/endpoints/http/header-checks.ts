@@ -67,6 +67,11 @@ function checkParamHeaders(request: HttpRequest, params: JsonObject | undefined,
 export function checkLegacyVersion(header: string | null): HttpReply | undefined {
   const version = header?.trim();
   if (version === undefined || isLegacyRevision(version)) return undefined;
+  return unsupportedLegacyVersion(version);
+}
+
+/** The 400 for a version the legacy era does not have. */
+export function unsupportedLegacyVersion(version: string): HttpReply {
   return jsonRpcErrorReply(
     400,
     ErrorCode.UnsupportedProtocolVersion,

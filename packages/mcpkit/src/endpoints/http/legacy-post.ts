@@ -14,7 +14,7 @@ import { jsonRpcErrorReply } from "../../transports/http/responses.js";
 import type { HttpSessionTransport } from "../../transports/streamable-http/server/session-transport.js";
 import { SingleReply, type SingleReplyOptions } from "../../transports/streamable-http/server/single-reply.js";
 import type { MessageInfo } from "../../transports/transport.js";
-import { checkLegacyVersion } from "./header-checks.js";
+import { unsupportedLegacyVersion } from "./header-checks.js";
 import type { SessionTable } from "./session-table.js";
 import { type ServeOne, SoloRequest } from "./solo-request.js";
 
@@ -43,10 +43,10 @@ export function handleLegacyPost(
   body: unknown,
   info: MessageInfo,
 ): MaybeReply {
-  const header = request.headers.get("mcp-protocol-version");
-  const versionError = checkLegacyVersion(header);
-  if (versionError) return versionError;
-  const revision = headerRevision(header);
+  // transports §Protocol Version Header: a version the era does not have is 400; none is the default.
+  const version = request.headers.get("mcp-protocol-version")?.trim();
+  if (version !== undefined && !isLegacyRevision(version)) return unsupportedLegacyVersion(version);
+  const revision = version ?? DEFAULT_NEGOTIATED_REVISION;
   const batch = Array.isArray(body);
   let requestIds: readonly RequestId[];
   let initialize = false;
@@ -89,9 +89,12 @@ export function handleLegacyPost(
       "Bad Request: Mcp-Session-Id header is required (send initialize first)",
     );
   }
-  const post = { context, sessions, sessionId, body, requestIds, info, revision };
   const found = sessions.find(sessionId, principal);
-  return found instanceof Promise ? found.then((transport) => postTo(post, transport)) : postTo(post, found);
+  if (!(found instanceof Promise))
+    return postTo({ context, sessions, sessionId, body, requestIds, info, revision }, found);
+  return found.then((transport) =>
+    postTo({ context, sessions, sessionId, body, requestIds, info, revision }, transport),
+  );
 }
 
 /** A request or notification for a session: what `postTo` needs once the session is found. */
@@ -170,12 +173,6 @@ const batchRefused = (revision: string) =>
     ErrorCode.InvalidRequest,
     `Invalid request: protocol revision ${revision} does not allow JSON-RPC batches; send one message per POST`,
   );
-
-/** The revision a legacy request's header names; without one, the spec's default (transports §Protocol Version Header). */
-function headerRevision(header: string | null): LegacyRevision {
-  const version = header?.trim();
-  return isLegacyRevision(version) ? version : DEFAULT_NEGOTIATED_REVISION;
-}
 
 /** Each request of the POST served on its own; notifications and responses have nowhere to go. */
 function serveWithoutSession(

@@ -56,18 +56,19 @@ export function checkOrigin(request: WithHeaders, policy: OriginPolicy): HttpRep
  * it, under the same policy, and only the first few (each port makes another).
  */
 export function originGuard(policy: OriginPolicy): (request: WithHeaders) => HttpReply | undefined {
-  const allowed = new Set<string>();
+  // Compared in turn (a client's Host is a fresh string each time: no hash to compute).
+  const allowed: string[] = [];
   return (request) => {
     const host = request.headers.get("host");
     const plain = host !== null && request.headers.get("origin") === null;
-    if (plain && allowed.has(host)) return undefined;
+    if (plain && allowed.includes(host)) return undefined;
     const rejected = checkOrigin(request, policy);
-    if (plain && rejected === undefined && allowed.size < REMEMBERED_HOSTS) allowed.add(host);
+    if (plain && rejected === undefined && allowed.length < REMEMBERED_HOSTS) allowed.push(host);
     return rejected;
   };
 }
 
-const REMEMBERED_HOSTS = 32;
+const REMEMBERED_HOSTS = 8;
 
 /** What clients send (transports §Sending Messages), compared first. */
 const ACCEPT_BOTH = "application/json, text/event-stream";
