@@ -117,7 +117,9 @@ async function count(name) {
     if (!totals) throw new Error(`${out}: no totals line`);
     return Number(totals[1]) / calls;
   } finally {
-    rmSync(out, { force: true });
+    // BENCH_CG_KEEP=1 keeps the callgrind file for callgrind_annotate (native functions by name).
+    if (process.env.BENCH_CG_KEEP === "1" && !heap) process.stderr.write(`kept ${out}\n`);
+    else rmSync(out, { force: true });
   }
 }
 

@@ -113,14 +113,14 @@ export function createStreamableHttpHandler(
       return jsonRpcErrorReply(400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
     }
     // A request naming a session belongs to it; otherwise the one classifier decides.
+    // (Each header is read once and handed on.)
     const params = (body as { params?: Record<string, unknown> } | null)?.params;
-    if (
-      request.headers.get(SESSION_HEADER) === null &&
-      eraOf(params, request.headers.get("mcp-protocol-version")) === "modern"
-    ) {
-      return handleModernPost(server, request, body, info, modern);
+    const sessionId = request.headers.get(SESSION_HEADER);
+    const version = request.headers.get("mcp-protocol-version");
+    if (sessionId === null && eraOf(params, version) === "modern") {
+      return handleModernPost(server, request, body, info, modern, version);
     }
-    return handleLegacyPost(legacy, request, body, info);
+    return handleLegacyPost(legacy, request, body, info, sessionId, version);
   }
 
   async function handleGet(request: HttpRequest, info: MessageInfo): Promise<HttpReply> {

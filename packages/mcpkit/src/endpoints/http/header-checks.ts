@@ -19,9 +19,10 @@ export function checkModernHeaders(
   request: HttpRequest,
   message: { method: string; params?: JsonObject },
   server: ServerDefinition,
+  versionHeader: string | null,
 ): McpError | undefined {
   const headers = request.headers;
-  const version = headers.get("mcp-protocol-version")?.trim();
+  const version = versionHeader?.trim();
   const bodyVersion = (message.params?._meta as Record<string, unknown> | undefined)?.[META.protocolVersion];
   if (version === undefined) return mismatch("the MCP-Protocol-Version header is required");
   if (version !== bodyVersion) {

@@ -42,9 +42,11 @@ export function handleLegacyPost(
   request: HttpRequest,
   body: unknown,
   info: MessageInfo,
+  sessionId: string | null,
+  versionHeader: string | null,
 ): MaybeReply {
   // transports §Protocol Version Header: a version the era does not have is 400; none is the default.
-  const version = request.headers.get("mcp-protocol-version")?.trim();
+  const version = versionHeader?.trim();
   if (version !== undefined && !isLegacyRevision(version)) return unsupportedLegacyVersion(version);
   const revision = version ?? DEFAULT_NEGOTIATED_REVISION;
   const batch = Array.isArray(body);
@@ -79,7 +81,6 @@ export function handleLegacyPost(
   const { sessions } = context;
   if (!sessions) return serveWithoutSession(context, request, body, info, revision);
   if (sessions.unavailable) return storeUnavailable();
-  const sessionId = request.headers.get(SESSION_HEADER);
   const principal = principalIn(info);
   if (initialize && sessionId === null) return openSession(context, sessions, request, body, requestIds, info);
   if (sessionId === null) {

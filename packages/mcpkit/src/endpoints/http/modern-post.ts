@@ -33,6 +33,7 @@ export function handleModernPost(
   body: unknown,
   info: MessageInfo,
   options: ModernPostOptions,
+  versionHeader: string | null,
 ): MaybeReply {
   if (Array.isArray(body))
     return jsonRpcErrorReply(
@@ -57,7 +58,7 @@ export function handleModernPost(
   let envelope: Envelope;
   try {
     envelope = readEnvelopeShape(message.params);
-    const headerError = checkModernHeaders(request, message, server);
+    const headerError = checkModernHeaders(request, message, server, versionHeader);
     if (headerError) return failed(id, headerError, 400);
     checkServedVersion(server.revisions, envelope.version);
   } catch (error) {
