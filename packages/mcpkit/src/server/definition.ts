@@ -15,7 +15,6 @@ import type { PromptEntry } from "./registry/prompt.js";
 import type { ResourceEntry, TemplateEntry } from "./registry/resource.js";
 import type { SkillDefinition } from "./registry/skill.js";
 import type { ToolEntry } from "./registry/tool.js";
-import { type RunningRequest, RunningRequests } from "./running-requests.js";
 import type { ServerOptions } from "./server-options.js";
 import type { ServerSession } from "./server-session.js";
 import { InMemoryTaskStore } from "./tasks/memory-task-store.js";
@@ -54,8 +53,6 @@ export class ServerDefinition implements SessionHost {
   private busSubscription: (() => void) | undefined;
   private capabilityCache: ServerCapabilities | undefined;
   private readonly closers = new Set<(reason: unknown) => void>();
-  /** Requests answered on their own (2026-07-28 over HTTP, legacy without a session) still running. */
-  private readonly runningRequests = new RunningRequests();
   private readonly pendingChanges = new Set<ListKind>();
   private tasksSettings: TaskSettings | undefined;
   /** Capabilities fixed from outside (a proxy declares its upstream's), in place of the derived ones. */
@@ -167,7 +164,6 @@ export class ServerDefinition implements SessionHost {
     );
     for (const session of this.sessionList) session.stopRequests(stopping);
     for (const close of [...this.closers]) close(stopping);
-    for (const request of this.runningRequests.all()) request.abandon(stopping);
     // Let the answers of the requests just ended reach the transports before the sessions close.
     await new Promise((resolve) => setImmediate(resolve));
     await new Promise((resolve) => setImmediate(resolve));
@@ -203,19 +199,6 @@ export class ServerDefinition implements SessionHost {
   onClose(close: (reason: unknown) => void): () => void {
     this.closers.add(close);
     return () => this.closers.delete(close);
-  }
-
-  /**
-   * A request answered on its own is running: close() stops it with the reason, which a
-   * handler that honours its signal answers with (the request links itself in: no closure).
-   */
-  running(request: RunningRequest): void {
-    this.runningRequests.add(request);
-  }
-
-  /** The request `running` named has its answer. */
-  finished(request: RunningRequest): void {
-    this.runningRequests.remove(request);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { type RunningRequest, RunningRequests } from "../../src/endpoints/http/running-requests.js";
 import { createServer } from "../../src/server/index.js";
-import { type RunningRequest, RunningRequests } from "../../src/server/running-requests.js";
 import { serveHttp } from "./helpers.js";
 
 // A request answered on its own (2026-07-28, or a legacy one on a server without

@@ -30,6 +30,7 @@ import type { StreamableHttpHandler, StreamableHttpOptions } from "./endpoint-op
 import { checkLegacyVersion } from "./header-checks.js";
 import { handleLegacyPost, SESSION_HEADER, sessionNotFound, storeUnavailable } from "./legacy-post.js";
 import { handleModernPost } from "./modern-post.js";
+import { RunningRequests } from "./running-requests.js";
 import { SessionTable } from "./session-table.js";
 
 export type { StreamableHttpHandler, StreamableHttpOptions } from "./endpoint-options.js";
@@ -71,14 +72,19 @@ export function createStreamableHttpHandler(
           },
         });
   let closing = false;
+  // Requests answered on their own that are still running when the server closes are
+  // stopped with its reason, which a handler that honours its signal answers with.
+  const running = new RunningRequests();
+  server.onClose((reason) => running.abandonAll(reason));
   const legacy = {
     server,
     sessions,
     closing: () => closing,
     retryAfterSeconds: Math.ceil(Math.min(idleTimeoutMs, 60_000) / 1000),
     replies: { keepAliveMs, answer: (message: JsonRpcMessage) => httpAnswer(message, false, auth) },
+    running,
   };
-  const modern = { keepAliveMs, answer: (message: JsonRpcMessage) => httpAnswer(message, true, auth) };
+  const modern = { keepAliveMs, answer: (message: JsonRpcMessage) => httpAnswer(message, true, auth), running };
 
   function handlePost(request: HttpRequest, info: MessageInfo): MaybeReply {
     if (!acceptsPost(request)) {

@@ -15,6 +15,7 @@ import type { HttpSessionTransport } from "../../transports/streamable-http/serv
 import { SingleReply, type SingleReplyOptions } from "../../transports/streamable-http/server/single-reply.js";
 import type { MessageInfo } from "../../transports/transport.js";
 import { unsupportedLegacyVersion } from "./header-checks.js";
+import type { RunningRequests } from "./running-requests.js";
 import type { SessionTable } from "./session-table.js";
 import { type ServeOne, SoloRequest } from "./solo-request.js";
 
@@ -29,6 +30,8 @@ export interface LegacyPostContext {
   retryAfterSeconds: number;
   /** How a POST served without a session is answered (one object per endpoint). */
   replies: SingleReplyOptions;
+  /** The endpoint's requests answered on their own that are running. */
+  running: RunningRequests;
 }
 
 /**
@@ -188,7 +191,8 @@ function serveWithoutSession(
   const message = body as JsonRpcMessage;
   if (!("method" in message && "id" in message)) return { status: 202, headers: {} };
   const inbound = new InboundRequest(message as JsonRpcRequest, info);
-  return new SoloRequest(context.server, inbound, context.replies, closedStream).serve(request, serveLegacy, revision);
+  const solo = new SoloRequest(context.server, inbound, context.replies, closedStream, context.running);
+  return solo.serve(request, serveLegacy, revision);
 }
 
 /** The legacy era serving a request without a session, under the revision its header names. */

@@ -11,10 +11,14 @@ import { jsonRpcErrorReply } from "../../transports/http/responses.js";
 import type { SingleReplyOptions } from "../../transports/streamable-http/server/single-reply.js";
 import type { MessageInfo } from "../../transports/transport.js";
 import { checkModernHeaders } from "./header-checks.js";
+import type { RunningRequests } from "./running-requests.js";
 import { type ServeOne, SoloRequest } from "./solo-request.js";
 
 /** What the modern path needs of its endpoint, made once per handler. */
-export type ModernPostOptions = SingleReplyOptions;
+export interface ModernPostOptions extends SingleReplyOptions {
+  /** The endpoint's requests answered on their own that are running. */
+  running: RunningRequests;
+}
 
 const failed = (id: RequestId, error: McpError, status: number) =>
   jsonRpcErrorReply(status, error.code, error.message, undefined, id, error.data);
@@ -68,7 +72,7 @@ export function handleModernPost(
     return failed(id, methodNotFound(message.method), 404);
   }
   const inbound = new InboundRequest(message as JsonRpcRequest, info);
-  return new SoloRequest(server, inbound, options, cancelled).serve(request, serveEnvelope, envelope);
+  return new SoloRequest(server, inbound, options, cancelled, options.running).serve(request, serveEnvelope, envelope);
 }
 
 /** The modern era serving a request whose `_meta` was read and checked here. */

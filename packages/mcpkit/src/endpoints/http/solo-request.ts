@@ -3,9 +3,9 @@ import type { InboundRequest } from "../../connection/inbound-request.js";
 import { failure, notification, success } from "../../jsonrpc/message.js";
 import type { JsonRpcResponse } from "../../jsonrpc/types.js";
 import type { ServerDefinition } from "../../server/definition.js";
-import type { RunningRequest } from "../../server/running-requests.js";
 import { type HttpRequest, jsonReply, type MaybeReply } from "../../transports/http/exchange.js";
 import { SingleReply, type SingleReplyOptions } from "../../transports/streamable-http/server/single-reply.js";
+import type { RunningRequest, RunningRequests } from "./running-requests.js";
 
 /** How an era serves one request: its result at once, a promise of it, or a throw. */
 export type ServeOne<A> = (
@@ -33,6 +33,8 @@ export class SoloRequest implements RunningRequest {
     private readonly options: SingleReplyOptions,
     /** Why the handler is stopped when the client closes the response stream. */
     private readonly gone: () => Error,
+    /** The endpoint's running requests, which the server's close() stops. */
+    private readonly running: RunningRequests,
   ) {}
 
   /** Notifications before the result turn the answer into a stream. */
@@ -59,7 +61,7 @@ export class SoloRequest implements RunningRequest {
     reply.onAbandoned = this;
     request.onAbort(reply);
     // The server closing stops the request: a handler that honours its signal answers with why.
-    server.running(this);
+    this.running.add(this);
     outcome.then(
       (result) => this.settle(success(inbound.id, result)),
       (error: unknown) => this.settle(failure(inbound.id, errorObjectOf(error, server.onError))),
@@ -79,7 +81,7 @@ export class SoloRequest implements RunningRequest {
 
   /** The answer that came later; a failure to send it is reported, never unhandled. */
   private settle(response: JsonRpcResponse): void {
-    this.server.finished(this);
+    this.running.remove(this);
     try {
       if (!this.inbound.cancelled) this.reply?.respond(response);
     } catch (error) {

@@ -1,7 +1,8 @@
 /**
- * Requests answered on their own (2026-07-28 over HTTP, legacy ones without a session)
- * while they run: a list the requests themselves link into, so adding and removing one
- * costs two fields and no allocation or hashing (a Set of them showed in profiles).
+ * An endpoint's requests answered on their own (2026-07-28, legacy ones without a session)
+ * while they run, for the server's close() to stop them: a list the requests themselves
+ * link into, so adding and removing one costs two fields and no allocation or hashing (a
+ * Set of them showed in profiles, and a close hook per request was two closures).
  */
 export interface RunningRequest {
   /** The server is closing: the handler's signal aborts with `reason`. */
@@ -30,6 +31,11 @@ export class RunningRequests {
     if (next) next.previousRunning = previous;
     request.previousRunning = undefined;
     request.nextRunning = undefined;
+  }
+
+  /** Stops every request in the list (the server is closing). */
+  abandonAll(reason: unknown): void {
+    for (const request of this.all()) request.abandon(reason);
   }
 
   /** Every request in the list, as it is now. */
