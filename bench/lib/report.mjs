@@ -556,7 +556,8 @@ export function renderMarkdown(report) {
     `Measured ${report.date} on ${machine.cpu}, ${machine.cores} vCPUs (two busy loops at once run at ${machine.effectiveCores}× one alone), ` +
       `${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node}; 1-minute load average ${machine.loadAverage.before} before, ${machine.loadAverage.after} after; ` +
       `${config.rounds} round(s)${config.quick ? " (quick run: not comparable)" : ""}, medians with min–max; ` +
-      `${report.durationSeconds} s in all. × bare and × v2 are ratios to the bare Node baseline and to the official SDK v2.`,
+      `${report.durationSeconds} s in all. × bare and × v2 are ratios to the bare Node baseline and to the official SDK v2; ` +
+      "over HTTP, × bare-min is the ratio to the bare server that does no validation at all (the physical limit), which the HTTP targets are set against.",
   );
   const targets = checkTargets(results, config);
   if (targets.length > 0) {
