@@ -97,10 +97,6 @@ export function exchange(handler: FetchHandler, request: HttpRequest): MaybeRepl
     .then(replyFromResponse);
 }
 
-/** A direct handler's reply as a promise (a Web `fetch` returns one). */
-export const replyPromise = (reply: MaybeReply): Promise<HttpReply> =>
-  reply instanceof Promise ? reply : Promise.resolve(reply);
-
 /** Reads a Web body up to `limit` bytes; undefined when it is larger. */
 export async function readWebBody(request: Request, limit: number): Promise<string | undefined> {
   const declared = Number(request.headers.get("content-length") ?? Number.NaN);

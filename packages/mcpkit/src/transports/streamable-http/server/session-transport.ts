@@ -7,6 +7,7 @@ import type { EventStore } from "./event-store.js";
 import { attachReplaying, clusterStreamOwner, clusterStreamPrefix, orphanedReply, replayStored } from "./replay.js";
 import type { SessionTransportOptions } from "./session-transport-options.js";
 import { isResponse, Stream, type StreamOwner, sessionGone, sseReply } from "./stream.js";
+import { StreamInfo } from "./stream-info.js";
 import { StreamTable } from "./stream-table.js";
 
 export type { SessionTransportOptions } from "./session-transport-options.js";
@@ -237,8 +238,8 @@ export class HttpSessionTransport implements Transport, StreamOwner {
   private deliver(stream: Stream, message: JsonRpcMessage | JsonRpcMessage[], dedupeKey?: string): void {
     let answered = false;
     if (Array.isArray(message)) {
-      for (const m of message) if (this.settle(stream, m)) answered = true;
-    } else answered = this.settle(stream, message);
+      for (const m of message) if (this.streams.settle(stream, m)) answered = true;
+    } else answered = this.streams.settle(stream, message);
     const final = answered && !stream.standalone && stream.owedCount === 0;
     if (final && stream.undecided && stream.idle) {
       // Answered before anything else was sent: one JSON body, no stream needed.
@@ -252,19 +253,6 @@ export class HttpSessionTransport implements Transport, StreamOwner {
       }
       return this.streamOut(stream, message, final, dedupeKey);
     });
-  }
-
-  /** For an answer: the request it answers is no longer owed (true); anything else: false. */
-  private settle(stream: Stream, message: JsonRpcMessage): boolean {
-    if (!isResponse(message)) return false;
-    const id = "id" in message ? message.id : undefined;
-    if (id === undefined || id === null) {
-      // An answer to the whole POST (an unreadable or refused body) settles it.
-      for (const owed of stream.releaseAll()) this.streams.answered(owed);
-    } else if (stream.release(id)) {
-      this.streams.answered(id);
-    }
-    return true;
   }
 
   /** The POST's answer as one JSON body. */
@@ -400,30 +388,5 @@ export class HttpSessionTransport implements Transport, StreamOwner {
     }
     const forgotten = this.streams.keepFinished(stream, this.options.maxFinishedStreams ?? 100);
     if (forgotten !== undefined) store.dropStream(forgotten.id).catch(this.report);
-  }
-}
-
-/**
- * What a request on a session with an event store is told about itself: the request's
- * headers, principal and address, and how to close the connection carrying its answer.
- * A prototype method, not a closure per request.
- */
-class StreamInfo implements MessageInfo {
-  readonly headers: MessageInfo["headers"];
-  readonly auth: unknown;
-  readonly remoteAddress: string | undefined;
-
-  constructor(
-    info: MessageInfo,
-    private readonly transport: HttpSessionTransport,
-    private readonly stream: Stream,
-  ) {
-    this.headers = info.headers;
-    this.auth = info.auth;
-    this.remoteAddress = info.remoteAddress;
-  }
-
-  closeStream(retryMs?: number): void {
-    this.transport.closeConnection(this.stream, retryMs);
   }
 }

@@ -90,6 +90,19 @@ export class StreamTable {
     return id === undefined || id === null ? undefined : this.carrying(id);
   }
 
+  /** For an answer on `stream`: the request it answers is no longer owed (true); anything else: false. */
+  settle(stream: Stream, message: JsonRpcMessage): boolean {
+    if (!isResponse(message)) return false;
+    const id = "id" in message ? message.id : undefined;
+    if (id === undefined || id === null) {
+      // An answer to the whole POST (an unreadable or refused body) settles it.
+      for (const owed of stream.releaseAll()) this.answered(owed);
+    } else if (stream.release(id)) {
+      this.answered(id);
+    }
+    return true;
+  }
+
   /** The request was answered (or will not be): its stream no longer carries it. */
   answered(requestId: RequestId): void {
     if (this.byRequest) {
