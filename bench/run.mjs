@@ -46,14 +46,30 @@ const config = {
     connections: num("BENCH_HTTP_CONNECTIONS", 32, 32),
     // The frameworks' HTTP paths need seconds of load before the JIT settles.
     warmupSeconds: num("BENCH_HTTP_WARMUP_SECONDS", 3, 1),
-    seconds: num("BENCH_HTTP_SECONDS", 3, 1),
+    // Rounds of short windows, every server in turn (rotating order): paired ratios with a 95% interval.
+    windowRounds: num("BENCH_HTTP_WINDOWS", 12, 3),
+    settleSeconds: 0.25,
+    seconds: num("BENCH_HTTP_SECONDS", 1.5, 0.5),
     latencyCalls: num("BENCH_LATENCY_CALLS", 1000, 200),
   },
   memory: {
     warmSessions: 20,
-    sessions: (list("BENCH_SESSIONS") ?? (QUICK ? ["1000"] : ["1000", "10000"])).map(Number),
     concurrency: 4,
-    nodeArgs: (process.env.BENCH_MEMORY_NODE_ARGS ?? "--max-semi-space-size=1").split(" ").filter(Boolean),
+    // Two methods side by side (suites/memory.mjs); the targets use "default" at 1,000.
+    methods: [
+      {
+        key: "default",
+        label: "Node's default flags",
+        nodeArgs: (env.BENCH_MEMORY_DEFAULT_NODE_ARGS ?? "").split(" ").filter(Boolean),
+        sessions: [1000],
+      },
+      {
+        key: "small-young",
+        label: "a fixed 1 MiB semi-space",
+        nodeArgs: (env.BENCH_MEMORY_NODE_ARGS ?? "--max-semi-space-size=1").split(" ").filter(Boolean),
+        sessions: (list("BENCH_SESSIONS") ?? (QUICK ? ["1000"] : ["1000", "10000"])).map(Number),
+      },
+    ],
   },
   validation: {
     rounds: num("BENCH_VALIDATION_ROUNDS", 5, 2),
@@ -99,6 +115,14 @@ const version = (pkg) => JSON.parse(readFileSync(`${root}node_modules/${pkg}/pac
 /** Who is measured, and on which wires. bare is the baseline; official-v2 the second reference. */
 const IMPLEMENTATIONS = [
   { key: "bare", label: "bare Node (baseline)", stdio: true, http: ["stateful", "stateless", "modern"] },
+  // The HTTP limit: node:http, parse, a switch, stringify, nothing else (no checks at all).
+  {
+    key: "bare-min",
+    label: "bare Node, no validation (HTTP limit)",
+    stdio: false,
+    http: ["stateful", "stateless", "modern"],
+    workload: false,
+  },
   // The stdio limit: bare Node writing the answers of one event-loop turn in one write.
   { key: STDIO_LIMIT, label: "bare Node, coalesced writes (stdio limit)", stdio: true, http: [] },
   { key: "mcpkit", label: `mcpkit ${version("mcpkit")}`, stdio: true, http: ["stateful", "stateless", "modern"] },
@@ -119,8 +143,8 @@ const IMPLEMENTATIONS = [
   // One node with its sessions, events and bus in Redis (@mcpkit/redis): a session served
   // by the node that holds it should cost what it costs in memory (target ≥ 0.7× mcpkit).
   { key: "mcpkit-redis", label: "mcpkit + Redis stores", stdio: false, http: ["stateful"], redis: true },
-  // mcpkit with OpenTelemetry and a middleware installed but idle (no SDK registered): the
-  // HTTP paths' 0.8×-bare target holds with them. HTTP throughput only.
+  // mcpkit with OpenTelemetry and a middleware installed but idle (no SDK registered):
+  // within 10% of mcpkit without them. HTTP throughput only.
   {
     key: "mcpkit-observed",
     label: "mcpkit + OTel and middleware, idle",

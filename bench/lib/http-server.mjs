@@ -3,8 +3,10 @@
 import { spawn } from "node:child_process";
 import { track } from "./children.mjs";
 
-export async function startHttpServer(script, { mode, env, nodeArgs = [] }) {
-  const child = spawn(process.execPath, ["--expose-gc", ...nodeArgs, script], {
+/** `wrap`: a command the server runs under (valgrind and its options: bench/instructions.mjs). */
+export async function startHttpServer(script, { mode, env, nodeArgs = [], wrap = [] }) {
+  const [command, ...prefix] = [...wrap, process.execPath];
+  const child = spawn(command, [...prefix, "--expose-gc", ...nodeArgs, script], {
     stdio: ["pipe", "pipe", "pipe"],
     env: { ...process.env, ...env, BENCH_MODE: mode },
   });

@@ -52,3 +52,49 @@ export function ratioCI(a, b) {
   if (!ci) return null;
   return { ratio: Math.exp(ci.mean), low: Math.exp(ci.low), high: Math.exp(ci.high), n: ci.n };
 }
+
+/** The median proper (the mean of the two middle values for an even count) of sorted values. */
+function middle(sorted) {
+  const n = sorted.length;
+  return n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+}
+
+/** P(X ≤ k) for X ~ Binomial(n, 1/2). */
+function binomialCdf(k, n) {
+  let term = 0.5 ** n;
+  let sum = term;
+  for (let i = 1; i <= k; i++) {
+    term *= (n - i + 1) / i;
+    sum += term;
+  }
+  return sum;
+}
+
+/**
+ * The median of `values` with a distribution-free interval: order statistics x(k) and
+ * x(n−k+1) with k the largest for which the interval holds the true median with at least
+ * 95% probability (binomial). Below 6 values no such k exists: the interval is then min–max
+ * and `coverage` says how sure it is.
+ */
+export function medianCI(values) {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  const n = sorted.length;
+  if (n === 0) return null;
+  let k = 1;
+  while (k + 1 <= n / 2 && 1 - 2 * binomialCdf(k, n) >= 0.95) k++;
+  const coverage = n === 1 ? 0 : 1 - 2 * binomialCdf(k - 1, n);
+  return { median: middle(sorted), low: sorted[k - 1], high: sorted[n - k], n, coverage };
+}
+
+/**
+ * Two implementations measured in the same windows (paired: a[i] and b[i] share window
+ * round i): the median of the ratios a[i] / b[i] with its 95% interval (medianCI), and the
+ * ratios themselves.
+ */
+export function pairedRatio(a, b) {
+  const ratios = [];
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] > 0 && b[i] > 0) ratios.push(a[i] / b[i]);
+  const ci = medianCI(ratios);
+  if (!ci) return null;
+  return { ratio: ci.median, low: ci.low, high: ci.high, n: ci.n, coverage: ci.coverage, rounds: ratios };
+}

@@ -9,11 +9,15 @@ const CALL_PARAMS = { name: "echo", arguments: { text: "hello" } };
 const CALL_TAIL = `,"method":"tools/call","params":${JSON.stringify(CALL_PARAMS)}}`;
 
 export class StdioPeer {
-  /** @param {string} script @param {{ env?: object, nodeArgs?: string[], args?: string[] }} [options] */
+  /**
+   * `wrap`: a command the server runs under (valgrind and its options: bench/instructions.mjs).
+   * @param {string} script @param {{ env?: object, nodeArgs?: string[], args?: string[], wrap?: string[] }} [options]
+   */
   constructor(script, options = {}) {
     this.startedAt = performance.now();
+    const [command, ...prefix] = [...(options.wrap ?? []), process.execPath];
     this.child = track(
-      spawn(process.execPath, [...(options.nodeArgs ?? []), script, ...(options.args ?? [])], {
+      spawn(command, [...prefix, ...(options.nodeArgs ?? []), script, ...(options.args ?? [])], {
         stdio: ["pipe", "pipe", "pipe"],
         env: { ...process.env, ...options.env },
       }),

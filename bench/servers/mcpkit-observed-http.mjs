@@ -6,9 +6,9 @@ import { createStreamableHttpHandler, listen } from "mcpkit/http";
 import { timing } from "mcpkit/middleware";
 import { serverTelemetry } from "mcpkit/otel";
 import { MODE, ready } from "./lib/control.mjs";
-import { mcpkitBenchServer } from "./lib/mcpkit-server.mjs";
+import { BENCH_SESSION_CAPS, mcpkitBenchServer } from "./lib/mcpkit-server.mjs";
 
 const server = await mcpkitBenchServer({ middleware: [serverTelemetry(), timing(() => {})] });
-const handler = createStreamableHttpHandler(server, { sessions: MODE === "stateful" });
+const handler = createStreamableHttpHandler(server, { sessions: MODE === "stateful", ...BENCH_SESSION_CAPS });
 const listening = await listen(handler, { port: 0, host: "127.0.0.1" });
 ready(listening.server);

@@ -4,7 +4,7 @@
 import { connectRedisCluster } from "@mcpkit/redis";
 import { createStreamableHttpHandler, listen } from "mcpkit/http";
 import { ready } from "./lib/control.mjs";
-import { mcpkitBenchServer } from "./lib/mcpkit-server.mjs";
+import { BENCH_SESSION_CAPS, mcpkitBenchServer } from "./lib/mcpkit-server.mjs";
 
 const redis = await connectRedisCluster(process.env.BENCH_REDIS_URL, { log: () => {} });
 const server = await mcpkitBenchServer({
@@ -12,6 +12,7 @@ const server = await mcpkitBenchServer({
   requestStateKey: "bench-state-key-0123456789abcdef0123",
 });
 const handler = createStreamableHttpHandler(server, {
+  ...BENCH_SESSION_CAPS,
   sessionStore: redis.sessionStore,
   eventStore: redis.eventStore,
 });

@@ -5,14 +5,17 @@
 // commandstats), on the 2025 wire with sessions and on the stateless 2026-07-28 wire.
 //
 // On a 2-core machine the three nodes, nginx, Redis and the load client share two cores,
-// so calls/s cannot grow with the nodes; the figure to watch is the CPU per call.
+// so calls/s cannot grow with the nodes, and three processes cost more per call than one
+// whoever they are (the bare rows show it): the figures this machine can judge are Redis's
+// share (three Redis-backed nodes against three in-memory ones, same split) and the
+// proxy's added cost (one node behind nginx against the same node reached directly).
 import { ensureSystemTools } from "../../scripts/system-tools.mjs";
 import { HttpPeer, httpLatency, httpThroughput, newAgent } from "../lib/http-client.mjs";
 import { startHttpServer } from "../lib/http-server.mjs";
 import { startNginx } from "../lib/nginx.mjs";
 import { cpuSeconds } from "../lib/proc.mjs";
 import { commandDelta, commandStats, redisServer } from "../lib/redis.mjs";
-import { ratioCI, summarize } from "../lib/stats.mjs";
+import { pairedRatio, ratioCI, summarize } from "../lib/stats.mjs";
 
 export const CLUSTER_WIRES = ["stateful", "modern"];
 
@@ -29,6 +32,9 @@ export const SETUPS = [
   // machine whoever serves them (compared with one bare node, not with mcpkit's).
   { key: "bareSingle", nodes: 1, script: "bare-http", redis: false, wires: ["modern"] },
   { key: "bareThree", nodes: 3, script: "bare-http", redis: false, wires: ["modern"], against: "bareSingle" },
+  // One node reached without nginx: what the proxy adds to a call (its own CPU and the
+  // node's extra work), against the "single" row.
+  { key: "direct", nodes: 1, script: "mcpkit-http", redis: false, wires: ["modern"], proxy: false },
 ];
 
 async function startSetup(setup, { server, config }) {
@@ -40,7 +46,7 @@ async function startSetup(setup, { server, config }) {
     // Every node serves both wires: sessions for initialize, and 2026-07-28 requests alone.
     for (let i = 0; i < setup.nodes; i++)
       nodes.push(await startHttpServer(server(setup.script), { mode: "stateful", env, nodeArgs }));
-    const nginx = await startNginx(nodes.map((n) => n.port));
+    const nginx = setup.proxy === false ? undefined : await startNginx(nodes.map((n) => n.port));
     return { nodes, nginx, redis };
   } catch (error) {
     await Promise.all(nodes.map((n) => n.close()));
@@ -51,7 +57,8 @@ async function startSetup(setup, { server, config }) {
 /** The clients of one wire, through nginx (each with its own session on the 2025 wire). */
 async function clients(running, wire, connections) {
   const agent = newAgent(connections);
-  const peers = Array.from({ length: connections }, () => new HttpPeer(running.nginx.port, agent));
+  const port = running.nginx?.port ?? running.nodes[0].port;
+  const peers = Array.from({ length: connections }, () => new HttpPeer(port, agent));
   if (wire !== "modern") for (const peer of peers) await peer.initialize();
   return { agent, peers, modern: wire === "modern" };
 }
@@ -60,7 +67,7 @@ async function measure(running, { peers, modern }, config) {
   const { seconds, settleSeconds, latencyCalls } = config.cluster;
   const cpu = () => ({
     nodes: running.nodes.reduce((sum, n) => sum + cpuSeconds(n.pid), 0),
-    nginx: cpuSeconds(running.nginx.pid),
+    nginx: running.nginx ? cpuSeconds(running.nginx.pid) : 0,
     redis: running.redis ? cpuSeconds(running.redis.pid) : 0,
   });
   await httpThroughput(peers, { modern, seconds: settleSeconds });
@@ -118,7 +125,7 @@ export async function clusterSuite(context) {
         }
       } finally {
         for (const { agent } of byWire.values()) agent.destroy();
-        await running.nginx.stop();
+        await running.nginx?.stop();
         await Promise.all(running.nodes.map((n) => n.close()));
       }
     }
@@ -158,6 +165,19 @@ export async function clusterSuite(context) {
         ratioCI(cpu(s.key), cpu(s.against ?? "single")),
       ]),
     );
+    if (wire !== "modern") continue;
+    // Redis's share: three Redis-backed nodes and their redis-server against three in-memory
+    // nodes, the same split of the same load, paired within each round.
+    const withRedis = samples.cluster[wire].map((x) => x.nodeCpuUsPerCall + x.redisCpuUsPerCall);
+    out[wire].redisShare = pairedRatio(withRedis, cpu("three"));
+    // The proxy's added cost per call: nginx's CPU and what the node does more behind it.
+    const proxied = samples.single[wire].map((x) => x.nodeCpuUsPerCall + x.nginxCpuUsPerCall);
+    const direct = cpu("direct");
+    const added = proxied.map((p, i) => p - (direct[i] ?? Number.NaN));
+    out[wire].proxy = {
+      addedUsPerCall: summarize(added),
+      ratio: pairedRatio(proxied, direct),
+    };
   }
   return out;
 }

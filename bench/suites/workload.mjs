@@ -112,7 +112,9 @@ async function workloadRound({ config, server: path }, impl, env, apiPid, redis)
 export async function workloadSuite(context) {
   const { config, log } = context;
   if (!ensureSystemTools((line) => log(line.trimEnd()))) throw new Error("the workload scenario needs redis-server");
-  const impls = context.impls.filter((i) => i.http.includes("stateful") && !i.redis && !i.throughputOnly);
+  const impls = context.impls.filter(
+    (i) => i.http.includes("stateful") && !i.redis && !i.throughputOnly && i.workload !== false,
+  );
   const redis = await redisServer();
   await seed(redis.url);
   const api = await startHttpServer(context.server("product-api"), { mode: "stateful" });

@@ -13,3 +13,11 @@ export async function mcpkitBenchServer(options = {}) {
   }
   return server;
 }
+
+/**
+ * The endpoint's session caps for the benchmark: every session of a run comes from one
+ * address, and the default per-client cap (a tenth of maxSessions, 1,000) would end the
+ * oldest unused ones, so a server asked to hold 10,000 idle sessions would hold 1,000.
+ * The bare servers have no caps; these hold every session the memory suite opens.
+ */
+export const BENCH_SESSION_CAPS = { maxSessions: 50_000, maxSessionsPerClient: 50_000 };

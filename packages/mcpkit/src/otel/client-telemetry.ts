@@ -3,7 +3,14 @@ import type { ClientMiddleware, ClientSession } from "../client/client-middlewar
 import { ErrorCode } from "../jsonrpc/errors.js";
 import { ATTR, networkAttributes, operationAttributes, spanAttributes, spanName } from "./attributes.js";
 import { metaGetter, metaOf, recordSetter } from "./carrier.js";
-import { durationHistogram, instruments, senderDuration, type TelemetryOptions, traced } from "./instruments.js";
+import {
+  durationHistogram,
+  idleCheck,
+  instruments,
+  senderDuration,
+  type TelemetryOptions,
+  traced,
+} from "./instruments.js";
 
 /**
  * OpenTelemetry for a client, as the semantic conventions for MCP describe it: a CLIENT
@@ -30,7 +37,7 @@ export function clientTelemetry(options: TelemetryOptions = {}): ClientMiddlewar
     });
   };
 
-  return async (ctx, next) => {
+  const traceCall: ClientMiddleware = async (ctx, next) => {
     const start = performance.now();
     const metricAttrs: Attributes = operationAttributes(ctx);
     networkAttributes(ctx.transport, metricAttrs);
@@ -82,4 +89,8 @@ export function clientTelemetry(options: TelemetryOptions = {}): ClientMiddlewar
       if (outbound) duration.record((performance.now() - start) / 1000, metricAttrs);
     });
   };
+
+  // Installed but idle (no SDK registered): the message goes straight on, as if it were not.
+  const idle = idleCheck(options, meter);
+  return (ctx, next) => (idle() ? next() : traceCall(ctx, next));
 }

@@ -1,9 +1,11 @@
 import {
   type Attributes,
+  createNoopMeter,
   type Histogram,
   type Meter,
   type MeterProvider,
   metrics,
+  ProxyTracerProvider,
   propagation,
   type Span,
   SpanStatusCode,
@@ -37,6 +39,24 @@ export function instruments(options: TelemetryOptions): {
     meter: (options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE),
     propagator: options.propagator ?? propagation,
   };
+}
+
+/** The API's own no-op tracer provider: what the global proxy delegates to until an SDK registers one. */
+const NO_TRACING = new ProxyTracerProvider().getDelegate();
+
+/**
+ * Whether telemetry made with `options` records and carries nothing at this moment: no
+ * tracer provider registered (the global proxy still delegates to the API's no-op), the
+ * no-op meter (taken when the telemetry was made), and no propagator, so no trace context
+ * to pass through either. A middleware that finds it so does nothing. Asked per message,
+ * since an SDK is often started after the server is defined; false for good when a
+ * provider or propagator was given.
+ */
+export function idleCheck(options: TelemetryOptions, meter: Meter): () => boolean {
+  if (options.tracerProvider || options.propagator || meter !== createNoopMeter()) return () => false;
+  const provider = trace.getTracerProvider();
+  if (!(provider instanceof ProxyTracerProvider)) return () => false;
+  return () => provider.getDelegate() === NO_TRACING && propagation.fields().length === 0;
 }
 
 /** A duration histogram of the semantic conventions for MCP (seconds, their buckets). */

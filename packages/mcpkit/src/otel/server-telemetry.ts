@@ -4,7 +4,14 @@ import type { ServerMiddleware } from "../server/middleware/message-context.js";
 import type { ServerSession } from "../server/server-session.js";
 import { ATTR, networkAttributes, operationAttributes, spanAttributes, spanName } from "./attributes.js";
 import { headerGetter, metaGetter, metaOf, recordSetter } from "./carrier.js";
-import { durationHistogram, instruments, senderDuration, type TelemetryOptions, traced } from "./instruments.js";
+import {
+  durationHistogram,
+  idleCheck,
+  instruments,
+  senderDuration,
+  type TelemetryOptions,
+  traced,
+} from "./instruments.js";
 
 /**
  * OpenTelemetry for a server, as the semantic conventions for MCP describe it: a SERVER
@@ -18,6 +25,7 @@ import { durationHistogram, instruments, senderDuration, type TelemetryOptions, 
  */
 export function serverTelemetry(options: TelemetryOptions = {}): ServerMiddleware {
   const { tracer, meter, propagator } = instruments(options);
+  const idle = idleCheck(options, meter);
   const duration = durationHistogram(
     meter,
     "mcp.server.operation.duration",
@@ -60,8 +68,7 @@ export function serverTelemetry(options: TelemetryOptions = {}): ServerMiddlewar
     );
   };
 
-  return async (ctx, next) => {
-    if (ctx.direction === "outbound") return outbound(ctx, next);
+  const inbound: ServerMiddleware = async (ctx, next) => {
     const start = performance.now();
     const network: Attributes = {};
     networkAttributes(ctx.headers ? "streamable-http" : ctx.transport, network);
@@ -94,4 +101,7 @@ export function serverTelemetry(options: TelemetryOptions = {}): ServerMiddlewar
       ErrorCode.InternalError,
     ).finally(() => duration.record((performance.now() - start) / 1000, metricAttrs));
   };
+
+  // Installed but idle (no SDK registered): the message goes straight on, as if it were not.
+  return (ctx, next) => (idle() ? next() : ctx.direction === "outbound" ? outbound(ctx, next) : inbound(ctx, next));
 }

@@ -139,6 +139,11 @@ describe("Streamable HTTP: the MCP endpoint", () => {
     expect(await status({ host: `localhost:${port}`, origin: `http://localhost:${port}` })).toBe(200);
     expect(await status({ host: `127.0.0.1:${port}` })).toBe(200);
     expect(await status({ host: `[::1]:${port}` })).toBe(200);
+    // Allowed Host values are remembered; a foreign one still is not, nor an allowed one with a foreign Origin.
+    expect(await status({ host: `127.0.0.1:${port}` })).toBe(200);
+    expect(await status({ host: "evil.example.com" })).toBe(403);
+    expect(await status({ host: `evil.example.com:${port}` })).toBe(403);
+    expect(await status({ host: `127.0.0.1:${port}`, origin: "http://evil.example.com" })).toBe(403);
   });
 
   it("exposes Mcp-Session-Id to browsers when CORS is enabled, and answers preflights", async () => {
@@ -175,6 +180,37 @@ describe("Streamable HTTP: the MCP endpoint", () => {
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({
       error: { code: -32600, message: expect.stringContaining("batches") },
+    });
+  });
+
+  it("refuses a batch on a 2025-11-25 session without MCP-Protocol-Version: the session says the revision", async () => {
+    served = await serveHttp(everythingLite());
+    const session = await served.open();
+    const response = await served.post([call(2), call(3)], { "mcp-session-id": session });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      error: { code: -32600, message: expect.stringContaining("2025-11-25 does not allow JSON-RPC batches") },
+    });
+    // A header naming 2025-03-26 does not change what the session negotiated.
+    const claimed = await served.post([call(4)], { "mcp-session-id": session, "mcp-protocol-version": "2025-03-26" });
+    expect(claimed.status).toBe(400);
+    // One message at a time is served as before.
+    expect((await served.post(call(5), { "mcp-session-id": session })).status).toBe(200);
+  });
+
+  it("serves a batch with neither a session nor MCP-Protocol-Version as 2025-03-26, and refuses one whose header forbids it", async () => {
+    served = await serveHttp(everythingLite(), { sessions: false });
+    const response = await served.post([call(2, "echo", { text: "a" }), call(3, "echo", { text: "b" })]);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { id: number; result: { content: { text: string }[] } }[];
+    expect(body.map((r) => [r.id, r.result.content[0]?.text])).toEqual([
+      [2, "a"],
+      [3, "b"],
+    ]);
+    const refused = await served.post([call(4)], { "mcp-protocol-version": "2025-06-18" });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      error: { code: -32600, message: expect.stringContaining("2025-06-18") },
     });
   });
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { clientKey } from "../../src/connection/client-key.js";
 import { admitSession, type SessionFacts } from "../../src/endpoints/http/session-admission.js";
+import type { SessionEntry } from "../../src/endpoints/http/session-entry.js";
+import { SessionMap } from "../../src/endpoints/http/session-map.js";
 
 // Which sessions make room for a new one, decided on the facts alone: the caps in total and
 // per client, unused sessions given up oldest first, used ones never. The HTTP tests
@@ -14,7 +16,10 @@ function table(rows: Record<string, [string | undefined, boolean, number]>) {
 }
 const facts = (f: SessionFacts) => f;
 const admit = (sessions: Map<string, SessionFacts>, client: string | undefined, max: number, perClient: number) =>
-  admitSession(sessions, facts, client, { maxSessions: max, maxSessionsPerClient: perClient });
+  admitSession(sessions, facts, client, [...sessions.values()].filter((f) => f.client === client).length, {
+    maxSessions: max,
+    maxSessionsPerClient: perClient,
+  });
 
 describe("admitSession", () => {
   it("evicts nothing while both caps have room, unused sessions or not", () => {
@@ -80,5 +85,22 @@ describe("clientKey", () => {
     [undefined, undefined, undefined],
   ])("principal %s, address %s: %s", (principal, address, key) => {
     expect(clientKey(principal, address)).toBe(key);
+  });
+});
+
+describe("SessionMap: each client's sessions counted as they come and go", () => {
+  const entry = (client: string | undefined) => ({ client }) as unknown as SessionEntry;
+
+  it("counts on set, uncounts on delete and clear, and moves a replaced entry's count", () => {
+    const map = new SessionMap();
+    map.set("1", entry("a")).set("2", entry("a")).set("3", entry("b")).set("4", entry(undefined));
+    expect([map.countOf("a"), map.countOf("b"), map.countOf(undefined)]).toEqual([2, 1, 0]);
+    map.set("2", entry("b"));
+    expect([map.countOf("a"), map.countOf("b")]).toEqual([1, 2]);
+    expect(map.delete("1")).toBe(true);
+    expect(map.delete("1")).toBe(false);
+    expect([map.countOf("a"), map.countOf("b")]).toEqual([0, 2]);
+    map.clear();
+    expect([map.size, map.countOf("b")]).toEqual([0, 0]);
   });
 });

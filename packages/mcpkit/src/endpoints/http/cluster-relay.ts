@@ -54,6 +54,11 @@ export class ClusterRelay {
     if (relayed.from === this.node || (relayed.to !== undefined && relayed.to !== this.node)) return;
     const entry = this.local.entries.get(relayed.id);
     if (!entry) return;
-    entry.transport.post(relayed.message, [], {}).catch(this.local.report);
+    try {
+      // Nothing is owed on it: a 202, at once.
+      entry.transport.post(relayed.message, [], {});
+    } catch (error) {
+      this.local.report(error);
+    }
   }
 }

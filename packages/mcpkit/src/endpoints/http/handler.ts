@@ -9,6 +9,7 @@ import {
   fromWebRequest,
   type HttpReply,
   type HttpRequest,
+  type MaybeReply,
   REPORT_ERROR,
   replyFromResponse,
   toResponse,
@@ -16,9 +17,9 @@ import {
 import {
   acceptsPost,
   acceptsSse,
-  checkOrigin,
   corsHeaders,
   isJsonContent,
+  originGuard,
   preflight,
 } from "../../transports/http/guards.js";
 import { LOCALHOST_NAMES } from "../../transports/http/localhost.js";
@@ -31,6 +32,7 @@ import { checkLegacyVersion } from "./header-checks.js";
 import { handleLegacyPost, SESSION_HEADER, sessionNotFound, storeUnavailable } from "./legacy-post.js";
 import { refuseLegacy } from "./modern-only.js";
 import { handleModernPost } from "./modern-post.js";
+import { RunningRequests } from "./running-requests.js";
 import { SessionTable } from "./session-table.js";
 
 export type { StreamableHttpHandler, StreamableHttpOptions } from "./endpoint-options.js";
@@ -47,7 +49,7 @@ export function createStreamableHttpHandler(
 ): StreamableHttpHandler {
   const server = definitionOf(mcpServer);
   const allowedHosts = options.allowedHosts ?? LOCALHOST_NAMES;
-  const policy = { allowedHosts, allowedOrigins: options.allowedOrigins ?? allowedHosts };
+  const checkOrigin = originGuard({ allowedHosts, allowedOrigins: options.allowedOrigins ?? allowedHosts });
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const keepAliveMs = options.keepAliveMs ?? 25_000;
   const auth = options.auth;
@@ -72,19 +74,23 @@ export function createStreamableHttpHandler(
           },
         });
   let closing = false;
+  // Requests answered on their own that are still running when the server closes are
+  // stopped with its reason, which a handler that honours its signal answers with.
+  const running = new RunningRequests();
+  server.onClose((reason) => running.abandonAll(reason));
   const legacy = {
     server,
     sessions,
     closing: () => closing,
-    keepAliveMs,
     retryAfterSeconds: Math.ceil(Math.min(idleTimeoutMs, 60_000) / 1000),
     admitSession: options.admitSession,
-    answer: (message: JsonRpcMessage) => httpAnswer(message, false, auth),
+    replies: { keepAliveMs, answer: (message: JsonRpcMessage) => httpAnswer(message, false, auth) },
+    running,
   };
-  const modern = { keepAliveMs, answer: (message: JsonRpcMessage) => httpAnswer(message, true, auth) };
+  const modern = { keepAliveMs, answer: (message: JsonRpcMessage) => httpAnswer(message, true, auth), running };
   const legacyServed = server.revisions.some(isLegacyRevision);
 
-  async function handlePost(request: HttpRequest, info: MessageInfo): Promise<HttpReply> {
+  function handlePost(request: HttpRequest, info: MessageInfo): MaybeReply {
     if (!acceptsPost(request)) {
       return jsonRpcErrorReply(
         406,
@@ -99,7 +105,14 @@ export function createStreamableHttpHandler(
         "Unsupported Media Type: Content-Type must be application/json",
       );
     }
-    const text = await request.text(maxBodyBytes);
+    const text = request.text(maxBodyBytes);
+    return text instanceof Promise
+      ? text.then((read) => handleBody(request, info, read))
+      : handleBody(request, info, text);
+  }
+
+  /** A POST's body, read: parsed, classified once, served by its era. */
+  function handleBody(request: HttpRequest, info: MessageInfo, text: string | undefined): MaybeReply {
     if (text === undefined) {
       return jsonRpcErrorReply(413, ErrorCode.InvalidRequest, `Payload Too Large: the limit is ${maxBodyBytes} bytes`);
     }
@@ -110,15 +123,15 @@ export function createStreamableHttpHandler(
       return jsonRpcErrorReply(400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
     }
     // A request naming a session belongs to it; otherwise the one classifier decides.
+    // (Each header is read once and handed on.)
     const params = (body as { params?: Record<string, unknown> } | null)?.params;
-    if (
-      request.headers.get(SESSION_HEADER) === null &&
-      eraOf(params, request.headers.get("mcp-protocol-version")) === "modern"
-    ) {
-      return handleModernPost(server, request, body, info, modern);
+    const sessionId = request.headers.get(SESSION_HEADER);
+    const version = request.headers.get("mcp-protocol-version");
+    if (sessionId === null && eraOf(params, version) === "modern") {
+      return handleModernPost(server, request, body, info, modern, version);
     }
     if (!legacyServed) return refuseLegacy(server, request, body);
-    return handleLegacyPost(legacy, request, body, info);
+    return handleLegacyPost(legacy, request, body, info, sessionId, version);
   }
 
   async function handleGet(request: HttpRequest, info: MessageInfo): Promise<HttpReply> {
@@ -129,7 +142,7 @@ export function createStreamableHttpHandler(
     const sessionId = request.headers.get(SESSION_HEADER);
     if (sessionId === null)
       return jsonRpcErrorReply(400, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required");
-    const versionError = checkLegacyVersion(request);
+    const versionError = checkLegacyVersion(request.headers.get("mcp-protocol-version"));
     if (versionError) return versionError;
     if (sessions.unavailable) return storeUnavailable();
     const transport = await sessions.find(sessionId, principalOf(info.auth));
@@ -149,20 +162,25 @@ export function createStreamableHttpHandler(
     return { status: 204, headers: {} };
   }
 
-  async function route(request: HttpRequest): Promise<HttpReply> {
-    const rejected = checkOrigin(request, policy);
+  function route(request: HttpRequest): MaybeReply {
+    const rejected = checkOrigin(request);
     if (rejected) return rejected;
     if (request.method === "OPTIONS") return preflight(request, options.cors);
     const info: MessageInfo = { headers: request.headers };
-    if (request.remoteAddress !== undefined) info.remoteAddress = request.remoteAddress;
-    if (auth) {
-      if (request.method === "GET" && request.path === auth.metadataPath) {
-        return replyFromResponse(auth.serveMetadata(request));
-      }
-      const verdict = await auth.authenticate(request);
+    const address = request.remoteAddress;
+    if (address !== undefined) info.remoteAddress = address;
+    if (!auth) return byMethod(request, info);
+    if (request.method === "GET" && request.path === auth.metadataPath) {
+      return replyFromResponse(auth.serveMetadata(request));
+    }
+    return auth.authenticate(request).then((verdict) => {
       if (verdict instanceof Response) return replyFromResponse(verdict);
       info.auth = verdict;
-    }
+      return byMethod(request, info);
+    });
+  }
+
+  function byMethod(request: HttpRequest, info: MessageInfo): MaybeReply {
     switch (request.method) {
       case "POST":
         return handlePost(request, info);
@@ -175,14 +193,27 @@ export function createStreamableHttpHandler(
     }
   }
 
-  async function serve(request: HttpRequest): Promise<HttpReply> {
-    let reply: HttpReply;
+  /** A request served: its reply at once when nothing had to wait, else a promise of it. */
+  function serve(request: HttpRequest): MaybeReply {
+    let reply: MaybeReply;
     try {
-      reply = await route(request);
+      reply = route(request);
     } catch (error) {
-      server.onError(error);
-      reply = jsonRpcErrorReply(500, ErrorCode.InternalError, "Internal error");
+      reply = internalError(error);
     }
+    if (!(reply instanceof Promise)) return withCors(request, reply);
+    return reply.then(
+      (known) => withCors(request, known),
+      (error: unknown) => withCors(request, internalError(error)),
+    );
+  }
+
+  function internalError(error: unknown): HttpReply {
+    server.onError(error);
+    return jsonRpcErrorReply(500, ErrorCode.InternalError, "Internal error");
+  }
+
+  function withCors(request: HttpRequest, reply: HttpReply): HttpReply {
     if (options.cors) Object.assign(reply.headers, corsHeaders(request, options.cors));
     return reply;
   }

@@ -19,9 +19,10 @@ export function checkModernHeaders(
   request: HttpRequest,
   message: { method: string; params?: JsonObject },
   server: ServerDefinition,
+  versionHeader: string | null,
 ): McpError | undefined {
   const headers = request.headers;
-  const version = headers.get("mcp-protocol-version")?.trim();
+  const version = versionHeader?.trim();
   const bodyVersion = (message.params?._meta as Record<string, unknown> | undefined)?.[META.protocolVersion];
   if (version === undefined) return mismatch("the MCP-Protocol-Version header is required");
   if (version !== bodyVersion) {
@@ -64,9 +65,14 @@ function checkParamHeaders(request: HttpRequest, params: JsonObject | undefined,
 }
 
 /** transports §Protocol Version Header (2025-11-25): a version the legacy era does not have gets 400. */
-export function checkLegacyVersion(request: HttpRequest): HttpReply | undefined {
-  const version = request.headers.get("mcp-protocol-version")?.trim();
+export function checkLegacyVersion(header: string | null): HttpReply | undefined {
+  const version = header?.trim();
   if (version === undefined || isLegacyRevision(version)) return undefined;
+  return unsupportedLegacyVersion(version);
+}
+
+/** The 400 for a version the legacy era does not have. */
+export function unsupportedLegacyVersion(version: string): HttpReply {
   return jsonRpcErrorReply(
     400,
     ErrorCode.UnsupportedProtocolVersion,

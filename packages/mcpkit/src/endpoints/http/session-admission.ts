@@ -23,20 +23,21 @@ export interface SessionFacts {
 
 export type Admission = { evict: string[] } | { refuse: string };
 
+const NONE: { evict: string[] } = { evict: [] };
+
 /**
- * Decides for a new session of `client`. Cheap when no cap is reached (one pass counting
- * the client's sessions); only then are candidates for eviction sorted.
+ * Decides for a new session of `client`, who holds `own` sessions now. Costs nothing while
+ * no cap is reached; only then are the sessions searched for ones to evict.
  */
 export function admitSession<T>(
   sessions: ReadonlyMap<string, T>,
   factsOf: (session: T) => SessionFacts,
   client: string | undefined,
+  own: number,
   limits: AdmissionLimits,
 ): Admission {
   const evict: string[] = [];
   if (client !== undefined && Number.isFinite(limits.maxSessionsPerClient)) {
-    let own = 0;
-    for (const session of sessions.values()) if (factsOf(session).client === client) own++;
     const over = own - limits.maxSessionsPerClient + 1;
     if (over > 0) {
       const spare = oldestUnused(sessions, factsOf, over, (f) => f.client === client);
@@ -50,12 +51,13 @@ export function admitSession<T>(
   }
   const over = sessions.size - evict.length - limits.maxSessions + 1;
   if (over > 0) {
+    // Rare: every session is searched, the oldest unused ones first.
     const taken = new Set(evict);
     const spare = oldestUnused(sessions, factsOf, over + taken.size, () => true).filter((id) => !taken.has(id));
     if (spare.length < over) return { refuse: `Too many sessions (the limit is ${limits.maxSessions})` };
     evict.push(...spare.slice(0, over));
   }
-  return { evict };
+  return evict.length === 0 ? NONE : { evict };
 }
 
 function oldestUnused<T>(

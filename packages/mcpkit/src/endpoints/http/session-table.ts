@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { clientKey } from "../../connection/client-key.js";
+import type { Revision } from "../../protocol/versions.js";
 import type { ServerDefinition } from "../../server/definition.js";
 import { serveConnection } from "../../server/serve-connection.js";
 import type { SessionRecord, SessionStore } from "../../server/session-store.js";
@@ -10,6 +11,7 @@ import {
 import { ClusterRelay } from "./cluster-relay.js";
 import { type AdmissionLimits, admitSession, type SessionFacts } from "./session-admission.js";
 import type { LocalSessions, SessionEntry } from "./session-entry.js";
+import { SessionMap } from "./session-map.js";
 import { StoreHeartbeat } from "./store-heartbeat.js";
 import { StoredSessions } from "./stored-sessions.js";
 
@@ -39,7 +41,7 @@ interface Cluster {
  * sessions (stored-sessions.ts, cluster-relay.ts, store-heartbeat.ts).
  */
 export class SessionTable implements LocalSessions {
-  readonly entries = new Map<string, SessionEntry>();
+  readonly entries = new SessionMap();
   private readonly server: ServerDefinition;
   private readonly options: SessionTableOptions;
   private readonly transportOptions: SessionTransportOptions;
@@ -84,7 +86,7 @@ export class SessionTable implements LocalSessions {
    * reached; says why when there is no room.
    */
   admit(client: string | undefined): string | undefined {
-    const verdict = admitSession(this.entries, factsOf, client, this.options);
+    const verdict = admitSession(this.entries, factsOf, client, this.entries.countOf(client), this.options);
     if ("refuse" in verdict) return verdict.refuse;
     for (const id of verdict.evict) this.end(id).catch(this.report);
     return undefined;
@@ -95,11 +97,28 @@ export class SessionTable implements LocalSessions {
     return this.cluster?.heartbeat.down ?? false;
   }
 
+  /** Whether sessions live in a shared store (the table is this node's cache of a cluster's). */
+  get clustered(): boolean {
+    return this.cluster !== undefined;
+  }
+
   /**
    * A session of this caller: another principal's session id is no more known than a made-up
-   * one. With a store, one held elsewhere is loaded and then held here too.
+   * one. With a store, one held elsewhere is loaded and then held here too (a promise);
+   * without one, the answer is at once.
    */
-  async find(id: string, principal: string | undefined): Promise<HttpSessionTransport | undefined> {
+  find(
+    id: string,
+    principal: string | undefined,
+  ): HttpSessionTransport | undefined | Promise<HttpSessionTransport | undefined> {
+    if (!this.cluster) {
+      const entry = this.entries.get(id);
+      return entry !== undefined && entry.principal === principal ? entry.transport : undefined;
+    }
+    return this.findStored(id, principal);
+  }
+
+  private async findStored(id: string, principal: string | undefined): Promise<HttpSessionTransport | undefined> {
     try {
       return await this.lookup(id, principal);
     } catch (error) {
@@ -120,6 +139,11 @@ export class SessionTable implements LocalSessions {
     }
     const rebuilt = await stored?.load(id);
     return rebuilt && rebuilt.principal === principal ? rebuilt.transport : undefined;
+  }
+
+  /** The revision session `id` negotiated, once it has (a session this node holds). */
+  revisionOf(id: string): Revision | undefined {
+    return this.entries.get(id)?.session.revision;
   }
 
   /** Opens a session for `principal`; the server serves it in the legacy era only. */

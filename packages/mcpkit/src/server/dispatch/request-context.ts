@@ -240,9 +240,9 @@ export class RequestContext implements Context {
   }
 
   closeStream(retryMs?: number): boolean {
-    const close = this.inbound.info?.closeStream;
-    if (!close) return false;
-    close(retryMs);
+    const info = this.inbound.info;
+    if (!info?.closeStream) return false;
+    info.closeStream(retryMs);
     return true;
   }
 

@@ -56,28 +56,16 @@ export type MessageOrigin = Pick<
   "era" | "revision" | "sessionId" | "session" | "client" | "server" | "transport"
 >;
 
-/** The message itself. */
-interface Message {
-  kind: "request" | "notification";
-  direction: "inbound" | "outbound";
-  method: string;
-  params: JsonObject | undefined;
-  id: RequestId | undefined;
-  info: { auth?: unknown; headers?: HeaderReader; remoteAddress?: string } | undefined;
-  /** How to get the request's signal, when it is a request. */
-  signal: (() => AbortSignal | undefined) | undefined;
-  /** Where the request's values are kept (made on first use). */
-  values: () => RequestValues;
-}
+/** What a message carries beyond its origin: who sent it and with what. */
+type Info = { auth?: unknown; headers?: HeaderReader; remoteAddress?: string } | undefined;
 
-/** Made only when middleware is installed. */
+/**
+ * Made only when middleware is installed. A request being served lends its values (and,
+ * inbound, its signal): `serving`; anything else keeps values of its own, made on first use.
+ */
 class ServerMessage implements ServerMiddlewareContext {
   readonly side = "server";
-  readonly direction: "inbound" | "outbound";
-  readonly kind: "request" | "notification";
-  readonly method: string;
   params: JsonObject | undefined;
-  readonly id: RequestId | undefined;
   readonly principal: unknown;
   readonly headers: HeaderReader | undefined;
   readonly remoteAddress: string | undefined;
@@ -88,18 +76,23 @@ class ServerMessage implements ServerMiddlewareContext {
   readonly client: Implementation | undefined;
   readonly server: Implementation;
   readonly transport: TransportBinding | undefined;
-  private readonly signalOf: (() => AbortSignal | undefined) | undefined;
-  private readonly valuesOf: () => RequestValues;
+  private ownValues: RequestValues | undefined;
 
-  constructor(origin: MessageOrigin, message: Message) {
-    this.direction = message.direction;
-    this.kind = message.kind;
-    this.method = message.method;
-    this.params = message.params;
-    this.id = message.id;
-    this.principal = message.info?.auth;
-    this.headers = message.info?.headers;
-    this.remoteAddress = message.info?.remoteAddress;
+  constructor(
+    origin: MessageOrigin,
+    readonly kind: "request" | "notification",
+    readonly direction: "inbound" | "outbound",
+    readonly method: string,
+    params: JsonObject | undefined,
+    readonly id: RequestId | undefined,
+    info: Info,
+    private readonly serving: InboundRequest | undefined,
+    private readonly signalOf: (() => AbortSignal | undefined) | undefined,
+  ) {
+    this.params = params;
+    this.principal = info?.auth;
+    this.headers = info?.headers;
+    this.remoteAddress = info?.remoteAddress;
     this.era = origin.era;
     this.revision = origin.revision;
     this.sessionId = origin.sessionId;
@@ -107,51 +100,37 @@ class ServerMessage implements ServerMiddlewareContext {
     this.client = origin.client;
     this.server = origin.server;
     this.transport = origin.transport;
-    this.signalOf = message.signal;
-    this.valuesOf = message.values;
   }
 
+  /** Outbound: the served request's, as its sender gave it; inbound: the request's own (made on first use). */
   get signal(): AbortSignal | undefined {
-    return this.signalOf?.();
+    return this.signalOf ? this.signalOf() : this.serving?.signal;
   }
 
   get<T>(key: RequestKey<T>): T | undefined {
-    return this.valuesOf().get(key);
+    return this.values().get(key);
   }
 
   set<T>(key: RequestKey<T>, value: T): void {
-    this.valuesOf().set(key, value);
+    this.values().set(key, value);
+  }
+
+  /** The values of the request being served, or this message's own. */
+  private values(): RequestValues {
+    const serving = this.serving;
+    if (serving) {
+      serving.values ??= new RequestValues();
+      return serving.values;
+    }
+    this.ownValues ??= new RequestValues();
+    return this.ownValues;
   }
 }
-
-/** The values of the request being served. */
-const valuesOf = (inbound: InboundRequest) => () => {
-  inbound.values ??= new RequestValues();
-  return inbound.values;
-};
-
-/** Values of their own, for a message that is no request being served. */
-const ownValues = () => {
-  let values: RequestValues | undefined;
-  return () => {
-    values ??= new RequestValues();
-    return values;
-  };
-};
 
 /** The one builder of what middleware sees of a request from the client, in every era. */
 export function inboundRequest(origin: MessageOrigin, inbound: InboundRequest): ServerMiddlewareContext {
   const { method, params, id, info } = inbound;
-  return new ServerMessage(origin, {
-    kind: "request",
-    direction: "inbound",
-    method,
-    params,
-    id,
-    info,
-    signal: () => inbound.signal,
-    values: valuesOf(inbound),
-  });
+  return new ServerMessage(origin, "request", "inbound", method, params, id, info, inbound, undefined);
 }
 
 /** A notification from the client (legacy sessions). */
@@ -161,16 +140,7 @@ export function inboundNotification(
   info: MessageInfo | undefined,
 ): ServerMiddlewareContext {
   const { method, params } = notification;
-  return new ServerMessage(origin, {
-    kind: "notification",
-    direction: "inbound",
-    method,
-    params,
-    id: undefined,
-    info,
-    signal: undefined,
-    values: ownValues(),
-  });
+  return new ServerMessage(origin, "notification", "inbound", method, params, undefined, info, undefined, undefined);
 }
 
 /**
@@ -181,17 +151,8 @@ export function outboundRequest(
   origin: MessageOrigin,
   method: string,
   params: JsonObject,
-  serving: { info: Message["info"]; signal: () => AbortSignal | undefined; inbound?: InboundRequest },
+  serving: { info: Info; signal: () => AbortSignal | undefined; inbound?: InboundRequest },
 ): ServerMiddlewareContext {
   const { info, signal, inbound } = serving;
-  return new ServerMessage(origin, {
-    kind: "request",
-    direction: "outbound",
-    method,
-    params,
-    id: undefined,
-    info,
-    signal,
-    values: inbound ? valuesOf(inbound) : ownValues(),
-  });
+  return new ServerMessage(origin, "request", "outbound", method, params, undefined, info, inbound, signal);
 }

@@ -18,12 +18,21 @@ export interface HttpRequest {
   readonly headers: HeaderReader;
   /** The client's IP address, when the server knows it (node:http does; a Web Request does not). */
   readonly remoteAddress?: string;
-  /** Calls `listener` if the client goes away before the reply is complete. */
-  onAbort(listener: () => void): void;
-  /** The body as UTF-8 text, or undefined when it is larger than `limit` bytes. */
-  text(limit: number): Promise<string | undefined>;
+  /** Tells `target` if the client goes away before the reply is complete. */
+  onAbort(target: AbortTarget): void;
+  /**
+   * The body as UTF-8 text, or undefined when it is larger than `limit` bytes: at once
+   * when the adapter has it already (the Node adapter reads small bodies first), else a
+   * promise of it.
+   */
+  text(limit: number): string | undefined | Promise<string | undefined>;
   /** The same request as a Web Request, for APIs that take one. */
   toRequest(): Request;
+}
+
+/** What hears of a client gone before its reply was complete (an object, so no closure is made per request). */
+export interface AbortTarget {
+  aborted(): void;
 }
 
 export interface HttpReply {
@@ -36,8 +45,11 @@ export interface HttpReply {
 /** Handlers that can serve an HttpRequest directly (the Node adapter's fast path). */
 export const EXCHANGE: unique symbol = Symbol.for("mcpkit.http.exchange");
 
+/** A reply known at once, or one still being made: the direct path makes no promise it does not need. */
+export type MaybeReply = HttpReply | Promise<HttpReply>;
+
 export interface ExchangeHandler {
-  [EXCHANGE](request: HttpRequest): Promise<HttpReply>;
+  [EXCHANGE](request: HttpRequest): MaybeReply;
 }
 
 /**
@@ -77,12 +89,12 @@ export const canExchange = (handler: object): handler is ExchangeHandler =>
   typeof (handler as Partial<ExchangeHandler>)[EXCHANGE] === "function";
 
 /** Serves `request` with `handler`, directly when it can, else through its fetch. */
-export async function exchange(handler: FetchHandler, request: HttpRequest): Promise<HttpReply> {
+export function exchange(handler: FetchHandler, request: HttpRequest): MaybeReply {
   if (canExchange(handler)) return handler[EXCHANGE](request);
   const address = request.remoteAddress;
-  return replyFromResponse(
-    await handler.fetch(request.toRequest(), address === undefined ? undefined : { clientAddress: address }),
-  );
+  return handler
+    .fetch(request.toRequest(), address === undefined ? undefined : { clientAddress: address })
+    .then(replyFromResponse);
 }
 
 /** Reads a Web body up to `limit` bytes; undefined when it is larger. */
@@ -116,7 +128,7 @@ export function fromWebRequest(request: Request, info?: FetchInfo): HttpRequest 
       return new URL(request.url).pathname;
     },
     headers: request.headers,
-    onAbort: (listener) => request.signal.addEventListener("abort", listener, { once: true }),
+    onAbort: (target) => request.signal.addEventListener("abort", () => target.aborted(), { once: true }),
     text: (limit) => readWebBody(request, limit),
     toRequest: () => request,
   };

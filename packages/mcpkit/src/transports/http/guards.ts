@@ -49,9 +49,35 @@ export function checkOrigin(request: WithHeaders, policy: OriginPolicy): HttpRep
   return undefined;
 }
 
+/**
+ * checkOrigin for every request of one endpoint, remembering the Host values it allowed in
+ * requests without an Origin (a client sends the same one each time): such a request is
+ * then let through on one lookup. A value is remembered only after the full check passed
+ * it, under the same policy, and only the first few (each port makes another).
+ */
+export function originGuard(policy: OriginPolicy): (request: WithHeaders) => HttpReply | undefined {
+  // Compared in turn (a client's Host is a fresh string each time: no hash to compute).
+  const allowed: string[] = [];
+  return (request) => {
+    const host = request.headers.get("host");
+    const plain = host !== null && request.headers.get("origin") === null;
+    if (plain && allowed.includes(host)) return undefined;
+    const rejected = checkOrigin(request, policy);
+    if (plain && rejected === undefined && allowed.length < REMEMBERED_HOSTS) allowed.push(host);
+    return rejected;
+  };
+}
+
+const REMEMBERED_HOSTS = 8;
+
+/** What clients send (transports §Sending Messages), compared first. */
+const ACCEPT_BOTH = "application/json, text/event-stream";
+
 /** transports §Sending Messages: the client must accept both JSON and SSE answers. */
 export function acceptsPost(request: WithHeaders): boolean {
-  const accept = (request.headers.get("accept") ?? "").toLowerCase();
+  const header = request.headers.get("accept");
+  if (header === ACCEPT_BOTH) return true;
+  const accept = (header ?? "").toLowerCase();
   if (accept.includes("*/*")) return true;
   return accept.includes("application/json") && accept.includes("text/event-stream");
 }
@@ -62,7 +88,9 @@ export function acceptsSse(request: WithHeaders): boolean {
 }
 
 export function isJsonContent(request: WithHeaders): boolean {
-  const type = (request.headers.get("content-type") ?? "").toLowerCase().split(";")[0]?.trim();
+  const header = request.headers.get("content-type");
+  if (header === "application/json") return true;
+  const type = (header ?? "").toLowerCase().split(";")[0]?.trim();
   return type === "application/json";
 }
 

@@ -1,15 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Readable } from "node:stream";
-import {
-  exchange,
-  type FetchHandler,
-  type HeaderReader,
-  type HttpReply,
-  type HttpRequest,
-  reportHttpError,
-} from "./exchange.js";
-import { BODY_GONE, bodyWasRead, parsedBodyText } from "./parsed-body.js";
+import { exchange, type FetchHandler, type HttpReply, type MaybeReply, reportHttpError } from "./exchange.js";
+import { NodeRequest } from "./node-request.js";
+import { BODY_GONE, bodyWasRead } from "./parsed-body.js";
 import { applyServerLimits, lingerAfterAnswer, lingerOf, type ServerLimits } from "./server-limits.js";
 import { type ClientAddressOf, clientAddressResolver, type TrustProxy } from "./trust-proxy.js";
 
@@ -76,172 +69,77 @@ export function serveNodeRequest(
     return;
   }
   const addressOf = options.trustProxy && resolverOf(options.trustProxy);
-  const request = new NodeRequest(req, res, parsedBody, addressOf);
-  exchange(handler, request)
-    .then((reply) => writeReply(reply, req, res, request))
-    .catch((error: unknown) => {
-      // A failed handler or a broken body stream: reported, and never an unhandled rejection.
-      if (options.onError) options.onError(error);
-      else reportHttpError(handler, error, request);
-      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-      res.end();
-    });
+  const request = new NodeRequest(req, res, parsedBody, addressOf, handler, options.onError);
+  // A small body is read first, so the handler can answer in the turn it arrives.
+  if (!request.prefetch(answer)) answer(request);
 }
 
-class NodeHeaders implements HeaderReader {
-  constructor(private readonly raw: IncomingMessage["headers"]) {}
-
-  get(name: string): string | null {
-    const value = this.raw[name];
-    if (value === undefined) return null;
-    return Array.isArray(value) ? value.join(", ") : value;
-  }
-}
-
-class NodeRequest implements HttpRequest {
-  readonly headers: NodeHeaders;
-  /** The body was too large: the connection is closed after the reply. */
-  overflowed = false;
-  /** The client's address behind trusted proxies, once worked out. */
-  private forwarded: { address: string | undefined } | undefined;
-  private request: Request | undefined;
-
-  constructor(
-    private readonly req: IncomingMessage,
-    private readonly res: ServerResponse,
-    private readonly parsedBody: unknown,
-    private readonly addressOf: ClientAddressOf | undefined,
-  ) {
-    this.headers = new NodeHeaders(req.headers);
-  }
-
-  get method(): string {
-    return this.req.method ?? "GET";
-  }
-
-  /** The path as the client sent it (Express rewrites req.url under a mount point, not originalUrl). */
-  private get target(): string {
-    return (this.req as { originalUrl?: string }).originalUrl ?? this.req.url ?? "/";
-  }
-
-  get url(): string {
-    return `http://${this.req.headers.host ?? "localhost"}${this.target}`;
-  }
-
-  get remoteAddress(): string | undefined {
-    const peer = this.req.socket.remoteAddress;
-    if (!this.addressOf) return peer;
-    this.forwarded ??= { address: this.addressOf(peer, this.headers) };
-    return this.forwarded.address;
-  }
-
-  get path(): string {
-    const raw = this.target;
-    const query = raw.indexOf("?");
-    return query === -1 ? raw : raw.slice(0, query);
-  }
-
-  onAbort(listener: () => void): void {
-    const res = this.res;
-    if (res.closed) {
-      if (!res.writableFinished) listener();
-      return;
-    }
-    res.once("close", () => {
-      if (!res.writableFinished) listener();
-    });
-  }
-
-  text(limit: number): Promise<string | undefined> {
-    if (bodyWasRead(this.req)) {
-      const text = parsedBodyText(this.parsedBody);
-      return Promise.resolve(Buffer.byteLength(text) > limit ? undefined : text);
-    }
-    const declared = Number(this.req.headers["content-length"] ?? Number.NaN);
-    if (declared > limit) {
-      this.overflowed = true;
-      return Promise.resolve(undefined);
-    }
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const onData = (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > limit) {
-          this.overflowed = true;
-          this.req.off("data", onData);
-          this.req.off("end", onEnd);
-          // The rest is read and dropped: the answer goes out, then the connection lingers closed.
-          this.req.resume();
-          resolve(undefined);
-          return;
-        }
-        chunks.push(chunk);
-      };
-      const onEnd = () =>
-        resolve(
-          chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks, size).toString("utf8"),
-        );
-      this.req.on("data", onData);
-      this.req.once("end", onEnd);
-      this.req.once("error", reject);
-    });
-  }
-
-  private abortSignal(): AbortSignal {
-    const controller = new AbortController();
-    this.onAbort(() => controller.abort());
-    return controller.signal;
-  }
-
-  toRequest(): Request {
-    this.request ??= new Request(this.url, {
-      method: this.method,
-      headers: webHeaders(this.req.headers),
-      body:
-        this.method === "GET" || this.method === "HEAD"
-          ? undefined
-          : bodyWasRead(this.req)
-            ? parsedBodyText(this.parsedBody)
-            : (Readable.toWeb(this.req) as ReadableStream<Uint8Array>),
-      signal: this.abortSignal(),
-      // Required by undici for a streamed request body.
-      duplex: "half",
-    } as RequestInit);
-    return this.request;
-  }
-}
-
-function webHeaders(raw: IncomingMessage["headers"]): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(raw)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else headers.set(name, value);
-  }
-  return headers;
-}
-
-async function writeReply(
-  reply: HttpReply,
-  req: IncomingMessage,
-  res: ServerResponse,
-  request: NodeRequest,
-): Promise<void> {
-  const body = reply.body;
-  if (body === undefined || typeof body === "string") {
-    const headers: Record<string, string | string[] | number> = { ...reply.headers };
-    if (body !== undefined) headers["content-length"] = Buffer.byteLength(body);
-    // What is left of an oversized body is not read: the connection ends with the reply,
-    // gracefully, so that the client reads the 413 rather than a reset.
-    if (request.overflowed) {
-      headers.connection = "close";
-      lingerAfterAnswer(req.socket, lingerOf((req.socket as { server?: Server }).server));
-    }
-    res.writeHead(reply.status, headers);
-    res.end(body);
+/** Runs the handler; `bodyError`: the prefetched body's stream failed. */
+function answer(request: NodeRequest, bodyError?: unknown): void {
+  if (bodyError !== undefined) {
+    failed(request, bodyError);
     return;
   }
+  let reply: MaybeReply;
+  try {
+    reply = exchange(request.handler, request);
+  } catch (error) {
+    failed(request, error);
+    return;
+  }
+  // A reply known at once is written at once: no promise, no turn of the microtask queue.
+  if (!(reply instanceof Promise)) {
+    writeOrFail(request, reply);
+    return;
+  }
+  reply.then(
+    (known) => writeOrFail(request, known),
+    (error: unknown) => failed(request, error),
+  );
+}
+
+function writeOrFail(request: NodeRequest, reply: HttpReply): void {
+  try {
+    if (typeof reply.body === "object") {
+      writeStream(reply, reply.body, request.req, request.res).catch((error: unknown) => failed(request, error));
+    } else writeWhole(reply, reply.body, request, request.res);
+  } catch (error) {
+    failed(request, error);
+  }
+}
+
+/** A failed handler, a broken body stream or a reply that could not be written: reported, answered 500 if nothing was sent yet. */
+function failed(request: NodeRequest, error: unknown): void {
+  const { onError, res } = request;
+  if (onError) onError(error);
+  else reportHttpError(request.handler, error, request);
+  if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+  res.end();
+}
+
+/** A whole body (JSON) or none, with its length: one write. */
+function writeWhole(reply: HttpReply, body: string | undefined, request: NodeRequest, res: ServerResponse): void {
+  // A reply is made for its one request: its headers take the length rather than a copy.
+  const headers: Record<string, string | string[] | number> = reply.headers;
+  if (body !== undefined) headers["content-length"] = Buffer.byteLength(body);
+  // What is left of an oversized body is not read: the connection ends with the reply,
+  // gracefully, so that the client reads the 413 rather than a reset.
+  if (request.overflowed) {
+    const socket = request.req.socket;
+    headers.connection = "close";
+    lingerAfterAnswer(socket, lingerOf((socket as { server?: Server }).server));
+  }
+  res.writeHead(reply.status, headers);
+  res.end(body);
+}
+
+/** A body produced as it goes (SSE), written as it comes. */
+async function writeStream(
+  reply: HttpReply,
+  body: ReadableStream<Uint8Array>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   res.writeHead(reply.status, reply.headers);
   if (String(reply.headers["content-type"] ?? "").startsWith("text/event-stream")) {
     res.flushHeaders();

@@ -4,8 +4,8 @@ import {
   exchange,
   type FetchHandler,
   fromWebRequest,
-  type HttpReply,
   type HttpRequest,
+  type MaybeReply,
   REPORT_ERROR,
   type ReportingHandler,
   reportHttpError,
@@ -21,10 +21,10 @@ export function routeByPath(
   pick: (path: string) => FetchHandler | undefined,
   notFound = "Not found",
 ): FetchHandler & ExchangeHandler & ReportingHandler {
-  const serve = (request: HttpRequest): Promise<HttpReply> => {
+  const serve = (request: HttpRequest): MaybeReply => {
     const handler = pick(request.path);
     if (handler) return exchange(handler, request);
-    return Promise.resolve({ status: 404, headers: { "content-type": "text/plain; charset=utf-8" }, body: notFound });
+    return { status: 404, headers: { "content-type": "text/plain; charset=utf-8" }, body: notFound };
   };
   return {
     async fetch(request, info) {

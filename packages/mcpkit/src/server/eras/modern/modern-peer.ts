@@ -1,6 +1,8 @@
 import type { RequestOptions } from "../../../connection/connection-options.js";
+import type { InboundRequest } from "../../../connection/inbound-request.js";
 import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
 import type { JsonObject } from "../../../jsonrpc/types.js";
+import { INPUT_METHODS } from "../../../protocol/methods.js";
 import { type RevisionRules, revisionRules } from "../../../protocol/revisions.js";
 import type { ClientCapabilities, ServerCapabilities } from "../../../protocol/types/capabilities.js";
 import type { Implementation, LogLevel } from "../../../protocol/types/common.js";
@@ -8,12 +10,13 @@ import type { ClientPeer } from "../../dispatch/client-peer.js";
 import { shouldLog } from "../../dispatch/request-context.js";
 import type { Registry } from "../../registry/registry.js";
 import type { Envelope } from "./envelope.js";
-import type { Rounds } from "./rounds.js";
+import { Rounds } from "./rounds.js";
 
 /**
  * The client as one modern request describes it: its `_meta` envelope. Requests to the
  * client become input requests of the multi round-trip request (`rounds`), which only
- * the methods in INPUT_METHODS may make.
+ * the methods in INPUT_METHODS may make. A first round's Rounds is made when the handler
+ * first asks (most never do); a retry's is made before, to check what it brings.
  */
 export class ModernPeer implements ClientPeer {
   readonly rules: RevisionRules;
@@ -23,14 +26,16 @@ export class ModernPeer implements ClientPeer {
   readonly clientCapabilities: ClientCapabilities;
   readonly serverCapabilities: ServerCapabilities;
   logLevel: LogLevel | undefined;
-  private readonly rounds: Rounds | undefined;
-  private readonly method: string;
+  private opened: Rounds | undefined;
+  private readonly inputAllowed: boolean;
+  private readonly server: Registry;
+  private readonly inbound: InboundRequest;
   private readonly send: (method: string, params: object) => void;
 
   constructor(
     server: Registry,
     envelope: Envelope,
-    method: string,
+    inbound: InboundRequest,
     rounds: Rounds | undefined,
     send: (method: string, params: object) => void,
   ) {
@@ -39,9 +44,17 @@ export class ModernPeer implements ClientPeer {
     this.clientCapabilities = envelope.capabilities;
     this.serverCapabilities = server.capabilities();
     this.logLevel = envelope.logLevel;
-    this.method = method;
-    this.rounds = rounds;
+    this.server = server;
+    this.inbound = inbound;
+    this.inputAllowed = INPUT_METHODS.has(inbound.method);
+    this.opened = rounds;
     this.send = send;
+  }
+
+  /** This request's rounds, if it may ask the client for input: opened when first needed. */
+  get rounds(): Rounds | undefined {
+    if (this.opened === undefined && this.inputAllowed) this.opened = Rounds.fresh(this.server, this.inbound);
+    return this.opened;
   }
 
   /** server/utilities/logging (2026-07-28): nothing unless the request asked for a level. */
@@ -50,16 +63,17 @@ export class ModernPeer implements ClientPeer {
   }
 
   ask(method: string, params: JsonObject, options?: RequestOptions): Promise<JsonObject> {
-    if (!this.rounds) {
+    const rounds = this.rounds;
+    if (!rounds) {
       // basic/patterns/mrtr §Supported Requests: only these three may ask the client.
       return Promise.reject(
         new McpError(
           ErrorCode.InvalidRequest,
-          `${method} is not available while answering ${this.method}: only tools/call, prompts/get and resources/read can ask the client for input`,
+          `${method} is not available while answering ${this.inbound.method}: only tools/call, prompts/get and resources/read can ask the client for input`,
         ),
       );
     }
-    return this.rounds.input(method, params, options?.inputKey);
+    return rounds.input(method, params, options?.inputKey);
   }
 
   get roundEnded(): Promise<unknown> | undefined {

@@ -23,8 +23,9 @@ const PREFIX: Record<string, string> = {
  */
 export class Rounds {
   static readonly SUSPENDED: unique symbol = Symbol("suspended");
-  readonly suspended: Promise<typeof Rounds.SUSPENDED>;
-  private resolveSuspended!: (value: typeof Rounds.SUSPENDED) => void;
+  private suspension: Promise<typeof Rounds.SUSPENDED> | undefined;
+  private resolveSuspended: ((value: typeof Rounds.SUSPENDED) => void) | undefined;
+  private isSuspended = false;
   private timer: ReturnType<typeof setImmediate> | undefined;
   private readonly server: Registry;
   private readonly known: Record<string, unknown>;
@@ -44,9 +45,31 @@ export class Rounds {
     this.inbound = inbound;
     this.principal = principal;
     this.known = known;
-    this.suspended = new Promise((resolve) => {
-      this.resolveSuspended = resolve;
-    });
+  }
+
+  /** Resolves when this round ends for want of answers (made when first awaited). */
+  get suspended(): Promise<typeof Rounds.SUSPENDED> {
+    this.suspension ??= this.isSuspended
+      ? Promise.resolve(Rounds.SUSPENDED)
+      : new Promise((resolve) => {
+          this.resolveSuspended = resolve;
+        });
+    return this.suspension;
+  }
+
+  private suspend(): void {
+    this.isSuspended = true;
+    this.resolveSuspended?.(Rounds.SUSPENDED);
+  }
+
+  /** A first round: nothing known yet (a request without requestState or inputResponses). */
+  static fresh(server: Registry, inbound: InboundRequest): Rounds {
+    return new Rounds(server, inbound, principalOf(inbound.info?.auth), {});
+  }
+
+  /** Whether a request brings answers of earlier rounds (then `open` checks them before the handler runs). */
+  static isRetry(params: JsonObject | undefined): boolean {
+    return params?.requestState !== undefined || params?.inputResponses !== undefined;
   }
 
   /** Reads the retry's requestState and inputResponses; a tampered or stale state is -32602. */
@@ -96,7 +119,7 @@ export class Rounds {
     this.missing.set(name, { method, params });
     // Requests made together (Promise.all) land in the same round: wait for the turn to end.
     if (this.timer) clearImmediate(this.timer);
-    this.timer = setImmediate(() => this.resolveSuspended(Rounds.SUSPENDED));
+    this.timer = setImmediate(() => this.suspend());
     return new Promise(() => {});
   }
 

@@ -6,7 +6,8 @@ import type { MessageInfo, SendOptions, Transport, TransportSink } from "../../t
 import type { EventStore } from "./event-store.js";
 import { attachReplaying, clusterStreamOwner, clusterStreamPrefix, orphanedReply, replayStored } from "./replay.js";
 import type { SessionTransportOptions } from "./session-transport-options.js";
-import { isResponse, Stream, sessionGone, sseReply } from "./stream.js";
+import { isResponse, Stream, type StreamOwner, sessionGone, sseReply } from "./stream.js";
+import { StreamInfo } from "./stream-info.js";
 import { StreamTable } from "./stream-table.js";
 
 export type { SessionTransportOptions } from "./session-transport-options.js";
@@ -23,7 +24,7 @@ const MAX_EARLY_MESSAGES = 100;
  * answers or relates to, else to the standalone GET stream (transports §Multiple Connections:
  * never to more than one).
  */
-export class HttpSessionTransport implements Transport {
+export class HttpSessionTransport implements Transport, StreamOwner {
   readonly sessionId: string | undefined;
   private sink: TransportSink | undefined;
   private readonly options: SessionTransportOptions;
@@ -75,46 +76,40 @@ export class HttpSessionTransport implements Transport {
   }
 
   /**
-   * Handles a POST body; resolves with 202, a JSON answer, or an SSE stream. `onAbort`
-   * registers for the HTTP request's end: with cancelOnDisconnect, a client that goes away
-   * before any answer cancels its requests too.
+   * Handles a POST body: 202, a JSON answer, or an SSE stream; the reply itself when the
+   * requests were answered while they were dispatched (a handler with nothing to wait
+   * for), else a promise of it. `onAbort` registers for the HTTP request's end: with
+   * cancelOnDisconnect, a client that goes away before any answer cancels its requests too.
    */
   post(
     value: unknown,
-    requestIds: RequestId[],
+    requestIds: readonly RequestId[],
     info: MessageInfo,
     onAbort?: (listener: () => void) => void,
-  ): Promise<HttpReply> {
+  ): HttpReply | Promise<HttpReply> {
     this.lastActivity = Date.now();
     const sink = this.sink;
-    if (!sink || this.closed) return Promise.resolve(sessionGone());
+    if (!sink || this.closed) return sessionGone();
     if (requestIds.length === 0) {
       sink.message(value, info);
-      return Promise.resolve({ status: 202, headers: {} });
+      return { status: 202, headers: {} };
     }
     this.requestCount++;
     const stream = this.openStream(requestIds, false);
-    const response = new Promise<HttpReply>((resolve) => {
-      stream.undecided = resolve;
-    });
     if (onAbort && this.options.cancelOnDisconnect) {
       onAbort(() => {
         if (!stream.undecided) return; // answered: its SSE connection reports its own end
-        stream.undecided(sessionGone());
-        stream.undecided = undefined;
+        stream.decide(sessionGone());
         this.abandon(stream);
       });
     }
-    const withStream: MessageInfo = this.options.eventStore
-      ? { ...info, closeStream: (retryMs) => this.closeConnection(stream, retryMs) }
-      : info;
     this.capture = stream;
     try {
-      sink.message(value, withStream);
+      sink.message(value, this.options.eventStore ? new StreamInfo(info, this, stream) : info);
     } finally {
       this.capture = undefined;
     }
-    return response;
+    return stream.reply();
   }
 
   /** Handles a GET: the standalone stream, or the resumption of one after Last-Event-ID. */
@@ -181,9 +176,9 @@ export class HttpSessionTransport implements Transport {
    */
   unanswered(requestId: RequestId): void {
     const stream = this.streams.carrying(requestId);
-    if (!stream?.owed.delete(requestId)) return;
+    if (!stream?.release(requestId)) return;
     this.streams.answered(requestId);
-    if (stream.owed.size > 0) return;
+    if (stream.owedCount > 0) return;
     stream.enqueue(async () => {
       if (stream.finished) return;
       if (stream.undecided) await this.prime(stream, this.connect(stream, true));
@@ -208,10 +203,9 @@ export class HttpSessionTransport implements Transport {
     this.closed = true;
     const store = this.keepStoredStreams ? undefined : this.options.eventStore;
     for (const stream of this.streams.all()) {
-      stream.undecided?.(sessionGone());
-      stream.undecided = undefined;
+      stream.decide(sessionGone());
       stream.connection?.close();
-      if (store) store.dropStream(stream.id).catch(this.report);
+      if (store && stream.named) store.dropStream(stream.id).catch(this.report);
     }
     this.streams.clear();
     this.early = undefined;
@@ -222,49 +216,50 @@ export class HttpSessionTransport implements Transport {
     if (this.sessionId !== undefined) this.options.onClosed?.(this.sessionId);
   }
 
-  private openStream(requestIds: RequestId[], standalone: boolean): Stream {
+  private openStream(requestIds: readonly RequestId[], standalone: boolean): Stream {
     const prefix =
       this.options.sharedStreams && this.sessionId !== undefined
         ? clusterStreamPrefix(this.sessionId, standalone, this.options.node)
         : undefined;
-    // A queued task that failed (the store refused an append or a replay) is reported, and
-    // the client is not left waiting on a silent stream.
-    const onFailure = (error: unknown) => {
-      this.report(error);
-      stream.fail();
-    };
-    const stream: Stream = new Stream(requestIds, standalone, onFailure, prefix);
+    const stream = new Stream(requestIds, standalone, this, prefix);
     this.streams.add(stream, requestIds);
     return stream;
   }
 
+  /**
+   * A queued task of `stream` failed (the store refused an append or a replay): reported,
+   * and the client is not left waiting on a silent stream.
+   */
+  streamFailed(stream: Stream, error: unknown): void {
+    this.report(error);
+    stream.fail();
+  }
+
   private deliver(stream: Stream, message: JsonRpcMessage | JsonRpcMessage[], dedupeKey?: string): void {
-    const batch = Array.isArray(message) ? message : [message];
     let answered = false;
-    for (const m of batch) {
-      if (!isResponse(m)) continue;
-      answered = true;
-      const id = "id" in m ? m.id : undefined;
-      if (id === undefined || id === null) {
-        // An answer to the whole POST (an unreadable or refused body) settles it.
-        for (const owed of stream.owed) this.streams.answered(owed);
-        stream.owed.clear();
-      } else if (stream.owed.delete(id)) {
-        this.streams.answered(id);
-      }
+    if (Array.isArray(message)) {
+      for (const m of message) if (this.streams.settle(stream, m)) answered = true;
+    } else answered = this.streams.settle(stream, message);
+    const final = answered && !stream.standalone && stream.owedCount === 0;
+    if (final && stream.undecided && stream.idle) {
+      // Answered before anything else was sent: one JSON body, no stream needed.
+      this.answerJson(stream, message);
+      return;
     }
-    const final = answered && !stream.standalone && stream.owed.size === 0;
     stream.enqueue(() => {
       if (stream.undecided && final) {
-        // Answered before anything else was sent: one JSON body, no stream needed.
-        const answer = Array.isArray(message) ? undefined : this.options.answer?.(message);
-        stream.undecided(jsonReply(answer?.status ?? 200, JSON.stringify(message), answer?.headers));
-        stream.undecided = undefined;
-        this.finish(stream);
+        this.answerJson(stream, message);
         return;
       }
       return this.streamOut(stream, message, final, dedupeKey);
     });
+  }
+
+  /** The POST's answer as one JSON body. */
+  private answerJson(stream: Stream, message: JsonRpcMessage | JsonRpcMessage[]): void {
+    const answer = Array.isArray(message) ? undefined : this.options.answer?.(message);
+    stream.decide(jsonReply(answer?.status ?? 200, JSON.stringify(message), answer?.headers));
+    this.finish(stream);
   }
 
   private async streamOut(
@@ -292,10 +287,7 @@ export class HttpSessionTransport implements Transport {
     );
     stream.connection = connection;
     stream.sse = true;
-    if (answerPost && stream.undecided) {
-      stream.undecided(sseReply(connection));
-      stream.undecided = undefined;
-    }
+    if (answerPost) stream.decide(sseReply(connection));
     return connection;
   }
 
@@ -309,9 +301,8 @@ export class HttpSessionTransport implements Transport {
   /** streamable-http §Cancellation (2026-07-28): the client left, so its requests are cancelled. */
   private abandon(stream: Stream): void {
     if (!this.options.cancelOnDisconnect || stream.finished) return;
-    const owed = [...stream.owed];
+    const owed = stream.releaseAll();
     for (const id of owed) this.streams.answered(id);
-    stream.owed.clear();
     this.finish(stream);
     for (const requestId of owed) {
       this.sink?.message({
@@ -330,8 +321,8 @@ export class HttpSessionTransport implements Transport {
     connection.write(formatSse({ id, retry: this.options.retryMs, data: "" }));
   }
 
-  /** transports §Sending Messages: close the connection, not the stream; the client polls. */
-  private closeConnection(stream: Stream, retryMs = this.options.retryMs): void {
+  /** transports §Sending Messages: close the connection, not the stream; the client polls (MessageInfo.closeStream). */
+  closeConnection(stream: Stream, retryMs = this.options.retryMs): void {
     stream.enqueue(async () => {
       if (stream.finished) return;
       if (stream.undecided) await this.prime(stream, this.connect(stream, true));
@@ -351,7 +342,10 @@ export class HttpSessionTransport implements Transport {
     return sseReply(connection);
   }
 
-  private readonly report = (error: unknown) => (this.options.onError ?? toStderr)(error);
+  /** Where failures go: the options' onError, shared by every session (no closure per session). */
+  private get report(): (error: unknown) => void {
+    return this.options.onError ?? toStderr;
+  }
 
   /**
    * Resumes a stream another node wrote (it died, or the balancer sent the client here).
@@ -389,10 +383,10 @@ export class HttpSessionTransport implements Transport {
     }
     const store = this.options.eventStore;
     if (!store || !stream.sse) {
-      this.streams.drop(stream.id);
+      this.streams.drop(stream);
       return;
     }
-    const forgotten = this.streams.keepFinished(stream.id, this.options.maxFinishedStreams ?? 100);
-    if (forgotten !== undefined) store.dropStream(forgotten).catch(this.report);
+    const forgotten = this.streams.keepFinished(stream, this.options.maxFinishedStreams ?? 100);
+    if (forgotten !== undefined) store.dropStream(forgotten.id).catch(this.report);
   }
 }

@@ -3,16 +3,11 @@ import { type HttpReply, jsonReply } from "../../http/exchange.js";
 import { formatSse, SseConnection } from "../../http/sse.js";
 import { type HttpAnswer, sseReply } from "./stream.js";
 
+/** What every single reply of an endpoint shares (one object per handler). */
 export interface SingleReplyOptions {
-  /** The ids of the requests in the POST body, each owed one response. */
-  owed: readonly RequestId[];
-  /** Whether the body was a batch: the responses then go out as one array. */
-  batch: boolean;
   /** The status and headers of a JSON answer. */
   answer: (message: JsonRpcMessage) => HttpAnswer;
   keepAliveMs: number;
-  /** The client went away before every response was sent (streamable-http §Cancellation). */
-  onAbandoned: () => void;
 }
 
 /**
@@ -20,28 +15,52 @@ export interface SingleReplyOptions {
  * server without sessions): one JSON body when the responses come before anything else,
  * else an SSE stream carrying the notifications as they come and the responses last
  * (transports §Sending Messages). Nothing is kept for resumption: there is no session to
- * resume in.
+ * resume in. A POST answered while it was dispatched costs no promise: `reply()` is then
+ * the reply itself.
  */
 export class SingleReply {
-  readonly reply: Promise<HttpReply>;
-  private resolve!: (reply: HttpReply) => void;
-  private readonly owed: Set<RequestId>;
-  private readonly responses: JsonRpcResponse[] = [];
+  /**
+   * Told when the client went away before every response was sent (streamable-http
+   * §Cancellation). Set once the answer is known to come later: before, the client cannot
+   * leave unseen.
+   */
+  onAbandoned: { abandoned(): void } | undefined;
+  private readonly many: Set<RequestId> | undefined;
+  /** A batch's responses as they come; a single response is sent as it is. */
+  private readonly responses: JsonRpcResponse[] | undefined;
   private readonly options: SingleReplyOptions;
   private connection: SseConnection | undefined;
   private done = false;
+  private decided: HttpReply | undefined;
+  private waiting: ((reply: HttpReply) => void) | undefined;
 
-  constructor(options: SingleReplyOptions) {
+  /**
+   * `batch`: the ids of a batch's requests, each owed one response, which go out together
+   * as one array; without it, the POST is one request and its response ends the answer.
+   */
+  constructor(options: SingleReplyOptions, batch?: readonly RequestId[]) {
+    if (batch) {
+      this.many = new Set(batch);
+      this.responses = [];
+    }
     this.options = options;
-    this.owed = new Set(options.owed);
-    this.reply = new Promise((resolve) => {
-      this.resolve = resolve;
-    });
   }
 
   /** True once every response went out or the client left. */
   get finished(): boolean {
     return this.done;
+  }
+
+  /** The POST's reply: itself when it is known already, else a promise of it. */
+  reply(): HttpReply | Promise<HttpReply> {
+    const decided = this.decided;
+    if (decided) {
+      this.decided = undefined;
+      return decided;
+    }
+    return new Promise((resolve) => {
+      this.waiting = resolve;
+    });
   }
 
   /** A notification for the client: it turns the answer into a stream. */
@@ -54,19 +73,21 @@ export class SingleReply {
   respond(response: JsonRpcResponse): void {
     if (this.done) return;
     const id = response.id;
-    if (id !== null && id !== undefined) this.owed.delete(id);
-    this.responses.push(response);
-    if (this.owed.size > 0) return;
+    const responses = this.responses;
+    if (responses) {
+      if (id !== null && id !== undefined) this.many?.delete(id);
+      responses.push(response);
+      if ((this.many?.size ?? 0) > 0) return;
+    }
     this.done = true;
-    const body = this.options.batch ? this.responses : response;
-    const text = JSON.stringify(body);
+    const text = JSON.stringify(responses ?? response);
     if (this.connection) {
       this.connection.write(formatSse({ data: text }));
       this.connection.close();
       return;
     }
-    const answer = this.options.batch ? { status: 200 } : this.options.answer(response);
-    this.resolve(jsonReply(answer.status, text, answer.headers));
+    const answer = responses ? undefined : this.options.answer(response);
+    this.decide(jsonReply(answer?.status ?? 200, text, answer?.headers));
   }
 
   /** The HTTP request ended before the answer began. */
@@ -75,20 +96,27 @@ export class SingleReply {
     this.abandon();
   }
 
+  private decide(reply: HttpReply): void {
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    if (waiting) waiting(reply);
+    else this.decided = reply;
+  }
+
   private stream(): SseConnection {
     if (!this.connection) {
       const connection = new SseConnection(() => {
         if (!this.done) this.abandon();
       }, this.options.keepAliveMs);
       this.connection = connection;
-      this.resolve(sseReply(connection));
+      this.decide(sseReply(connection));
     }
     return this.connection;
   }
 
   private abandon(): void {
     this.done = true;
-    this.resolve({ status: 204, headers: {} }); // nobody reads it: the client is gone
-    this.options.onAbandoned();
+    this.decide({ status: 204, headers: {} }); // nobody reads it: the client is gone
+    this.onAbandoned?.abandoned();
   }
 }
