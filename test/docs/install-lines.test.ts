@@ -33,7 +33,12 @@ function needs(m: Manifest): string[] {
   return [...Object.keys(m.dependencies ?? {}), ...required].filter((p) => released.has(p));
 }
 
-const docs = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const docs = [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 const lines = docs.flatMap((doc) =>
   readFileSync(join(ROOT, doc), "utf8")
     .split("\n")

@@ -243,7 +243,7 @@ describe("stdio client transport: close() and the process tree", () => {
     const transports = Array.from({ length: 12 }, () =>
       stdioClientTransport({ command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"] }),
     );
-    const sink = { message: () => {}, close: () => {} };
+    const sink = { message: () => {}, invalid: () => {}, close: () => {} };
     await Promise.all(transports.map((t) => t.start(sink)));
     for (const t of transports) pool.track(t.pid, true);
     expect(process.listenerCount("exit") - before).toBe(1);
@@ -259,7 +259,7 @@ describe("stdio client transport: close() and the process tree", () => {
         "--input-type=module",
         "-e",
         `import { stdioClientTransport } from ${JSON.stringify(built)};
-const sink = { message() {}, close() {} };
+const sink = { message() {}, invalid() {}, close() {} };
 const ts = Array.from({ length: 12 }, () => stdioClientTransport({ command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"] }));
 await Promise.all(ts.map((t) => t.start(sink)));
 console.log(ts.map((t) => t.pid).join(" "));
