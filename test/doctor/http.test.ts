@@ -168,7 +168,7 @@ describe("doctor over HTTP", () => {
     const report = await diagnose({ kind: "http", url: "http://127.0.0.1:6666/mcp", headers: {} });
     expect(outline(report)).toEqual(["reachable: error"]);
     expect(check(report, "reachable").message).toBe(
-      'fetch refuses to connect to port 6666, a "bad port" of the Fetch standard (as browsers do)',
+      'fetch refuses to connect to 127.0.0.1:6666: port 6666 is a "bad port" of the Fetch standard (as browsers have it)',
     );
     expect(check(report, "reachable").fix).toContain("Serve on another port");
   });

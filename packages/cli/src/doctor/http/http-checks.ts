@@ -48,7 +48,7 @@ function networkCause(exchange: Exchange, url: URL): { message: string; fix?: st
       // 6000, 6665-6669, 5060…): its error says only "bad port".
       if (exchange.error === "bad port")
         return {
-          message: `fetch refuses to connect to port ${url.port}, a "bad port" of the Fetch standard (as browsers do)`,
+          message: `fetch refuses to connect to ${where}: port ${url.port} is a "bad port" of the Fetch standard (as browsers have it)`,
           fix: "Serve on another port: clients built on fetch (browsers, Node's fetch, mcpkit's own) never connect to this one.",
         };
       const code = exchange.code ? ` (${exchange.code})` : "";
