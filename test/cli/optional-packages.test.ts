@@ -30,7 +30,7 @@ describe("optional packages of @mcpkit/cli", () => {
     const result = await mcpkitWithout("@octokit/rest", ["serve", "github", "--stdio"]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      "serve github needs the @octokit/rest package: npm install @octokit/rest (beside @mcpkit/cli)",
+      "serve github needs the @octokit/rest package, which is not installed: npm install --global @octokit/rest beside a global mcpkit, npm install @octokit/rest in a project",
     );
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
@@ -40,7 +40,9 @@ describe("optional packages of @mcpkit/cli", () => {
     const args = ["serve", "everything", "--port", "0", "--redis", "redis://127.0.0.1:1", "--state-key", key];
     const result = await mcpkitWithout("@mcpkit/redis", args);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain("--redis needs the @mcpkit/redis package: npm install @mcpkit/redis");
+    expect(result.stderr).toContain(
+      "--redis needs the @mcpkit/redis package, which is not installed: npm install --global @mcpkit/redis beside a global mcpkit",
+    );
   });
 
   it("the other servers do not need them: weather serves and answers without @octokit/rest", async () => {

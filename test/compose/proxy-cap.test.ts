@@ -90,8 +90,11 @@ async function proxy(args: string[] = []): Promise<Served> {
   return serveHttp("proxy", ["--max-upstreams", "3", ...args, ...FRONT_LEGACY_NOTES]);
 }
 
-const printed = async (served: Served, text: string) =>
-  expect.poll(() => served.stderr(), { timeout: 10_000 }).toContain(text);
+/** The proxy said `text` on stderr, in one line: an event of its work, not a stack trace of mcpkit's. */
+async function printed(served: Served, text: string): Promise<void> {
+  await expect.poll(() => served.stderr(), { timeout: 10_000 }).toContain(text);
+  expect(served.stderr()).not.toMatch(/^\s+at /m);
+}
 
 describe("mcpkit serve proxy --max-upstreams, for clients that never end their sessions", () => {
   it("stops the least recently used idle process for a new session; that session answers 404", async () => {

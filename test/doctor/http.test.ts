@@ -164,6 +164,15 @@ describe("doctor over HTTP", () => {
     expect(check(report, "reachable").fix).toBe("Start the server, or correct the port.");
   });
 
+  it("a port fetch refuses (6666, as browsers do): said so, with another port as the fix", async () => {
+    const report = await diagnose({ kind: "http", url: "http://127.0.0.1:6666/mcp", headers: {} });
+    expect(outline(report)).toEqual(["reachable: error"]);
+    expect(check(report, "reachable").message).toBe(
+      'fetch refuses to connect to 127.0.0.1:6666: port 6666 is a "bad port" of the Fetch standard (as browsers have it)',
+    );
+    expect(check(report, "reachable").fix).toContain("Serve on another port");
+  });
+
   it("a Host check that refuses the client: HTTP 403 and what to look at", async () => {
     const server = mcpServer();
     const listening = await listen(createStreamableHttpHandler(server, { allowedHosts: ["mcp.example.com"] }));

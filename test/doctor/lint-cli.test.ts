@@ -160,6 +160,15 @@ describe("mcpkit lint", () => {
     expect(problem.fix).toContain("Run mcpkit doctor with the same server");
   });
 
+  it("a server that throws as it starts: what it threw is in the message, not only Node's stack frames", async () => {
+    const run = await mcpkit(["lint", "--json", "--", node, join(FIXTURES, "throw-server.mjs")]);
+    expect(run.code).toBe(1);
+    const [problem] = JSON.parse(run.stdout).problems;
+    expect(problem.message).toContain("its stderr ends:");
+    expect(problem.message).toContain("Error: WEATHER_API_KEY is not set");
+    expect(problem.message).toMatch(/at file:\/\/\S+throw-server\.mjs:3:7\n {4}… \d+ more stack frames/);
+  });
+
   it.each([
     [["--call", "count={not json}"], "--call count=…: the arguments are not JSON"],
     [["--call", "count=[1]"], "--call count=…: the arguments must be a JSON object"],

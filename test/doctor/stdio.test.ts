@@ -79,6 +79,10 @@ describe("doctor over stdio", () => {
       "The server exited with code 1 before answering; its stderr ends:\nError: WEATHER_API_KEY is not set.\n    at start (server.mjs:3:9)",
     );
     expect(process.fix).toContain("--env KEY=VALUE");
+    // Shown once, with the exit.
+    expect(check(report, "stderr").message).toBe(
+      "The server wrote to stderr: its last lines are shown above, with its exit",
+    );
   });
 
   it("a banner on stdout is an error, though mcpkit's client gets past it: strict clients do not", async () => {

@@ -12,6 +12,7 @@ import {
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INSTALL_CLIENTS } from "../../packages/cli/src/config/install-target.js";
 import { TEMPLATE_NAMES } from "../../packages/create-mcpkit/src/templates.js";
 import { VERSIONS } from "../../packages/create-mcpkit/src/versions.js";
 import { REPO_ROOT, type Run, scratch } from "./helpers.js";
@@ -241,6 +242,14 @@ describe("create-mcpkit's command line", () => {
       if (name === "mcpkit" || name === "@mcpkit/cli") expect(range).toBe(`^${mcpkit.version}`);
       else expect(range, name).toBe(root.devDependencies[name]);
     }
+  });
+});
+
+describe("the stdio template's README", () => {
+  it("names every client mcpkit install writes to, where it lists them", () => {
+    const part = readFileSync(join(REPO_ROOT, "packages/create-mcpkit/templates/stdio/README.part.md"), "utf8");
+    const listing = /`mcpkit install` adds it to[^.]*\./.exec(part)?.[0] ?? "";
+    for (const client of INSTALL_CLIENTS) expect(listing).toContain(`\`${client}\``);
   });
 });
 

@@ -21,7 +21,10 @@ beforeAll(() => {
   space = scratch("dev-first-load");
   project = join(space.dir, "project");
   mkdirSync(join(project, "src"), { recursive: true });
-  symlinkSync(join(REPO_ROOT, "node_modules"), join(project, "node_modules"));
+  // As in a user's project: node_modules is a folder of the project (where the compiled
+  // module goes, node_modules/.cache/mcpkit, inside the folder dev runs in), holding mcpkit.
+  mkdirSync(join(project, "node_modules"));
+  symlinkSync(join(REPO_ROOT, "node_modules", "mcpkit"), join(project, "node_modules", "mcpkit"));
 });
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();

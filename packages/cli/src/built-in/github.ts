@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { githubOptions } from "@mcpkit/servers/github/options";
 import { UsageError } from "@mcpkit/servers/options";
+import { installAdvice } from "../install-advice.js";
 import { defineFlags } from "./served.js";
 
 /**
@@ -41,7 +42,7 @@ export const flags = defineFlags({
       // An optional peer: only this server needs it (and what it brings).
       if (error instanceof MissingPackageError)
         throw new Error(
-          `serve github needs the ${error.packageName} package: npm install ${error.packageName} (beside @mcpkit/cli)`,
+          `serve github needs the ${error.packageName} package, which is not installed: ${installAdvice(error.packageName)}`,
         );
       throw error;
     });

@@ -25,6 +25,21 @@ describe("the server a command names", () => {
     },
   );
 
+  it.each(["inspect", "doctor", "lint", "snapshot", "record", "replay"])(
+    "mcpkit %s node server.js (a command without --): the advice says to put it after --",
+    async (command) => {
+      const words = ["node", "server.js"];
+      await expect(resolveServer(words, ["node", "mcpkit", command, ...words], { config }, command)).rejects.toThrow(
+        `One server at a time: "server.js" is left over; to start a server over stdio, put its command after -- (mcpkit ${command} -- node server.js)`,
+      );
+      // Two URLs are two servers: no command to move.
+      const urls = ["http://127.0.0.1:1/mcp", "http://127.0.0.1:2/mcp"];
+      await expect(resolveServer(urls, ["node", "mcpkit", command, ...urls], { config }, command)).rejects.toThrow(
+        /^One server at a time: "http:\/\/127\.0\.0\.1:2\/mcp" is left over$/,
+      );
+    },
+  );
+
   it("gives a named server with the name it was given by; a URL or a command has none", async () => {
     const named = await resolveServer(["weather"], ["node", "mcpkit", "lint", "weather"], { config }, "lint");
     expect(named).toMatchObject({ name: "weather", target: { kind: "stdio", command: "node", args: ["weather.js"] } });

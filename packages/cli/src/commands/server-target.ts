@@ -30,10 +30,16 @@ export async function resolveServer(
     import("./inspect/named.js"),
   ]);
   let name: string | undefined;
-  const target = await targetFromCommandLine(words, argv, options, (word) => {
-    name = word;
-    return namedTarget(word, { command, config: options.config });
-  });
+  const target = await targetFromCommandLine(
+    words,
+    argv,
+    options,
+    (word) => {
+      name = word;
+      return namedTarget(word, { command, config: options.config });
+    },
+    command,
+  );
   return { target, ...(name !== undefined && { name }) };
 }
 

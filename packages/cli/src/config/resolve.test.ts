@@ -42,6 +42,15 @@ describe("the files read, and their order", () => {
     ]);
   });
 
+  it("reads a user's file once, as the user's, when the project is in the home folder", () => {
+    // ~/.cursor/mcp.json is on the way up from a project under home: Cursor's user file.
+    const files = configFiles({ place: { ...place, home: join(dir, "work") } });
+    const cursor = files.filter((f) => f.path === join(dir, "work/.cursor/mcp.json"));
+    expect(cursor).toEqual([{ client: "cursor", path: join(dir, "work/.cursor/mcp.json"), key: "mcpServers" }]);
+    // A project's own .cursor/mcp.json is still the project's.
+    expect(files.find((f) => f.path === join(dir, "work/app/.cursor/mcp.json"))?.project).toBe(join(dir, "work/app"));
+  });
+
   it("finds Claude Desktop's and VS Code's files where each platform keeps them", () => {
     const userFiles = (p: Partial<Place>) => configFiles({ place: { ...place, ...p } }).slice(-4);
     expect(userFiles({ platform: "darwin" })[1]?.path).toBe(

@@ -48,12 +48,16 @@ export function configFiles(options: ConfigOptions = {}): ConfigFile[] {
     const path = resolve(place.cwd, options.config);
     return [{ client: clientOfPath(path), path, key: "mcpServers", project: dirname(path) }];
   }
+  const users = userFiles(place);
+  // Walking up through the home folder passes ~/.cursor/mcp.json, which is Cursor's user
+  // file: read once, as the user's (no project folder), not also as a project's of home.
+  const own = new Set(users.map((file) => file.path));
   const files: ConfigFile[] = [];
   for (let dir = resolve(place.cwd); ; dir = dirname(dir)) {
-    files.push(...projectFiles(dir));
+    files.push(...projectFiles(dir).filter((file) => !own.has(file.path)));
     if (dirname(dir) === dir) break;
   }
-  return [...files, ...userFiles(place)];
+  return [...files, ...users];
 }
 
 const clientOfPath = (path: string): ConfigFile["client"] =>

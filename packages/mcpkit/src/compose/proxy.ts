@@ -21,6 +21,7 @@ import { forwardOptions, ownFieldsOnly, UrlElicitations } from "./forward.js";
 import { coalesced, everyPage } from "./mirror.js";
 import { mirrorServer } from "./mirror-server.js";
 import { mirroredCapabilities, runsToolsAsTasks } from "./mirrored-capabilities.js";
+import { proxyEvent } from "./proxy-event.js";
 import type { ProxyOptions, UpstreamConnector } from "./proxy-options.js";
 import { usableTemplates } from "./templates.js";
 import { openConnection, type UpstreamConnection } from "./upstream-connection.js";
@@ -178,7 +179,7 @@ export async function createProxy(
             const exit = exitOf(reason);
             if (reason)
               onError(
-                new Error(
+                proxyEvent(
                   `The server behind a client session ${exit ? `stopped: ${exit}` : "closed the connection"}; that session is closed`,
                 ),
               );

@@ -1,5 +1,6 @@
 import { McpError } from "../jsonrpc/errors.js";
 import type { ServerSession } from "../server/server-session.js";
+import { proxyEvent } from "./proxy-event.js";
 import type { UpstreamConnection } from "./upstream-connection.js";
 
 /**
@@ -134,7 +135,7 @@ export class SessionConnections {
     const held = this.connections.get(session);
     this.connections.delete(session);
     this.onError(
-      new Error(
+      proxyEvent(
         `Stopped the upstream connection of an idle session to make room (at most ${this.max} for sessions at once, maxUpstreams ${this.max + 1} with the one reading the lists); that session is closed`,
       ),
     );

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../../src/client/index.js";
 import { McpError } from "../../src/jsonrpc/errors.js";
@@ -6,7 +7,7 @@ import {
   type StdioClientTransport,
   stdioClientTransport,
 } from "../../src/transports/stdio/index.js";
-import { eventually, FIXTURES, isAlive, ProcessPool, within } from "./helpers.js";
+import { eventually, FIXTURES, isAlive, ProcessPool, REPO_ROOT, within } from "./helpers.js";
 
 // The client half of transports §stdio against real child processes: the fixture server in
 // ./fixtures/server.mjs runs on the built library (`npx tsc -b packages/mcpkit`).
@@ -237,6 +238,51 @@ describe("stdio client transport: environment", () => {
 });
 
 describe("stdio client transport: close() and the process tree", () => {
+  it("holds one exit listener of this process for any number of servers (Node warns past 10)", async () => {
+    const before = process.listenerCount("exit");
+    const transports = Array.from({ length: 12 }, () =>
+      stdioClientTransport({ command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"] }),
+    );
+    const sink = { message: () => {}, invalid: () => {}, close: () => {} };
+    await Promise.all(transports.map((t) => t.start(sink)));
+    for (const t of transports) pool.track(t.pid, true);
+    expect(process.listenerCount("exit") - before).toBe(1);
+    await Promise.all(transports.map((t) => t.close()));
+    expect(process.listenerCount("exit")).toBe(before);
+  });
+
+  it("kills every server's group when this process exits, without a warning for many", async () => {
+    const built = `${REPO_ROOT}packages/mcpkit/dist/transports/stdio/index.js`;
+    const parent = spawn(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `import { stdioClientTransport } from ${JSON.stringify(built)};
+const sink = { message() {}, invalid() {}, close() {} };
+const ts = Array.from({ length: 12 }, () => stdioClientTransport({ command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"] }));
+await Promise.all(ts.map((t) => t.start(sink)));
+console.log(ts.map((t) => t.pid).join(" "));
+process.exit(0);`,
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    let stderr = "";
+    parent.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk;
+    });
+    parent.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk;
+    });
+    await within(new Promise((resolve) => parent.once("close", resolve)), 10_000, "the parent to exit");
+    const pids = stdout.trim().split(" ").map(Number);
+    expect(pids).toHaveLength(12);
+    for (const pid of pids) pool.track(pid, true);
+    expect(stderr).not.toContain("MaxListenersExceededWarning");
+    expect(await eventually(() => pids.every((pid) => !isAlive(pid)), 5000)).toBe(true);
+  });
+
   it("returns as soon as a well-behaved server exits on stdin EOF", async () => {
     const { client, transport } = await connectFixture([], { killTimeoutMs: 5000 });
     const pid = transport.pid!;

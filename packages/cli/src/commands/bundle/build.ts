@@ -2,6 +2,7 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { installAdvice } from "../../install-advice.js";
 import { UsageError } from "../usage-error.js";
 import { copyIncluded, type Included } from "./include.js";
 import { type SqliteRuntimes, sqliteRuntimes } from "./sqlite-runtimes.js";
@@ -201,7 +202,7 @@ function unresolvedPackage(messages: readonly import("esbuild").Message[]): stri
 
 const missingPeer = (server: string, name: string) =>
   new UsageError(
-    `bundle ${server} needs the ${name} package, which is not installed: install it where mcpkit is installed (npm install --global ${name} beside a global mcpkit, npm install ${name} in a project), then bundle again`,
+    `bundle ${server} needs the ${name} package, which is not installed: ${installAdvice(name)}; then bundle again`,
   );
 
 /** The folder of an installed package, or undefined when it is not installed. */

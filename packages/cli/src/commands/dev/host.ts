@@ -1,4 +1,5 @@
 import { rmSync } from "node:fs";
+import { relative } from "node:path";
 import type { Mount } from "mcpkit/server";
 import { createServer, type McpServer } from "mcpkit/server";
 import { realLocation } from "../../files/real-location.js";
@@ -82,9 +83,13 @@ export class DevHost {
       try {
         return await startGeneration(compiled?.file ?? module, log.passthrough);
       } catch (error) {
-        // The child was given the compiled file: what it said names the source instead.
+        // The child was given the compiled file: what it said names the source instead. It
+        // names the file as `mcpkit serve` does, relative to the folder when inside it (a
+        // project's own node_modules/.cache), else absolute.
         if (compiled && error instanceof LoadFailure)
-          throw new LoadFailure(error.message.replaceAll(compiled.file, shown));
+          throw new LoadFailure(
+            error.message.replaceAll(compiled.file, shown).replaceAll(relative(process.cwd(), compiled.file), shown),
+          );
         throw error;
       } finally {
         // Loaded by the child (or failed): the compiled file has done its work.

@@ -24,6 +24,8 @@ export async function targetFromCommandLine(
   argv: readonly string[],
   flags: TargetFlags,
   resolveName: NamedServerResolver,
+  /** The mcpkit command in use, which a usage error's advice names. */
+  command = "inspect",
 ): Promise<Target> {
   const dash = argv.indexOf("--");
   const dashed = dash === -1 ? 0 : argv.length - dash - 1;
@@ -39,7 +41,15 @@ export async function targetFromCommandLine(
     throw new UsageError(
       "Name a server: a URL (http://…/mcp), after -- the command that starts it, or a name from your MCP configuration (mcpkit servers lists them)",
     );
-  if (extra.length > 0) throw new UsageError(`One server at a time: "${extra.join(" ")}" is left over`);
+  if (extra.length > 0) {
+    const left = `One server at a time: "${extra.join(" ")}" is left over`;
+    // `mcpkit lint node server.js`: a command, given without the -- that says where it starts.
+    throw new UsageError(
+      /^https?:\/\//i.test(word)
+        ? left
+        : `${left}; to start a server over stdio, put its command after -- (mcpkit ${command} -- ${before.join(" ")})`,
+    );
+  }
   if (/^https?:\/\//i.test(word)) {
     let url: URL;
     try {

@@ -1,3 +1,4 @@
+import { installAdvice } from "../../install-advice.js";
 import { UsageError } from "../usage-error.js";
 
 export type Cluster = Awaited<ReturnType<typeof import("@mcpkit/redis").connectRedisCluster>>;
@@ -20,7 +21,9 @@ export async function joinCluster(options: { port?: string; redis?: string; stat
   stateKey(options.stateKey);
   // An optional peer: only clusters need it (and its Redis client).
   const { connectRedisCluster } = await import("@mcpkit/redis").catch(() => {
-    throw new Error("--redis needs the @mcpkit/redis package: npm install @mcpkit/redis (beside @mcpkit/cli)");
+    throw new Error(
+      `--redis needs the @mcpkit/redis package, which is not installed: ${installAdvice("@mcpkit/redis")}`,
+    );
   });
   const url = options.redis as string;
   try {

@@ -9,7 +9,8 @@ import {
 } from "mcpkit/http";
 import type { McpServer } from "mcpkit/server";
 import { servingHttp } from "../../module/library.js";
-import { mcpkitCommand, shellCommand } from "../../self.js";
+import { shellCommand } from "../../self.js";
+import { typedCommand } from "../../typed-command.js";
 import { type AuthFlags, resourceServer } from "./auth-flags.js";
 import {
   type AuthorizationServerFlags,
@@ -128,7 +129,7 @@ export async function serveHttp(server: McpServer, serving: HttpServing): Promis
             : `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP) and ${base}/sse (HTTP+SSE)\n`,
     );
     if (card) process.stderr.write(`  its Server Card: ${base}${SERVER_CARD_PATHS[0]}\n`);
-    process.stderr.write(`  try it: ${shellCommand(mcpkitCommand())} call ${base}/mcp tools\n  Ctrl+C stops it\n`);
+    process.stderr.write(`  try it: ${shellCommand(typedCommand())} call ${base}/mcp tools\n  Ctrl+C stops it\n`);
     await onListening?.(`${base}/mcp`);
     await Promise.race([stop, failWhen(ended)]);
   } finally {

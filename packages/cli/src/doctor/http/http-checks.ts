@@ -44,6 +44,13 @@ function networkCause(exchange: Exchange, url: URL): { message: string; fix?: st
     case "ECONNRESET":
       return { message: `${where} closed the connection without answering (${exchange.code})` };
     default: {
+      // fetch refuses some ports outright, as browsers do (the Fetch standard's "bad ports":
+      // 6000, 6665-6669, 5060…): its error says only "bad port".
+      if (exchange.error === "bad port")
+        return {
+          message: `fetch refuses to connect to ${where}: port ${url.port} is a "bad port" of the Fetch standard (as browsers have it)`,
+          fix: "Serve on another port: clients built on fetch (browsers, Node's fetch, mcpkit's own) never connect to this one.",
+        };
       const code = exchange.code ? ` (${exchange.code})` : "";
       if (/certificate|CERT_|SSL|TLS|wrong version number|EPROTO/i.test(`${exchange.code} ${exchange.error}`)) {
         // OpenSSL's words for an answer that is not TLS at all (they changed between versions).

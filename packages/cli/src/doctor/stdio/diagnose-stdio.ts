@@ -56,14 +56,15 @@ export async function diagnoseStdio(target: StdioTarget, timeoutMs: number, chec
         return;
       }
       checks.add(commandStarted(observation.transport, words));
-      if (exitedOnItsOwn(observation)) {
+      const exited = exitedOnItsOwn(observation);
+      if (exited) {
         await lastWords(observation);
         checks.add(processExited(observation, false));
       } else
         for (const check of connectFailure(error, observation.firstMessageMs ?? Date.now() - started))
           checks.add(check);
       checks.add(stdoutCheck(observation));
-      checks.add(stderrCheck(observation));
+      checks.add(stderrCheck(observation, exited));
       return;
     }
     checks.add(commandStarted(observation.transport, words));
@@ -80,12 +81,13 @@ export async function diagnoseStdio(target: StdioTarget, timeoutMs: number, chec
       await legacy.transport.close().catch(() => undefined);
     }
     await listChecks(client, checks);
-    if (exitedOnItsOwn(observation)) {
+    const exited = exitedOnItsOwn(observation);
+    if (exited) {
       await lastWords(observation);
       checks.add(processExited(observation, true));
     } else checks.add(processRunning(observation));
     checks.add(stdoutCheck(observation));
-    checks.add(stderrCheck(observation));
+    checks.add(stderrCheck(observation, exited));
   } finally {
     await client.close().catch(() => undefined);
     await transport.close().catch(() => undefined);

@@ -83,10 +83,13 @@ export function stdoutCheck(observation: StdioObservation): CheckResult {
   );
 }
 
-export const stderrCheck = (observation: StdioObservation): CheckResult =>
+/** What the server wrote to stderr; once shown with its exit (`shownWithExit`), not again. */
+export const stderrCheck = (observation: StdioObservation, shownWithExit = false): CheckResult =>
   passed(
     stderrSeen,
-    observation.stderr.trim()
-      ? `The server wrote to stderr; its last lines:\n${printable(tail(observation.stderr))}`
-      : "Nothing on stderr",
+    !observation.stderr.trim()
+      ? "Nothing on stderr"
+      : shownWithExit
+        ? "The server wrote to stderr: its last lines are shown above, with its exit"
+        : `The server wrote to stderr; its last lines:\n${printable(tail(observation.stderr))}`,
   );

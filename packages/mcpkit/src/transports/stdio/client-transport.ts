@@ -6,6 +6,7 @@ import type { Transport, TransportSink } from "../transport.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../transport.js";
 import { createLineReader } from "./line-reader.js";
 import { createLineWriter } from "./line-writer.js";
+import { atParentExit } from "./parent-exit.js";
 
 /** How long to wait for a dead server's stdout to drain when a grandchild holds it open. */
 const STDOUT_GRACE_MS = 200;
@@ -107,7 +108,7 @@ export function stdioClientTransport(options: StdioClientOptions): StdioClientTr
       // ESRCH: nothing left to signal.
     }
   };
-  const onParentExit = () => signalGroup("SIGKILL");
+  let forgetParentExit: (() => void) | undefined;
   // The server is gone: its group (children it started) gets SIGTERM, then SIGKILL.
   const reapGroup = () => {
     signalGroup("SIGTERM");
@@ -117,7 +118,7 @@ export function stdioClientTransport(options: StdioClientOptions): StdioClientTr
   const finish = (reason?: Error) => {
     if (closed) return;
     closed = true;
-    process.off("exit", onParentExit);
+    forgetParentExit?.();
     sink?.close(reason);
   };
 
@@ -162,7 +163,7 @@ export function stdioClientTransport(options: StdioClientOptions): StdioClientTr
           setTimeout(() => finish(exitReason ?? reason), STDOUT_GRACE_MS).unref();
         });
         proc.once("spawn", () => {
-          process.on("exit", onParentExit);
+          if (!closed) forgetParentExit = atParentExit(() => signalGroup("SIGKILL"));
           resolve();
         });
         proc.once("error", (error) => {

@@ -29,7 +29,7 @@ export async function loadSqlite(module = "better-sqlite3"): Promise<Sqlite | st
   if (typeof builtIn !== "string") return { driver: builtIn };
   const better = await loadBetterSqlite(module);
   if (typeof better !== "string") return better;
-  return `SQLite is unavailable: ${builtIn}, and ${better}. For SQL, run on Node.js ^22.16 or >=24 (its node:sqlite), or install better-sqlite3 for this Node.js ("npm install better-sqlite3", or "npm rebuild better-sqlite3" where it is installed)`;
+  return `SQLite is unavailable: ${builtIn}, and ${better}. For SQL, run on Node.js ^22.16 or >=24 (its node:sqlite), or install better-sqlite3 for this Node.js ("npm install better-sqlite3" in a project, "npm install --global better-sqlite3" beside a global mcpkit, or "npm rebuild better-sqlite3" where it is installed)`;
 }
 
 /** The driver an EngineChoice names (in the query process, on the same Node.js as the server). */
