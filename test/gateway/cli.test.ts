@@ -51,6 +51,18 @@ describe("mcpkit gateway", () => {
     );
   });
 
+  it("says a --config that does not exist, or is a folder, in words a person can act on", () => {
+    const missing = run(["--config", join(tmpdir(), "mcpkit-no-such-team.mcp.json")]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(
+      /mcpkit-no-such-team\.mcp\.json does not exist: give the path of your team's \.mcp\.json/,
+    );
+    expect(missing.stderr).not.toContain("ENOENT");
+    const folder = run(["--config", tmpdir()]);
+    expect(folder.status).toBe(2);
+    expect(folder.stderr).toMatch(/is a folder: give the configuration file in it/);
+  });
+
   it("refuses a configuration file, or an env file, that others may write", () => {
     const path = configFile({ mcpServers: { notes: notesEntry("notes") } }, 0o666);
     const result = run(["--config", path, "--port", "0"]);

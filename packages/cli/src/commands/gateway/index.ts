@@ -94,7 +94,7 @@ async function runGateway(flags: GatewayFlags): Promise<void> {
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    throw new UsageError(`--config ${file} cannot be read: ${(error as NodeJS.ErrnoException).code ?? error}`);
+    throw new UsageError(configUnreadable(file, error as NodeJS.ErrnoException));
   }
   const access = fileAccessProblem(file);
   if (access) throw new UsageError(access);
@@ -174,4 +174,13 @@ async function runGateway(flags: GatewayFlags): Promise<void> {
     await cluster?.close();
   }
   shutdown.finish(code);
+}
+
+/** Why --config cannot be read, in words, with what to do. */
+function configUnreadable(file: string, error: NodeJS.ErrnoException): string {
+  if (error.code === "ENOENT")
+    return `--config ${file} does not exist: give the path of your team's .mcp.json (docs/gateway.md shows one)`;
+  if (error.code === "EISDIR") return `--config ${file} is a folder: give the configuration file in it (its .mcp.json)`;
+  if (error.code === "EACCES") return `--config ${file} cannot be read: permission denied for this user`;
+  return `--config ${file} cannot be read: ${error.code ?? error.message}`;
 }
