@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { delimiter, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runAuthorizationConformance, runConformance } from "./conformance.mjs";
 import { nodeRuntime } from "./node-runtime.mjs";
@@ -21,12 +21,15 @@ const env = envFor(process.execPath);
 process.stdout.write(`Testing on Node ${process.version} (${process.execPath})\n`);
 let passed = 0;
 let failed = 0;
+/** What failed, named again just before the last line: a long log's tail is what gets read. */
+const failures = [];
 
 function step(title, command, args, stepEnv = env) {
   process.stdout.write(`\n=== ${title}\n`);
   const started = Date.now();
   const run = spawnSync(command, args, { cwd: root, stdio: "inherit", env: stepEnv });
   const ok = run.status === 0;
+  if (!ok) failures.push(title);
   process.stdout.write(`=== ${title}: ${ok ? "ok" : "FAILED"} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
   return ok;
 }
@@ -59,8 +62,15 @@ function vitest(title, node, filters = []) {
     passed += results.numPassedTests;
     failed += results.numFailedTests + (results.numPendingTests ?? 0) + (results.numTodoTests ?? 0);
     // A file that failed to load has no tests to count; count the file.
-    for (const file of results.testResults ?? [])
-      if (file.status === "failed" && file.assertionResults.length === 0) failed++;
+    for (const file of results.testResults ?? []) {
+      const where = relative(root, file.name);
+      if (file.status === "failed" && file.assertionResults.length === 0) {
+        failed++;
+        failures.push(`${title}: ${where} did not load`);
+      }
+      for (const test of file.assertionResults)
+        if (test.status !== "passed") failures.push(`${title}: ${where} > ${test.fullName} (${test.status})`);
+    }
   } catch {
     failed++;
   }
@@ -103,7 +113,9 @@ count(
 process.stdout.write(
   "\n=== redis-server, nginx, chromium, zsh and fish (the cluster, inspector and completion tests)\n",
 );
-count(ensureSystemTools());
+const systemTools = ensureSystemTools();
+if (!systemTools) failures.push("installing redis-server, nginx, chromium, zsh and fish");
+count(systemTools);
 count(step("type-check tests", process.execPath, [tsc, "-p", "tsconfig.test.json"]));
 
 // Bun, Deno, workerd and GitHub's OpenAPI description are no dependencies of the
@@ -115,6 +127,7 @@ for (const runtime of Object.keys(TEST_PACKAGES)) {
     passed++;
   } catch (error) {
     process.stdout.write(`  ${runtime}: FAILED\n${error.message}\n`);
+    failures.push(`installing ${runtime}`);
     failed++;
   }
 }
@@ -132,6 +145,7 @@ for (const major of MATRIX) {
     node = nodeRuntime(major);
   } catch (error) {
     process.stdout.write(`\n=== Node ${major}: FAILED, not installed\n${error.message}\n`);
+    failures.push(`installing Node ${major}`);
     failed++;
     continue;
   }
@@ -148,12 +162,16 @@ for (const revision of ["2025-11-25", "2026-07-28"]) {
     results = await runConformance(revision);
   } catch (error) {
     process.stdout.write(`=== conformance ${revision}: FAILED\n${error.message}\n`);
+    failures.push(`conformance ${revision}`);
     failed++;
     continue;
   }
   for (const r of results) {
     if (r.ok) passed++;
-    else failed++;
+    else {
+      failed++;
+      failures.push(`conformance ${revision}: ${r.side} ${r.scenario}`);
+    }
     process.stdout.write(
       `${r.ok ? "  ok  " : "  FAIL"} ${r.side} ${r.scenario}${r.ok ? "" : `\n        ${r.failures.join("\n        ")}`}\n`,
     );
@@ -172,7 +190,10 @@ for (const revision of ["2025-11-25", "2026-07-28"]) {
     const results = await runAuthorizationConformance();
     for (const r of results) {
       if (r.ok) passed++;
-      else failed++;
+      else {
+        failed++;
+        failures.push(`conformance authorization server: ${r.side} ${r.scenario}`);
+      }
       process.stdout.write(
         `${r.ok ? "  ok  " : "  FAIL"} ${r.side} ${r.scenario}${r.ok ? "" : `\n        ${r.failures.join("\n        ")}`}\n`,
       );
@@ -183,9 +204,11 @@ for (const revision of ["2025-11-25", "2026-07-28"]) {
     );
   } catch (error) {
     process.stdout.write(`=== conformance authorization server: FAILED\n${error.message}\n`);
+    failures.push("conformance authorization server");
     failed++;
   }
 }
 
+if (failures.length > 0) process.stdout.write(`\nWhat failed:\n${failures.map((f) => `  ${f}\n`).join("")}`);
 process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
 process.exitCode = failed === 0 ? 0 : 1;
