@@ -52,7 +52,11 @@ describe("a shared upstream's log message sent outside any call", () => {
     const dir = tempDir();
     const path = writeConfig(dir, { mcpServers: { notes: notesEntry("notes", "legacy") } });
     const { gateway, log } = await startGateway(path);
-    const [ada, bob, carol] = await Promise.all([1, 2, 3].map(() => listener(gateway.server)));
+    const [ada, bob, carol] = await Promise.all([
+      listener(gateway.server),
+      listener(gateway.server),
+      listener(gateway.server),
+    ]);
     for (const { client } of [ada, bob, carol]) await client.subscribe("notes://notes/all");
     const release = join(dir, "release");
     const blocked = [ada, bob].map(({ client }) => client.callTool("notes_block", { file: release }));
