@@ -3,22 +3,19 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAuthorizationServer, type TestAuthorizationServer } from "../auth/authorization-server.js";
 import { protectedMcp } from "../auth/helpers.js";
-import { requireBuild, stopAll } from "../cli-call/helpers.js";
-import { type Browser, connected, openBrowser, showsStatus, startInspect } from "./browser.js";
+import { browserForTests, connected, showsStatus, startInspect } from "./browser.js";
 import { callTool, see, show } from "./scenarios.js";
 
 // The authorization view: a sign-in step by step, each request and answer, from the
 // server's 401 to the tokens and their refresh, with every secret hidden.
 
-let browser: Browser;
+const browser = browserForTests();
 let as: TestAuthorizationServer;
 let mcp: Awaited<ReturnType<typeof protectedMcp>>;
 let other: Awaited<ReturnType<typeof protectedMcp>> | undefined;
 let page: Page;
 
 beforeAll(async () => {
-  requireBuild();
-  browser = await openBrowser();
   as = await startAuthorizationServer();
   // Tokens shorter-lived than the client's refresh margin: the next request refreshes first.
   as.tokenLifetime = 2;
@@ -35,8 +32,6 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await stopAll();
   await mcp?.close();
   await other?.close();
   await as?.close();

@@ -1,7 +1,34 @@
 import type { BrowserContext, Page } from "playwright-core";
-import { type Running, start, until } from "../cli-call/helpers.js";
+import { afterAll, beforeAll } from "vitest";
+import { type Browser, openBrowser } from "../chromium.js";
+import { type Running, requireBuild, start, stopAll, until } from "../cli-call/helpers.js";
 
 export { type Browser, openBrowser } from "../chromium.js";
+
+/**
+ * The browser a test file's tests share: opened before them (the build checked first: the
+ * inspector is the built CLI) and closed after them, with every mcpkit process they
+ * started. Its context is there once the tests run (a beforeAll of the file's own, made
+ * after this, may use it).
+ */
+export function browserForTests(): Browser {
+  let opened: Browser | undefined;
+  beforeAll(async () => {
+    requireBuild();
+    opened = await openBrowser();
+  }, 30_000);
+  afterAll(async () => {
+    await opened?.close();
+    await stopAll();
+  });
+  return {
+    get context(): BrowserContext {
+      if (!opened) throw new Error("The browser opens before the tests run: use it in a test or a later beforeAll");
+      return opened.context;
+    },
+    close: async () => opened?.close(),
+  };
+}
 
 /** `mcpkit inspect ARGS…`: resolves once it printed the URL with its one-time token. */
 export async function startInspect(args: string[]): Promise<{ url: string; origin: string; inspector: Running }> {
@@ -10,6 +37,15 @@ export async function startInspect(args: string[]): Promise<{ url: string; origi
   await until(() => printed.test(inspector.stdout), 10_000, `mcpkit inspect to print its URL:\n${inspector.stderr}`);
   const [url, origin] = printed.exec(inspector.stdout) as unknown as [string, string];
   return { url, origin, inspector };
+}
+
+/** `mcpkit inspect ARGS…` and a page of it in `browser`, connected (see startInspect, openInspector). */
+export async function inspectInBrowser(
+  browser: Browser,
+  args: string[],
+): Promise<{ page: Page; url: string; origin: string; inspector: Running }> {
+  const started = await startInspect(args);
+  return { ...started, page: await openInspector(browser.context, started.url) };
 }
 
 /** Opens the inspector's URL (exchanging the token for the cookie) and waits until it is connected. */

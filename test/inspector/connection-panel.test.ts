@@ -2,8 +2,8 @@ import { createStreamableHttpHandler, type Listening, listen } from "mcpkit/http
 import { createServer as createMcpServer } from "mcpkit/server";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Running, requireBuild, serveHttp, stopAll } from "../cli-call/helpers.js";
-import { type Browser, connected, openBrowser, openInspector, startInspect } from "./browser.js";
+import { type Running, serveHttp } from "../cli-call/helpers.js";
+import { browserForTests, connected, inspectInBrowser, startInspect } from "./browser.js";
 import { callTool, see, show } from "./scenarios.js";
 
 // The Server view's connection panel: where the inspector connects and how, with the
@@ -15,14 +15,13 @@ const $ = (name: string) => `\${${name}}`;
 
 const SECRETS = ["cli-secret-1", "cli-key-2", "page-token-3"];
 
-let browser: Browser;
+const browser = browserForTests();
 let page: Page;
 let everything: { url: string; server: Running };
 let recorder: Listening;
 const received: Record<string, string>[] = [];
 
 beforeAll(async () => {
-  requireBuild();
   everything = await serveHttp();
   const handler = createStreamableHttpHandler(createMcpServer({ name: "recorder", version: "1" }));
   recorder = await listen({
@@ -33,20 +32,16 @@ beforeAll(async () => {
     },
     close: () => handler.close(),
   });
-  browser = await openBrowser();
-  const { url } = await startInspect([
+  ({ page } = await inspectInBrowser(browser, [
     "-H",
     "Authorization: Bearer cli-secret-1",
     "-H",
     "X-Api-Key: cli-key-2",
     everything.url,
-  ]);
-  page = await openInspector(browser.context, url);
+  ]));
 }, 30_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await stopAll();
   everything?.server.child.kill();
   await recorder?.close();
 });

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { requireBuild, serveHttp, stopAll } from "../cli-call/helpers.js";
-import { type Browser, connected, openBrowser, showsStatus, startInspect } from "./browser.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { serveHttp } from "../cli-call/helpers.js";
+import { browserForTests, connected, showsStatus, startInspect } from "./browser.js";
 import { see } from "./scenarios.js";
 
 // A connection that fails says why step by step: the inspector runs the doctor (the
@@ -9,18 +9,11 @@ import { see } from "./scenarios.js";
 // banner as it is decided, with the fix for each failed one.
 
 const bannerServer = fileURLToPath(new URL("./fixtures/banner-server.mjs", import.meta.url));
-let browser: Browser;
+const browser = browserForTests();
 /** HTTP servers a test started: stopped after all, whatever the tests did. */
 const started: { server: { child: { kill(): boolean } } }[] = [];
 
-beforeAll(async () => {
-  requireBuild();
-  browser = await openBrowser();
-}, 30_000);
-
 afterAll(async () => {
-  await browser?.close();
-  await stopAll();
   for (const { server } of started) server.child.kill();
 });
 

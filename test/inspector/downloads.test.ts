@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MCPKIT_SERVER, mcpkit, requireBuild, serveHttp, stopAll, tempDir } from "../cli-call/helpers.js";
-import { type Browser, openBrowser, openInspector, startInspect } from "./browser.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { MCPKIT_SERVER, mcpkit, serveHttp, tempDir } from "../cli-call/helpers.js";
+import { browserForTests, inspectInBrowser } from "./browser.js";
 import { callTool, see, show } from "./scenarios.js";
 
 // The inspector offers what a person did as files of mcpkit's testing tools, as browser
@@ -11,18 +11,11 @@ import { callTool, see, show } from "./scenarios.js";
 // server, and the connection as a recording that `mcpkit replay` plays against it. No
 // secret given to the inspector is in either.
 
-let browser: Browser;
+const browser = browserForTests();
 /** HTTP servers a test started: stopped after all, whatever the tests did. */
 const started: { server: { child: { kill(): boolean } } }[] = [];
 
-beforeAll(async () => {
-  requireBuild();
-  browser = await openBrowser();
-}, 30_000);
-
 afterAll(async () => {
-  await browser?.close();
-  await stopAll();
   for (const { server } of started) server.child.kill();
 });
 
@@ -44,8 +37,7 @@ async function clickThrough(page: Page, secret: string): Promise<void> {
 describe("the session as files for mcpkit test and mcpkit replay", () => {
   it("over stdio: a test file that passes and a recording that replays, without the -e value", async () => {
     const secret = "s3cr3t-stdio-value-1234";
-    const { url } = await startInspect(["-e", `API_TOKEN=${secret}`, "--", ...MCPKIT_SERVER]);
-    const page = await openInspector(browser.context, url);
+    const { page } = await inspectInBrowser(browser, ["-e", `API_TOKEN=${secret}`, "--", ...MCPKIT_SERVER]);
     await clickThrough(page, secret);
     const dir = tempDir();
 
@@ -76,8 +68,7 @@ describe("the session as files for mcpkit test and mcpkit replay", () => {
     const served = await serveHttp();
     started.push(served);
     const secret = "Bearer-like-header-value-5678";
-    const { url } = await startInspect(["-H", `X-Api-Key: ${secret}`, served.url]);
-    const page = await openInspector(browser.context, url);
+    const { page } = await inspectInBrowser(browser, ["-H", `X-Api-Key: ${secret}`, served.url]);
     await clickThrough(page, secret);
     const dir = tempDir();
 

@@ -2,9 +2,9 @@ import { fileURLToPath } from "node:url";
 import { McpError } from "mcpkit";
 import { createSseHandler, createStreamableHttpHandler, type Listening, listen } from "mcpkit/http";
 import { createServer as createMcpServer } from "mcpkit/server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { requireBuild, stopAll, until } from "../cli-call/helpers.js";
-import { type Browser, connected, openBrowser, openInspector, showsStatus, startInspect } from "./browser.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { until } from "../cli-call/helpers.js";
+import { browserForTests, connected, inspectInBrowser, openInspector, showsStatus, startInspect } from "./browser.js";
 import { callTool, see, show } from "./scenarios.js";
 
 // What the page says when things are not as they should be: the transport really used,
@@ -12,17 +12,10 @@ import { callTool, see, show } from "./scenarios.js";
 // opened twice (with the way back in: Enter in the terminal prints a fresh one).
 
 const crashServer = fileURLToPath(new URL("./fixtures/crash-server.mjs", import.meta.url));
-let browser: Browser;
+const browser = browserForTests();
 const servers: Listening[] = [];
 
-beforeAll(async () => {
-  requireBuild();
-  browser = await openBrowser();
-}, 30_000);
-
 afterAll(async () => {
-  await browser?.close();
-  await stopAll();
   for (const server of servers) await server.close();
 });
 
@@ -30,8 +23,7 @@ describe("the page says what is wrong", () => {
   it("labels a connection that fell back to HTTP+SSE as such", async () => {
     const sse = await listen(createSseHandler(createMcpServer({ name: "old-timer", version: "1" })));
     servers.push(sse);
-    const { url } = await startInspect([new URL("/sse", sse.url).href]);
-    const page = await openInspector(browser.context, url);
+    const { page } = await inspectInBrowser(browser, [new URL("/sse", sse.url).href]);
     await see(page.getByTestId("transport"), /^HTTP\+SSE \(2024-11-05\)$/);
     await show(page, "server");
     await see(page.getByTestId("transport-detail"), "HTTP+SSE");
@@ -50,8 +42,7 @@ describe("the page says what is wrong", () => {
   });
 
   it("shows why a stdio server crashed mid-session, with the disconnection", async () => {
-    const { url } = await startInspect(["--", process.execPath, crashServer]);
-    const page = await openInspector(browser.context, url);
+    const { page } = await inspectInBrowser(browser, ["--", process.execPath, crashServer]);
     await callTool(page, "crash", {});
     await showsStatus(page, "Disconnected");
     await see(page.getByTestId("stderr-tail"), "fatal: the database is locked");
@@ -78,8 +69,7 @@ describe("the page says what is wrong", () => {
     });
     const http = await listen(createStreamableHttpHandler(failing));
     servers.push(http);
-    const { url } = await startInspect([new URL("/mcp", http.url).href]);
-    const page = await openInspector(browser.context, url);
+    const { page } = await inspectInBrowser(browser, [new URL("/mcp", http.url).href]);
     const problem = page.getByTestId("server-problem");
     await see(problem, "The server is connected but failing");
     await see(problem, "tools: src/server.ts did not load: SyntaxError: Unexpected token (3:7)");

@@ -1,7 +1,7 @@
 import type { Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MCPKIT_SERVER, requireBuild, stopAll } from "../cli-call/helpers.js";
-import { type Browser, connected, openBrowser, openInspector, startInspect } from "./browser.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { MCPKIT_SERVER } from "../cli-call/helpers.js";
+import { browserForTests, connected, inspectInBrowser } from "./browser.js";
 import { byId, chooseTool, messageCount, see, show } from "./scenarios.js";
 
 // What a person types into the inspector's generated forms and what comes back, against
@@ -10,20 +10,12 @@ import { byId, chooseTool, messageCount, see, show } from "./scenarios.js";
 // raw-JSON mode, results that break their outputSchema, a tool's error apart from a
 // JSON-RPC error, a template's completion, and a server process that dies.
 
-let browser: Browser;
+const browser = browserForTests();
 let page: Page;
 
 beforeAll(async () => {
-  requireBuild();
-  browser = await openBrowser();
-  const { url } = await startInspect(["--", ...MCPKIT_SERVER]);
-  page = await openInspector(browser.context, url);
+  ({ page } = await inspectInBrowser(browser, ["--", ...MCPKIT_SERVER]));
 }, 30_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stopAll();
-});
 
 const field = (name: string) => byId(page, `arg-test_form_fields.${name}`);
 const outcomes = () => page.locator(".detail-pane .outcome").count();

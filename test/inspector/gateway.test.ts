@@ -5,36 +5,30 @@ import { Client } from "mcpkit/client";
 import { streamableHttpClientTransport } from "mcpkit/http-client";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { requireBuild, stopAll } from "../cli-call/helpers.js";
 import { notesEntry, textOf } from "../gateway/helpers.js";
 import { type GatewayProcess, startGatewayProcess } from "../gateway/process.js";
-import { type Browser, openBrowser, openInspector, startInspect } from "./browser.js";
+import { browserForTests, inspectInBrowser } from "./browser.js";
 import { see, show } from "./scenarios.js";
 
 // `mcpkit inspect` connected to `mcpkit gateway --port`, in a real browser: the Server
 // view shows the gateway's upstreams from its /healthz (the inspector runs on the
 // gateway's machine, so it is told why one failed), and follows one killed and restarted.
 
-let browser: Browser;
+const browser = browserForTests();
 let page: Page;
 let gateway: GatewayProcess;
 let dir: string;
 
 beforeAll(async () => {
-  requireBuild();
   dir = mkdtempSync(join(tmpdir(), "mcpkit-inspect-gateway-"));
   const config = join(dir, "team.mcp.json");
   writeFileSync(config, JSON.stringify({ mcpServers: { notes: notesEntry("notes"), other: notesEntry("other") } }));
   chmodSync(config, 0o600);
   gateway = await startGatewayProcess(config);
-  browser = await openBrowser();
-  const started = await startInspect([gateway.url]);
-  page = await openInspector(browser.context, started.url);
+  ({ page } = await inspectInBrowser(browser, [gateway.url]));
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await stopAll();
   await gateway?.stop();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -5,8 +5,8 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAuthorizationServer, type TestAuthorizationServer } from "../auth/authorization-server.js";
 import { protectedMcp } from "../auth/helpers.js";
-import { type Running, requireBuild, serveHttp, stopAll } from "../cli-call/helpers.js";
-import { type Browser, connected, openBrowser, openInspector, startInspect } from "./browser.js";
+import { type Running, serveHttp } from "../cli-call/helpers.js";
+import { browserForTests, connected, inspectInBrowser, startInspect } from "./browser.js";
 import {
   answerElicitation,
   countMessages,
@@ -26,23 +26,17 @@ import {
 // `mcpkit inspect http://…/mcp` against `mcpkit serve everything --port 0`, in a real
 // browser: the modern era first (auto), then the page reconnects in the legacy era.
 
-let browser: Browser;
+const browser = browserForTests();
 let page: Page;
 let served: { url: string; server: Running };
 let origin: string;
 
 beforeAll(async () => {
-  requireBuild();
   served = await serveHttp();
-  browser = await openBrowser();
-  const started = await startInspect([served.url]);
-  origin = started.origin;
-  page = await openInspector(browser.context, started.url);
+  ({ page, origin } = await inspectInBrowser(browser, [served.url]));
 }, 30_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await stopAll();
   served?.server.child.kill();
 });
 

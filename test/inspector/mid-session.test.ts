@@ -4,12 +4,10 @@ import { createServer } from "mcpkit/server";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "../authorization-server/harness.js";
-import { requireBuild, stopAll } from "../cli-call/helpers.js";
 import {
   answeredSoFar,
-  type Browser,
+  browserForTests,
   connected,
-  openBrowser,
   openInspector,
   pingsAnswered,
   showsStatus,
@@ -21,17 +19,10 @@ import { callTool, see, show } from "./scenarios.js";
 // asks for again mid-session (its token revoked at mcpkit's authorization server), and a
 // session the server forgot (it restarted), which the Client renews by itself.
 
-let browser: Browser;
+const browser = browserForTests();
 const closers: (() => Promise<unknown>)[] = [];
 
-beforeAll(async () => {
-  requireBuild();
-  browser = await openBrowser();
-}, 30_000);
-
 afterAll(async () => {
-  await browser?.close();
-  await stopAll();
   for (const close of closers.reverse()) await close().catch(() => undefined);
 });
 

@@ -3,16 +3,8 @@ import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { within } from "../../packages/mcpkit/test/stdio/helpers.js";
-import { type Running, requireBuild, serveHttp, start, stopAll, until } from "../cli-call/helpers.js";
-import {
-  answeredSoFar,
-  type Browser,
-  connected,
-  openBrowser,
-  openInspector,
-  pingsAnswered,
-  startInspect,
-} from "./browser.js";
+import { type Running, serveHttp, start, until } from "../cli-call/helpers.js";
+import { answeredSoFar, browserForTests, connected, inspectInBrowser, pingsAnswered } from "./browser.js";
 import { see, show } from "./scenarios.js";
 
 // An HTTP server that goes away while the inspector's page is open, in a real browser:
@@ -21,17 +13,10 @@ import { see, show } from "./scenarios.js";
 // when one of the server's streams ends (a legacy session's GET stream, a 2026-07-28
 // subscriptions/listen stream).
 
-let browser: Browser;
+const browser = browserForTests();
 const servers: Running[] = [];
 
-beforeAll(async () => {
-  requireBuild();
-  browser = await openBrowser();
-}, 30_000);
-
 afterAll(async () => {
-  await browser?.close();
-  await stopAll();
   for (const server of servers) server.child.kill("SIGKILL");
 });
 
@@ -44,8 +29,7 @@ async function inspect(
 ): Promise<{ page: Page; url: string; server: Running }> {
   const served = await serveHttp();
   servers.push(served.server);
-  const started = await startInspect(["--protocol", era, "--ping-interval", String(seconds), served.url]);
-  const page = await openInspector(browser.context, started.url);
+  const { page } = await inspectInBrowser(browser, ["--protocol", era, "--ping-interval", String(seconds), served.url]);
   await show(page, "server");
   await see(page.getByTestId("revision"), REVISION[era]);
   return { page, url: served.url, server: served.server };

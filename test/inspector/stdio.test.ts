@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MCPKIT_SERVER, requireBuild, stopAll } from "../cli-call/helpers.js";
-import { type Browser, connected, openBrowser, openInspector, startInspect } from "./browser.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { MCPKIT_SERVER } from "../cli-call/helpers.js";
+import { browserForTests, connected, inspectInBrowser } from "./browser.js";
 import {
   answerElicitation,
   answerSampling,
@@ -25,20 +25,12 @@ import {
 // `mcpkit inspect -- mcpkit serve everything --stdio`, in a real browser: the legacy era
 // first (--protocol legacy), then the page reconnects in the modern era (2026-07-28).
 
-let browser: Browser;
+const browser = browserForTests();
 let page: Page;
 
 beforeAll(async () => {
-  requireBuild();
-  browser = await openBrowser();
-  const { url } = await startInspect(["--protocol", "legacy", "--", ...MCPKIT_SERVER]);
-  page = await openInspector(browser.context, url);
+  ({ page } = await inspectInBrowser(browser, ["--protocol", "legacy", "--", ...MCPKIT_SERVER]));
 }, 30_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stopAll();
-});
 
 for (const era of ["legacy", "modern"] as const) {
   describe(`the inspector over stdio, ${era} era`, () => {

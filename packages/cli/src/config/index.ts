@@ -10,7 +10,6 @@ export {
   installFile,
   type Scope,
 } from "./install-target.js";
-export { parseJsonc } from "./jsonc.js";
 export { CLIENTS, type ClientName, type ConfigFile, herePlace, type Place } from "./locations.js";
 export { type Merged, mergeEntry } from "./merge-entry.js";
 export {
@@ -22,4 +21,4 @@ export {
   type ServerList,
   ServerNotFound,
 } from "./resolve.js";
-export { ConfigEntryError, expand, type ServerSpec, serverSpec } from "./server-spec.js";
+export { ConfigEntryError, type ServerSpec, serverSpec } from "./server-spec.js";

@@ -1,5 +1,5 @@
+import { BOM, jsoncTree, nodeValue, withoutBom } from "@mcpkit/servers/config";
 import { findNodeAtLocation, type Node, visit } from "jsonc-parser";
-import { BOM, jsoncTree, nodeValue, withoutBom } from "./jsonc.js";
 
 /** A configuration file's new text, what happened to the entry, and the entry it replaces. */
 export interface Merged {

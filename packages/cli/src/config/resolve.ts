@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
+import { parseJsonc } from "@mcpkit/servers/config";
 import { UsageError } from "@mcpkit/servers/options";
-import { parseJsonc } from "./jsonc.js";
 import { type ConfigFile, herePlace, type Place, projectFiles, userFiles } from "./locations.js";
 import { ConfigEntryError, type ServerSpec, serverSpec } from "./server-spec.js";
 

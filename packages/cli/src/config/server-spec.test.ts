@@ -1,12 +1,13 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: configuration entries hold ${VAR} as text, which is under test
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, sep } from "node:path";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConfigEntryError, expand, serverSpec } from "./server-spec.js";
+import { ConfigEntryError, serverSpec } from "./server-spec.js";
 
 // One entry of a configuration file, read as the clients read it: how to reach the server,
-// with its variables expanded. resolve.test.ts reads whole files.
+// with its variables expanded (@mcpkit/servers/config tests them one by one). resolve.test.ts
+// reads whole files.
 
 const expansion = { project: "/work/app", home: "/home/ada", env: { TOKEN: "t0k", EMPTY: "" } };
 
@@ -38,6 +39,15 @@ describe("an entry", () => {
     });
   });
 
+  it("has its variables expanded, ${workspaceFolder} being the project's folder", () => {
+    expect(
+      serverSpec({ command: "${workspaceFolder}/bin/s", args: ["${TOKEN}", "${PORT:-3000}"] }, expansion),
+    ).toMatchObject({ command: "/work/app/bin/s", args: ["t0k", "3000"] });
+    expect(() => serverSpec({ command: "${workspaceFolder}/s" }, { home: "/h", env: {} })).toThrow(
+      new ConfigEntryError("${workspaceFolder} is used outside a project's file"),
+    );
+  });
+
   it("is refused with a reason a person can act on", () => {
     const refused = (entry: unknown) => () => serverSpec(entry, expansion);
     expect(refused([])).toThrow(new ConfigEntryError("an entry must be an object"));
@@ -46,23 +56,6 @@ describe("an entry", () => {
     expect(refused({ command: "x", args: "s.js" })).toThrow('"args" must be a list of strings');
     expect(refused({ command: "x", env: { A: {} } })).toThrow('"env.A" must be a string');
     expect(refused({ command: "x", env: [] })).toThrow('"env" must be an object of strings');
-  });
-});
-
-describe("variables", () => {
-  it("are expanded as the clients expand them", () => {
-    expect(expand("${TOKEN}|${env:TOKEN}|${PORT:-3000}|${EMPTY:-x}", expansion)).toBe("t0k|t0k|3000|");
-    expect(expand("${workspaceFolder}/bin|${userHome}", expansion)).toBe("/work/app/bin|/home/ada");
-    expect(expand("a${pathSeparator}b${/}c", expansion)).toBe(`a${sep}b${sep}c`);
-  });
-
-  it("that cannot be expanded are refused, saying which", () => {
-    expect(() => expand("${MISSING}", expansion)).toThrow("${MISSING} refers to MISSING, which is not set");
-    expect(() => expand("${env:MISSING}", expansion)).toThrow("${env:MISSING} refers to MISSING");
-    expect(() => expand("${input:key}", expansion)).toThrow(/only VS Code can prompt for/);
-    expect(() => expand("${workspaceFolder}", { home: "/h", env: {} })).toThrow(
-      "${workspaceFolder} is used outside a project's file",
-    );
   });
 });
 

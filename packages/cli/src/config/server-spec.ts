@@ -1,5 +1,7 @@
-import { readFileSync } from "node:fs";
-import { isAbsolute, resolve, sep } from "node:path";
+import { isAbsolute, resolve } from "node:path";
+import { ConfigEntryError, expandVariables, readEnvFile } from "@mcpkit/servers/config";
+
+export { ConfigEntryError };
 
 /** How to reach a server named in a configuration file: the command that starts it, or its URL. */
 export type ServerSpec =
@@ -12,11 +14,6 @@ export interface Expansion {
   project?: string;
   home: string;
   env: NodeJS.ProcessEnv;
-}
-
-/** A configuration entry that cannot be used, and why. */
-export class ConfigEntryError extends Error {
-  override name = "ConfigEntryError";
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -65,7 +62,8 @@ export function serverSpec(entry: unknown, expansion: Expansion): ServerSpec {
   if (typeof entry.command !== "string" || entry.command === "")
     throw new ConfigEntryError('an entry needs a "command" (or a "url")');
   const env: Record<string, string> = {};
-  if (typeof entry.envFile === "string") Object.assign(env, readEnvFile(resolveIn(x(entry.envFile), expansion)));
+  if (typeof entry.envFile === "string")
+    Object.assign(env, readEnvFile(resolveIn(x(entry.envFile), expansion), "its envFile"));
   for (const [key, value] of Object.entries(stringMap(entry.env, "env"))) env[key] = x(value);
   const cwd = typeof entry.cwd === "string" ? resolveIn(x(entry.cwd), expansion) : expansion.project;
   return {
@@ -80,48 +78,6 @@ export function serverSpec(entry: unknown, expansion: Expansion): ServerSpec {
 const resolveIn = (path: string, expansion: Expansion) =>
   isAbsolute(path) ? path : resolve(expansion.project ?? process.cwd(), path);
 
-const VARIABLE = /\$\{([^}]+)\}/g;
-
-/** Replaces the variables a value refers to; one that is not set and has no default is an error. */
-export function expand(value: string, { project, home, env }: Expansion): string {
-  return value.replace(VARIABLE, (_whole, inner: string) => {
-    if (inner === "workspaceFolder") {
-      if (project === undefined) throw new ConfigEntryError(`\${workspaceFolder} is used outside a project's file`);
-      return project;
-    }
-    if (inner === "userHome") return home;
-    if (inner === "pathSeparator" || inner === "/") return sep;
-    if (inner.startsWith("input:"))
-      throw new ConfigEntryError(
-        `\${${inner}} asks for a value only VS Code can prompt for: put the value in the file, or in a variable (\${env:NAME})`,
-      );
-    const [name, fallback] = inner.startsWith("env:") ? [inner.slice(4), undefined] : splitDefault(inner);
-    const set = env[name];
-    if (set !== undefined) return set;
-    if (fallback !== undefined) return fallback;
-    throw new ConfigEntryError(`\${${inner}} refers to ${name}, which is not set`);
-  });
-}
-
-function splitDefault(inner: string): [string, string | undefined] {
-  const at = inner.indexOf(":-");
-  return at === -1 ? [inner, undefined] : [inner.slice(0, at), inner.slice(at + 2)];
-}
-
-/** KEY=VALUE lines (VS Code's envFile): blank lines and # comments skipped, quotes taken off. */
-function readEnvFile(path: string): Record<string, string> {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new ConfigEntryError(`its envFile ${path} cannot be read (${(error as NodeJS.ErrnoException).code})`);
-  }
-  const env: Record<string, string> = {};
-  for (const line of text.split(/\r?\n/)) {
-    const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
-    if (!match) continue;
-    const raw = match[2] as string;
-    env[match[1] as string] = /^(["']).*\1$/.test(raw) ? raw.slice(1, -1) : raw;
-  }
-  return env;
-}
+/** Replaces the variables a value refers to (@mcpkit/servers/config); `${workspaceFolder}` is the project's folder. */
+const expand = (value: string, { project, home, env }: Expansion): string =>
+  expandVariables(value, { workspaceFolder: project, home, env });

@@ -1,3 +1,4 @@
+import { readBounded } from "../http/read-bounded.js";
 import type { GatewayHealthAnswer, GatewayHealthView, UpstreamHealthView } from "./contract/gateway.js";
 import type { Target } from "./target.js";
 
@@ -44,31 +45,13 @@ async function readOne(url: string): Promise<Omit<GatewayHealthView, "url" | "at
     await response.body?.cancel().catch(() => {});
     return `HTTP ${response.status}`;
   }
-  const text = await limitedText(response);
-  if (text === undefined) return `larger than ${MAX_BYTES} bytes`;
+  const body = await readBounded(response, MAX_BYTES);
+  if (body === undefined) return `larger than ${MAX_BYTES} bytes`;
   try {
-    return parseHealth(JSON.parse(text)) ?? "not a gateway's answer";
+    return parseHealth(JSON.parse(Buffer.from(body).toString("utf8"))) ?? "not a gateway's answer";
   } catch {
     return "not JSON";
   }
-}
-
-async function limitedText(response: Response): Promise<string | undefined> {
-  const reader = response.body?.getReader();
-  if (!reader) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BYTES) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 const text = (value: unknown) => (typeof value === "string" ? value.slice(0, MAX_TEXT) : undefined);

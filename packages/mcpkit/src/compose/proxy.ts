@@ -2,7 +2,6 @@ import type { Client } from "../client/client.js";
 import type { CallOptions } from "../client/eras/client-era.js";
 import { implementationOf } from "../protocol/implementation.js";
 import { SKILLS_EXTENSION, type SkillEntry } from "../protocol/skills.js";
-import type { LogLevel } from "../protocol/types/common.js";
 import type { CompleteRef, Prompt, Resource, ResourceTemplate, Tool } from "../protocol/types/features.js";
 import type { SubscriptionFilter } from "../protocol/types/modern.js";
 import { LEGACY_REVISIONS } from "../protocol/versions.js";
@@ -109,7 +108,6 @@ export async function createProxy(
     client: clientOptions,
     session: undefined,
     urlElicitations,
-    onLog: (level, data, logger) => sharedLog(level, data, logger),
     onListChanged,
     onClose: (reason) => state.markClosed(reason),
     onError,
@@ -166,7 +164,6 @@ export async function createProxy(
           client: clientOptions,
           session,
           urlElicitations,
-          onLog: () => {},
           onListChanged: (kind) => {
             onListChanged(kind);
             if (kind !== "resources") narrow();
@@ -219,12 +216,6 @@ export async function createProxy(
       if (offered.has(entry.key)) session.enable(entry.key);
       else session.disable(entry.key);
     }
-  }
-
-  /** A log of the shared connection outside any call: for the sessions it serves, if it serves sessions. */
-  function sharedLog(level: LogLevel, data: unknown, logger: string | undefined) {
-    if (!state.server || state.sessions || client.protocolEra !== "legacy") return;
-    for (const session of state.server.sessions) session.log(level, data, logger);
   }
 
   const connectionFor = (session: ServerSession | undefined): UpstreamConnection | Promise<UpstreamConnection> =>

@@ -2,12 +2,12 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Context } from "../server/handler-context.js";
 
 /**
- * Which downstream request an upstream server's request belongs to. A request the
- * upstream makes while answering a modern (2026-07-28) call is answered inside that call's
- * async chain, so the chain tells. A legacy server's request (and any log) arrives on its
- * own: JSON-RPC does not say which call it serves. It goes to the call in progress when
- * there is one, or when all of them come from one session (the newest); when calls of
- * different sessions run, no one is told: one caller must never see another's questions.
+ * Which downstream request an upstream server's request or log message belongs to. What
+ * the upstream sends while answering a modern (2026-07-28) call arrives inside that call's
+ * async chain, so the chain tells. A legacy server's arrives on its own: JSON-RPC does not
+ * say which call it serves. It goes to the call in progress when there is one, or when all
+ * of them come from one session (the newest); when calls of different sessions run, or
+ * none does, it names no caller: one caller must never see another's questions or logs.
  */
 export class RequestRouting {
   private readonly storage = new AsyncLocalStorage<Context>();
@@ -42,7 +42,7 @@ export class RequestRouting {
   }
 
   /** For what names no request: the call in progress, or the newest when all are one session's. */
-  unnamed(): Context | undefined {
+  private unnamed(): Context | undefined {
     const newest = this.running.at(-1);
     if (this.running.length <= 1) return newest;
     const session = newest?.session;

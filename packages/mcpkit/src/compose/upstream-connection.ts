@@ -38,8 +38,6 @@ export interface ConnectionSetup {
   /** The downstream session it serves; undefined for the shared connection. */
   session: ServerSession | undefined;
   urlElicitations: UrlElicitations;
-  /** A log of the shared connection that names no call (proxy.ts says who gets it). */
-  onLog(level: LogLevel, data: unknown, logger: string | undefined): void;
   onListChanged(kind: ListKind): void;
   onClose(reason: Error | undefined): void;
   onError(error: unknown): void;
@@ -131,11 +129,12 @@ export async function openConnection(setup: ConnectionSetup): Promise<UpstreamCo
   client.on("notifications/message", (params) => {
     const { level, data, logger } = params as { level?: LogLevel; data?: unknown; logger?: string };
     if (!level) return;
-    // A log names no request: the call in progress gets it (see RequestRouting), else the connection's session.
-    const ctx = routing.unnamed();
+    // The call it is for, by the rule the upstream's requests follow (RequestRouting), else the
+    // connection's session. On the shared connection, a log no call can be named for is no
+    // caller's: it is not passed on, never one caller's to another.
+    const ctx = routing.current();
     if (ctx) ctx.log(level, data, logger);
-    else if (session) session.log(level, data, logger);
-    else setup.onLog(level, data, logger);
+    else session?.log(level, data, logger);
   });
   for (const kind of ["tools", "prompts", "resources"] as const)
     client.on(`notifications/${kind}/list_changed`, () => setup.onListChanged(kind));

@@ -100,17 +100,58 @@ describe("a legacy upstream behind the proxy, one connection per downstream sess
 });
 
 describe("a legacy upstream behind the proxy, one connection shared by every caller", () => {
-  it("has no roots outside a call, and tells every session a log sent outside a call", async () => {
+  it("has no roots outside a call", async () => {
     const proxy = await proxyOf(rootsAskingServer(), { upstreamSessions: "shared" });
     const ada = await callerOf(proxy, { roots: [{ uri: "file:///home/ada" }] });
-    const bob = await callerOf(proxy, { roots: [{ uri: "file:///home/bob" }] });
+    await callerOf(proxy, { roots: [{ uri: "file:///home/bob" }] });
     // Asked once, after initialize, when no caller could be told apart: the documented answer is none.
     expect(await allowed(ada.client)).toEqual({ type: "text", text: "none" });
-    const heard: unknown[] = [];
-    bob.client.on("notifications/message", (p) => heard.push(p.data));
+  });
+
+  it("passes a log sent outside any call to the call in progress, and to no one when calls of two sessions run or none does", async () => {
+    const server = rootsAskingServer();
+    let entered = 0;
+    const arrivals: (() => void)[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    server.tool("hold", {}, async () => {
+      entered++;
+      for (const arrived of arrivals.splice(0)) arrived();
+      await released;
+      return "done";
+    });
+    /** Resolves once `n` calls have reached the upstream (so the proxy has them in progress). */
+    const reached = (n: number) =>
+      new Promise<void>(function wait(resolve) {
+        if (entered >= n) resolve();
+        else arrivals.push(() => wait(resolve));
+      });
+    const { connect, sessions } = connectorTo(server);
+    const { createProxy } = await import("../../src/compose/index.js");
+    const proxy = await createProxy(connect, { upstreamSessions: "shared" });
+    later(() => proxy.close());
+    const ada = await callerOf(proxy);
+    const bob = await callerOf(proxy);
+    const logs = { ada: [] as unknown[], bob: [] as unknown[] };
+    ada.client.on("notifications/message", (p) => logs.ada.push(p.data));
+    bob.client.on("notifications/message", (p) => logs.bob.push(p.data));
+    await ada.client.setLogLevel("info");
     await bob.client.setLogLevel("info");
-    await ada.client.callTool("log_later");
-    await expect.poll(() => heard).toEqual(["for the caller's session"]);
+    // The upstream's one session (the shared connection's); its logs here are sent outside any call.
+    const upstream = sessions[0] as ServerSession;
+
+    const adas = ada.client.callTool("hold");
+    await reached(1);
+    upstream.log("info", "while ada calls");
+    const bobs = bob.client.callTool("hold");
+    await reached(2);
+    upstream.log("info", "while ada and bob call");
+    release();
+    // Each answer comes after the logs sent before it, had they been passed on.
+    await Promise.all([adas, bobs]);
+    upstream.log("info", "while no one calls");
+    await Promise.all([ada.client.callTool("allowed"), bob.client.callTool("allowed")]);
+    expect(logs).toEqual({ ada: ["while ada calls"], bob: [] });
   });
 });
 

@@ -306,3 +306,44 @@ for (const upstream of ERAS) {
     expect([ada, bob]).toEqual([expect.stringContaining('"ada"'), expect.stringContaining('"bob"')]);
   });
 }
+
+for (const upstream of ERAS) {
+  it(`passes each caller the logs of its own call (${upstream.era} upstream, two sessions at once)`, async () => {
+    const server = createServer({ name: "upstream", version: "1" });
+    let arrived = 0;
+    let release!: () => void;
+    const bothIn = new Promise<void>((resolve) => (release = resolve));
+    server.tool(
+      "note",
+      { input: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } },
+      async ({ name }, ctx) => {
+        if (++arrived === 2) release();
+        await bothIn;
+        ctx.log("info", `for ${String(name)}`);
+        return "noted";
+      },
+    );
+    const [clientSide, serverSide] = createLinkedPair();
+    const upstreamSession = await server.connect(serverSide);
+    const proxy = await createProxy(clientSide, {
+      client: upstream.revision ? { protocolVersion: upstream.revision } : {},
+    });
+    closers.push(async () => {
+      await proxy.close();
+      await upstreamSession.close();
+    });
+    const heard = { ada: [] as unknown[], bob: [] as unknown[] };
+    const callers = await Promise.all(
+      (["ada", "bob"] as const).map(async (name) => {
+        const c = await connectInMemory(proxy.server);
+        closers.push(c.close);
+        c.client.on("notifications/message", (p) => heard[name].push(p.data));
+        await c.client.setLogLevel("info");
+        return { name, client: c.client };
+      }),
+    );
+    await Promise.all(callers.map(({ name, client }) => client.callTool("note", { name })));
+    // A call's log travels in its async chain: with calls of two sessions in progress, each is told its own.
+    expect(heard).toEqual({ ada: ["for ada"], bob: ["for bob"] });
+  });
+}

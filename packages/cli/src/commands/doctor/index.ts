@@ -1,10 +1,6 @@
-import { Command } from "commander";
-import { COMMAND_SUMMARIES } from "../summaries.js";
-import { USAGE_EXIT } from "../usage-error.js";
+import type { Command } from "commander";
+import { collect, serverCommand } from "../server-command.js";
 import type { DoctorCommandOptions } from "./run.js";
-
-/** A repeatable option. */
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 const HELP = `
 Reaches the server as a client would, step by step, and says what each step found: for a
@@ -28,13 +24,7 @@ Exit codes:
 
 /** `mcpkit doctor`: the command's shape; the doctor itself is loaded when it runs. */
 export function doctorCommand(): Command {
-  return new Command("doctor")
-    .description(COMMAND_SUMMARIES.doctor.description)
-    .usage("[options] URL|NAME\n       mcpkit doctor [options] -- COMMAND [ARGS…]")
-    .argument(
-      "[server...]",
-      "the server: a URL, a name from your MCP configuration, or after -- the command that starts it",
-    )
+  return serverCommand("doctor", HELP)
     .option("--json", 'print one JSON report: { "ok", "checks": [{ "id", "ok", "severity", "message", "fix"? }] }')
     .option("--timeout <duration>", "the limit of each step (default 10s; 90 is seconds, or 500ms, 2m; 0: none)")
     .option(
@@ -44,9 +34,6 @@ export function doctorCommand(): Command {
     )
     .option("-e, --env <KEY[=VALUE]>", "a variable for a stdio server; KEY alone passes ours on (repeatable)", collect)
     .option("--config <file>", "read the named server from this file only (default: the files mcpkit servers reads)")
-    .addHelpText("after", HELP)
-    .showHelpAfterError("(mcpkit doctor --help shows the usage)")
-    .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT))
     .action(async (words: string[], options: DoctorCommandOptions) => {
       const [{ runDoctor }, { exitAfterOutput }] = await Promise.all([
         import("./run.js"),

@@ -4,8 +4,6 @@ import {
   createSseHandler,
   createStreamableHttpHandler,
   type FetchHandler,
-  LOCALHOST_NAMES,
-  listen,
   routeByPath,
   type SseHandler,
   type StreamableHttpHandler,
@@ -21,6 +19,7 @@ import {
 } from "../serve/authorization-server.js";
 import type { Cluster } from "../serve/cluster.js";
 import type { HttpLimits } from "../serve/limits.js";
+import { allowedHostsFor, listenOn, sseOptions, streamableOptions } from "../serve/listen.js";
 
 export interface GatewayServing {
   port: number;
@@ -52,7 +51,7 @@ interface Endpoint {
   resource: ResourceServer | undefined;
 }
 
-export const isLocal = (host: string) => LOCALHOST_NAMES.includes(host) || host === "::1";
+export { isLocal } from "../serve/listen.js";
 
 /**
  * Serves the gateway over HTTP: its server at /mcp (and /sse for 2024-11-05
@@ -62,7 +61,7 @@ export const isLocal = (host: string) => LOCALHOST_NAMES.includes(host) || host 
  */
 export async function listenGateway(gateway: Gateway, serving: GatewayServing): Promise<GatewayListening> {
   const { port, host, auth, authorization, limits = {}, cluster, trustProxy, write } = serving;
-  const allowedHosts = isLocal(host) ? LOCALHOST_NAMES : [host.includes(":") ? `[${host}]` : host, ...LOCALHOST_NAMES];
+  const allowedHosts = allowedHostsFor(host);
   const endpoints = new Map<string, Endpoint>();
   const metadata = new Map<string, Endpoint>();
   let legacy: SseHandler | undefined;
@@ -102,12 +101,7 @@ export async function listenGateway(gateway: Gateway, serving: GatewayServing): 
     for (const [path, server] of wanted) {
       if (endpoints.has(path)) continue;
       const resource = await resourceOf(path);
-      const handler = createStreamableHttpHandler(server, {
-        allowedHosts,
-        ...limits,
-        ...(resource && { auth: resource }),
-        ...(cluster && { sessionStore: cluster.sessionStore, eventStore: cluster.eventStore }),
-      });
+      const handler = createStreamableHttpHandler(server, streamableOptions(allowedHosts, limits, resource, cluster));
       const endpoint = { server, handler, resource };
       endpoints.set(path, endpoint);
       if (resource) metadata.set(resource.metadataPath, endpoint);
@@ -122,12 +116,7 @@ export async function listenGateway(gateway: Gateway, serving: GatewayServing): 
       await Promise.all([...[...endpoints.values()].map((e) => e.handler.close()), legacy?.close()]);
     },
   };
-  const listening = await listen(router, { port, host, ...(trustProxy && { trustProxy }) }).catch(
-    (error: NodeJS.ErrnoException) => {
-      if (error.code === "EADDRINUSE") throw new Error(`Port ${port} on ${host} is in use: choose another with --port`);
-      throw error;
-    },
-  );
+  const listening = await listenOn(router, { port, host, trustProxy });
   const stop = async () => {
     listening.server.close();
     listening.server.closeIdleConnections();
@@ -143,12 +132,7 @@ export async function listenGateway(gateway: Gateway, serving: GatewayServing): 
         also: () => gateway.config.virtualServers.map((v) => urlOf(v.path)),
       });
     await sync();
-    if (!issuing && !auth && !cluster)
-      legacy = createSseHandler(gateway.server, {
-        allowedHosts,
-        messagesPath: "/messages",
-        ...(limits.maxSessions !== undefined && { maxSessions: limits.maxSessions }),
-      });
+    if (!issuing && !auth && !cluster) legacy = createSseHandler(gateway.server, sseOptions(allowedHosts, limits));
   } catch (error) {
     await stop();
     throw error;

@@ -18,6 +18,7 @@ import {
   checkAuthorizationServerFlags,
 } from "../serve/authorization-server.js";
 import { type Cluster, joinCluster, stateKey } from "../serve/cluster.js";
+import { type ServingFlags, servingOptions } from "../serve/http-flags.js";
 import { httpLimits, portNumber } from "../serve/limits.js";
 import { shutdownOnSignals } from "../serve/shutdown.js";
 import { serveStdio } from "../serve/stdio.js";
@@ -27,17 +28,8 @@ import { USAGE_EXIT, UsageError } from "../usage-error.js";
 import { auditLogger } from "./audit-logger.js";
 import { tokenWarnings } from "./token-warnings.js";
 
-interface GatewayFlags extends AuthFlags, AuthorizationServerFlags {
+interface GatewayFlags extends ServingFlags, AuthFlags, AuthorizationServerFlags {
   config: string;
-  stdio?: boolean;
-  port?: string;
-  host: string;
-  maxSessions?: string;
-  idleTimeout?: string;
-  redis?: string;
-  stateKey?: string;
-  trustProxy?: string[];
-  shutdownTimeout?: string;
   watch: boolean;
 }
 
@@ -49,34 +41,14 @@ export function gatewayCommand(): Command {
     .requiredOption(
       "--config <file>",
       "the team's MCP configuration (.mcp.json: mcpServers, and a gateway section; JSON with comments)",
-    )
-    .addOption(new Option("--stdio", "speak MCP on stdin/stdout (the default without --port)"))
-    .addOption(new Option("--port <port>", "serve Streamable HTTP on http://HOST:PORT/mcp").conflicts("stdio"))
-    .addOption(new Option("--host <host>", "the address to bind with --port").default("127.0.0.1"))
-    .addOption(new Option("--max-sessions <n>", "with --port: sessions held at once (default 10000)"))
-    .addOption(
-      new Option("--idle-timeout <duration>", "with --port: end a session idle this long: 90s, 15m, 2h (default 30m)"),
-    )
-    .addOption(
-      new Option(
-        "--redis <url>",
-        "run as one node of a cluster sharing sessions through Redis (needs --port; each node reads its own --config)",
-      ),
-    )
-    .addOption(
-      new Option("--state-key <key>", "with --redis: the key signing request state, the same on every node").env(
-        "MCPKIT_STATE_KEY",
-      ),
-    )
-    .addOption(
-      new Option(
-        "--trust-proxy <proxies>",
-        "with --port: reverse proxies whose X-Forwarded-For names the client (addresses, CIDR ranges; repeatable)",
-      ).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]),
-    )
-    .addOption(new Option("--shutdown-timeout <duration>", "how long SIGINT/SIGTERM may take to stop (default 10s)"))
-    .addOption(new Option("--no-watch", "do not reload the configuration file when it changes"));
-  for (const option of [...authOptions(), ...authorizationServerOptions()]) command.addOption(option);
+    );
+  const options = [
+    ...servingOptions("each node reads its own --config"),
+    new Option("--no-watch", "do not reload the configuration file when it changes"),
+    ...authOptions(),
+    ...authorizationServerOptions(),
+  ];
+  for (const option of options) command.addOption(option);
   command.exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT));
   return command.action(async (flags: GatewayFlags) => runGateway(flags));
 }

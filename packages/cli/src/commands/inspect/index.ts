@@ -1,10 +1,6 @@
-import { Command } from "commander";
-import { COMMAND_SUMMARIES } from "../summaries.js";
-import { USAGE_EXIT } from "../usage-error.js";
+import type { Command } from "commander";
+import { collect, serverCommand } from "../server-command.js";
 import type { InspectCommandOptions } from "./run.js";
-
-/** A repeatable option. */
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 const HELP = `
 The inspector listens on 127.0.0.1 only, and only the page that opens the printed URL
@@ -27,13 +23,7 @@ Examples:
  * page, client) is imported when the command runs, so no other command loads any of it.
  */
 export function inspectCommand(): Command {
-  return new Command("inspect")
-    .description(COMMAND_SUMMARIES.inspect.description)
-    .usage("[options] URL|NAME\n       mcpkit inspect [options] -- COMMAND [ARGS…]")
-    .argument(
-      "[server...]",
-      "the server: a URL, a name from your MCP configuration, or after -- the command that starts it",
-    )
+  return serverCommand("inspect", HELP)
     .option("--port <port>", "listen on this port of 127.0.0.1 (default: a free one)")
     .option("--open", "open the inspector in the browser")
     .option(
@@ -62,9 +52,6 @@ export function inspectCommand(): Command {
       "let the page start these programs as stdio servers, comma-separated, named exactly (node,npx)",
       collect,
     )
-    .addHelpText("after", HELP)
-    .showHelpAfterError("(mcpkit inspect --help shows the usage)")
-    .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT))
     .action(async (words: string[], options: InspectCommandOptions) => {
       const { runInspect } = await import("./run.js");
       await runInspect(words, process.argv, options);

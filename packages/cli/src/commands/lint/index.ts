@@ -1,10 +1,6 @@
-import { Command } from "commander";
-import { COMMAND_SUMMARIES } from "../summaries.js";
-import { USAGE_EXIT } from "../usage-error.js";
+import type { Command } from "commander";
+import { collect, serverCommand } from "../server-command.js";
 import type { LintCommandOptions } from "./run.js";
-
-/** A repeatable option. */
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 const HELP = `
 Reads the server's lists as sent (what a strict client would drop, lint must see) and
@@ -27,13 +23,7 @@ Exit codes:
 
 /** `mcpkit lint`: the command's shape; the rules and the client are loaded when it runs. */
 export function lintCommand(): Command {
-  return new Command("lint")
-    .description(COMMAND_SUMMARIES.lint.description)
-    .usage("[options] URL|NAME\n       mcpkit lint [options] -- COMMAND [ARGS…]")
-    .argument(
-      "[server...]",
-      "the server: a URL, a name from your MCP configuration, or after -- the command that starts it",
-    )
+  return serverCommand("lint", HELP)
     .option("--json", 'print { "problems": [{ "rule", "severity", "target", "message", "fix"? }] }')
     .option("--call <name=json>", "call this tool with these arguments and check its result (repeatable)", collect)
     .option("--max-list-bytes <bytes>", "warn when tools/list is larger than this (default 100000)")
@@ -45,9 +35,6 @@ export function lintCommand(): Command {
     )
     .option("-e, --env <KEY[=VALUE]>", "a variable for a stdio server; KEY alone passes ours on (repeatable)", collect)
     .option("--config <file>", "read the named server from this file only (default: the files mcpkit servers reads)")
-    .addHelpText("after", HELP)
-    .showHelpAfterError("(mcpkit lint --help shows the usage)")
-    .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT))
     .action(async (words: string[], options: LintCommandOptions) => {
       const [{ runLint }, { exitAfterOutput }] = await Promise.all([
         import("./run.js"),

@@ -1,10 +1,6 @@
-import { Command } from "commander";
-import { COMMAND_SUMMARIES } from "../summaries.js";
-import { USAGE_EXIT } from "../usage-error.js";
+import type { Command } from "commander";
+import { collect, serverCommand } from "../server-command.js";
 import type { RecordCommandOptions } from "./run.js";
-
-/** A repeatable option. */
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 const HELP = `
 Over stdio, put mcpkit record where the client starts the server: it starts the command,
@@ -26,13 +22,10 @@ Examples:
 `;
 
 export function recordCommand(): Command {
-  return new Command("record")
-    .description(COMMAND_SUMMARIES.record.description)
-    .usage("[options] --out FILE -- COMMAND [ARGS…]\n       mcpkit record [options] --out FILE --port PORT URL|NAME")
-    .argument(
-      "[server...]",
-      "the server: after -- the command that starts it, a URL, or a name from your MCP configuration",
-    )
+  return serverCommand("record", HELP, {
+    usage: "[options] --out FILE -- COMMAND [ARGS…]\n       mcpkit record [options] --out FILE --port PORT URL|NAME",
+    argument: "the server: after -- the command that starts it, a URL, or a name from your MCP configuration",
+  })
     .requiredOption("--out <file>", "where the recording goes (over HTTP, the first session's; the next are numbered)")
     .option("--port <port>", "listen on this port of 127.0.0.1 and relay HTTP to the URL (default: a free one)")
     .option("--secret <value>", "leave this value out of the recording wherever it appears (repeatable)", collect)
@@ -40,9 +33,6 @@ export function recordCommand(): Command {
     .option("-e, --env <KEY[=VALUE]>", "a variable for a stdio server; KEY alone passes ours on (repeatable)", collect)
     .option("--allow-origin <origin>", "a web page's origin that may call the HTTP relay (repeatable)", collect)
     .option("--config <file>", "read server NAMEs from this file only")
-    .addHelpText("after", HELP)
-    .showHelpAfterError("(mcpkit record --help shows the usage)")
-    .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT))
     .action(async (words: string[], options: RecordCommandOptions) => {
       const [{ runRecord }, { exitWhenWritten }] = await Promise.all([
         import("./run.js"),

@@ -1,6 +1,4 @@
 import {
-  LOCALHOST_NAMES,
-  listen,
   routeByPath,
   SERVER_CARD_PATHS,
   type SseHandler,
@@ -21,9 +19,10 @@ import {
 import type { Cluster } from "./cluster.js";
 import { failWhen } from "./ended.js";
 import type { HttpLimits } from "./limits.js";
+import { allowedHostsFor, listenOn, sseOptions, streamableOptions } from "./listen.js";
 import { firstSignal } from "./shutdown.js";
 
-export const isLocal = (host: string) => LOCALHOST_NAMES.includes(host) || host === "::1";
+export { isLocal } from "./listen.js";
 
 export interface HttpServing {
   port: number;
@@ -60,9 +59,7 @@ export async function serveHttp(server: McpServer, serving: HttpServing): Promis
   const stop = serving.stop ?? firstSignal();
   // The endpoints of the copy of mcpkit that made the server (a module's own: module/library.ts).
   const { createStreamableHttpHandler, createSseHandler, serverCardHandler } = await servingHttp(server);
-  // DNS-rebinding protection: a local bind answers only to local names; another bind to its own name.
-  const local = isLocal(host);
-  const allowedHosts = local ? LOCALHOST_NAMES : [host.includes(":") ? `[${host}]` : host, ...LOCALHOST_NAMES];
+  const allowedHosts = allowedHostsFor(host);
   // Made once the port is known: with authorization, the endpoint's URL is the tokens' audience.
   let streamable: StreamableHttpHandler | undefined;
   let legacy: SseHandler | undefined;
@@ -88,12 +85,7 @@ export async function serveHttp(server: McpServer, serving: HttpServing): Promis
       await Promise.all([streamable?.close(), legacy?.close()]);
     },
   };
-  const listening = await listen(router, { port, host, ...(trustProxy && { trustProxy }) }).catch(
-    (error: NodeJS.ErrnoException) => {
-      if (error.code === "EADDRINUSE") throw new Error(`Port ${port} on ${host} is in use: choose another with --port`);
-      throw error;
-    },
-  );
+  const listening = await listenOn(router, { port, host, trustProxy });
   try {
     const base = listening.url.href.replace(/\/$/, "");
     issuing =
@@ -105,20 +97,10 @@ export async function serveHttp(server: McpServer, serving: HttpServing): Promis
       }));
     const resource = issuing?.resource ?? (auth ? await resourceServer(auth, `${base}/mcp`) : undefined);
     metadataPath = resource?.metadataPath;
-    streamable = createStreamableHttpHandler(server, {
-      allowedHosts,
-      ...limits,
-      ...(resource && { auth: resource }),
-      ...(cluster && { sessionStore: cluster.sessionStore, eventStore: cluster.eventStore }),
-    });
+    streamable = createStreamableHttpHandler(server, streamableOptions(allowedHosts, limits, resource, cluster));
     // HTTP+SSE (2024-11-05) predates authorization: it is served only when tokens are not
     // required, and by one node only (its sessions live in one process).
-    if (!resource && !cluster)
-      legacy = createSseHandler(server, {
-        allowedHosts,
-        messagesPath: "/messages",
-        ...(limits.maxSessions !== undefined && { maxSessions: limits.maxSessions }),
-      });
+    if (!resource && !cluster) legacy = createSseHandler(server, sseOptions(allowedHosts, limits));
     process.stderr.write(
       issuing
         ? `mcpkit: serving MCP on ${base}/mcp (Streamable HTTP), tokens from the authorization server at ${issuing.as.issuer} required; people sign in with ${issuing.upstream.title}${issuing.upstream.development ? " (everyone is the test user: for development only)" : ""}\n`

@@ -14,23 +14,15 @@ import {
   checkAuthorizationServerFlags,
 } from "./authorization-server.js";
 import { type Cluster, joinCluster, stateKey } from "./cluster.js";
+import { type ServingFlags, servingOptions } from "./http-flags.js";
 import { httpLimits, portNumber } from "./limits.js";
 import { shutdownOnSignals } from "./shutdown.js";
 import { serveStdio } from "./stdio.js";
 import { trustProxyFlag } from "./trust-proxy.js";
 
 /** The options every server takes; each server's own come from its flags module. */
-interface CommonOptions extends AuthFlags, AuthorizationServerFlags {
-  stdio?: boolean;
-  port?: string;
-  host: string;
-  maxSessions?: string;
-  idleTimeout?: string;
-  redis?: string;
-  stateKey?: string;
-  shutdownTimeout?: string;
+interface CommonOptions extends ServingFlags, AuthFlags, AuthorizationServerFlags {
   serverCard?: string | true;
-  trustProxy?: string[];
 }
 
 /** What commander parsed: the common options, and the chosen server's own under their attribute names. */
@@ -39,30 +31,7 @@ type Parsed = CommonOptions & Readonly<Record<string, unknown>>;
 const DEFAULT_SERVER = "workspace";
 
 const commonOptions = (): Option[] => [
-  new Option("--stdio", "speak MCP on stdin/stdout (the default without --port)"),
-  new Option("--port <port>", "serve Streamable HTTP on http://HOST:PORT/mcp").conflicts("stdio"),
-  new Option("--host <host>", "the address to bind with --port").default("127.0.0.1"),
-  new Option("--max-sessions <n>", "with --port: sessions held at once (default 10000; one client may hold a tenth)"),
-  new Option(
-    "--idle-timeout <duration>",
-    "with --port: end a session idle this long: seconds, or 90s, 15m, 2h (default 30m)",
-  ),
-  new Option(
-    "--redis <url>",
-    "run as one node of a cluster sharing sessions, SSE events and changes through Redis (needs --port)",
-  ),
-  new Option(
-    "--state-key <key>",
-    "with --redis: the key signing multi round-trip request state, the same on every node (32+ bytes)",
-  ).env("MCPKIT_STATE_KEY"),
-  new Option(
-    "--trust-proxy <proxies>",
-    "with --port: reverse proxies (addresses, CIDR ranges, loopback or private; comma-separated, repeatable) whose X-Forwarded-For names the client, for every limit per client",
-  ).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]),
-  new Option(
-    "--shutdown-timeout <duration>",
-    "how long SIGINT/SIGTERM may take to stop the server before it exits anyway (default 10s; a second signal exits at once)",
-  ),
+  ...servingOptions(),
   new Option(
     "--server-card [name]",
     "with --port: serve a Server Card (SEP-2127, a draft) at /.well-known/mcp/server-card.json, named NAME (namespace/name; default local/SERVER)",

@@ -1,3 +1,4 @@
+import { readBounded } from "../../http/read-bounded.js";
 import { formatMs } from "../within.js";
 
 /** The largest metadata document read: far beyond any real one. */
@@ -29,7 +30,9 @@ export function metadataFetch(timeoutMs: number, log: MetadataAttempt[]): typeof
         ...(timeoutMs > 0 && { signal: AbortSignal.timeout(timeoutMs) }),
       });
       attempt.status = response.status;
-      const body = await readBounded(response);
+      const body = await readBounded(response, MAX_METADATA_BYTES);
+      if (!body)
+        throw new Error(`the document is larger than ${MAX_METADATA_BYTES / 1024 / 1024} MiB, which no metadata needs`);
       return new Response(body, {
         status: response.status,
         statusText: response.statusText,
@@ -45,30 +48,6 @@ export function metadataFetch(timeoutMs: number, log: MetadataAttempt[]): typeof
     }
   };
   return bounded as typeof fetch;
-}
-
-async function readBounded(response: Response): Promise<Uint8Array> {
-  const reader = response.body?.getReader();
-  if (!reader) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_METADATA_BYTES) {
-      await reader.cancel().catch(() => {});
-      throw new Error(`the document is larger than ${MAX_METADATA_BYTES / 1024 / 1024} MiB, which no metadata needs`);
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return body;
 }
 
 /** What the attempts found, for a message: "URL (HTTP 404); URL (no answer within 10 s)". */

@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { getNodeValue, type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
+import { getNodeValue, type Node } from "jsonc-parser";
+import { JsoncSyntaxError, jsoncTree, withoutBom } from "../../config/jsonc.js";
 import { separatorProblem } from "../naming.js";
 import { check, child, propertiesOf } from "./check.js";
 import { GatewayConfigError, Problems } from "./problems.js";
@@ -31,14 +32,17 @@ const VIRTUAL_PATH = /^(\/[A-Za-z0-9._~-]+)+$/;
  */
 export function readGatewayConfig(text: string, options: ReadOptions): GatewayConfig {
   const file = resolve(options.file);
-  const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
-  const problems = new Problems(body);
-  const errors: ParseError[] = [];
-  const root = parseTree(body, errors, { allowTrailingComma: true, disallowComments: false });
-  for (const error of errors.slice(0, 1))
-    problems.list.push({ ...positionOf(body, error.offset), path: "", message: syntax(error) });
-  if (problems.list.length > 0 || !root) {
-    if (!root && problems.list.length === 0) problems.add(undefined, "", "the file is empty: it needs mcpServers");
+  const problems = new Problems(withoutBom(text));
+  let root: Node | undefined;
+  try {
+    root = jsoncTree(text);
+  } catch (error) {
+    if (!(error instanceof JsoncSyntaxError)) throw error;
+    const { line, column, reason } = error;
+    throw new GatewayConfigError(file, [{ line, column, path: "", message: reason }]);
+  }
+  if (!root) {
+    problems.add(undefined, "", "the file is empty: it needs mcpServers");
     throw new GatewayConfigError(file, problems.list);
   }
   check(root, CONFIG_FILE, "", problems);
@@ -55,7 +59,12 @@ export function readGatewayConfig(text: string, options: ReadOptions): GatewayCo
   const separator = value<string>("separator") ?? "_";
   const badSeparator = separatorProblem(separator);
   if (badSeparator) problems.add(child(gateway, "separator"), "gateway.separator", badSeparator);
-  const expansion = { folder: dirname(file), home: options.home ?? homedir(), env: options.env ?? process.env };
+  const expansion = {
+    workspaceFolder: dirname(file),
+    home: options.home ?? homedir(),
+    env: options.env ?? process.env,
+    envName: "the gateway's environment",
+  };
   const upstreams = servers
     ? readUpstreams(servers, key, child(gateway, "servers"), badSeparator ? "_" : separator, expansion, problems)
     : [];
@@ -138,23 +147,3 @@ function readVirtualServers(node: Node | undefined, problems: Problems): Virtual
     ];
   });
 }
-
-function positionOf(text: string, offset: number) {
-  const before = text.slice(0, offset);
-  return { line: before.split("\n").length, column: offset - (before.lastIndexOf("\n") + 1) + 1 };
-}
-
-const SYNTAX: Record<string, string> = {
-  InvalidSymbol: "a character JSON does not allow here",
-  PropertyNameExpected: 'a property name in double quotes was expected ("name")',
-  ValueExpected: "a value was expected",
-  ColonExpected: 'a ":" was expected after the property name',
-  CommaExpected: 'a "," (or the closing bracket) was expected',
-  CloseBraceExpected: 'a "}" was expected',
-  CloseBracketExpected: 'a "]" was expected',
-  EndOfFileExpected: "text after the end of the JSON value",
-  UnexpectedEndOfComment: "a comment that is not closed",
-  UnexpectedEndOfString: "a string that is not closed",
-};
-
-const syntax = (error: ParseError) => SYNTAX[printParseErrorCode(error.error)] ?? "not valid JSON (with comments)";

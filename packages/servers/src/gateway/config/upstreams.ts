@@ -1,11 +1,16 @@
 import { isAbsolute, resolve } from "node:path";
 import { getNodeValue, type Node } from "jsonc-parser";
+import { expandVariables, readEnvFile, type VariableScope } from "../../config/variables.js";
 import { nameProblem, prefixProblem, servedName, serverPrefix } from "../naming.js";
 import { child, propertiesOf } from "./check.js";
-import { type Expansion, expand, readEnvFile } from "./expand.js";
 import { fileAccessProblem } from "./file-access.js";
 import type { Problems } from "./problems.js";
 import type { PersonToken, Selection, UpstreamConfig, UpstreamTarget } from "./types.js";
+
+/** What values in the file may refer to: the file's folder (`${workspaceFolder}`), the home folder, the gateway's environment. */
+export interface Expansion extends VariableScope {
+  workspaceFolder: string;
+}
 
 /** Reads `mcpServers` (with `gateway.servers`) into upstreams, adding a problem at each mistake. */
 export function readUpstreams(
@@ -91,7 +96,7 @@ function readTarget(
   const x = (node: Node | undefined, where: string): string | undefined => {
     if (node?.type !== "string") return undefined;
     try {
-      return expand(node.value as string, expansion);
+      return expandVariables(node.value as string, expansion);
     } catch (error) {
       problems.add(node, where, (error as Error).message);
       return undefined;
@@ -134,7 +139,7 @@ function readTarget(
     const value = x(file, where);
     if (value === undefined) continue;
     try {
-      const envFile = isAbsolute(value) ? value : resolve(expansion.folder, value);
+      const envFile = isAbsolute(value) ? value : resolve(expansion.workspaceFolder, value);
       const values = readEnvFile(envFile);
       const access = fileAccessProblem(envFile, "the environment a command runs in");
       if (access) throw new Error(access);
@@ -150,7 +155,8 @@ function readTarget(
     command: x(command, `${path}.command`) ?? "",
     args: (child(entry, "args")?.children ?? []).map((a, i) => x(a, `${path}.args[${i}]`) ?? ""),
     env,
-    cwd: cwd === undefined ? expansion.folder : isAbsolute(cwd) ? cwd : resolve(expansion.folder, cwd),
+    cwd:
+      cwd === undefined ? expansion.workspaceFolder : isAbsolute(cwd) ? cwd : resolve(expansion.workspaceFolder, cwd),
   };
 }
 

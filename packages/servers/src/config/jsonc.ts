@@ -16,7 +16,29 @@ export const BOM = "\uFEFF";
 /** The text without its byte order mark, if it has one: what the offsets of a tree count from. */
 export const withoutBom = (text: string) => (text.startsWith(BOM) ? text.slice(1) : text);
 
-/** The syntax tree of a JSONC text (offsets count from after a byte order mark); throws on the first mistake. */
+/** The first mistake in a JSONC text: where it is (1-based, after a byte order mark) and what it is, in words. */
+export class JsoncSyntaxError extends SyntaxError {
+  /** "JsoncSyntaxError". */
+  override name = "JsoncSyntaxError";
+  /** The mistake's line, from 1. */
+  readonly line: number;
+  /** Its column in the line, from 1. */
+  readonly column: number;
+  /** What is wrong, without where (`a "}" was expected`). */
+  readonly reason: string;
+
+  constructor(line: number, column: number, reason: string) {
+    super(`line ${line}, column ${column}: ${reason}`);
+    this.line = line;
+    this.column = column;
+    this.reason = reason;
+  }
+}
+
+/**
+ * The syntax tree of a JSONC text (offsets count from after a byte order mark), or
+ * undefined for a text with no value; throws a JsoncSyntaxError at the first mistake.
+ */
 export function jsoncTree(text: string): Node | undefined {
   const body = withoutBom(text);
   const errors: ParseError[] = [];
@@ -24,9 +46,7 @@ export function jsoncTree(text: string): Node | undefined {
   const first = errors[0];
   if (first) {
     const { line, column } = lineAndColumn(body, first.offset);
-    throw new SyntaxError(
-      `line ${line}, column ${column}: ${MISTAKES[printParseErrorCode(first.error)] ?? "not valid JSON"}`,
-    );
+    throw new JsoncSyntaxError(line, column, MISTAKES[printParseErrorCode(first.error)] ?? "not valid JSON");
   }
   return root;
 }
