@@ -61,6 +61,7 @@ const TOOLS_ONLY_MODULES: string[] = [
   "transports/stdio/client-transport.ts",
   "transports/stdio/line-reader.ts",
   "transports/stdio/line-writer.ts",
+  "transports/stdio/parent-exit.ts", // the client transport's one exit listener for all its children
   "transports/stdio/server-transport.ts",
   // The server: the facade and its definition, the legacy era, and the method table with
   // its tools and logging entries (the other families load on their first request).
