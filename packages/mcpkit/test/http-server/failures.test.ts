@@ -1,5 +1,5 @@
 import { createServer as createNodeServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   createSseHandler,
@@ -203,4 +203,29 @@ describe("failures while serving Streamable HTTP", () => {
     createStreamableHttpHandler(server)[REPORT_ERROR](new Error("reply not written"));
     expect(errors.map(String)).toEqual(["Error: reply not written"]);
   });
+
+  for (const [size, how] of [
+    [200, "read before the handler runs"],
+    [200_000, "read as it comes"],
+  ] as const)
+    it(`a client that hangs up before its body is in is no failure of the server's: nothing reported (a body ${how})`, async () => {
+      const { server, errors } = reportingServer();
+      const http = createNodeServer(toNodeListener(createStreamableHttpHandler(server)));
+      await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+      closers.push(() => new Promise((resolve) => http.close(() => resolve())));
+      const { port } = http.address() as AddressInfo;
+      // The server has the request's head, and the body it announced never comes in whole.
+      const closed = new Promise<void>((resolve) => http.on("request", (req) => req.once("close", () => resolve())));
+      const socket = connect(port, "127.0.0.1", () => {
+        socket.write(
+          "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
+            `Accept: application/json, text/event-stream\r\nContent-Length: ${size}\r\n\r\n{"jsonrpc":`,
+        );
+      });
+      http.once("request", () => socket.destroy());
+      await within(closed, 5000, "the server to see the request end");
+      // The stream's error comes before its close; one more turn for anything it set off.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(errors).toEqual([]);
+    });
 });

@@ -5,6 +5,7 @@ import { isLegacyRevision } from "../../protocol/versions.js";
 import { definitionOf, type McpServer } from "../../server/mcp-server.js";
 import { principalOf } from "../../server/principal.js";
 import {
+  ClientGoneError,
   EXCHANGE,
   fromWebRequest,
   type HttpReply,
@@ -209,7 +210,8 @@ export function createStreamableHttpHandler(
   }
 
   function internalError(error: unknown): HttpReply {
-    server.onError(error);
+    // No one is left to read this reply, and the server did nothing wrong.
+    if (!(error instanceof ClientGoneError)) server.onError(error);
     return jsonRpcErrorReply(500, ErrorCode.InternalError, "Internal error");
   }
 

@@ -23,11 +23,24 @@ export interface HttpRequest {
   /**
    * The body as UTF-8 text, or undefined when it is larger than `limit` bytes: at once
    * when the adapter has it already (the Node adapter reads small bodies first), else a
-   * promise of it.
+   * promise of it. A client that hangs up before the body is in rejects it with a
+   * ClientGoneError.
    */
   text(limit: number): string | undefined | Promise<string | undefined>;
   /** The same request as a Web Request, for APIs that take one. */
   toRequest(): Request;
+}
+
+/**
+ * The client closed its connection before its request's body was in. Nobody is left to
+ * answer, and nothing failed on the server's side: handlers end the request without
+ * reporting it to onError.
+ */
+export class ClientGoneError extends Error {
+  constructor(cause: unknown) {
+    super("The client closed the connection before its request's body was in", { cause });
+    this.name = "ClientGoneError";
+  }
 }
 
 /** What hears of a client gone before its reply was complete (an object, so no closure is made per request). */

@@ -1,6 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
-import type { AbortTarget, FetchHandler, HeaderReader, HttpRequest } from "./exchange.js";
+import {
+  type AbortTarget,
+  ClientGoneError,
+  type FetchHandler,
+  type HeaderReader,
+  type HttpRequest,
+} from "./exchange.js";
 import { bodyWasRead, parsedBodyText } from "./parsed-body.js";
 import type { ClientAddressOf } from "./trust-proxy.js";
 
@@ -33,7 +39,8 @@ function onPrefetchEnd(this: Prefetching): void {
   this[PREFETCH].bodyEnded();
 }
 function onPrefetchError(this: Prefetching, error: Error): void {
-  this[PREFETCH].bodyFailed(error);
+  // A request stream fails only when its client's connection does.
+  this[PREFETCH].bodyFailed(new ClientGoneError(error));
 }
 
 /** The response's request, for its close listener (a shared function, not a closure per request). */
@@ -210,7 +217,7 @@ export class NodeRequest implements HttpRequest {
         );
       this.req.on("data", onData);
       this.req.once("end", onEnd);
-      this.req.once("error", reject);
+      this.req.once("error", (error) => reject(new ClientGoneError(error)));
     });
   }
 

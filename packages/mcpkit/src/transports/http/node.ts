@@ -1,6 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { exchange, type FetchHandler, type HttpReply, type MaybeReply, reportHttpError } from "./exchange.js";
+import {
+  ClientGoneError,
+  exchange,
+  type FetchHandler,
+  type HttpReply,
+  type MaybeReply,
+  reportHttpError,
+} from "./exchange.js";
 import { NodeRequest } from "./node-request.js";
 import { BODY_GONE, bodyWasRead } from "./parsed-body.js";
 import { applyServerLimits, lingerAfterAnswer, lingerOf, type ServerLimits } from "./server-limits.js";
@@ -111,6 +118,11 @@ function writeOrFail(request: NodeRequest, reply: HttpReply): void {
 /** A failed handler, a broken body stream or a reply that could not be written: reported, answered 500 if nothing was sent yet. */
 function failed(request: NodeRequest, error: unknown): void {
   const { onError, res } = request;
+  if (error instanceof ClientGoneError) {
+    // Nobody is left to answer, and nothing failed here.
+    res.destroy();
+    return;
+  }
   if (onError) onError(error);
   else reportHttpError(request.handler, error, request);
   if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
