@@ -254,15 +254,27 @@ const RUN = {
   footprint: () => footprintSuite(context),
 };
 const results = {};
+/** Suites that failed: the others' figures are still written (a run takes twenty minutes). */
+const failures = {};
 try {
-  for (const suite of ALL_SUITES) if (SUITES.includes(suite)) results[suite] = await RUN[suite]();
+  for (const suite of ALL_SUITES) {
+    if (!SUITES.includes(suite)) continue;
+    try {
+      results[suite] = await RUN[suite]();
+    } catch (error) {
+      failures[suite] = error instanceof Error ? error.message : String(error);
+      log(`bench: the ${suite} suite failed, the others go on: ${failures[suite]}`);
+    }
+  }
 } finally {
   killAll();
 }
+const failed = Object.keys(failures);
 
 machine.loadAverage.after = Math.round(os.loadavg()[0] * 100) / 100;
 const date = new Date().toISOString().slice(0, 10);
-const full = !QUICK && SUITES.length === ALL_SUITES.length && !ONLY_IMPLS && HTTP_MODES.length === 3;
+const full =
+  !QUICK && SUITES.length === ALL_SUITES.length && !ONLY_IMPLS && HTTP_MODES.length === 3 && failed.length === 0;
 const suffix = full ? "" : QUICK ? "-quick" : "-partial";
 const report = {
   date,
@@ -272,6 +284,7 @@ const report = {
   implementations: Object.fromEntries(IMPLEMENTATIONS.map((i) => [i.key, i.label])),
   config,
   results,
+  ...(failed.length > 0 && { failures }),
 };
 const markdown = renderMarkdown(report);
 const base = here(`results/${date}${suffix}`);
@@ -282,3 +295,7 @@ process.stdout.write(markdown);
 log(
   `\nwrote ${base}.json and .md${full && env.BENCH_DOCS !== "0" ? " and docs/performance.md" : ""} in ${report.durationSeconds} s`,
 );
+if (failed.length > 0) {
+  log(`bench: ${failed.join(", ")} failed (above); written as a partial run`);
+  process.exitCode = 1;
+}

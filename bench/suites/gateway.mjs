@@ -5,7 +5,7 @@
 // nginx. calls/s with 32 keep-alive clients, p50 of sequential calls, and the CPU per call
 // of the front process (the upstream's is the same in both, and not counted). Targets: the
 // gateway adds at most 0.1 ms to the p50 and 15 % to the CPU per call of the proxy.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureSystemTools } from "../../scripts/system-tools.mjs";
@@ -50,15 +50,20 @@ async function startSetup(setup, { server, config }) {
   const redis = setup.redis ? await redisServer() : undefined;
   const nodes = [];
   try {
-    const [command, args] =
-      setup.kind === "proxy"
-        ? [
-            ["serve", "proxy"],
-            ["--", process.execPath, upstream],
-          ]
-        : [["gateway"], ["--config", gatewayConfig(dir, upstream), ...(redis ? ["--redis", redis.url] : [])]];
+    // Each gateway node has a configuration of its own, as a cluster's nodes do: an audit
+    // file has one writer (the gateway refuses to share it).
+    const nodeCommand = (i) => {
+      if (setup.kind === "proxy")
+        return [
+          ["serve", "proxy"],
+          ["--", process.execPath, upstream],
+        ];
+      const nodeDir = join(dir, `node-${i}`);
+      mkdirSync(nodeDir);
+      return [["gateway"], ["--config", gatewayConfig(nodeDir, upstream), ...(redis ? ["--redis", redis.url] : [])]];
+    };
     const options = { env: { MCPKIT_STATE_KEY: STATE_KEY }, nodeArgs: config.gateway.nodeArgs };
-    for (let i = 0; i < setup.nodes; i++) nodes.push(await startMcpkit(command, args, options));
+    for (let i = 0; i < setup.nodes; i++) nodes.push(await startMcpkit(...nodeCommand(i), options));
     const nginx = setup.nginx ? await startNginx(nodes.map((n) => n.port)) : undefined;
     return { nodes, nginx, redis, port: nginx?.port ?? nodes[0].port, dir };
   } catch (error) {
