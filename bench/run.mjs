@@ -39,7 +39,7 @@ const config = {
     settleSeconds: 0.25,
     seconds: num("BENCH_STDIO_SECONDS", 1.5, 0.5),
     latencyCalls: num("BENCH_LATENCY_CALLS", 2000, 300),
-    coldStarts: num("BENCH_COLD_STARTS", 3, 1),
+    coldStarts: num("BENCH_COLD_STARTS", 5, 1),
     allocCalls: num("BENCH_ALLOC_CALLS", 100_000, 20_000),
   },
   http: {

@@ -704,7 +704,7 @@ export function renderMarkdown(report) {
     const f = results.footprint;
     parts.push(
       "#### Footprint\n\nEach package as `npm pack` builds it, and installed from that tarball into an empty project with its production dependencies " +
-        "(`npm install --omit=dev`; @mcpkit/cli and @mcpkit/redis with the packed mcpkit beside them). " +
+        "(`npm install --omit=dev`; @mcpkit/servers and @mcpkit/redis with the packed mcpkit beside them, @mcpkit/cli with mcpkit and @mcpkit/servers). " +
         `\`npm install\` of the packed mcpkit into an empty project with a warm npm cache: ${int(med(f.installMs))} ms (min–max ${range(f.installMs, int)}, ${config.footprint.installs} installs).`,
     );
     parts.push(footprintTable(report));

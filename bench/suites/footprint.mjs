@@ -16,7 +16,8 @@ const QUIET = ["--no-audit", "--no-fund", "--loglevel=error"];
 const PACKAGES = [
   { dir: "packages/mcpkit", with: [] },
   { dir: "packages/redis", with: ["packages/mcpkit"] },
-  { dir: "packages/cli", with: ["packages/mcpkit"] },
+  { dir: "packages/servers", with: ["packages/mcpkit"] },
+  { dir: "packages/cli", with: ["packages/mcpkit", "packages/servers"] },
 ];
 
 /** Bytes and files under a directory (apparent sizes, as `du -sb` counts them). */
