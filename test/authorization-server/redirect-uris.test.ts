@@ -47,6 +47,9 @@ const REFUSED: [string, RegExp][] = [
   ["wss://app.example/cb", /wss: scheme/],
   ["zed://anysphere/cb", /zed: scheme/],
   ["x-apple.systempreferences:com.apple.preference.security", /x-apple.systempreferences: scheme/],
+  ["microsoft.windows.camera:", /microsoft.windows.camera: scheme/],
+  ["microsoft.windows.camera.picker:?x=1", /microsoft.windows.camera.picker: scheme/],
+  ["windows.immersivecontrolpanel:", /windows.immersivecontrolpanel: scheme/],
   ["https://app.example/cb#access_token", /fragment/],
   ["https://app.example/cb#", /fragment/],
   ["https://user@app.example/cb", /userinfo/],
@@ -150,6 +153,7 @@ describe("MCP clients' own schemes (appSchemes)", () => {
       });
     expect(withSchemes(["ms-msdt"])).toThrow(/"ms-msdt:" cannot be a private-use/);
     expect(withSchemes(["javascript"])).toThrow(/cannot be a private-use/);
+    expect(withSchemes(["itms-services"])).toThrow(/"itms-services:" cannot be a private-use/);
     expect(withSchemes(["Bad Scheme"])).toThrow(/is not a URI scheme/);
   });
 });

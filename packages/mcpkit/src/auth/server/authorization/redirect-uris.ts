@@ -19,10 +19,13 @@ export const DEFAULT_APP_SCHEMES: readonly string[] = ["cursor", "vscode", "vsco
 
 /**
  * Schemes an operating system or a browser hands to a program or a view of its own: never a
- * redirect target, even when an operator lists them (`ms-msdt:` ran a program).
+ * redirect target, even when an operator lists them (`ms-msdt:` ran a program). Windows
+ * names some of its own in reverse-domain form under its own top-level domains
+ * (`microsoft.windows.camera:`, `windows.immersivecontrolpanel:`), which the shape above
+ * would admit; Apple's `itms-services:` installs an app.
  */
 const NEVER =
-  /^(javascript|data|file|filesystem|blob|about|jar|view-source|vbscript|ms-[a-z-]*|search-ms|search|shell|res|mk|its|mhtml|intent|x-apple[a-z.-]*|smb|ftp|ldap|telnet|ssh|mailto|tel|sms|chrome[a-z-]*|edge|opera|resource|moz-[a-z-]*)$/;
+  /^(javascript|data|file|filesystem|blob|about|jar|view-source|vbscript|ms-[a-z-]*|search-ms|search|shell|res|mk|its|mhtml|intent|x-apple[a-z.-]*|itms[a-z-]*|microsoft\.[a-z0-9.-]*|windows\.[a-z0-9.-]*|smb|ftp|ldap|telnet|ssh|mailto|tel|sms|chrome[a-z-]*|edge|opera|resource|moz-[a-z-]*)$/;
 
 /** The operator's list of schemes (AuthorizationServerOptions.appSchemes), checked once. */
 export function appSchemes(list: readonly string[] = DEFAULT_APP_SCHEMES): ReadonlySet<string> {
