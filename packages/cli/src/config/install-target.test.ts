@@ -7,7 +7,7 @@ import type { Place } from "./locations.js";
 
 // Where `mcpkit install` writes, and the entry each client expects.
 
-const place: Place = { cwd: "/work/app", home: "/home/ada", platform: "linux", env: {} };
+const place: Place = { cwd: "/srv/app", home: "/home/ada", platform: "linux", env: {} };
 
 describe("an install target", () => {
   it("writes each client's own shape, and reaches a URL from Claude Desktop through mcpkit's proxy", () => {

@@ -9,7 +9,7 @@ import { ConfigEntryError, serverSpec } from "./server-spec.js";
 // with its variables expanded (@mcpkit/servers/config tests them one by one). resolve.test.ts
 // reads whole files.
 
-const expansion = { project: "/work/app", home: "/home/ada", env: { TOKEN: "t0k", EMPTY: "" } };
+const expansion = { project: "/srv/app", home: "/home/ada", env: { TOKEN: "t0k", EMPTY: "" } };
 
 describe("an entry", () => {
   it("starts a command in the project's folder, its args and env as strings", () => {
@@ -18,9 +18,9 @@ describe("an entry", () => {
       command: "node",
       args: ["s.js"],
       env: { N: "1", B: "true" },
-      cwd: "/work/app",
+      cwd: "/srv/app",
     });
-    expect(serverSpec({ command: "x", cwd: "sub" }, expansion)).toMatchObject({ cwd: join("/work/app", "sub") });
+    expect(serverSpec({ command: "x", cwd: "sub" }, expansion)).toMatchObject({ cwd: join("/srv/app", "sub") });
     expect(serverSpec({ command: "x" }, { home: "/h", env: {} })).not.toHaveProperty("cwd");
   });
 
@@ -42,7 +42,7 @@ describe("an entry", () => {
   it("has its variables expanded, ${workspaceFolder} being the project's folder", () => {
     expect(
       serverSpec({ command: "${workspaceFolder}/bin/s", args: ["${TOKEN}", "${PORT:-3000}"] }, expansion),
-    ).toMatchObject({ command: "/work/app/bin/s", args: ["t0k", "3000"] });
+    ).toMatchObject({ command: "/srv/app/bin/s", args: ["t0k", "3000"] });
     expect(() => serverSpec({ command: "${workspaceFolder}/s" }, { home: "/h", env: {} })).toThrow(
       new ConfigEntryError("${workspaceFolder} is used outside a project's file"),
     );

@@ -8,12 +8,12 @@ import { ConfigEntryError, expandVariables, readEnvFile } from "./variables.js";
 // The variables a configuration's values refer to, replaced as MCP clients replace them,
 // and the env files they name (the CLI's named servers and the gateway read both so).
 
-const scope = { workspaceFolder: "/work/app", home: "/home/ada", env: { TOKEN: "t0k", EMPTY: "" } };
+const scope = { workspaceFolder: "/srv/app", home: "/home/ada", env: { TOKEN: "t0k", EMPTY: "" } };
 
 describe("variables", () => {
   it("are expanded as the clients expand them", () => {
     expect(expandVariables("${TOKEN}|${env:TOKEN}|${PORT:-3000}|${EMPTY:-x}", scope)).toBe("t0k|t0k|3000|");
-    expect(expandVariables("${workspaceFolder}/bin|${userHome}", scope)).toBe("/work/app/bin|/home/ada");
+    expect(expandVariables("${workspaceFolder}/bin|${userHome}", scope)).toBe("/srv/app/bin|/home/ada");
     expect(expandVariables("a${pathSeparator}b${/}c", scope)).toBe(`a${sep}b${sep}c`);
   });
 

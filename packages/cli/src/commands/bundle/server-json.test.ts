@@ -6,7 +6,7 @@ import { SERVER_SCHEMA, serverJson } from "./server-json.js";
 // checked against the registry's schema in test/workflow/bundle.test.ts.
 
 const project = {
-  root: "/work/notes",
+  root: "/srv/notes",
   name: "@you/notes",
   version: "1.2.0",
   description: "Notes, searched and kept",
@@ -85,7 +85,7 @@ describe("server.json", () => {
 
   it("takes the server's own version and description when the package has none, within the registry's 100 characters", () => {
     const json = serverJson({
-      project: { root: "/work/x" },
+      project: { root: "/srv/x" },
       serverInfo: {
         name: "x",
         version: "0.3.0",
