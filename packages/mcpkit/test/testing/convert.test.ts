@@ -2,18 +2,15 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { Client } from "../../src/client/index.js";
 import {
   historyFromLog,
   type LoggedMessage,
   recordingFromLog,
   testFileFromHistory,
 } from "../../src/testing/convert/from-log.js";
-import { createLinkedPair } from "../../src/testing/index.js";
 import { REDACTED } from "../../src/testing/record/redact.js";
 import { runTests } from "../../src/testing/runner/run-tests.js";
-import { tapTransport } from "../../src/testing/target/tap.js";
-import { testServer } from "./fixture-server.js";
+import { loggedClient, testServer } from "./fixture-server.js";
 
 // What a client with a protocol log (the inspector) hands a person: its session as a
 // recording, and the requests it made as a test file that runs.
@@ -22,21 +19,7 @@ const dir = mkdtempSync(join(tmpdir(), "mcpkit-convert-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function logOf(protocolVersion: "2025-11-25" | "2026-07-28"): Promise<LoggedMessage[]> {
-  const log: LoggedMessage[] = [];
-  const [clientSide, serverSide] = createLinkedPair();
-  await testServer().connect(serverSide);
-  const client = new Client({
-    name: "inspector",
-    version: "1",
-    protocolVersion,
-    elicitation: () => ({ action: "accept", content: { ok: true } }),
-  });
-  await client.connect(
-    tapTransport(clientSide, {
-      sent: (message) => log.push({ at: Date.now(), dir: "out", message }),
-      received: (message) => log.push({ at: Date.now(), dir: "in", message }),
-    }),
-  );
+  const { client, log } = await loggedClient(testServer(), protocolVersion, "inspector");
   await client.callTool("add", { a: 2, b: 3 });
   await client.callTool("greet", { name: "Ada" });
   await client.callTool("fail", {});

@@ -1,4 +1,8 @@
+import { Client } from "../../src/client/index.js";
 import { createServer, type McpServer } from "../../src/server/index.js";
+import type { LoggedMessage } from "../../src/testing/convert/from-log.js";
+import { createLinkedPair } from "../../src/testing/index.js";
+import { tapTransport } from "../../src/testing/target/tap.js";
 
 /**
  * A server in this process for the runner's and replay's in-memory tests: one tool per
@@ -77,4 +81,31 @@ export function testServer(
     (_uri, { id }) => `note ${String(id)}`,
   );
   return server;
+}
+
+/**
+ * A client connected to `server` in this process whose every message, both ways, goes into
+ * `log`, as a client's protocol log (the inspector's) keeps them; it accepts elicitations.
+ */
+export async function loggedClient(
+  server: McpServer,
+  protocolVersion: "2025-11-25" | "2026-07-28",
+  name = "recorder",
+): Promise<{ client: Client; log: LoggedMessage[] }> {
+  const log: LoggedMessage[] = [];
+  const [clientSide, serverSide] = createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({
+    name,
+    version: "1.0.0",
+    protocolVersion,
+    elicitation: () => ({ action: "accept", content: { ok: true } }),
+  });
+  await client.connect(
+    tapTransport(clientSide, {
+      sent: (message) => log.push({ at: Date.now(), dir: "out", message }),
+      received: (message) => log.push({ at: Date.now(), dir: "in", message }),
+    }),
+  );
+  return { client, log };
 }

@@ -1,12 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { Client } from "../../src/client/index.js";
 import type { McpServer } from "../../src/server/index.js";
 import { type LoggedMessage, recordingFromLog } from "../../src/testing/convert/from-log.js";
-import { createLinkedPair } from "../../src/testing/index.js";
 import { replay } from "../../src/testing/replay/replay.js";
 import { formatReplay } from "../../src/testing/replay/results.js";
-import { tapTransport } from "../../src/testing/target/tap.js";
-import { testServer } from "./fixture-server.js";
+import { loggedClient, testServer } from "./fixture-server.js";
 
 // replay() against servers in this process, in both eras: a session is recorded from a real
 // client's protocol log, then played against the same server and against ones that answer
@@ -14,21 +11,7 @@ import { testServer } from "./fixture-server.js";
 
 /** A client session against `server`, as a protocol log: what a client's inspector keeps. */
 async function session(server: McpServer, protocolVersion: "2025-11-25" | "2026-07-28"): Promise<LoggedMessage[]> {
-  const log: LoggedMessage[] = [];
-  const [clientSide, serverSide] = createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({
-    name: "recorder",
-    version: "1.0.0",
-    protocolVersion,
-    elicitation: () => ({ action: "accept", content: { ok: true } }),
-  });
-  await client.connect(
-    tapTransport(clientSide, {
-      sent: (message) => log.push({ at: Date.now(), dir: "out", message }),
-      received: (message) => log.push({ at: Date.now(), dir: "in", message }),
-    }),
-  );
+  const { client, log } = await loggedClient(server, protocolVersion);
   await client.callTool("add", { a: 2, b: 3 });
   await client.callTool("count", { n: 2 }, { onprogress: () => {} });
   await client.callTool("confirm", { what: "the order" });
