@@ -66,21 +66,26 @@ async function noSecretShown(): Promise<void> {
   expect(html).not.toMatch(/eyJ[\w-]{10,}/);
 }
 
+/** The view, once the token step is answered, opens with a whole sign-in from the 401 on. */
+async function seeSignInFromTheStart(): Promise<void> {
+  await show(page, "auth");
+  await step("token").locator(".pill").filter({ hasText: "200" }).waitFor();
+  // Refreshes may follow at any time (these tokens live 2 s): the sign-in is the first seven.
+  expect((await stepKinds()).slice(0, 7)).toEqual([
+    "challenge",
+    "resource-metadata",
+    "server-metadata",
+    "registration",
+    "authorize",
+    "callback",
+    "token",
+  ]);
+}
+
 describe("the authorization view", () => {
   it("walks a first sign-in step by step, each request with its answer", async () => {
     await signIn();
-    await show(page, "auth");
-    await step("token").locator(".pill").filter({ hasText: "200" }).waitFor();
-    // Refreshes may follow at any time (these tokens live 2 s): the sign-in is the first seven.
-    expect((await stepKinds()).slice(0, 7)).toEqual([
-      "challenge",
-      "resource-metadata",
-      "server-metadata",
-      "registration",
-      "authorize",
-      "callback",
-      "token",
-    ]);
+    await seeSignInFromTheStart();
     await see(step("challenge"), "www-authenticate");
     await see(step("resource-metadata"), as.issuer);
     await see(step("server-metadata"), `${as.issuer}/token`);
@@ -111,17 +116,7 @@ describe("the authorization view", () => {
     await page.getByRole("button", { name: "Sign in again" }).click();
     await showsStatus(page, "Sign-in needed");
     await signIn();
-    await show(page, "auth");
-    await step("token").locator(".pill").filter({ hasText: "200" }).waitFor();
-    expect((await stepKinds()).slice(0, 7)).toEqual([
-      "challenge",
-      "resource-metadata",
-      "server-metadata",
-      "registration",
-      "authorize",
-      "callback",
-      "token",
-    ]);
+    await seeSignInFromTheStart();
     expect(as.registered.length).toBe(registered + 1);
     await noSecretShown();
   });

@@ -65,18 +65,24 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-/** upstream server ⇄ proxy (its client speaks `upstreamRevision`) ⇄ a client speaking `revision`. */
-async function chain(upstream: McpServer, upstreamRevision: Revision | undefined, revision: Revision | undefined) {
+/** A proxy in front of `upstream` (connected in memory), closed with it after the test. */
+async function proxyOf(upstream: McpServer, options?: Parameters<typeof createProxy>[1]): Promise<McpProxy> {
   const [clientSide, serverSide] = createLinkedPair();
   const upstreamSession = await upstream.connect(serverSide);
-  const proxy: McpProxy = await createProxy(clientSide, {
-    client: upstreamRevision ? { protocolVersion: upstreamRevision } : {},
-    // A proxy speaks its upstream's era; asked to, it bridges a legacy upstream to modern callers.
-    ...(revision && !upstreamRevision && { revisions: REVISIONS }),
-  });
+  const proxy = await createProxy(clientSide, options);
   closers.push(async () => {
     await proxy.close();
     await upstreamSession.close();
+  });
+  return proxy;
+}
+
+/** upstream server ⇄ proxy (its client speaks `upstreamRevision`) ⇄ a client speaking `revision`. */
+async function chain(upstream: McpServer, upstreamRevision: Revision | undefined, revision: Revision | undefined) {
+  const proxy = await proxyOf(upstream, {
+    client: upstreamRevision ? { protocolVersion: upstreamRevision } : {},
+    // A proxy speaks its upstream's era; asked to, it bridges a legacy upstream to modern callers.
+    ...(revision && !upstreamRevision && { revisions: REVISIONS }),
   });
   const downstream = await connectInMemory(proxy.server, {
     ...(revision && { protocolVersion: revision }),
@@ -201,15 +207,7 @@ for (const upstream of ERAS.slice(0, 1)) {
       ctx.elicitationComplete("e-1");
       return answer.action;
     });
-    const [clientSide, serverSide] = createLinkedPair();
-    const upstreamSession = await server.connect(serverSide);
-    const proxy = await createProxy(clientSide, {
-      client: upstream.revision ? { protocolVersion: upstream.revision } : {},
-    });
-    closers.push(async () => {
-      await proxy.close();
-      await upstreamSession.close();
-    });
+    const proxy = await proxyOf(server, { client: upstream.revision ? { protocolVersion: upstream.revision } : {} });
     const asked: unknown[] = [];
     const downstream = await connectInMemory(proxy.server, {
       capabilities: { elicitation: { url: {} } },
@@ -238,14 +236,7 @@ it("mounts proxies into one server: a gateway to several servers, their changes 
     ["one", first],
     ["two", second],
   ] as const) {
-    const [clientSide, serverSide] = createLinkedPair();
-    const session = await upstream.connect(serverSide);
-    const proxy = await createProxy(clientSide);
-    hub.mount(prefix, proxy.server);
-    closers.push(async () => {
-      await proxy.close();
-      await session.close();
-    });
+    hub.mount(prefix, (await proxyOf(upstream)).server);
   }
   const { client, close } = await connectInMemory(hub);
   closers.push(close);
@@ -278,15 +269,7 @@ for (const upstream of ERAS) {
       });
       return String(answer.content?.name);
     });
-    const [clientSide, serverSide] = createLinkedPair();
-    const upstreamSession = await server.connect(serverSide);
-    const proxy = await createProxy(clientSide, {
-      client: upstream.revision ? { protocolVersion: upstream.revision } : {},
-    });
-    closers.push(async () => {
-      await proxy.close();
-      await upstreamSession.close();
-    });
+    const proxy = await proxyOf(server, { client: upstream.revision ? { protocolVersion: upstream.revision } : {} });
     const callers = await Promise.all(
       ["ada", "bob"].map((name) =>
         connectInMemory(proxy.server, { elicitation: () => ({ action: "accept", content: { name } }) }),
@@ -323,15 +306,7 @@ for (const upstream of ERAS) {
         return "noted";
       },
     );
-    const [clientSide, serverSide] = createLinkedPair();
-    const upstreamSession = await server.connect(serverSide);
-    const proxy = await createProxy(clientSide, {
-      client: upstream.revision ? { protocolVersion: upstream.revision } : {},
-    });
-    closers.push(async () => {
-      await proxy.close();
-      await upstreamSession.close();
-    });
+    const proxy = await proxyOf(server, { client: upstream.revision ? { protocolVersion: upstream.revision } : {} });
     const heard = { ada: [] as unknown[], bob: [] as unknown[] };
     const callers = await Promise.all(
       (["ada", "bob"] as const).map(async (name) => {
